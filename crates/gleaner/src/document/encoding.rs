@@ -1,0 +1,216 @@
+//! Character-encoding detection and decoding.
+//!
+//! The order follows the WHATWG "encoding sniffing algorithm"
+//! (<https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm>):
+//!
+//! 1. a byte order mark;
+//! 2. an encoding given by the caller (the HTTP `Content-Type` header, or
+//!    `--encoding` on the command line);
+//! 3. the prescan of the first bytes for `<meta charset>` or
+//!    `<meta http-equiv="content-type" content="…; charset=…">`
+//!    (and an XML declaration, for XHTML served as files);
+//! 4. a statistical guess by `chardetng`.
+//!
+//! Deviation: a declared UTF-8 that the bytes contradict (invalid
+//! sequences) is replaced by the chardetng guess, because pages that are
+//! really windows-1252 behind a copied `<meta charset=utf-8>` are common in
+//! crawls and decoding them as UTF-8 would turn every accented letter into
+//! U+FFFD.
+
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+#[cfg(test)]
+use encoding_rs::WINDOWS_1252;
+
+/// How many leading bytes the `<meta>` prescan reads. The standard says
+/// 1024; real pages often put long `<script>`s first, so we look further.
+const PRESCAN_BYTES: usize = 8 * 1024;
+
+/// Where the chosen encoding came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodingSource {
+    /// A byte order mark.
+    Bom,
+    /// The caller's hint (HTTP header or command line).
+    Given,
+    /// A `<meta>` tag or XML declaration in the page.
+    Declared,
+    /// chardetng's guess.
+    Guessed,
+}
+
+/// Chooses an encoding for `bytes` and decodes them to a `String`.
+///
+/// Invalid sequences become U+FFFD: decoding never fails.
+pub fn decode(
+    bytes: &[u8],
+    given: Option<&'static Encoding>,
+) -> (String, &'static Encoding, EncodingSource) {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
+        return (text.into_owned(), encoding, EncodingSource::Bom);
+    }
+    let (encoding, source) = match given {
+        Some(e) => (e, EncodingSource::Given),
+        None => match prescan(bytes) {
+            Some(e) if e == UTF_8 && std::str::from_utf8(bytes).is_err() => {
+                (guess(bytes), EncodingSource::Guessed)
+            }
+            Some(e) => (e, EncodingSource::Declared),
+            None => (guess(bytes), EncodingSource::Guessed),
+        },
+    };
+    let (text, _) = encoding.decode_without_bom_handling(bytes);
+    (text.into_owned(), encoding, source)
+}
+
+/// A chardetng guess; valid UTF-8 is taken as UTF-8 without asking.
+fn guess(bytes: &[u8]) -> &'static Encoding {
+    if std::str::from_utf8(bytes).is_ok() {
+        return UTF_8;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    detector.guess(None, chardetng::Utf8Detection::Allow)
+}
+
+/// The WHATWG prescan, simplified: finds the first `<meta>` that declares a
+/// charset, or an XML declaration, in the first [`PRESCAN_BYTES`] bytes.
+///
+/// UTF-16 labels are mapped to UTF-8 as the standard requires (a page that
+/// declares UTF-16 inside itself cannot be UTF-16, since ASCII was readable).
+pub fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(PRESCAN_BYTES)];
+    if let Some(label) = xml_declaration_encoding(head) {
+        if let Some(e) = label_to_encoding(label) {
+            return Some(e);
+        }
+    }
+    let mut pos = 0;
+    while let Some(offset) = find_ascii_ci(&head[pos..], b"<meta") {
+        let start = pos + offset + 5;
+        let end = head[start..].iter().position(|&b| b == b'>').map_or(head.len(), |p| start + p);
+        let tag = &head[start..end];
+        if let Some(e) = meta_charset(tag) {
+            return Some(e);
+        }
+        pos = end;
+    }
+    None
+}
+
+fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    let e = Encoding::for_label(label)?;
+    Some(if e == UTF_16BE || e == UTF_16LE { UTF_8 } else { e })
+}
+
+/// `charset=` in a `<meta>` tag's attributes, either as its own attribute
+/// or inside `content` (which covers `http-equiv="Content-Type"`).
+fn meta_charset(tag: &[u8]) -> Option<&'static Encoding> {
+    let idx = find_ascii_ci(tag, b"charset")?;
+    let mut rest = &tag[idx + 7..];
+    rest = trim_start(rest);
+    rest = rest.strip_prefix(b"=")?;
+    rest = trim_start(rest);
+    let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+    let len = rest
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>'))
+        .unwrap_or(rest.len());
+    label_to_encoding(&rest[..len])
+}
+
+fn xml_declaration_encoding(head: &[u8]) -> Option<&[u8]> {
+    let head = trim_start(head);
+    if !head.starts_with(b"<?xml") {
+        return None;
+    }
+    let end = head.iter().position(|&b| b == b'>')?;
+    let decl = &head[..end];
+    let idx = find_ascii_ci(decl, b"encoding")?;
+    let rest = trim_start(&decl[idx + 8..]);
+    let rest = trim_start(rest.strip_prefix(b"=")?);
+    let quote = *rest.first()?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let rest = &rest[1..];
+    let len = rest.iter().position(|&b| b == quote)?;
+    Some(&rest[..len])
+}
+
+fn trim_start(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Case-insensitive search of an ASCII needle.
+pub(crate) fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || haystack.len() < needle.len() {
+        return None;
+    }
+    haystack.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Looks up an encoding by its WHATWG label (`"utf-8"`, `"latin1"`, …).
+pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
+    Encoding::for_label(label.trim().as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bom_wins_over_meta() {
+        let mut bytes = vec![0xEF, 0xBB, 0xBF];
+        bytes.extend_from_slice(b"<meta charset=latin1><p>caf\xC3\xA9");
+        let (text, enc, src) = decode(&bytes, None);
+        assert_eq!(enc, UTF_8);
+        assert_eq!(src, EncodingSource::Bom);
+        assert!(text.ends_with("café"));
+    }
+
+    #[test]
+    fn meta_charset_is_read() {
+        let bytes = b"<html><head><meta charset=\"iso-8859-1\"></head><p>caf\xE9";
+        let (text, enc, src) = decode(bytes, None);
+        assert_eq!(enc, WINDOWS_1252);
+        assert_eq!(src, EncodingSource::Declared);
+        assert!(text.ends_with("café"));
+    }
+
+    #[test]
+    fn http_equiv_content_type_is_read() {
+        let bytes = b"<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=windows-1251\">\xcf\xf0\xe8";
+        let (text, enc, _) = decode(bytes, None);
+        assert_eq!(enc.name(), "windows-1251");
+        assert!(text.ends_with("При"));
+    }
+
+    #[test]
+    fn wrong_utf8_declaration_falls_back_to_guess() {
+        let bytes = b"<meta charset=utf-8><p>Gr\xfc\xdfe aus K\xf6ln, sch\xf6ne Stra\xdfe</p>";
+        let (text, _, src) = decode(bytes, None);
+        assert_eq!(src, EncodingSource::Guessed);
+        assert!(text.contains("Grüße"), "{text}");
+    }
+
+    #[test]
+    fn xml_declaration_is_read() {
+        let bytes = b"<?xml version='1.0' encoding='ISO-8859-15'?><html>\xa4";
+        let (text, enc, _) = decode(bytes, None);
+        assert_eq!(enc.name(), "ISO-8859-15");
+        assert!(text.ends_with('€'));
+    }
+
+    #[test]
+    fn utf16_declaration_means_utf8() {
+        assert_eq!(prescan(b"<meta charset=utf-16>"), Some(UTF_8));
+    }
+}

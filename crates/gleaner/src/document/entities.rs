@@ -1,0 +1,137 @@
+//! Decoding of character references (`&amp;`, `&#233;`, `&eacute`) in
+//! source text, with the WHATWG rules for text content
+//! (§13.2.5.72 "Character reference state"): the longest named reference
+//! wins, legacy names without `;` are accepted, numeric references outside
+//! Unicode become U+FFFD and the C1 range is remapped as windows-1252.
+//!
+//! The source-level algorithms need it so that `&amp;` counts as one
+//! character (ALGORITHMS.md §1.1 step 2 [S-2]) and so that source text can
+//! be aligned with the DOM's (already decoded) text nodes.
+
+use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+
+/// Longest name in the WHATWG table (`&CounterClockwiseContourIntegral;`).
+const MAX_NAME: usize = 32;
+
+/// Calls `emit` with every character of `raw` after decoding character
+/// references. Allocates nothing.
+pub fn for_each_decoded_char(raw: &str, mut emit: impl FnMut(char)) {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        let Some(amp) = memchr_amp(&bytes[i..]) else {
+            raw[i..].chars().for_each(&mut emit);
+            return;
+        };
+        raw[i..i + amp].chars().for_each(&mut emit);
+        let at = i + amp;
+        match decode_reference(&raw[at + 1..]) {
+            Some((chars, consumed)) => {
+                emit(chars.0);
+                if let Some(c) = chars.1 {
+                    emit(c);
+                }
+                i = at + 1 + consumed;
+            }
+            None => {
+                emit('&');
+                i = at + 1;
+            }
+        }
+    }
+}
+
+/// Decodes `raw` into a new string.
+pub fn decode(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for_each_decoded_char(raw, |c| out.push(c));
+    out
+}
+
+fn memchr_amp(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'&')
+}
+
+/// Decodes one reference that starts right after `&`. Returns the
+/// character(s) and the number of bytes consumed after the `&`.
+fn decode_reference(rest: &str) -> Option<((char, Option<char>), usize)> {
+    let bytes = rest.as_bytes();
+    if bytes.first() == Some(&b'#') {
+        return decode_numeric(rest);
+    }
+    let run = bytes.iter().take(MAX_NAME).take_while(|b| b.is_ascii_alphanumeric()).count();
+    if run == 0 {
+        return None;
+    }
+    if bytes.get(run) == Some(&b';') {
+        if let Some(&(a, b)) = NAMED_ENTITIES.get(&rest[..=run]) {
+            if a != 0 {
+                return Some((to_chars(a, b), run + 1));
+            }
+        }
+    }
+    // Legacy references without a semicolon: the longest known prefix.
+    (2..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
+        Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
+        _ => None,
+    })
+}
+
+fn decode_numeric(rest: &str) -> Option<((char, Option<char>), usize)> {
+    let bytes = rest.as_bytes();
+    let (radix, start) = match bytes.get(1) {
+        Some(b'x' | b'X') => (16, 2),
+        _ => (10, 1),
+    };
+    let digits =
+        bytes[start..].iter().take_while(|b| (**b as char).is_digit(radix)).count();
+    if digits == 0 {
+        return None;
+    }
+    let mut value: u32 = 0;
+    for &b in &bytes[start..start + digits] {
+        let d = (b as char).to_digit(radix).unwrap_or(0);
+        value = value.saturating_mul(radix).saturating_add(d);
+    }
+    let mut consumed = start + digits;
+    if bytes.get(consumed) == Some(&b';') {
+        consumed += 1;
+    }
+    let c = match value {
+        0x80..=0x9F => C1_REPLACEMENTS[(value - 0x80) as usize].unwrap_or('\u{FFFD}'),
+        0 => '\u{FFFD}',
+        v => char::from_u32(v).unwrap_or('\u{FFFD}'),
+    };
+    Some(((c, None), consumed))
+}
+
+fn to_chars(a: u32, b: u32) -> (char, Option<char>) {
+    let first = char::from_u32(a).unwrap_or('\u{FFFD}');
+    let second = if b == 0 { None } else { char::from_u32(b) };
+    (first, second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    #[test]
+    fn named_numeric_and_legacy() {
+        assert_eq!(decode("a &amp; b"), "a & b");
+        assert_eq!(decode("&eacute;t&eacute"), "été");
+        assert_eq!(decode("&#233;&#xE9;&#XE9"), "ééé");
+        assert_eq!(decode("&copy2"), "©2");
+        assert_eq!(decode("&#150;"), "–");
+        assert_eq!(decode("&#0;&#x110000;"), "\u{FFFD}\u{FFFD}");
+    }
+
+    #[test]
+    fn unknown_references_stay_literal() {
+        assert_eq!(decode("AT&T &nosuch; & &#;"), "AT&T &nosuch; & &#;");
+    }
+
+    #[test]
+    fn two_codepoint_reference() {
+        assert_eq!(decode("&NotEqualTilde;"), "\u{2242}\u{338}");
+    }
+}

@@ -1,0 +1,609 @@
+//! The parsed page: an arena DOM in document order, per-node statistics,
+//! and the source token stream aligned with the DOM's text nodes.
+//!
+//! A [`Document`] is built once per page by [`Document::parse`] and then
+//! only read: every extractor, renderer and metric works on it.
+//!
+//! Nodes are stored in document order (pre-order), so the descendants of
+//! node `n` are exactly the ids `n+1 .. end(n)`; walking a subtree is
+//! walking a slice, and no traversal needs recursion.
+
+mod encoding;
+mod entities;
+mod sink;
+mod source;
+mod stats;
+pub mod tags;
+
+use std::ops::Range;
+
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
+use html5ever::tendril::TendrilSink;
+use html5ever::{local_name, LocalName};
+
+pub use self::encoding::{encoding_for_label, EncodingSource};
+pub use self::entities::decode as decode_entities;
+pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
+pub use self::stats::{NodeFlags, NodeStats};
+use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
+use crate::error::{BinaryKind, Error, Result};
+
+/// Identifies a node of a [`Document`]: its index in document order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The index as `usize`.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Options for [`Document::parse`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// Largest accepted input in bytes; larger inputs are an
+    /// [`Error::TooLarge`]. Default 64 MiB.
+    pub max_bytes: usize,
+    /// The character encoding if known from outside the page (an HTTP
+    /// header, a WARC record, the command line). Default: detect.
+    pub encoding: Option<&'static Encoding>,
+    /// Deepest element nesting handed to the tree builder; deeper start
+    /// tags are ignored. Default 512, Chromium's parser limit.
+    pub max_nesting: usize,
+    /// The page's URL, used to resolve links in output.
+    pub url: Option<String>,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions { max_bytes: 64 << 20, encoding: None, max_nesting: 512, url: None }
+    }
+}
+
+impl ParseOptions {
+    /// Sets [`ParseOptions::max_bytes`].
+    pub fn max_bytes(mut self, bytes: usize) -> ParseOptions {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// Sets [`ParseOptions::encoding`].
+    pub fn encoding(mut self, encoding: Option<&'static Encoding>) -> ParseOptions {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Sets [`ParseOptions::max_nesting`].
+    pub fn max_nesting(mut self, depth: usize) -> ParseOptions {
+        self.max_nesting = depth;
+        self
+    }
+
+    /// Sets [`ParseOptions::url`].
+    pub fn url(mut self, url: Option<String>) -> ParseOptions {
+        self.url = url;
+        self
+    }
+}
+
+/// An element: its name and attributes.
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// The lower-case local name (`div`, `a`, …).
+    pub name: LocalName,
+    attrs: Box<[(LocalName, Box<str>)]>,
+}
+
+impl Element {
+    /// The value of attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
+    }
+
+    /// All attributes in source order.
+    pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.attrs.iter().map(|(n, v)| (&**n, &**v))
+    }
+
+    /// The `id` and `class` attributes joined, lower-cased, for the
+    /// class-name heuristics that readability-style extractors use.
+    pub fn id_and_class(&self) -> String {
+        let mut s = String::new();
+        for key in ["id", "class"] {
+            if let Some(v) = self.attr(key) {
+                s.push_str(v);
+                s.push(' ');
+            }
+        }
+        s.make_ascii_lowercase();
+        s
+    }
+}
+
+/// What a node is.
+#[derive(Debug, Clone)]
+pub enum NodeKind {
+    /// The document root.
+    Document,
+    /// `<!DOCTYPE …>`.
+    Doctype,
+    /// A comment or processing instruction.
+    Comment,
+    /// An element.
+    Element(Element),
+    /// A text node; the range indexes the document's text buffer.
+    Text(Range<u32>),
+}
+
+/// One node of the arena.
+#[derive(Debug, Clone)]
+pub struct Node {
+    parent: u32,
+    end: u32,
+    /// What the node is.
+    pub kind: NodeKind,
+}
+
+/// A parsed page. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Document {
+    nodes: Vec<Node>,
+    text: String,
+    stats: Vec<NodeStats>,
+    source: Source,
+    encoding: &'static Encoding,
+    encoding_source: EncodingSource,
+    url: Option<String>,
+    input_bytes: usize,
+}
+
+impl Document {
+    /// Parses a page from raw bytes: detects the encoding, builds the DOM
+    /// with html5ever, computes node statistics and aligns the source.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when `bytes` exceeds `options.max_bytes`, and
+    /// [`Error::NotHtml`] for recognisable binary data (images, archives,
+    /// PDFs, data full of control bytes). Malformed HTML is never an error.
+    ///
+    /// ```
+    /// use gleaner::{Document, ParseOptions};
+    /// let doc = Document::parse(b"<p>Hello <b>world</b></p>", &ParseOptions::default())?;
+    /// assert_eq!(doc.text_nodes().count(), 2);
+    /// # Ok::<(), gleaner::Error>(())
+    /// ```
+    pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
+        if bytes.len() > options.max_bytes {
+            return Err(Error::TooLarge { size: bytes.len(), limit: options.max_bytes });
+        }
+        let given = options.encoding.or_else(|| utf16_without_bom(bytes));
+        if given.is_none() {
+            if let Some(kind) = sniff_binary(bytes) {
+                return Err(Error::NotHtml { kind });
+            }
+        }
+        let (text, encoding, encoding_source) = encoding::decode(bytes, given);
+        let mut doc = Document::from_decoded(text, options);
+        doc.encoding = encoding;
+        doc.encoding_source = encoding_source;
+        doc.input_bytes = bytes.len();
+        Ok(doc)
+    }
+
+    /// Parses an already decoded page.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the text exceeds `options.max_bytes`.
+    pub fn parse_str(html: &str, options: &ParseOptions) -> Result<Document> {
+        if html.len() > options.max_bytes {
+            return Err(Error::TooLarge { size: html.len(), limit: options.max_bytes });
+        }
+        Ok(Document::from_decoded(html.to_owned(), options))
+    }
+
+    fn from_decoded(text: String, options: &ParseOptions) -> Document {
+        let input_bytes = text.len();
+        let mut source = source::tokenize(text);
+        let guard = source.nesting_guard(options.max_nesting);
+        let built = {
+            let parser = html5ever::parse_document(ArenaSink::new(), Default::default());
+            match guard {
+                None => parser.one(source.text()),
+                Some(guard) => parser.one(strip_ranges(source.text(), &guard.dropped)),
+            }
+        };
+        let (nodes, text) = layout(built);
+        let stats = stats::compute(&nodes, &text);
+        let mut doc = Document {
+            nodes,
+            text,
+            stats,
+            source: Source::default(),
+            encoding: encoding_rs::UTF_8,
+            encoding_source: EncodingSource::Given,
+            url: options.url.clone(),
+            input_bytes,
+        };
+        let dom_texts: Vec<(NodeId, &str)> = doc
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| match &n.kind {
+                NodeKind::Text(r) => Some((NodeId(i as u32), &doc.text[r.start as usize..r.end as usize])),
+                _ => None,
+            })
+            .collect();
+        source.align(&dom_texts);
+        drop(dom_texts);
+        doc.source = source;
+        doc
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Always false: a document has at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// All node ids in document order.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator {
+        (0..self.nodes.len() as u32).map(NodeId)
+    }
+
+    /// The node with this id.
+    ///
+    /// Ids come from this document, so they are in range; a foreign id
+    /// out of range returns the root rather than panic.
+    pub fn node(&self, id: NodeId) -> &Node {
+        self.nodes.get(id.index()).unwrap_or(&self.nodes[0])
+    }
+
+    /// The node's kind.
+    pub fn kind(&self, id: NodeId) -> &NodeKind {
+        &self.node(id).kind
+    }
+
+    /// The element, if the node is one.
+    pub fn element(&self, id: NodeId) -> Option<&Element> {
+        match &self.node(id).kind {
+            NodeKind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The element name, if the node is an element.
+    pub fn name(&self, id: NodeId) -> Option<&LocalName> {
+        self.element(id).map(|e| &e.name)
+    }
+
+    /// True if the node is an element with this name.
+    pub fn is(&self, id: NodeId, name: LocalName) -> bool {
+        self.name(id) == Some(&name)
+    }
+
+    /// An attribute of an element node.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.element(id)?.attr(name)
+    }
+
+    /// The text of a text node (raw, whitespace as in the page); empty for
+    /// other nodes.
+    pub fn text(&self, id: NodeId) -> &str {
+        match &self.node(id).kind {
+            NodeKind::Text(r) => self.text.get(r.start as usize..r.end as usize).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// True for text nodes.
+    pub fn is_text(&self, id: NodeId) -> bool {
+        matches!(self.node(id).kind, NodeKind::Text(_))
+    }
+
+    /// The parent, `None` for the root.
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        let p = self.node(id).parent;
+        (p != NONE).then_some(NodeId(p))
+    }
+
+    /// The ancestors, nearest first.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.parent(id), move |&n| self.parent(n))
+    }
+
+    /// One past the last descendant: the descendants are `id+1 .. end`.
+    pub fn subtree_end(&self, id: NodeId) -> NodeId {
+        NodeId(self.node(id).end)
+    }
+
+    /// The node and its descendants, in document order.
+    pub fn subtree(&self, id: NodeId) -> impl DoubleEndedIterator<Item = NodeId> {
+        (id.0..self.node(id).end).map(NodeId)
+    }
+
+    /// True if `descendant` is in the subtree of `ancestor` (or equal).
+    pub fn contains(&self, ancestor: NodeId, descendant: NodeId) -> bool {
+        ancestor <= descendant && descendant.0 < self.node(ancestor).end
+    }
+
+    /// The children, in order.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let end = self.node(id).end;
+        let first = id.0 + 1;
+        std::iter::successors((first < end).then_some(NodeId(first)), move |&c| {
+            let next = self.node(c).end;
+            (next < end).then_some(NodeId(next))
+        })
+    }
+
+    /// Statistics of the node's subtree (see [`NodeStats`]).
+    pub fn stats(&self, id: NodeId) -> &NodeStats {
+        self.stats.get(id.index()).unwrap_or(&self.stats[0])
+    }
+
+    /// The visible text nodes with some non-whitespace text, in order.
+    pub fn text_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.ids().filter(move |&id| {
+            let s = &self.stats[id.index()];
+            s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
+        })
+    }
+
+    /// The `<body>` element (html5ever always creates one, except for
+    /// frameset pages, where this is the root).
+    pub fn body(&self) -> NodeId {
+        self.ids()
+            .find(|&id| self.is(id, local_name!("body")) || self.is(id, local_name!("frameset")))
+            .unwrap_or(NodeId(0))
+    }
+
+    /// The source view: decoded text and aligned tokens.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The encoding the page was decoded with.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// Where the encoding came from.
+    pub fn encoding_source(&self) -> EncodingSource {
+        self.encoding_source
+    }
+
+    /// The URL given in the parse options.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// Size of the input in bytes.
+    pub fn input_bytes(&self) -> usize {
+        self.input_bytes
+    }
+
+    /// The text content of a subtree, whitespace-collapsed, visible text
+    /// only.
+    pub fn text_content(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for n in self.subtree(id) {
+            if self.is_text(n) && self.stats(n).flags.contains(NodeFlags::VISIBLE) {
+                push_collapsed(&mut out, self.text(n));
+            }
+        }
+        out.trim_end().to_string()
+    }
+}
+
+/// Appends `text` to `out` with runs of whitespace collapsed to one space
+/// and no leading space at the start of `out`.
+pub fn push_collapsed(out: &mut String, text: &str) {
+    let mut space = out.ends_with(' ') || out.is_empty();
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if !space {
+                out.push(' ');
+                space = true;
+            }
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+}
+
+/// UTF-16 without a BOM: `<\0` or `\0<` at the start.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head: Vec<u8> = bytes.iter().take(2).copied().collect();
+    match head.as_slice() {
+        [b'<', 0] => Some(UTF_16LE),
+        [0, b'<'] => Some(UTF_16BE),
+        _ => None,
+    }
+}
+
+/// Recognises common binary formats and control-byte-heavy data.
+fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
+    const SIGNATURES: &[(&[u8], BinaryKind)] = &[
+        (b"\x1f\x8b", BinaryKind::Gzip),
+        (b"%PDF-", BinaryKind::Pdf),
+        (b"\x89PNG", BinaryKind::Png),
+        (b"\xff\xd8\xff", BinaryKind::Jpeg),
+        (b"GIF8", BinaryKind::Gif),
+        (b"PK\x03\x04", BinaryKind::Zip),
+    ];
+    if let Some((_, kind)) = SIGNATURES.iter().find(|(sig, _)| bytes.starts_with(sig)) {
+        return Some(*kind);
+    }
+    let head = &bytes[..bytes.len().min(4096)];
+    let control = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0C | 0x1B))
+        .count();
+    // Text pages have almost no control bytes; a tenth is surely binary.
+    (head.len() >= 16 && control * 10 > head.len()).then_some(BinaryKind::Binary)
+}
+
+/// `text` without the byte ranges in `drop` (sorted, disjoint, on char
+/// boundaries because they are tag tokens).
+fn strip_ranges(text: &str, drop: &[Range<usize>]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for r in drop {
+        out.push_str(text.get(pos..r.start).unwrap_or(""));
+        pos = r.end;
+    }
+    out.push_str(text.get(pos..).unwrap_or(""));
+    out
+}
+
+/// Lays the built tree out in document order, copying text into one
+/// buffer. Iterative: deep trees cannot overflow the stack.
+fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String) {
+    let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
+    let mut text = String::new();
+    // (first child, next sibling) of every built node.
+    let links: Vec<(u32, u32)> = built.iter().map(|n| (n.first_child, n.next)).collect();
+    let mut visit = |b: u32, parent: u32, nodes: &mut Vec<Node>| -> usize {
+        let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
+        let kind = match data {
+            BuildData::Document | BuildData::Fragment => NodeKind::Document,
+            BuildData::Doctype => NodeKind::Doctype,
+            BuildData::Comment => NodeKind::Comment,
+            BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
+                name: name.local,
+                attrs: attrs
+                    .into_iter()
+                    .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
+                    .collect(),
+            }),
+            BuildData::Text(t) => {
+                let start = text.len() as u32;
+                text.push_str(&t);
+                NodeKind::Text(start..text.len() as u32)
+            }
+        };
+        nodes.push(Node { parent, end: 0, kind });
+        nodes.len() - 1
+    };
+    // Stack of (next child to visit, position of the laid-out parent).
+    let root = visit(0, NONE, &mut nodes);
+    let mut stack: Vec<(u32, usize)> = vec![(links[0].0, root)];
+    while let Some(&(child, parent_pos)) = stack.last() {
+        if child == NONE {
+            stack.pop();
+            nodes[parent_pos].end = nodes.len() as u32;
+            continue;
+        }
+        if let Some(top) = stack.last_mut() {
+            top.0 = links[child as usize].1;
+        }
+        let pos = visit(child, parent_pos as u32, &mut nodes);
+        stack.push((links[child as usize].0, pos));
+    }
+    (nodes, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(html: &str) -> Document {
+        Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse")
+    }
+
+    #[test]
+    fn nodes_are_in_document_order_with_subtree_ranges() {
+        let d = doc("<div><p>a<b>b</b></p><p>c</p></div>");
+        let div = d.ids().find(|&i| d.is(i, local_name!("div"))).expect("div");
+        let texts: Vec<&str> = d.subtree(div).filter(|&i| d.is_text(i)).map(|i| d.text(i)).collect();
+        assert_eq!(texts, ["a", "b", "c"]);
+        let kids: Vec<_> = d.children(div).map(|c| d.name(c).cloned()).collect();
+        assert_eq!(kids, [Some(local_name!("p")), Some(local_name!("p"))]);
+    }
+
+    #[test]
+    fn misnested_markup_is_repaired() {
+        let d = doc("<p><b>bold <i>both</b> italic</i></p>");
+        assert_eq!(d.text_content(d.body()), "bold both italic");
+    }
+
+    #[test]
+    fn source_tokens_map_to_text_nodes() {
+        let d = doc("<html><body><p>Fish &amp; chips</p><table><tr><td>cell</td></tr></table></body></html>");
+        let mapped: Vec<&str> = d
+            .source()
+            .tokens()
+            .iter()
+            .filter_map(|t| t.node.map(|n| d.text(n)))
+            .collect();
+        assert_eq!(mapped, ["Fish & chips", "cell"]);
+        assert_eq!(d.source().mapped_share(), 1.0);
+    }
+
+    #[test]
+    fn foster_parented_text_is_left_unmapped_not_mismapped() {
+        let d = doc("<table><tr><td>A</td></tr>XX<tr><td>B</td></tr></table>");
+        for t in d.source().tokens() {
+            if let Some(n) = t.node {
+                let src = d.source().token_text(t);
+                assert_eq!(src.trim(), d.text(n).trim());
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_not_quadratic() {
+        let depth = 100_000;
+        let html = "<div>".repeat(depth) + "deep text" + &"</div>".repeat(depth);
+        let d = doc(&html);
+        assert_eq!(d.text_content(d.body()), "deep text");
+        let max_depth = d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0);
+        assert!(max_depth <= 520, "{max_depth}");
+    }
+
+    #[test]
+    fn binary_input_is_an_error() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        assert!(matches!(
+            Document::parse(png, &ParseOptions::default()),
+            Err(Error::NotHtml { kind: BinaryKind::Png })
+        ));
+        let junk: Vec<u8> = (0..200u8).map(|i| i % 7).collect();
+        assert!(Document::parse(&junk, &ParseOptions::default()).is_err());
+    }
+
+    #[test]
+    fn size_limit_is_an_error() {
+        let opts = ParseOptions::default().max_bytes(10);
+        assert!(matches!(
+            Document::parse(b"<p>more than ten bytes</p>", &opts),
+            Err(Error::TooLarge { size: 26, limit: 10 })
+        ));
+    }
+
+    #[test]
+    fn empty_input_is_an_empty_document() {
+        let d = doc("");
+        assert_eq!(d.text_nodes().count(), 0);
+    }
+
+    #[test]
+    fn utf16_without_bom_is_detected() {
+        let bytes: Vec<u8> = "<p>hé</p>".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let d = Document::parse(&bytes, &ParseOptions::default()).expect("parse");
+        assert_eq!(d.text_content(d.body()), "hé");
+    }
+}

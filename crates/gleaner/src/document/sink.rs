@@ -1,0 +1,309 @@
+//! An html5ever `TreeSink` that builds a linked arena.
+//!
+//! The tree builder mutates the tree while it parses (foster parenting,
+//! the adoption agency algorithm move nodes), so the arena here is a
+//! doubly linked tree with integer handles. [`Document`](super::Document)
+//! then lays it out once in document order, which makes every later
+//! traversal a slice walk.
+//!
+//! Why a custom sink and not `dom_query` or `markup5ever_rcdom`: those
+//! build one reference-counted allocation per node and keep `Tendril`s
+//! (which are `!Send`); the arena holds plain indices, has no recursive
+//! `Drop` (100 000 nested elements cannot overflow the stack), and the
+//! final document is `Send + Sync` for rayon.
+
+use std::borrow::Cow;
+use std::cell::{Ref, RefCell};
+
+use html5ever::tendril::StrTendril;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{Attribute, QualName};
+use markup5ever::interface::tree_builder::ElemName;
+use markup5ever::{ns, LocalName, Namespace};
+
+/// Marker for "no node".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A node while the tree is being built.
+pub(crate) struct BuildNode {
+    pub parent: u32,
+    pub first_child: u32,
+    pub last_child: u32,
+    pub prev: u32,
+    pub next: u32,
+    pub data: BuildData,
+}
+
+/// The payload of a [`BuildNode`].
+pub(crate) enum BuildData {
+    Document,
+    /// The content of a `<template>`: detached, so never in the output.
+    Fragment,
+    Doctype,
+    Element { name: QualName, attrs: Vec<Attribute>, template_contents: u32 },
+    Text(StrTendril),
+    Comment,
+}
+
+/// The html5ever sink.
+pub(crate) struct ArenaSink {
+    nodes: RefCell<Vec<BuildNode>>,
+    /// Returned by `elem_name` for non-elements (html5ever never asks).
+    placeholder: QualName,
+}
+
+/// An element name borrowed from the arena.
+#[derive(Debug)]
+pub(crate) enum ArenaName<'a> {
+    Element(Ref<'a, QualName>),
+    Placeholder(&'a QualName),
+}
+
+impl ArenaName<'_> {
+    fn name(&self) -> &QualName {
+        match self {
+            ArenaName::Element(r) => r,
+            ArenaName::Placeholder(q) => q,
+        }
+    }
+}
+
+impl ElemName for ArenaName<'_> {
+    fn ns(&self) -> &Namespace {
+        &self.name().ns
+    }
+    fn local_name(&self) -> &LocalName {
+        &self.name().local
+    }
+}
+
+impl ArenaSink {
+    pub fn new() -> ArenaSink {
+        let root = BuildNode::new(BuildData::Document);
+        ArenaSink {
+            nodes: RefCell::new(vec![root]),
+            placeholder: QualName::new(None, ns!(), LocalName::from("")),
+        }
+    }
+
+    fn push(&self, data: BuildData) -> u32 {
+        let mut nodes = self.nodes.borrow_mut();
+        nodes.push(BuildNode::new(data));
+        (nodes.len() - 1) as u32
+    }
+
+    fn detach(nodes: &mut [BuildNode], id: u32) {
+        let (parent, prev, next) = {
+            let n = &nodes[id as usize];
+            (n.parent, n.prev, n.next)
+        };
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            nodes[prev as usize].next = next;
+        } else {
+            nodes[parent as usize].first_child = next;
+        }
+        if next != NONE {
+            nodes[next as usize].prev = prev;
+        } else {
+            nodes[parent as usize].last_child = prev;
+        }
+        let n = &mut nodes[id as usize];
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    fn append_node(nodes: &mut [BuildNode], parent: u32, child: u32) {
+        Self::detach(nodes, child);
+        let last = nodes[parent as usize].last_child;
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last != NONE {
+            nodes[last as usize].next = child;
+        } else {
+            nodes[parent as usize].first_child = child;
+        }
+        nodes[parent as usize].last_child = child;
+    }
+
+    fn insert_before(nodes: &mut [BuildNode], sibling: u32, child: u32) {
+        Self::detach(nodes, child);
+        let (parent, prev) = {
+            let s = &nodes[sibling as usize];
+            (s.parent, s.prev)
+        };
+        if parent == NONE {
+            return;
+        }
+        {
+            let c = &mut nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        nodes[sibling as usize].prev = child;
+        if prev != NONE {
+            nodes[prev as usize].next = child;
+        } else {
+            nodes[parent as usize].first_child = child;
+        }
+    }
+
+    /// Appends text to `node` if it is a text node.
+    fn extend_text(nodes: &mut [BuildNode], node: u32, text: &StrTendril) -> bool {
+        if node == NONE {
+            return false;
+        }
+        match &mut nodes[node as usize].data {
+            BuildData::Text(t) => {
+                t.push_tendril(text);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl BuildNode {
+    fn new(data: BuildData) -> BuildNode {
+        BuildNode { parent: NONE, first_child: NONE, last_child: NONE, prev: NONE, next: NONE, data }
+    }
+}
+
+impl TreeSink for ArenaSink {
+    type Handle = u32;
+    type Output = Vec<BuildNode>;
+    type ElemName<'a> = ArenaName<'a>;
+
+    fn finish(self) -> Vec<BuildNode> {
+        self.nodes.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> u32 {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a u32) -> ArenaName<'a> {
+        let name = Ref::filter_map(self.nodes.borrow(), |nodes| match nodes.get(*target as usize) {
+            Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => Some(name),
+            _ => None,
+        });
+        match name {
+            Ok(name) => ArenaName::Element(name),
+            Err(_) => ArenaName::Placeholder(&self.placeholder),
+        }
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
+        let template_contents = if flags.template { self.push(BuildData::Fragment) } else { NONE };
+        self.push(BuildData::Element { name, attrs, template_contents })
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> u32 {
+        self.push(BuildData::Comment)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
+        self.push(BuildData::Comment)
+    }
+
+    fn append(&self, parent: &u32, child: NodeOrText<u32>) {
+        match child {
+            NodeOrText::AppendNode(id) => {
+                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+            }
+            NodeOrText::AppendText(text) => {
+                let last = self.nodes.borrow()[*parent as usize].last_child;
+                if !Self::extend_text(&mut self.nodes.borrow_mut(), last, &text) {
+                    let id = self.push(BuildData::Text(text));
+                    Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+                }
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &u32,
+        prev_element: &u32,
+        child: NodeOrText<u32>,
+    ) {
+        let has_parent = self.nodes.borrow()[*element as usize].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
+        let id = self.push(BuildData::Doctype);
+        Self::append_node(&mut self.nodes.borrow_mut(), 0, id);
+    }
+
+    fn get_template_contents(&self, target: &u32) -> u32 {
+        match &self.nodes.borrow()[*target as usize].data {
+            BuildData::Element { template_contents, .. } if *template_contents != NONE => {
+                *template_contents
+            }
+            // html5ever only asks for template elements; answer with the
+            // element itself rather than fail.
+            _ => *target,
+        }
+    }
+
+    fn same_node(&self, x: &u32, y: &u32) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
+        match new_node {
+            NodeOrText::AppendNode(id) => {
+                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+            }
+            NodeOrText::AppendText(text) => {
+                let prev = self.nodes.borrow()[*sibling as usize].prev;
+                if !Self::extend_text(&mut self.nodes.borrow_mut(), prev, &text) {
+                    let id = self.push(BuildData::Text(text));
+                    Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+                }
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
+        if let BuildData::Element { attrs: existing, .. } =
+            &mut self.nodes.borrow_mut()[*target as usize].data
+        {
+            for attr in attrs {
+                if !existing.iter().any(|a| a.name == attr.name) {
+                    existing.push(attr);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &u32) {
+        Self::detach(&mut self.nodes.borrow_mut(), *target);
+    }
+
+    fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut child = nodes[*node as usize].first_child;
+        while child != NONE {
+            let next = nodes[child as usize].next;
+            Self::append_node(&mut nodes, *new_parent, child);
+            child = next;
+        }
+    }
+}

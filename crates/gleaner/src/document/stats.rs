@@ -1,0 +1,188 @@
+//! Per-node statistics, computed once after parsing.
+//!
+//! Two linear passes over the nodes in document order: a forward pass sets
+//! the inherited flags (visibility, inside a link, inside `<pre>`) and the
+//! depth; a backward pass sums text, link text and tag counts into each
+//! parent. Algorithms read these instead of walking subtrees again
+//! (DESIGN.md: "parse once, compute per-node statistics once").
+
+use std::ops::{BitOr, BitOrAssign};
+
+use markup5ever::local_name;
+
+use super::sink::NONE;
+use super::tags::{is_block, is_invisible};
+use super::{Node, NodeKind};
+
+/// Boolean properties of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeFlags(u16);
+
+impl NodeFlags {
+    /// A text node.
+    pub const TEXT: NodeFlags = NodeFlags(1);
+    /// An element.
+    pub const ELEMENT: NodeFlags = NodeFlags(1 << 1);
+    /// Rendered: not inside `<head>`, `<script>`, `<style>`, `<noscript>`,
+    /// `<template>`, embedded objects, or an element hidden by the
+    /// `hidden` attribute, `aria-hidden="true"` or an inline
+    /// `display:none` / `visibility:hidden` style.
+    pub const VISIBLE: NodeFlags = NodeFlags(1 << 2);
+    /// A block-level element ([`is_block`]).
+    pub const BLOCK: NodeFlags = NodeFlags(1 << 3);
+    /// The node is an `<a>` or inside one.
+    pub const IN_LINK: NodeFlags = NodeFlags(1 << 4);
+    /// Inside `<pre>`, `<textarea>`, `<listing>` or `<plaintext>`, where
+    /// whitespace is significant.
+    pub const IN_PRE: NodeFlags = NodeFlags(1 << 5);
+
+    /// True if all bits of `other` are set.
+    #[inline]
+    pub fn contains(self, other: NodeFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl BitOr for NodeFlags {
+    type Output = NodeFlags;
+    fn bitor(self, rhs: NodeFlags) -> NodeFlags {
+        NodeFlags(self.0 | rhs.0)
+    }
+}
+
+impl BitOrAssign for NodeFlags {
+    fn bitor_assign(&mut self, rhs: NodeFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// Statistics of a node's subtree. Text counts include visible text only.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeStats {
+    /// Non-whitespace characters of text.
+    pub chars: u32,
+    /// Whitespace-separated words.
+    pub words: u32,
+    /// Non-whitespace characters inside links.
+    pub link_chars: u32,
+    /// Words inside links.
+    pub link_words: u32,
+    /// Elements in the subtree, the node included.
+    pub tags: u32,
+    /// Links (`<a>` elements) in the subtree, the node included.
+    pub links: u32,
+    /// Distance from the root (the root is 0).
+    pub depth: u32,
+    /// Flags (see [`NodeFlags`]).
+    pub flags: NodeFlags,
+}
+
+impl NodeStats {
+    /// Link density: link characters over characters (0 without text).
+    pub fn link_density(&self) -> f64 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            f64::from(self.link_chars) / f64::from(self.chars)
+        }
+    }
+}
+
+fn hidden_by_attributes(e: &super::Element) -> bool {
+    if e.attr("hidden").is_some() || e.attr("aria-hidden").is_some_and(|v| v.trim() == "true") {
+        return true;
+    }
+    e.attr("style").is_some_and(|style| {
+        let s: String =
+            style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
+}
+
+/// Computes the statistics of every node.
+pub(crate) fn compute(nodes: &[Node], text: &str) -> Vec<NodeStats> {
+    let mut stats = vec![NodeStats::default(); nodes.len()];
+    // Forward pass: inherited flags and depth; own counts of text nodes.
+    for (i, node) in nodes.iter().enumerate() {
+        let (inherited, depth) = if node.parent == NONE {
+            (NodeFlags::VISIBLE, 0)
+        } else {
+            let p = &stats[node.parent as usize];
+            let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
+            (NodeFlags(p.flags.0 & keep), p.depth + 1)
+        };
+        let s = &mut stats[i];
+        s.depth = depth;
+        s.flags = inherited;
+        match &node.kind {
+            NodeKind::Element(e) => {
+                s.flags |= NodeFlags::ELEMENT;
+                s.tags = 1;
+                if is_invisible(&e.name) || hidden_by_attributes(e) {
+                    s.flags.0 &= !NodeFlags::VISIBLE.0;
+                }
+                if is_block(&e.name) {
+                    s.flags |= NodeFlags::BLOCK;
+                }
+                match e.name {
+                    local_name!("a") => {
+                        s.flags |= NodeFlags::IN_LINK;
+                        s.links = 1;
+                    }
+                    local_name!("pre")
+                    | local_name!("textarea")
+                    | local_name!("listing")
+                    | local_name!("plaintext") => s.flags |= NodeFlags::IN_PRE,
+                    _ => {}
+                }
+            }
+            NodeKind::Text(r) => {
+                s.flags |= NodeFlags::TEXT;
+                if s.flags.contains(NodeFlags::VISIBLE) {
+                    let t = text.get(r.start as usize..r.end as usize).unwrap_or("");
+                    let (chars, words) = count_text(t);
+                    s.chars = chars;
+                    s.words = words;
+                    if s.flags.contains(NodeFlags::IN_LINK) {
+                        s.link_chars = chars;
+                        s.link_words = words;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Backward pass: children before parents, so sums are complete.
+    for i in (1..nodes.len()).rev() {
+        let parent = nodes[i].parent;
+        if parent == NONE {
+            continue;
+        }
+        let c = stats[i];
+        let p = &mut stats[parent as usize];
+        p.chars += c.chars;
+        p.words += c.words;
+        p.link_chars += c.link_chars;
+        p.link_words += c.link_words;
+        p.tags += c.tags;
+        p.links += c.links;
+    }
+    stats
+}
+
+/// Non-whitespace characters and words of a text.
+fn count_text(t: &str) -> (u32, u32) {
+    let (mut chars, mut words, mut in_word) = (0u32, 0u32, false);
+    for c in t.chars() {
+        if c.is_whitespace() {
+            in_word = false;
+        } else {
+            chars += 1;
+            if !in_word {
+                words += 1;
+                in_word = true;
+            }
+        }
+    }
+    (chars, words)
+}

@@ -1,0 +1,85 @@
+//! The library's error type.
+
+use std::fmt;
+
+/// A specialised `Result` for gleaner operations.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Everything that can go wrong in the library.
+///
+/// Malformed HTML is never an error: the HTML5 parser recovers from any
+/// input, as browsers do. Errors are limits that an input exceeded, inputs
+/// that are not HTML at all, and invalid configuration.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input is larger than [`ParseOptions::max_bytes`](crate::ParseOptions).
+    #[error("input is {size} bytes, more than the limit of {limit} bytes (raise --max-bytes)")]
+    TooLarge {
+        /// Size of the input in bytes.
+        size: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// The input is binary data (an image, an archive, …), not a web page.
+    #[error("input is not HTML: it looks like {kind}")]
+    NotHtml {
+        /// What the input looks like, e.g. `"a PNG image"` or `"binary data"`.
+        kind: BinaryKind,
+    },
+    /// An encoding label that neither WHATWG nor encoding_rs knows.
+    #[error("unknown character encoding {label:?}")]
+    UnknownEncoding {
+        /// The label as given.
+        label: String,
+    },
+    /// No extractor is registered under this name.
+    #[error("unknown algorithm {name:?}; `gleaner algorithms` lists them")]
+    UnknownAlgorithm {
+        /// The name as given.
+        name: String,
+    },
+    /// A configuration value is out of its valid range.
+    #[error("invalid configuration: {0}")]
+    InvalidConfig(String),
+    /// A dataset or gold file could not be read or understood.
+    #[error("dataset error: {0}")]
+    Dataset(String),
+    /// An I/O error while reading an input.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// What a non-HTML input was recognised as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BinaryKind {
+    /// A gzip stream that was not decompressed.
+    Gzip,
+    /// A PDF document.
+    Pdf,
+    /// A PNG image.
+    Png,
+    /// A JPEG image.
+    Jpeg,
+    /// A GIF image.
+    Gif,
+    /// A ZIP archive (also docx, xlsx, …).
+    Zip,
+    /// Data with many control bytes and no known signature.
+    Binary,
+}
+
+impl fmt::Display for BinaryKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BinaryKind::Gzip => "gzip-compressed data",
+            BinaryKind::Pdf => "a PDF document",
+            BinaryKind::Png => "a PNG image",
+            BinaryKind::Jpeg => "a JPEG image",
+            BinaryKind::Gif => "a GIF image",
+            BinaryKind::Zip => "a ZIP archive",
+            BinaryKind::Binary => "binary data",
+        })
+    }
+}

@@ -1,0 +1,1 @@
+//! Evaluation: the papers' metrics and dataset readers.

@@ -1,0 +1,203 @@
+//! Single-page main-content extractors and their registry.
+//!
+//! Every algorithm implements [`Extractor`]: a pure function from a
+//! [`Document`] to a [`Selection`]. Each has a configuration struct whose
+//! `Default` holds the paper's values, and is registered in
+//! [`algorithms()`] under the name the CLI's `--algorithm` takes.
+//!
+//! Parameters can be set by name ([`Params`]), so the CLI, the evaluation
+//! sweeps and the bindings need no per-algorithm code.
+
+mod bte;
+mod dsc;
+mod lqf;
+mod plain;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use self::bte::{Bte, BteConfig};
+pub use self::dsc::{Dsc, DscConfig};
+pub use self::lqf::{Lqf, LqfConfig};
+pub use self::plain::Plain;
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::selection::Selection;
+
+/// A main-content extractor.
+pub trait Extractor: Send + Sync + fmt::Debug {
+    /// Decides which text nodes of `doc` are main content.
+    fn extract(&self, doc: &Document) -> Selection;
+}
+
+/// A configuration that can be set by parameter name.
+pub trait Configure: Default {
+    /// Sets parameter `key` from its textual `value`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] for an unknown key or an unparsable value.
+    fn set(&mut self, key: &str, value: &str) -> Result<()>;
+
+    /// Checks the values against each other and their ranges.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] naming the offending parameter.
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Parameter assignments `key=value`, as given on a command line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Params(Vec<(String, String)>);
+
+impl Params {
+    /// No parameters: every algorithm's defaults.
+    pub fn new() -> Params {
+        Params::default()
+    }
+
+    /// Adds `key=value`.
+    pub fn with(mut self, key: &str, value: impl ToString) -> Params {
+        self.0.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// Parses `"key=value"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] when there is no `=`.
+    pub fn push_assignment(&mut self, assignment: &str) -> Result<()> {
+        let (k, v) = assignment.split_once('=').ok_or_else(|| {
+            Error::InvalidConfig(format!("parameter {assignment:?} is not key=value"))
+        })?;
+        self.0.push((k.trim().to_string(), v.trim().to_string()));
+        Ok(())
+    }
+
+    /// The assignments in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// Applies the assignments to a default configuration and validates it.
+    ///
+    /// # Errors
+    /// Whatever [`Configure::set`] or [`Configure::validate`] reports.
+    pub fn build<C: Configure>(&self) -> Result<C> {
+        let mut config = C::default();
+        for (k, v) in self.iter() {
+            config.set(k, v)?;
+        }
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+/// Parses a parameter value, naming the parameter in the error.
+///
+/// # Errors
+/// [`Error::InvalidConfig`] when `value` does not parse as `T`.
+pub fn parse_param<T: FromStr>(key: &str, value: &str) -> Result<T> {
+    value
+        .parse()
+        .map_err(|_| Error::InvalidConfig(format!("{key}: cannot parse {value:?}")))
+}
+
+/// The error for a parameter an algorithm does not have.
+pub fn unknown_param(algorithm: &str, key: &str) -> Error {
+    Error::InvalidConfig(format!("{algorithm} has no parameter {key:?}"))
+}
+
+/// A registered algorithm.
+#[derive(Clone, Copy)]
+pub struct Algorithm {
+    /// The name `--algorithm` takes.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// The paper it implements.
+    pub paper: &'static str,
+    build: fn(&Params) -> Result<Box<dyn Extractor>>,
+}
+
+impl Algorithm {
+    /// Builds the extractor with these parameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] for unknown or invalid parameters.
+    pub fn build(&self, params: &Params) -> Result<Box<dyn Extractor>> {
+        (self.build)(params)
+    }
+}
+
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Algorithm").field("name", &self.name).finish()
+    }
+}
+
+fn boxed<E: Extractor + 'static>(e: E) -> Box<dyn Extractor> {
+    Box::new(e)
+}
+
+const ALGORITHMS: &[Algorithm] = &[
+    Algorithm {
+        name: "plain",
+        summary: "all visible text: the papers' baseline",
+        paper: "Gottron 2008, CCB evaluation baseline",
+        build: |p| {
+            if let Some((k, _)) = p.iter().next() {
+                return Err(unknown_param("plain", k));
+            }
+            Ok(boxed(Plain))
+        },
+    },
+    Algorithm {
+        name: "bte",
+        summary: "Body Text Extraction: the token window with most words inside and tags outside",
+        paper: "Finn, Kushmerick, Smyth 2001, Fact or fiction",
+        build: |p| Ok(boxed(Bte::new(p.build()?))),
+    },
+    Algorithm {
+        name: "dsc",
+        summary: "Document Slope Curve: several low-slope (text-rich) regions of the tag curve",
+        paper: "Pinto et al. 2002; Gottron 2007 (ITA'07) multi-region adaptation",
+        build: |p| Ok(boxed(Dsc::new(p.build()?))),
+    },
+    Algorithm {
+        name: "lqf",
+        summary: "Link Quota Filter: drops blocks whose text is mostly link text",
+        paper: "Mantratzis, Orgun, Cassidy 2005 (HT'05)",
+        build: |p| Ok(boxed(Lqf::new(p.build()?))),
+    },
+];
+
+/// Every registered algorithm, in the order `gleaner algorithms` lists them.
+pub fn algorithms() -> &'static [Algorithm] {
+    ALGORITHMS
+}
+
+/// The algorithm used when none is named: the best one available, by the
+/// evaluation in the README.
+pub const DEFAULT_ALGORITHM: &str = "dsc";
+
+/// Looks up an algorithm by name (`"default"` is [`DEFAULT_ALGORITHM`]).
+///
+/// # Errors
+/// [`Error::UnknownAlgorithm`].
+pub fn algorithm(name: &str) -> Result<&'static Algorithm> {
+    let name = if name == "default" { DEFAULT_ALGORITHM } else { name };
+    ALGORITHMS
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| Error::UnknownAlgorithm { name: name.to_string() })
+}
+
+/// Builds the named extractor with its default parameters.
+///
+/// # Errors
+/// [`Error::UnknownAlgorithm`].
+pub fn by_name(name: &str) -> Result<Box<dyn Extractor>> {
+    algorithm(name)?.build(&Params::new())
+}

@@ -1,0 +1,41 @@
+/*!
+gleaner finds the main content of web pages.
+
+A page is parsed once into a [`Document`]: an arena DOM in document order,
+per-node statistics, and the source token stream aligned with the DOM's
+text nodes. An [`Extractor`](extract::Extractor) (one per algorithm of the
+papers, see [`extract::algorithms`]) decides which text nodes are main
+content and returns a [`Selection`]. A renderer in [`render`] turns the
+selection into text, Markdown or clean HTML; the metrics in [`eval`] score
+it against gold text.
+
+# Example
+
+```
+use gleaner::{extract, render, Document, ParseOptions};
+
+let html = b"<html><head><title>Hello world | Site</title></head><body>
+  <ul><li><a href=/>Home</a></li><li><a href=/about>About</a></li></ul>
+  <p>The quick brown fox jumps over the lazy dog, again and again.</p>
+</body></html>";
+let doc = Document::parse(html, &ParseOptions::default())?;
+let selection = extract::by_name("lqf")?.extract(&doc);
+assert_eq!(render::text(&doc, &selection), "The quick brown fox jumps over the lazy dog, again and again.");
+assert_eq!(gleaner::metadata::title(&doc).as_deref(), Some("Hello world"));
+# Ok::<(), gleaner::Error>(())
+```
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod document;
+mod error;
+pub mod eval;
+pub mod extract;
+pub mod metadata;
+pub mod render;
+mod selection;
+
+pub use crate::document::{Document, NodeId, ParseOptions};
+pub use crate::error::{BinaryKind, Error, Result};
+pub use crate::selection::Selection;

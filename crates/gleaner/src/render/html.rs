@@ -1,0 +1,209 @@
+//! The selection as a clean HTML fragment: structural and inline elements
+//! from a small allow-list, no attributes but `href`, `src`, `alt`,
+//! `colspan` and `rowspan`, other containers reduced to `<div>` and
+//! unknown inline elements dropped (their text kept).
+
+use markup5ever::{local_name, LocalName};
+
+use super::RenderOptions;
+use crate::document::{Document, NodeFlags, NodeId};
+use crate::selection::Selection;
+
+/// Elements kept with their name.
+fn kept_name(name: &LocalName, options: RenderOptions) -> Option<&'static str> {
+    Some(match *name {
+        local_name!("p") => "p",
+        local_name!("h1") => "h1",
+        local_name!("h2") => "h2",
+        local_name!("h3") => "h3",
+        local_name!("h4") => "h4",
+        local_name!("h5") => "h5",
+        local_name!("h6") => "h6",
+        local_name!("ul") | local_name!("menu") | local_name!("dir") => "ul",
+        local_name!("ol") => "ol",
+        local_name!("li") => "li",
+        local_name!("dl") => "dl",
+        local_name!("dt") => "dt",
+        local_name!("dd") => "dd",
+        local_name!("blockquote") => "blockquote",
+        local_name!("pre") => "pre",
+        local_name!("code") => "code",
+        local_name!("table") => "table",
+        local_name!("thead") => "thead",
+        local_name!("tbody") => "tbody",
+        local_name!("tfoot") => "tfoot",
+        local_name!("tr") => "tr",
+        local_name!("th") => "th",
+        local_name!("td") => "td",
+        local_name!("caption") => "caption",
+        local_name!("em") | local_name!("i") => "em",
+        local_name!("strong") | local_name!("b") => "strong",
+        local_name!("sub") => "sub",
+        local_name!("sup") => "sup",
+        local_name!("br") => "br",
+        local_name!("hr") => "hr",
+        local_name!("figure") => "figure",
+        local_name!("figcaption") => "figcaption",
+        local_name!("a") if options.links => "a",
+        local_name!("img") if options.images => "img",
+        _ => return None,
+    })
+}
+
+fn is_void_output(name: &str) -> bool {
+    matches!(name, "br" | "hr" | "img")
+}
+
+/// Renders the selection as an HTML fragment inside `<article>`.
+pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
+    let prefix = sel.prefix_counts();
+    let has_selected = |id: NodeId| {
+        let end = doc.subtree_end(id).index();
+        matches!((prefix.get(id.index()), prefix.get(end)), (Some(a), Some(b)) if b > a)
+    };
+    let mut out = String::from("<article>");
+    let mut open: Vec<(NodeId, Option<&'static str>)> = Vec::new();
+    let mut id = NodeId(0);
+    let end = NodeId(doc.len() as u32);
+    while id < end {
+        while let Some(&(top, tag)) = open.last() {
+            if doc.contains(top, id) {
+                break;
+            }
+            open.pop();
+            close(&mut out, tag);
+        }
+        let stats = doc.stats(id);
+        if stats.flags.contains(NodeFlags::TEXT) {
+            if sel.contains(id) {
+                escape_text(&mut out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
+            } else if stats.chars == 0
+                && !open.is_empty()
+                && stats.flags.contains(NodeFlags::VISIBLE)
+                && !out.ends_with(char::is_whitespace)
+            {
+                out.push(' ');
+            }
+            id = NodeId(id.0 + 1);
+            continue;
+        }
+        let Some(element) = doc.element(id) else {
+            id = NodeId(id.0 + 1);
+            continue;
+        };
+        let visible = stats.flags.contains(NodeFlags::VISIBLE);
+        let text_less = stats.chars == 0;
+        if !visible || (!text_less && !has_selected(id)) || (text_less && open.is_empty()) {
+            id = doc.subtree_end(id);
+            continue;
+        }
+        let tag = match kept_name(&element.name, options) {
+            Some(t) => Some(t),
+            None if stats.flags.contains(NodeFlags::BLOCK)
+                && !text_less
+                && !matches!(element.name, local_name!("html") | local_name!("body")) =>
+            {
+                Some("div")
+            }
+            None => None,
+        };
+        if let Some(t) = tag {
+            if text_less && !is_void_output(t) {
+                id = doc.subtree_end(id);
+                continue;
+            }
+            out.push('<');
+            out.push_str(t);
+            for attr in ["href", "src", "alt", "colspan", "rowspan"] {
+                if let Some(v) = element.attr(attr) {
+                    let allowed = match attr {
+                        "href" => t == "a" && !v.trim_start().starts_with("javascript:"),
+                        "src" | "alt" => t == "img",
+                        _ => t == "td" || t == "th",
+                    };
+                    if allowed {
+                        out.push(' ');
+                        out.push_str(attr);
+                        out.push_str("=\"");
+                        escape_attr(&mut out, v);
+                        out.push('"');
+                    }
+                }
+            }
+            out.push('>');
+            if is_void_output(t) {
+                id = doc.subtree_end(id);
+                continue;
+            }
+        }
+        open.push((id, tag));
+        id = NodeId(id.0 + 1);
+    }
+    while let Some((_, tag)) = open.pop() {
+        close(&mut out, tag);
+    }
+    out.push_str("</article>");
+    out
+}
+
+fn close(out: &mut String, tag: Option<&str>) {
+    if let Some(t) = tag {
+        out.push_str("</");
+        out.push_str(t);
+        out.push('>');
+        if matches!(t, "p" | "div" | "li" | "tr" | "table" | "ul" | "ol" | "blockquote" | "pre")
+            || t.starts_with('h')
+        {
+            out.push('\n');
+        }
+    }
+}
+
+fn escape_text(out: &mut String, text: &str, pre: bool) {
+    let mut space = false;
+    for c in text.chars() {
+        if !pre && c.is_whitespace() {
+            if !space {
+                out.push(' ');
+                space = true;
+            }
+            continue;
+        }
+        space = false;
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn escape_attr(out: &mut String, v: &str) {
+    for c in v.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::ParseOptions;
+
+    #[test]
+    fn keeps_structure_drops_attributes_and_scripts() {
+        let src = "<div class=x><h1 id=t>T &amp; U</h1><p style='c'>a <span>b</span> <a href='/l'>l</a></p>\
+                   <script>evil()</script><ul><li>i</li></ul></div>";
+        let doc = Document::parse(src.as_bytes(), &ParseOptions::default()).expect("parse");
+        let out = html(&doc, &Selection::all(&doc), RenderOptions::default().links(true));
+        assert_eq!(
+            out,
+            "<article><div><h1>T &amp; U</h1>\n<p>a b <a href=\"/l\">l</a></p>\n<ul><li>i</li>\n</ul>\n</div>\n</article>"
+        );
+    }
+}

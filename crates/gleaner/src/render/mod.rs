@@ -1,0 +1,493 @@
+//! Renderers: a [`Selection`] of a [`Document`] as plain text, Markdown or
+//! clean HTML.
+//!
+//! One walker serves text and Markdown. It visits the nodes in document
+//! order, skips subtrees without selected text, and turns block structure
+//! into breaks: a blank line between paragraphs, a line break between list
+//! items and table rows, nothing inside inline elements. Markdown adds
+//! heading markers, list bullets, block quotes, fenced code, tables,
+//! emphasis and (optionally) links.
+
+mod html;
+mod writer;
+
+use markup5ever::{local_name, LocalName};
+
+pub use self::html::html;
+use self::writer::{Break, Writer};
+use crate::document::tags::heading_level;
+use crate::document::{Document, NodeFlags, NodeId};
+use crate::selection::Selection;
+
+/// Output formats of the renderers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Plain text with paragraph breaks.
+    Text,
+    /// CommonMark-style Markdown.
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+}
+
+/// Options for the renderers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// Keep hyperlinks (`[text](href)` in Markdown, `<a href>` in HTML).
+    pub links: bool,
+    /// Keep images (`![alt](src)` in Markdown, `<img>` in HTML).
+    pub images: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions { links: false, images: false }
+    }
+}
+
+impl RenderOptions {
+    /// Sets [`RenderOptions::links`].
+    pub fn links(mut self, yes: bool) -> RenderOptions {
+        self.links = yes;
+        self
+    }
+
+    /// Sets [`RenderOptions::images`].
+    pub fn images(mut self, yes: bool) -> RenderOptions {
+        self.images = yes;
+        self
+    }
+}
+
+/// Renders in any format.
+pub fn render(doc: &Document, sel: &Selection, format: Format, options: RenderOptions) -> String {
+    match format {
+        Format::Text => text(doc, sel),
+        Format::Markdown => markdown(doc, sel, options),
+        Format::Html => html(doc, sel, options),
+    }
+}
+
+/// The selection as plain text: paragraphs separated by a blank line,
+/// whitespace collapsed except in `<pre>`.
+pub fn text(doc: &Document, sel: &Selection) -> String {
+    Walker::new(doc, sel, false, RenderOptions::default()).run()
+}
+
+/// The selection as Markdown.
+pub fn markdown(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
+    Walker::new(doc, sel, true, options).run()
+}
+
+/// What a walker does when it leaves an element.
+#[derive(Debug)]
+enum Exit {
+    Nothing,
+    Break(Break),
+    /// Leave a block quote, a list item or a list: pop the prefix.
+    PopPrefix(Break),
+    /// Close an inline marker (`**`, `*`, `` ` ``, `](href)`).
+    CloseInline(String),
+    Heading,
+    Pre,
+    List,
+    TableRow,
+    Table,
+    Cell,
+}
+
+struct Walker<'a> {
+    doc: &'a Document,
+    sel: &'a Selection,
+    prefix: Vec<u32>,
+    markdown: bool,
+    options: RenderOptions,
+    w: Writer,
+    /// Per open list: `None` for bullets, `Some(next number)` for `<ol>`.
+    lists: Vec<Option<u32>>,
+    /// Inside a data table: (cells written in this row, rows written,
+    /// columns of the first row).
+    table: Option<(usize, usize, usize)>,
+    cell_depth: usize,
+}
+
+impl<'a> Walker<'a> {
+    fn new(doc: &'a Document, sel: &'a Selection, markdown: bool, options: RenderOptions) -> Self {
+        Walker {
+            doc,
+            sel,
+            prefix: sel.prefix_counts(),
+            markdown,
+            options,
+            w: Writer::default(),
+            lists: Vec::new(),
+            table: None,
+            cell_depth: 0,
+        }
+    }
+
+    /// Selected text nodes in the subtree of `id`.
+    fn has_selected(&self, id: NodeId) -> bool {
+        let end = self.doc.subtree_end(id).index();
+        let (a, b) = (self.prefix.get(id.index()), self.prefix.get(end));
+        matches!((a, b), (Some(a), Some(b)) if b > a)
+    }
+
+    fn run(mut self) -> String {
+        let doc = self.doc;
+        let mut open: Vec<(NodeId, Exit)> = Vec::new();
+        let mut id = NodeId(0);
+        let end = NodeId(doc.len() as u32);
+        while id < end {
+            while let Some((top, _)) = open.last() {
+                if doc.contains(*top, id) {
+                    break;
+                }
+                if let Some((_, exit)) = open.pop() {
+                    self.exit(exit);
+                }
+            }
+            let stats = doc.stats(id);
+            if stats.flags.contains(NodeFlags::TEXT) {
+                if self.sel.contains(id) {
+                    let pre = stats.flags.contains(NodeFlags::IN_PRE);
+                    self.w.text(doc.text(id), pre);
+                } else if stats.chars == 0 && stats.flags.contains(NodeFlags::VISIBLE) {
+                    // Whitespace between inline elements separates words.
+                    self.w.request(Break::Space);
+                }
+                id = NodeId(id.0 + 1);
+                continue;
+            }
+            let Some(element) = doc.element(id) else {
+                id = NodeId(id.0 + 1);
+                continue;
+            };
+            let visible = stats.flags.contains(NodeFlags::VISIBLE);
+            // Elements with text but nothing selected are skipped whole;
+            // text-less ones (br, hr, img) still matter between selected text.
+            if !visible || (stats.chars > 0 && !self.has_selected(id)) {
+                id = doc.subtree_end(id);
+                continue;
+            }
+            let exit = self.enter(id, &element.name);
+            open.push((id, exit));
+            id = NodeId(id.0 + 1);
+        }
+        while let Some((_, exit)) = open.pop() {
+            self.exit(exit);
+        }
+        self.w.finish()
+    }
+
+    fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
+        let md = self.markdown;
+        if self.cell_depth > 0 {
+            return self.enter_in_cell(id, name);
+        }
+        if let Some(level) = heading_level(name) {
+            self.w.request(Break::Paragraph);
+            if md {
+                self.w.marker(format!("{} ", "#".repeat(usize::from(level))));
+            }
+            return Exit::Heading;
+        }
+        match *name {
+            local_name!("br") => {
+                self.w.request(Break::Line);
+                Exit::Nothing
+            }
+            local_name!("hr") => {
+                self.w.request(Break::Paragraph);
+                if md {
+                    self.w.rule();
+                }
+                Exit::Nothing
+            }
+            local_name!("img") if md && self.options.images => {
+                self.image(id);
+                Exit::Nothing
+            }
+            local_name!("pre") => {
+                self.w.request(Break::Paragraph);
+                if md {
+                    self.w.fence_open();
+                }
+                Exit::Pre
+            }
+            local_name!("blockquote") => {
+                self.w.request(Break::Paragraph);
+                if md {
+                    self.w.push_prefix("> ".into());
+                    return Exit::PopPrefix(Break::Paragraph);
+                }
+                Exit::Break(Break::Paragraph)
+            }
+            local_name!("ul") | local_name!("ol") | local_name!("menu") | local_name!("dir") => {
+                self.w.request(if self.lists.is_empty() { Break::Paragraph } else { Break::Line });
+                let start = self.doc.attr(id, "start").and_then(|s| s.trim().parse().ok());
+                self.lists.push((*name == local_name!("ol")).then(|| start.unwrap_or(1)));
+                Exit::List
+            }
+            local_name!("li") => {
+                self.w.request(Break::Line);
+                if md {
+                    let marker = match self.lists.last_mut() {
+                        Some(Some(n)) => {
+                            *n += 1;
+                            format!("{}. ", *n - 1)
+                        }
+                        _ => "- ".to_string(),
+                    };
+                    self.w.list_item(marker);
+                    return Exit::PopPrefix(Break::Line);
+                }
+                Exit::Break(Break::Line)
+            }
+            local_name!("dt") | local_name!("dd") => {
+                self.w.request(Break::Line);
+                Exit::Break(Break::Line)
+            }
+            local_name!("table") if is_data_table(self.doc, id) => {
+                self.w.request(Break::Paragraph);
+                self.table = Some((0, 0, 0));
+                Exit::Table
+            }
+            local_name!("tr") if self.table.is_some() => {
+                self.w.request(Break::Line);
+                if let Some(t) = self.table.as_mut() {
+                    t.0 = 0;
+                }
+                if md {
+                    self.w.marker("| ".into());
+                }
+                Exit::TableRow
+            }
+            local_name!("td") | local_name!("th") if self.table.is_some() => {
+                self.start_cell();
+                Exit::Cell
+            }
+            local_name!("caption") if self.table.is_some() => {
+                self.w.request(Break::Line);
+                Exit::Break(Break::Line)
+            }
+            _ => self.enter_inline_or_block(id, name),
+        }
+    }
+
+    fn enter_inline_or_block(&mut self, id: NodeId, name: &LocalName) -> Exit {
+        if self.doc.stats(id).flags.contains(NodeFlags::BLOCK) {
+            self.w.request(Break::Paragraph);
+            return Exit::Break(Break::Paragraph);
+        }
+        if !self.markdown {
+            return Exit::Nothing;
+        }
+        let in_pre = self.doc.stats(id).flags.contains(NodeFlags::IN_PRE);
+        let (open, close) = match *name {
+            local_name!("strong") | local_name!("b") => ("**", "**"),
+            local_name!("em") | local_name!("i") => ("*", "*"),
+            local_name!("code") | local_name!("kbd") | local_name!("samp") | local_name!("tt")
+                if !in_pre =>
+            {
+                ("`", "`")
+            }
+            local_name!("a") if self.options.links => {
+                if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
+                    if !href.is_empty() && !href.starts_with("javascript:") {
+                        self.w.open_inline("[".into());
+                        return Exit::CloseInline(format!("]({})", escape_url(href)));
+                    }
+                }
+                return Exit::Nothing;
+            }
+            local_name!("img") if self.options.images => {
+                self.image(id);
+                return Exit::Nothing;
+            }
+            _ => return Exit::Nothing,
+        };
+        if in_pre {
+            return Exit::Nothing;
+        }
+        self.w.open_inline(open.into());
+        Exit::CloseInline(close.into())
+    }
+
+    /// Inside a data-table cell everything is one line.
+    fn enter_in_cell(&mut self, id: NodeId, name: &LocalName) -> Exit {
+        match *name {
+            local_name!("br") => {
+                self.w.request(Break::Space);
+                Exit::Nothing
+            }
+            local_name!("td") | local_name!("th") | local_name!("tr") | local_name!("table") => {
+                self.w.request(Break::Space);
+                Exit::Break(Break::Space)
+            }
+            _ if self.doc.stats(id).flags.contains(NodeFlags::BLOCK) => {
+                self.w.request(Break::Space);
+                Exit::Break(Break::Space)
+            }
+            _ if self.markdown => self.enter_inline_or_block(id, name),
+            _ => Exit::Nothing,
+        }
+    }
+
+    fn start_cell(&mut self) {
+        let first = self.table.is_some_and(|t| t.0 == 0);
+        if !first {
+            self.w.request(Break::Space);
+            self.w.raw_inline(if self.markdown { "| " } else { "\t" });
+        }
+        if let Some(t) = self.table.as_mut() {
+            t.0 += 1;
+        }
+        self.cell_depth += 1;
+    }
+
+    fn image(&mut self, id: NodeId) {
+        let src = self.doc.attr(id, "src").unwrap_or("").trim();
+        if !src.is_empty() {
+            let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
+            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(src)));
+        }
+    }
+
+    fn exit(&mut self, exit: Exit) {
+        match exit {
+            Exit::Nothing => {}
+            Exit::Break(b) => self.w.request(b),
+            Exit::PopPrefix(b) => {
+                self.w.pop_prefix();
+                self.w.request(b);
+            }
+            Exit::CloseInline(close) => self.w.close_inline(&close),
+            Exit::Heading => self.w.request(Break::Paragraph),
+            Exit::Pre => {
+                if self.markdown {
+                    self.w.fence_close();
+                }
+                self.w.request(Break::Paragraph);
+            }
+            Exit::List => {
+                self.lists.pop();
+                self.w.request(if self.lists.is_empty() { Break::Paragraph } else { Break::Line });
+            }
+            Exit::Cell => self.cell_depth = self.cell_depth.saturating_sub(1),
+            Exit::TableRow => {
+                let Some((cells, rows, cols)) = self.table else { return };
+                if cells == 0 {
+                    return;
+                }
+                if self.markdown {
+                    self.w.raw_inline_tight(" |");
+                    if rows == 0 {
+                        let sep = "| --- ".repeat(cells) + "|";
+                        self.w.request(Break::Line);
+                        self.w.raw_line(&sep);
+                    }
+                }
+                self.table = Some((0, rows + 1, if rows == 0 { cells } else { cols }));
+                self.w.request(Break::Line);
+            }
+            Exit::Table => {
+                self.table = None;
+                self.w.request(Break::Paragraph);
+            }
+        }
+    }
+}
+
+/// A data table (rendered as rows and cells) rather than a layout table
+/// (rendered as paragraphs): no nested tables or block content in cells,
+/// and at least two rows with at least two cells.
+fn is_data_table(doc: &Document, table: NodeId) -> bool {
+    let mut rows = 0;
+    let mut wide_rows = 0;
+    for id in doc.subtree(table).skip(1) {
+        let Some(name) = doc.name(id) else { continue };
+        match *name {
+            local_name!("table")
+            | local_name!("p")
+            | local_name!("div")
+            | local_name!("ul")
+            | local_name!("ol")
+            | local_name!("pre")
+            | local_name!("blockquote")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3") => return false,
+            local_name!("tr") => {
+                rows += 1;
+                let cells = doc
+                    .children(id)
+                    .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
+                    .count();
+                if cells >= 2 {
+                    wide_rows += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    rows >= 2 && wide_rows * 2 >= rows
+}
+
+fn escape_url(url: &str) -> String {
+    url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::ParseOptions;
+
+    fn md(html: &str) -> String {
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        markdown(&doc, &Selection::all(&doc), RenderOptions::default().links(true))
+    }
+
+    fn txt(html: &str) -> String {
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        text(&doc, &Selection::all(&doc))
+    }
+
+    #[test]
+    fn text_keeps_paragraphs_and_collapses_space() {
+        assert_eq!(txt("<h1>Title</h1><p>a\n  b <i>c</i></p><p>d<br>e</p>"), "Title\n\na b c\n\nd\ne");
+    }
+
+    #[test]
+    fn text_keeps_pre_whitespace() {
+        assert_eq!(txt("<p>x</p><pre>a  b\n  c</pre>"), "x\n\na  b\n  c");
+    }
+
+    #[test]
+    fn markdown_headings_lists_quotes() {
+        let out = md("<h2>Head</h2><ul><li>one</li><li>two<ol><li>x</li><li>y</li></ol></li></ul>\
+                      <blockquote><p>q1</p><p>q2</p></blockquote>");
+        assert_eq!(out, "## Head\n\n- one\n- two\n  1. x\n  2. y\n\n> q1\n>\n> q2");
+    }
+
+    #[test]
+    fn markdown_inline_and_links() {
+        let out = md("<p>a <b>bold</b> and <em>it</em> <code>x()</code> <a href='/u'>link</a></p>");
+        assert_eq!(out, "a **bold** and *it* `x()` [link](/u)");
+    }
+
+    #[test]
+    fn markdown_code_block_and_table() {
+        let out = md("<pre><code>fn main() {\n    x\n}</code></pre>\
+                      <table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>");
+        assert_eq!(out, "```\nfn main() {\n    x\n}\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |");
+    }
+
+    #[test]
+    fn layout_tables_become_paragraphs() {
+        let out = txt("<table><tr><td><p>para one</p></td><td><p>para two</p></td></tr></table>");
+        assert_eq!(out, "para one\n\npara two");
+    }
+}

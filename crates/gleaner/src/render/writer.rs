@@ -1,0 +1,237 @@
+//! A line-oriented writer for text and Markdown with deferred breaks.
+//!
+//! Breaks are requested, not written: the strongest request since the last
+//! content wins, and breaks before the first content or at the start of a
+//! fresh line (one that has only its prefix or list marker) vanish. This is
+//! what keeps `<div><div><p>` from producing three blank lines and
+//! `<li><p>` from separating a bullet from its text.
+
+/// A requested separation, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Break {
+    None,
+    Space,
+    Line,
+    Paragraph,
+}
+
+#[derive(Debug)]
+pub(crate) struct Writer {
+    out: String,
+    pending: Break,
+    /// Line prefixes: `"> "` per block quote, spaces per list level.
+    prefixes: Vec<String>,
+    /// Marker of the current line (`"## "`, `"- "`), and whether it stands
+    /// in place of the last prefix (list items).
+    marker: Option<(String, bool)>,
+    /// Where the current line begins in `out`.
+    line_start: usize,
+    /// The current line has no content yet.
+    fresh: bool,
+    /// Inline openers (`**`, `[`) and whether they were written.
+    inline: Vec<(String, bool)>,
+}
+
+impl Default for Writer {
+    fn default() -> Writer {
+        Writer {
+            out: String::new(),
+            pending: Break::None,
+            prefixes: Vec::new(),
+            marker: None,
+            line_start: 0,
+            fresh: true,
+            inline: Vec::new(),
+        }
+    }
+}
+
+impl Writer {
+    pub fn request(&mut self, b: Break) {
+        self.pending = self.pending.max(b);
+    }
+
+    /// Rewrites the current (fresh) line's prefix and marker.
+    fn rewrite_line_start(&mut self) {
+        if !self.fresh {
+            return;
+        }
+        self.out.truncate(self.line_start);
+        let replace_last = self.marker.as_ref().is_some_and(|(_, r)| *r);
+        let n = self.prefixes.len() - usize::from(replace_last && !self.prefixes.is_empty());
+        for p in &self.prefixes[..n] {
+            self.out.push_str(p);
+        }
+        if let Some((m, _)) = &self.marker {
+            self.out.push_str(m);
+        }
+    }
+
+    /// Ends the current line if it has content, with a blank line when a
+    /// paragraph break is pending.
+    fn start_new_line(&mut self) {
+        if !self.fresh {
+            let prefix: String = self.prefixes.concat();
+            self.out.push('\n');
+            if self.pending == Break::Paragraph {
+                self.out.push_str(prefix.trim_end());
+                self.out.push('\n');
+            }
+            self.line_start = self.out.len();
+            self.fresh = true;
+            self.marker = None;
+            self.rewrite_line_start();
+        }
+        self.pending = Break::None;
+    }
+
+    /// Applies pending breaks and inline openers before content.
+    fn begin_content(&mut self) {
+        if self.pending >= Break::Line {
+            self.start_new_line();
+        } else if self.pending == Break::Space && !self.fresh {
+            self.out.push(' ');
+        }
+        self.pending = Break::None;
+        for (opener, written) in &mut self.inline {
+            if !*written {
+                self.out.push_str(opener);
+                *written = true;
+            }
+        }
+        self.fresh = false;
+    }
+
+    /// Writes text: whitespace collapses to single spaces unless `pre`.
+    pub fn text(&mut self, text: &str, pre: bool) {
+        if pre {
+            let mut lines = text.split('\n');
+            if let Some(first) = lines.next() {
+                if !first.is_empty() {
+                    self.begin_content();
+                    self.out.push_str(first.trim_end_matches('\r'));
+                }
+            }
+            for line in lines {
+                self.begin_content();
+                self.out.push('\n');
+                let prefix: String = self.prefixes.concat();
+                self.out.push_str(&prefix);
+                self.out.push_str(line.trim_end_matches('\r'));
+            }
+            return;
+        }
+        let mut words = text.split(char::is_whitespace).peekable();
+        if text.starts_with(char::is_whitespace) {
+            self.request(Break::Space);
+        }
+        while let Some(word) = words.next() {
+            if word.is_empty() {
+                continue;
+            }
+            self.begin_content();
+            self.out.push_str(word);
+            if words.peek().is_some() {
+                self.request(Break::Space);
+            }
+        }
+        if text.ends_with(char::is_whitespace) {
+            self.request(Break::Space);
+        }
+    }
+
+    /// A heading or table-row marker at the start of a new line.
+    pub fn marker(&mut self, marker: String) {
+        self.request(Break::Line);
+        self.start_new_line();
+        self.marker = Some((marker, false));
+        self.rewrite_line_start();
+    }
+
+    /// A list item: a bullet on a new line, and an indent for its other
+    /// lines.
+    pub fn list_item(&mut self, marker: String) {
+        self.request(Break::Line);
+        self.start_new_line();
+        self.prefixes.push(" ".repeat(marker.chars().count()));
+        self.marker = Some((marker, true));
+        self.rewrite_line_start();
+    }
+
+    pub fn push_prefix(&mut self, prefix: String) {
+        if !self.fresh {
+            self.request(Break::Line);
+            self.start_new_line();
+        }
+        self.prefixes.push(prefix);
+        self.rewrite_line_start();
+    }
+
+    pub fn pop_prefix(&mut self) {
+        self.prefixes.pop();
+        if self.fresh {
+            self.marker = None;
+            self.rewrite_line_start();
+        }
+    }
+
+    pub fn open_inline(&mut self, opener: String) {
+        self.inline.push((opener, false));
+    }
+
+    pub fn close_inline(&mut self, closer: &str) {
+        if let Some((_, true)) = self.inline.pop() {
+            self.out.push_str(closer);
+        }
+    }
+
+    /// Content written as is, after pending breaks.
+    pub fn raw_inline(&mut self, s: &str) {
+        self.begin_content();
+        self.out.push_str(s);
+    }
+
+    /// Content appended right after the previous content (a pending space
+    /// is dropped).
+    pub fn raw_inline_tight(&mut self, s: &str) {
+        if self.pending == Break::Space {
+            self.pending = Break::None;
+        }
+        self.out.push_str(s);
+    }
+
+    /// A whole line of its own.
+    pub fn raw_line(&mut self, s: &str) {
+        self.request(Break::Line);
+        self.start_new_line();
+        self.out.push_str(s);
+        self.fresh = false;
+    }
+
+    pub fn rule(&mut self) {
+        self.raw_line("---");
+        self.request(Break::Paragraph);
+    }
+
+    pub fn fence_open(&mut self) {
+        self.raw_line("```");
+        self.request(Break::Line);
+        self.start_new_line();
+    }
+
+    pub fn fence_close(&mut self) {
+        self.request(Break::Line);
+        self.start_new_line();
+        self.out.push_str("```");
+        self.fresh = false;
+    }
+
+    pub fn finish(mut self) -> String {
+        if self.fresh {
+            self.out.truncate(self.line_start);
+        }
+        let trimmed = self.out.trim_end().len();
+        self.out.truncate(trimmed);
+        self.out
+    }
+}
