@@ -1,1 +1,78 @@
-fn main() {}
+//! The `gleaner` command-line tool: a thin layer over the `gleaner`
+//! library. `flags` describes the arguments; each command module turns
+//! them into library calls.
+
+mod extract_cmd;
+mod flags;
+mod inputs;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::flags::{AlgorithmsArgs, Cli, Command};
+
+/// An error in how the tool was called (exit status 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+impl From<gleaner::Error> for UsageError {
+    fn from(e: gleaner::Error) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gleaner: {e:#}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Extract(args) => extract_cmd::run(args),
+        Command::Algorithms(args) => algorithms(args),
+    }
+}
+
+fn algorithms(args: AlgorithmsArgs) -> anyhow::Result<ExitCode> {
+    let all = gleaner::extract::algorithms();
+    if args.json {
+        let list: Vec<serde_json::Value> = all
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "name": a.name,
+                    "summary": a.summary,
+                    "paper": a.paper,
+                    "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let width = all.iter().map(|a| a.name.len()).max().unwrap_or(0);
+    for a in all {
+        let mark = if a.name == gleaner::extract::DEFAULT_ALGORITHM { " (default)" } else { "" };
+        println!("{:width$}  {}{mark}\n{:width$}  [{}]", a.name, a.summary, "", a.paper);
+    }
+    Ok(ExitCode::SUCCESS)
+}

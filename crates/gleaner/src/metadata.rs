@@ -11,7 +11,8 @@ use markup5ever::local_name;
 use crate::document::{Document, NodeFlags, NodeId};
 
 /// Separators between a headline and a site name.
-const SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " ~ "];
+const SEPARATORS: &[&str] =
+    &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " ~ "];
 
 /// The page title, cleaned of site-name suffixes and prefixes.
 pub fn title(doc: &Document) -> Option<String> {
@@ -98,8 +99,14 @@ mod tests {
 
     #[test]
     fn site_name_is_cut() {
-        assert_eq!(t("<title>Big storm hits the coast | Daily Planet</title>").as_deref(), Some("Big storm hits the coast"));
-        assert_eq!(t("<title>News - Big storm hits the coast</title>").as_deref(), Some("Big storm hits the coast"));
+        assert_eq!(
+            t("<title>Big storm hits the coast | Daily Planet</title>").as_deref(),
+            Some("Big storm hits the coast")
+        );
+        assert_eq!(
+            t("<title>News - Big storm hits the coast</title>").as_deref(),
+            Some("Big storm hits the coast")
+        );
     }
 
     #[test]
@@ -110,7 +117,10 @@ mod tests {
 
     #[test]
     fn og_title_then_title_then_h1() {
-        assert_eq!(t("<meta property=og:title content='OG one'><title>T two</title>").as_deref(), Some("OG one"));
+        assert_eq!(
+            t("<meta property=og:title content='OG one'><title>T two</title>").as_deref(),
+            Some("OG one")
+        );
         assert_eq!(t("<h1>Only heading</h1>").as_deref(), Some("Only heading"));
         assert_eq!(t("<p>nothing</p>"), None);
     }

@@ -17,9 +17,9 @@
 //! crawls and decoding them as UTF-8 would turn every accented letter into
 //! U+FFFD.
 
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 #[cfg(test)]
 use encoding_rs::WINDOWS_1252;
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
 /// How many leading bytes the `<meta>` prescan reads. The standard says
 /// 1024; real pages often put long `<script>`s first, so we look further.
@@ -114,7 +114,9 @@ fn meta_charset(tag: &[u8]) -> Option<&'static Encoding> {
     let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
     let len = rest
         .iter()
-        .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>'))
+        .position(|&b| {
+            matches!(b, b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>')
+        })
         .unwrap_or(rest.len());
     label_to_encoding(&rest[..len])
 }

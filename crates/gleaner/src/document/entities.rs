@@ -83,8 +83,7 @@ fn decode_numeric(rest: &str) -> Option<((char, Option<char>), usize)> {
         Some(b'x' | b'X') => (16, 2),
         _ => (10, 1),
     };
-    let digits =
-        bytes[start..].iter().take_while(|b| (**b as char).is_digit(radix)).count();
+    let digits = bytes[start..].iter().take_while(|b| (**b as char).is_digit(radix)).count();
     if digits == 0 {
         return None;
     }

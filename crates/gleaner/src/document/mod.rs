@@ -23,9 +23,9 @@ use html5ever::{local_name, LocalName};
 
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::decode as decode_entities;
+use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};
-use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 use crate::error::{BinaryKind, Error, Result};
 
 /// Identifies a node of a [`Document`]: its index in document order.
@@ -232,7 +232,9 @@ impl Document {
             .iter()
             .enumerate()
             .filter_map(|(i, n)| match &n.kind {
-                NodeKind::Text(r) => Some((NodeId(i as u32), &doc.text[r.start as usize..r.end as usize])),
+                NodeKind::Text(r) => {
+                    Some((NodeId(i as u32), &doc.text[r.start as usize..r.end as usize]))
+                }
                 _ => None,
             })
             .collect();
@@ -528,7 +530,8 @@ mod tests {
     fn nodes_are_in_document_order_with_subtree_ranges() {
         let d = doc("<div><p>a<b>b</b></p><p>c</p></div>");
         let div = d.ids().find(|&i| d.is(i, local_name!("div"))).expect("div");
-        let texts: Vec<&str> = d.subtree(div).filter(|&i| d.is_text(i)).map(|i| d.text(i)).collect();
+        let texts: Vec<&str> =
+            d.subtree(div).filter(|&i| d.is_text(i)).map(|i| d.text(i)).collect();
         assert_eq!(texts, ["a", "b", "c"]);
         let kids: Vec<_> = d.children(div).map(|c| d.name(c).cloned()).collect();
         assert_eq!(kids, [Some(local_name!("p")), Some(local_name!("p"))]);
@@ -543,12 +546,8 @@ mod tests {
     #[test]
     fn source_tokens_map_to_text_nodes() {
         let d = doc("<html><body><p>Fish &amp; chips</p><table><tr><td>cell</td></tr></table></body></html>");
-        let mapped: Vec<&str> = d
-            .source()
-            .tokens()
-            .iter()
-            .filter_map(|t| t.node.map(|n| d.text(n)))
-            .collect();
+        let mapped: Vec<&str> =
+            d.source().tokens().iter().filter_map(|t| t.node.map(|n| d.text(n))).collect();
         assert_eq!(mapped, ["Fish & chips", "cell"]);
         assert_eq!(d.source().mapped_share(), 1.0);
     }

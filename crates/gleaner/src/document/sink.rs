@@ -40,7 +40,11 @@ pub(crate) enum BuildData {
     /// The content of a `<template>`: detached, so never in the output.
     Fragment,
     Doctype,
-    Element { name: QualName, attrs: Vec<Attribute>, template_contents: u32 },
+    Element {
+        name: QualName,
+        attrs: Vec<Attribute>,
+        template_contents: u32,
+    },
     Text(StrTendril),
     Comment,
 }
@@ -172,7 +176,14 @@ impl ArenaSink {
 
 impl BuildNode {
     fn new(data: BuildData) -> BuildNode {
-        BuildNode { parent: NONE, first_child: NONE, last_child: NONE, prev: NONE, next: NONE, data }
+        BuildNode {
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            prev: NONE,
+            next: NONE,
+            data,
+        }
     }
 }
 
@@ -192,10 +203,11 @@ impl TreeSink for ArenaSink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a u32) -> ArenaName<'a> {
-        let name = Ref::filter_map(self.nodes.borrow(), |nodes| match nodes.get(*target as usize) {
-            Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => Some(name),
-            _ => None,
-        });
+        let name =
+            Ref::filter_map(self.nodes.borrow(), |nodes| match nodes.get(*target as usize) {
+                Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => Some(name),
+                _ => None,
+            });
         match name {
             Ok(name) => ArenaName::Element(name),
             Err(_) => ArenaName::Placeholder(&self.placeholder),

@@ -232,7 +232,9 @@ impl Tokenizer<'_> {
             self.push_text(text_start, lt, TokenKind::Text);
             let raw = match &kind {
                 TokenKind::StartTag(name) if !self.self_closing(lt, end) || !is_void(name) => {
-                    Some(content_model(name)).filter(|m| *m != ContentModel::Normal).zip(Some(name.clone()))
+                    Some(content_model(name))
+                        .filter(|m| *m != ContentModel::Normal)
+                        .zip(Some(name.clone()))
                 }
                 _ => None,
             };
@@ -244,8 +246,11 @@ impl Tokenizer<'_> {
                     ContentModel::PlainText => self.s.len(),
                     _ => self.find_end_tag(&name, end),
                 };
-                let kind =
-                    if model == ContentModel::RcData { TokenKind::Text } else { TokenKind::RawText };
+                let kind = if model == ContentModel::RcData {
+                    TokenKind::Text
+                } else {
+                    TokenKind::RawText
+                };
                 self.push_text(end, close, kind);
                 self.pos = close;
                 text_start = close;
@@ -437,7 +442,8 @@ impl Source {
         for token in &self.tokens {
             match &token.kind {
                 TokenKind::StartTag(name) => {
-                    let self_closing = self.text.as_bytes().get(token.end as usize - 2) == Some(&b'/');
+                    let self_closing =
+                        self.text.as_bytes().get(token.end as usize - 2) == Some(&b'/');
                     if is_void(name) || closes_implicitly(name) || self_closing {
                         continue;
                     }

@@ -99,9 +99,7 @@ impl Params {
 /// # Errors
 /// [`Error::InvalidConfig`] when `value` does not parse as `T`.
 pub fn parse_param<T: FromStr>(key: &str, value: &str) -> Result<T> {
-    value
-        .parse()
-        .map_err(|_| Error::InvalidConfig(format!("{key}: cannot parse {value:?}")))
+    value.parse().map_err(|_| Error::InvalidConfig(format!("{key}: cannot parse {value:?}")))
 }
 
 /// The error for a parameter an algorithm does not have.

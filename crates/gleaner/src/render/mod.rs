@@ -457,7 +457,10 @@ mod tests {
 
     #[test]
     fn text_keeps_paragraphs_and_collapses_space() {
-        assert_eq!(txt("<h1>Title</h1><p>a\n  b <i>c</i></p><p>d<br>e</p>"), "Title\n\na b c\n\nd\ne");
+        assert_eq!(
+            txt("<h1>Title</h1><p>a\n  b <i>c</i></p><p>d<br>e</p>"),
+            "Title\n\na b c\n\nd\ne"
+        );
     }
 
     #[test]

@@ -1,0 +1,189 @@
+//! Where pages come from: files, standard input, directories; and reading
+//! them (with transparent gzip).
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+/// One input of a batch.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// How the input is named in output: the path as given, or `-`.
+    pub source: String,
+    /// The file to read; `None` for standard input.
+    pub path: Option<PathBuf>,
+    /// The relative name used under `-o DIR` (extension included).
+    pub relative: PathBuf,
+}
+
+/// Extensions of page files, without `.gz`.
+const PAGE_EXTENSIONS: &[&str] = &["html", "htm", "xhtml"];
+
+/// Is this a page file by its name (`a.html`, `a.htm.gz`, …)?
+pub fn is_page_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    PAGE_EXTENSIONS
+        .iter()
+        .any(|ext| name.len() > ext.len() + 1 && name.ends_with(&format!(".{ext}")))
+}
+
+/// Collects the inputs: explicit files (and `-`) first, in the given order,
+/// then each directory's page files in sorted order.
+///
+/// # Errors
+/// A directory that cannot be read, or `-` given twice.
+pub fn collect(files: &[PathBuf], dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
+    let mut inputs = Vec::new();
+    let mut stdin_seen = false;
+    for f in files {
+        if f.as_os_str() == "-" {
+            if stdin_seen {
+                bail!("standard input (-) given more than once");
+            }
+            stdin_seen = true;
+            inputs.push(Input { source: "-".into(), path: None, relative: "stdin".into() });
+        } else {
+            inputs.push(Input {
+                source: f.display().to_string(),
+                path: Some(f.clone()),
+                relative: relative_name(f),
+            });
+        }
+    }
+    for dir in dirs {
+        let mut found = Vec::new();
+        walk(dir, &mut found)
+            .with_context(|| format!("cannot read directory {}", dir.display()))?;
+        found.sort();
+        for path in found {
+            let rel = path
+                .strip_prefix(dir)
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|_| relative_name(&path));
+            inputs.push(Input {
+                source: path.display().to_string(),
+                path: Some(path),
+                relative: rel,
+            });
+        }
+    }
+    Ok(inputs)
+}
+
+/// Recursive directory walk with an explicit stack (no recursion limit
+/// on deep trees); symlinked directories are not followed.
+fn walk(root: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut stack = vec![root.to_path_buf()];
+    let mut first = true;
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if first => return Err(e),
+            Err(e) => {
+                eprintln!("gleaner: skipping {}: {e}", dir.display());
+                continue;
+            }
+        };
+        first = false;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                stack.push(path);
+            } else if (kind.is_file() || kind.is_symlink()) && is_page_file(&path) {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A safe relative name for `-o`: absolute paths keep their file name,
+/// relative ones their normal components (no `..` escapes the output
+/// directory).
+fn relative_name(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.file_name().map(PathBuf::from).unwrap_or_else(|| "page".into());
+    }
+    let rel: PathBuf = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    if rel.as_os_str().is_empty() {
+        "page".into()
+    } else {
+        rel
+    }
+}
+
+/// The output path under `dir` for an input: its relative name with the
+/// page extension (and `.gz`) replaced by `ext`.
+pub fn output_path(dir: &Path, input: &Input, ext: &str) -> PathBuf {
+    let mut rel = input.relative.clone();
+    if rel.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) {
+        rel.set_extension("");
+    }
+    if rel.extension().is_some_and(|e| PAGE_EXTENSIONS.iter().any(|p| e.eq_ignore_ascii_case(p))) {
+        rel.set_extension(ext);
+    } else {
+        let mut name = rel.into_os_string();
+        name.push(".");
+        name.push(ext);
+        rel = PathBuf::from(name);
+    }
+    dir.join(rel)
+}
+
+/// Reads an input, decompressing gzip (by magic bytes, whatever the name).
+///
+/// # Errors
+/// I/O errors, and gzip streams that do not decompress.
+pub fn read(input: &Input, max_bytes: usize) -> anyhow::Result<Vec<u8>> {
+    let raw = match &input.path {
+        None => {
+            let mut buf = Vec::new();
+            std::io::stdin().lock().take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
+            buf
+        }
+        Some(p) => std::fs::read(p)?,
+    };
+    if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(raw.as_slice())
+            .take(max_bytes as u64 + 1)
+            .read_to_end(&mut out)
+            .context("invalid gzip data")?;
+        return Ok(out);
+    }
+    Ok(raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_files_by_extension() {
+        assert!(is_page_file(Path::new("a/b.HTML")));
+        assert!(is_page_file(Path::new("x.htm.gz")));
+        assert!(!is_page_file(Path::new("x.txt")));
+        assert!(!is_page_file(Path::new(".html")));
+    }
+
+    #[test]
+    fn output_names_mirror_inputs() {
+        let input = Input {
+            source: "../x/y/page.html.gz".into(),
+            path: None,
+            relative: relative_name(Path::new("../x/y/page.html.gz")),
+        };
+        assert_eq!(output_path(Path::new("out"), &input, "txt"), Path::new("out/x/y/page.txt"));
+        let stdin = Input { source: "-".into(), path: None, relative: "stdin".into() };
+        assert_eq!(output_path(Path::new("o"), &stdin, "json"), Path::new("o/stdin.json"));
+    }
+}
