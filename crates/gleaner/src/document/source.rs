@@ -95,8 +95,8 @@ pub struct Unit {
 pub struct Source {
     text: String,
     tokens: Vec<SourceToken>,
-    mapped_chars: usize,
-    text_chars: usize,
+    mapped_bytes: usize,
+    text_bytes: usize,
 }
 
 impl Source {
@@ -115,14 +115,14 @@ impl Source {
         self.text.get(token.range()).unwrap_or("")
     }
 
-    /// The share of non-whitespace text characters (outside script and
-    /// style) whose token was aligned with a DOM text node. 1.0 for a page
-    /// without text.
+    /// The share of text (bytes of text tokens outside script and style,
+    /// trimmed) whose token was aligned with a DOM text node. 1.0 for a
+    /// page without text.
     pub fn mapped_share(&self) -> f64 {
-        if self.text_chars == 0 {
+        if self.text_bytes == 0 {
             1.0
         } else {
-            self.mapped_chars as f64 / self.text_chars as f64
+            self.mapped_bytes as f64 / self.text_bytes as f64
         }
     }
 
@@ -204,7 +204,7 @@ pub(crate) struct NestingGuard {
 /// Tokenizes `text`. Never fails: anything that is not markup is text.
 pub(crate) fn tokenize(text: String) -> Source {
     let tokens = Tokenizer { s: text.as_bytes(), pos: 0, out: Vec::new() }.run();
-    Source { text, tokens, mapped_chars: 0, text_chars: 0 }
+    Source { text, tokens, mapped_bytes: 0, text_bytes: 0 }
 }
 
 struct Tokenizer<'a> {
@@ -330,8 +330,11 @@ impl Tokenizer<'_> {
         // The tag name starts with an ASCII letter; later bytes can be any
         // UTF-8, so convert lossily (a name cut inside a character cannot
         // happen: the delimiters are ASCII).
-        let name = String::from_utf8_lossy(raw).to_ascii_lowercase();
-        (LocalName::from(name), from + len)
+        let name = match std::str::from_utf8(raw) {
+            Ok(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => LocalName::from(s),
+            _ => LocalName::from(String::from_utf8_lossy(raw).to_ascii_lowercase()),
+        };
+        (name, from + len)
     }
 
     /// Skips attributes (quoted values may contain `>`) to one past `>`.
@@ -480,43 +483,52 @@ impl Source {
         let mut buf: Vec<char> = Vec::new();
         let (mut mapped, mut total) = (0usize, 0usize);
         for token in &mut self.tokens {
-            let raw = match token.kind {
-                TokenKind::Text | TokenKind::RawText => {
-                    self.text.get(token.start as usize..token.end as usize).unwrap_or("")
-                }
+            let is_text = match token.kind {
+                TokenKind::Text => true,
+                TokenKind::RawText => false,
                 _ => continue,
             };
-            buf.clear();
-            let keep = |c: char| !c.is_whitespace() && c != '\0';
-            if token.kind == TokenKind::Text {
-                for_each_decoded_char(raw, |c| {
-                    if keep(c) {
-                        buf.push(c)
-                    }
-                });
-            } else {
-                buf.extend(raw.chars().filter(|&c| keep(c)));
-            }
-            if buf.is_empty() {
+            let raw = self.text.get(token.start as usize..token.end as usize).unwrap_or("");
+            let trimmed = raw.trim();
+            if trimmed.is_empty() {
                 continue;
             }
-            if token.kind == TokenKind::Text {
-                total += buf.len();
+            if is_text {
+                total += trimmed.len();
             }
-            let found = cursor.match_here(dom_texts, &buf).or_else(|| {
-                (cursor.node + 1..dom_texts.len().min(cursor.node + 1 + LOOKAHEAD))
-                    .find_map(|k| Cursor { node: k, byte: 0 }.match_here(dom_texts, &buf))
-            });
-            if let Some((node, after)) = found {
-                token.node = Some(dom_texts[node.node].0);
+            // Fast path: the text is byte-identical to the DOM's at the
+            // cursor (no character references, same line endings).
+            let mut found = cursor.match_verbatim(dom_texts, trimmed);
+            if found.is_none() {
+                buf.clear();
+                let keep = |c: char| !c.is_whitespace() && c != '\0';
+                if is_text {
+                    for_each_decoded_char(trimmed, |c| {
+                        if keep(c) {
+                            buf.push(c)
+                        }
+                    });
+                } else {
+                    buf.extend(trimmed.chars().filter(|&c| keep(c)));
+                }
+                if buf.is_empty() {
+                    continue;
+                }
+                found = cursor.match_here(dom_texts, &buf).or_else(|| {
+                    (cursor.node + 1..dom_texts.len().min(cursor.node + 1 + LOOKAHEAD))
+                        .find_map(|k| Cursor { node: k, byte: 0 }.match_here(dom_texts, &buf))
+                });
+            }
+            if let Some((start, after)) = found {
+                token.node = dom_texts.get(start.node).map(|(id, _)| *id);
                 cursor = after;
-                if token.kind == TokenKind::Text {
-                    mapped += buf.len();
+                if is_text {
+                    mapped += trimmed.len();
                 }
             }
         }
-        self.mapped_chars = mapped;
-        self.text_chars = total;
+        self.mapped_bytes = mapped;
+        self.text_bytes = total;
     }
 }
 
@@ -528,26 +540,39 @@ struct Cursor {
 }
 
 impl Cursor {
+    /// Skips whitespace (and exhausted text nodes) from this cursor.
+    fn skip_whitespace(mut self, dom: &[(NodeId, &str)]) -> Option<Cursor> {
+        loop {
+            let (_, text) = dom.get(self.node)?;
+            let rest = text.get(self.byte..)?;
+            match rest.find(|c: char| !c.is_whitespace()) {
+                Some(skip) => {
+                    self.byte += skip;
+                    return Some(self);
+                }
+                None => self = Cursor { node: self.node + 1, byte: 0 },
+            }
+        }
+    }
+
+    /// Does the DOM text continue with exactly `text` here?
+    fn match_verbatim(self, dom: &[(NodeId, &str)], text: &str) -> Option<(Cursor, Cursor)> {
+        let at = self.skip_whitespace(dom)?;
+        let (_, node_text) = dom.get(at.node)?;
+        node_text
+            .get(at.byte..)?
+            .starts_with(text)
+            .then(|| (at, Cursor { node: at.node, byte: at.byte + text.len() }))
+    }
+
     /// Does `chars` (no whitespace) continue the DOM text at this cursor,
     /// skipping whitespace? Moves on to the next text node when this one
     /// has only whitespace left. Returns the cursor of the node where the
     /// match starts and the cursor after it.
     fn match_here(self, dom: &[(NodeId, &str)], chars: &[char]) -> Option<(Cursor, Cursor)> {
-        let mut at = self;
-        loop {
-            let (_, text) = dom.get(at.node)?;
-            let rest = text.get(at.byte..)?;
-            match rest.find(|c: char| !c.is_whitespace()) {
-                Some(skip) => {
-                    at.byte += skip;
-                    break;
-                }
-                None => at = Cursor { node: at.node + 1, byte: 0 },
-            }
-        }
-        let start = at;
-        let (_, text) = dom[at.node];
-        let mut it = text[at.byte..].char_indices().filter(|(_, c)| !c.is_whitespace());
+        let at = self.skip_whitespace(dom)?;
+        let (_, text) = dom.get(at.node)?;
+        let mut it = text.get(at.byte..)?.char_indices().filter(|(_, c)| !c.is_whitespace());
         let mut end = at.byte;
         for &want in chars {
             let (i, got) = it.next()?;
@@ -556,7 +581,7 @@ impl Cursor {
             }
             end = at.byte + i + got.len_utf8();
         }
-        Some((start, Cursor { node: at.node, byte: end }))
+        Some((at, Cursor { node: at.node, byte: end }))
     }
 }
 

@@ -1,0 +1,176 @@
+//! The command-line contract, driven through the real binary: formats,
+//! stdin, `-o`, `--input-dir`, failed records and exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn gleaner() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gleaner"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("gleaner runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+const ARTICLE: &str = "<html><head><title>Storm hits the coast | Daily Planet</title></head><body>\
+    <ul><li><a href=/>Home</a></li><li><a href=/w>World</a></li><li><a href=/s>Sport</a></li></ul>\
+    <h1>Storm hits the coast</h1>\
+    <p>A powerful storm reached the coast on Monday, bringing heavy rain and strong winds to towns along the shore.</p>\
+    <p>Officials said that thousands of homes were without power and that schools would stay closed until Wednesday.</p>\
+    <ul><li><a href=/i>Imprint</a></li><li><a href=/p>Privacy</a></li></ul></body></html>";
+
+#[test]
+fn extracts_a_fixture_to_stdout() {
+    let out = run(gleaner().arg("extract").arg(fixture("heise.html")));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("AgileBits hat Version 5.3"), "{text}");
+    assert!(!text.contains("Zeitschriften-Abo"), "navigation leaked");
+}
+
+#[test]
+fn reads_stdin() {
+    let mut child = gleaner()
+        .args(["extract", "-", "--algorithm", "lqf"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child.stdin.take().expect("stdin").write_all(ARTICLE.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.starts_with("Storm hits the coast\n\nA powerful storm"), "{text}");
+    assert!(!text.contains("Imprint"));
+}
+
+#[test]
+fn jsonl_has_one_record_per_input_even_for_failures() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.html"), ARTICLE).expect("write");
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    std::fs::write(dir.path().join("sub/b.htm"), "<p>Second page with some words in it.</p>")
+        .expect("write");
+    std::fs::write(dir.path().join("sub/c.html"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").expect("write");
+    std::fs::write(dir.path().join("ignored.txt"), "not a page").expect("write");
+    let out = run(gleaner()
+        .args(["extract", "--output-format", "jsonl", "--algorithm", "plain", "--input-dir"])
+        .arg(dir.path()));
+    assert!(out.status.success(), "a failed record does not fail the batch");
+    let lines: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    assert_eq!(lines.len(), 3);
+    for record in &lines {
+        for key in ["source", "title", "text", "algorithm", "error"] {
+            assert!(record.get(key).is_some(), "{key} missing in {record}");
+        }
+        assert_eq!(record["algorithm"], "plain");
+    }
+    assert!(lines[0]["source"].as_str().expect("source").ends_with("a.html"));
+    assert_eq!(lines[0]["title"], "Storm hits the coast");
+    assert!(lines[0]["error"].is_null());
+    assert!(lines[1]["text"].as_str().expect("text").contains("Second page"));
+    assert!(lines[2]["error"].as_str().expect("error").contains("PNG"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 pages, 1 failed"), "{stderr}");
+}
+
+#[test]
+fn output_dir_mirrors_names() {
+    let src = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(src.path().join("x/y")).expect("mkdir");
+    std::fs::write(src.path().join("x/y/page.html"), ARTICLE).expect("write");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(ARTICLE.as_bytes()).expect("gzip");
+    std::fs::write(src.path().join("x/zipped.html.gz"), gz.finish().expect("gzip")).expect("write");
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out = run(gleaner()
+        .args(["extract", "-a", "lqf", "--output-format", "markdown", "--input-dir"])
+        .arg(src.path())
+        .arg("-o")
+        .arg(out_dir.path()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(out_dir.path().join("x/y/page.md")).expect("page.md");
+    assert!(md.contains("# Storm hits the coast"), "{md}");
+    let md = std::fs::read_to_string(out_dir.path().join("x/zipped.md")).expect("zipped.md");
+    assert!(md.contains("A powerful storm"));
+}
+
+#[test]
+fn json_is_an_object_for_one_input_and_an_array_for_several() {
+    let one = run(gleaner().args(["extract", "-f", "json"]).arg(fixture("ars-1.html")));
+    let v: serde_json::Value = serde_json::from_slice(&one.stdout).expect("json");
+    assert!(v.is_object());
+    let two = run(gleaner()
+        .args(["extract", "-f", "json"])
+        .arg(fixture("ars-1.html"))
+        .arg(fixture("heise.html")));
+    let v: serde_json::Value = serde_json::from_slice(&two.stdout).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn every_format_and_algorithm_runs() {
+    for algorithm in ["plain", "bte", "dsc", "lqf"] {
+        for format in ["txt", "markdown", "html", "json", "jsonl"] {
+            let out = run(gleaner()
+                .args(["extract", "--algorithm", algorithm, "--output-format", format])
+                .arg(fixture("ars-1.html")));
+            assert!(out.status.success(), "{algorithm} {format}");
+            assert!(!out.stdout.is_empty(), "{algorithm} {format}");
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = run(gleaner().args(["extract", "--algorithm", "nope"]).arg(fixture("ars-1.html")));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown algorithm"));
+    let out = run(gleaner()
+        .args(["extract", "--param", "beta=x", "-a", "dsc"])
+        .arg(fixture("ars-1.html")));
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(gleaner().arg("extract"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn nothing_readable_exits_1_with_a_record() {
+    let out = run(gleaner().args(["extract", "-f", "jsonl", "/nonexistent/page.html"]));
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("record written");
+    assert!(v["error"].is_string());
+}
+
+#[test]
+fn parameters_change_the_result() {
+    let strict = run(gleaner()
+        .args(["extract", "-a", "lqf", "-p", "threshold=0"])
+        .arg(fixture("ars-1.html")));
+    let loose = run(gleaner()
+        .args(["extract", "-a", "lqf", "-p", "threshold=1"])
+        .arg(fixture("ars-1.html")));
+    assert!(strict.stdout.len() < loose.stdout.len());
+}
+
+#[test]
+fn algorithms_lists_names_and_papers() {
+    let out = run(gleaner().arg("algorithms"));
+    let text = stdout(&out);
+    for name in ["plain", "bte", "dsc", "lqf"] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name} missing");
+    }
+    let json = run(gleaner().args(["algorithms", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert!(v.as_array().is_some_and(|a| a.iter().all(|x| x["paper"].is_string())));
+}
