@@ -10,6 +10,7 @@
 //! |---|---|---|
 //! | Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
 //! | LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
+//! | Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
 //!
 //! Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
 //! which also gives a bootstrap standard deviation of the mean F1.
@@ -28,11 +29,13 @@ mod bitpar;
 mod bootstrap;
 mod edr;
 mod lcs;
+mod shingle;
 mod summary;
 mod tokens;
 
 pub use self::edr::{edr_normalize, edr_scores, levenshtein, EdrScore};
 pub use self::lcs::{lcs_length, lcs_prf};
+pub use self::shingle::{shingle_page, shingle_summary, ShinglePage, ShingleSummary};
 pub use self::summary::{summarize, Summary};
 pub use self::tokens::{lcs_words, shingle_tokens, Interner};
 
