@@ -14,7 +14,7 @@
 //! as precision ("we wish to maximize EDR"). Its Eq. 2 is garbled in the
 //! seed; this reading follows the text: "the ratio of edits … to the total
 //! length of the longest file". The edit distance is Levenshtein with unit
-//! costs on characters [I].
+//! costs on characters \[I\].
 //!
 //! Both are bit-parallel (Hyyrö's LCS, Myers' Levenshtein), so two
 //! 100 KB texts need O(n·m/64) time and O(n + m) memory.

@@ -9,7 +9,7 @@
 //! P = L / |E|    R = L / |G|    F1 = 2PR / (P + R)   (0 when P + R = 0)
 //! ```
 //!
-//! Conventions [I]: |E| = 0 → P = R = F1 = 0; |G| = 0 → no score, the page
+//! Conventions \[I\]: |E| = 0 → P = R = F1 = 0; |G| = 0 → no score, the page
 //! is skipped.
 
 use super::bitpar;

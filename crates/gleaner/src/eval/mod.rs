@@ -11,6 +11,9 @@
 //! | Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
 //! | LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
 //! | Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
+//! | Block-level P/R/F | Debnath et al. 2005, used by VCE (seed 004), §1.3 (d) | [`block_prf`] |
+//! | Rand and Dunn indices | Gottron 2008 (seed 000 §5), §1.3 (c) | [`rand_index`], [`dunn_index`] |
+//! | Space savings, plain and gzip | Weninger & Hsu 2008 (seed 003 §4) | [`savings`] |
 //!
 //! Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
 //! which also gives a bootstrap standard deviation of the mean F1.
@@ -26,15 +29,21 @@
 //! ```
 
 mod bitpar;
+mod block;
 mod bootstrap;
+mod cluster;
 mod edr;
 mod lcs;
+mod savings;
 mod shingle;
 mod summary;
 mod tokens;
 
+pub use self::block::block_prf;
+pub use self::cluster::{dunn_index, rand_index};
 pub use self::edr::{edr_normalize, edr_scores, levenshtein, EdrScore};
 pub use self::lcs::{lcs_length, lcs_prf};
+pub use self::savings::{savings, Savings};
 pub use self::shingle::{shingle_page, shingle_summary, ShinglePage, ShingleSummary};
 pub use self::summary::{summarize, Summary};
 pub use self::tokens::{lcs_words, shingle_tokens, Interner};
@@ -61,7 +70,7 @@ impl Prf {
 
     /// P = `overlap / retrieved`, R = `overlap / relevant`.
     ///
-    /// Conventions (ALGORITHMS.md §1.3 (a) [I]): `relevant = 0` → `None`,
+    /// Conventions (ALGORITHMS.md §1.3 (a) \[I\]): `relevant = 0` → `None`,
     /// the page has no gold and is skipped; `retrieved = 0` → P = R = F1 = 0.
     /// `overlap` must not exceed either count for the result to be a
     /// proper score; this is not checked.

@@ -1,7 +1,7 @@
 //! Word tokenisation shared by the metrics.
 //!
 //! - [`lcs_words`]: Gottron's words for the word-sequence LCS (seed 000
-//!   §7, seed 002; ALGORITHMS.md §1.3 (a) [I]): split on Unicode
+//!   §7, seed 002; ALGORITHMS.md §1.3 (a) \[I\]): split on Unicode
 //!   whitespace, strip leading and trailing punctuation, lower-case.
 //! - [`shingle_tokens`]: the ScrapingHub article-extraction-benchmark's
 //!   tokens, the matches of the regex `\w+`, case kept.
