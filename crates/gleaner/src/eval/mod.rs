@@ -1,1 +1,115 @@
-//! Evaluation: the papers' metrics and dataset readers.
+//! Evaluation: the papers' metrics (ALGORITHMS.md §1.3).
+//!
+//! Every metric is a pure function of texts, ids or labels; nothing here
+//! reads files (dataset readers live elsewhere) and nothing panics on any
+//! input, however empty, huge or odd its Unicode.
+//!
+//! # Metrics
+//!
+//! | Metric | Paper | Functions |
+//! |---|---|---|
+//! | Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
+//! | LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
+//! | Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
+//! | Block-level P/R/F | Debnath et al. 2005, used by VCE (seed 004), §1.3 (d) | [`block_prf`] |
+//! | Rand and Dunn indices | Gottron 2008 (seed 000 §5), §1.3 (c) | [`rand_index`], [`dunn_index`] |
+//! | Space savings, plain and gzip | Weninger & Hsu 2008 (seed 003 §4) | [`savings`] |
+//!
+//! Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
+//! which also gives a bootstrap standard deviation of the mean F1.
+//!
+//! Word tokenisation is shared: [`lcs_words`] (Gottron's words) and
+//! [`shingle_tokens`] (the benchmark's `\w+` runs); [`Interner`] maps
+//! words to `u32` ids for the bit-parallel algorithms.
+//!
+//! ```
+//! use gleaner::eval::lcs_prf;
+//! let prf = lcs_prf("the quick fox", "The quick brown fox.").unwrap();
+//! assert_eq!((prf.precision, prf.recall), (1.0, 0.75));
+//! ```
+
+mod bitpar;
+mod block;
+mod bootstrap;
+mod cluster;
+mod edr;
+mod lcs;
+mod savings;
+mod shingle;
+mod summary;
+mod tokens;
+
+pub use self::block::block_prf;
+pub use self::cluster::{dunn_index, rand_index};
+pub use self::edr::{edr_normalize, edr_scores, levenshtein, EdrScore};
+pub use self::lcs::{lcs_length, lcs_prf};
+pub use self::savings::{savings, Savings};
+pub use self::shingle::{shingle_page, shingle_summary, ShinglePage, ShingleSummary};
+pub use self::summary::{summarize, Summary};
+pub use self::tokens::{lcs_words, shingle_tokens, Interner};
+
+/// Precision, recall and their harmonic mean F1 for one page.
+///
+/// All three lie in `[0, 1]` when built by the functions of this module.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prf {
+    /// Share of the extracted units that are correct.
+    pub precision: f64,
+    /// Share of the gold units that were extracted.
+    pub recall: f64,
+    /// Harmonic mean `2PR / (P + R)`, and 0 when `P + R = 0`.
+    pub f1: f64,
+}
+
+impl Prf {
+    /// Builds P, R and F1 from precision and recall; F1 is their harmonic
+    /// mean, 0 when both are 0 (ALGORITHMS.md §1.3 (a)).
+    pub fn new(precision: f64, recall: f64) -> Prf {
+        Prf { precision, recall, f1: harmonic_mean(precision, recall) }
+    }
+
+    /// P = `overlap / retrieved`, R = `overlap / relevant`.
+    ///
+    /// Conventions (ALGORITHMS.md §1.3 (a) \[I\]): `relevant = 0` → `None`,
+    /// the page has no gold and is skipped; `retrieved = 0` → P = R = F1 = 0.
+    /// `overlap` must not exceed either count for the result to be a
+    /// proper score; this is not checked.
+    pub fn from_counts(overlap: usize, retrieved: usize, relevant: usize) -> Option<Prf> {
+        if relevant == 0 {
+            return None;
+        }
+        if retrieved == 0 {
+            return Some(Prf { precision: 0.0, recall: 0.0, f1: 0.0 });
+        }
+        let overlap = overlap as f64;
+        Some(Prf::new(overlap / retrieved as f64, overlap / relevant as f64))
+    }
+}
+
+/// `2ab / (a + b)`, 0 when `a + b` is not positive.
+fn harmonic_mean(a: f64, b: f64) -> f64 {
+    let sum = a + b;
+    if sum > 0.0 {
+        2.0 * a * b / sum
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prf_from_counts() {
+        // 3 of 4 retrieved are right, 3 of 6 gold were found:
+        // P = 0.75, R = 0.5, F1 = 2·0.375/1.25 = 0.6.
+        let prf = Prf::from_counts(3, 4, 6).unwrap();
+        assert_eq!(prf.precision, 0.75);
+        assert_eq!(prf.recall, 0.5);
+        assert!((prf.f1 - 0.6).abs() < 1e-12);
+        assert_eq!(Prf::from_counts(0, 0, 6), Some(Prf::new(0.0, 0.0)));
+        assert_eq!(Prf::from_counts(0, 3, 0), None);
+        assert_eq!(Prf::from_counts(0, 3, 5).unwrap().f1, 0.0);
+    }
+}
