@@ -1,8 +1,9 @@
 //! Evaluation: the papers' metrics (ALGORITHMS.md §1.3).
 //!
-//! Every metric is a pure function of texts, ids or labels; nothing here
-//! reads files (dataset readers live elsewhere) and nothing panics on any
-//! input, however empty, huge or odd its Unicode.
+//! Every metric is a pure function of texts, ids or labels, and nothing
+//! panics on any input, however empty, huge or odd its Unicode. The
+//! [`dataset`] module reads the evaluation corpora (CleanEval, Dragnet,
+//! L3S-GN1, Readability, ScrapingHub layouts) into pages and gold text.
 //!
 //! # Metrics
 //!
@@ -32,6 +33,7 @@ mod bitpar;
 mod block;
 mod bootstrap;
 mod cluster;
+pub mod dataset;
 mod edr;
 mod lcs;
 mod savings;
