@@ -21,6 +21,8 @@ pub enum Command {
     Extract(ExtractArgs),
     /// List every extraction algorithm: name, one line, paper.
     Algorithms(AlgorithmsArgs),
+    /// Score algorithms (and peers' outputs) on datasets with gold text.
+    Eval(EvalArgs),
 }
 
 /// Output formats of `extract`.
@@ -113,4 +115,72 @@ pub struct AlgorithmsArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Table formats of `eval`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalFormat {
+    /// A Markdown table, one row per (dataset, algorithm, metric).
+    Md,
+    /// A JSON array of row objects.
+    Json,
+    /// Markdown tables per metric: algorithms × datasets, F1 in the cells.
+    Pivot,
+}
+
+/// Arguments of `eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A dataset directory (repeatable): `input/ID.html` +
+    /// `GoldStandard/ID.txt` in any of the WCEB gold formats, or the
+    /// ScrapingHub layout `html/ID.html.gz` + `ground-truth.json`.
+    #[arg(long = "data", value_name = "DIR", required = true)]
+    pub data: Vec<PathBuf>,
+
+    /// Comma-separated algorithm names, `all`, or `none` (peers only).
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub algorithms: String,
+
+    /// Comma-separated metrics: lcs, edr, shingle, or all.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub metric: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Md)]
+    pub format: EvalFormat,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
+
+    /// Another tool's outputs to score, as ScrapingHub JSON
+    /// `{id: {"articleBody": text}}` (repeatable; needs one --data).
+    #[arg(long, value_name = "FILE")]
+    pub peer_output: Vec<PathBuf>,
+
+    /// The name of each --peer-output, in order (default: the file stem).
+    #[arg(long, value_name = "NAME")]
+    pub peer_name: Vec<String>,
+
+    /// A directory of peer outputs `<DIR>/<dataset>/<peer>.json`, as
+    /// written by `bench/peers/run.py`; every peer found for a dataset is
+    /// scored with it.
+    #[arg(long, value_name = "DIR")]
+    pub peers_dir: Option<PathBuf>,
+
+    /// A parameter for the algorithms, as key=value (repeatable).
+    #[arg(short, long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Sweep one numeric parameter: key=start:end:step.
+    #[arg(long, value_name = "SPEC")]
+    pub sweep: Option<String>,
+
+    /// Only the first N pages of each dataset (for quick runs).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Do not show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 }

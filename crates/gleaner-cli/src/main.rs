@@ -2,6 +2,7 @@
 //! library. `flags` describes the arguments; each command module turns
 //! them into library calls.
 
+mod eval_cmd;
 mod extract_cmd;
 mod flags;
 mod inputs;
@@ -49,6 +50,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Extract(args) => extract_cmd::run(args),
         Command::Algorithms(args) => algorithms(args),
+        Command::Eval(args) => eval_cmd::run(args),
     }
 }
 

@@ -1,0 +1,545 @@
+//! `gleaner eval`: every algorithm (and peer outputs) on every dataset,
+//! scored by one implementation of the papers' metrics.
+//!
+//! Each page is loaded and parsed once; every algorithm runs on the same
+//! `Document`. Timing is per page on the thread that processed it, so
+//! `ms_per_page` is single-threaded time even when pages run in parallel:
+//! the parse plus the algorithm plus rendering the text.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use gleaner::eval::dataset::Dataset;
+use gleaner::eval::{self, Prf, ShinglePage};
+use gleaner::extract::{self, Extractor, Params};
+use gleaner::{render, Document, ParseOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::flags::{EvalArgs, EvalFormat};
+use crate::UsageError;
+
+/// Bootstrap resamples for the ± columns.
+const RESAMPLES: usize = 1000;
+/// Seed of the bootstrap, fixed so that reruns print the same table.
+const SEED: u64 = 0x5EED_2023;
+
+/// The metrics `--metric` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Gottron's word-sequence LCS P/R/F1.
+    Lcs,
+    /// The TTR paper's LCS-char recall and edit-distance-ratio precision.
+    Edr,
+    /// The ScrapingHub shingle P/R/F1.
+    Shingle,
+}
+
+impl Metric {
+    fn name(self) -> &'static str {
+        match self {
+            Metric::Lcs => "lcs",
+            Metric::Edr => "edr",
+            Metric::Shingle => "shingle",
+        }
+    }
+
+    fn parse_list(s: &str) -> Result<Vec<Metric>, UsageError> {
+        let mut out = Vec::new();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "all" => out.extend([Metric::Lcs, Metric::Edr, Metric::Shingle]),
+                "lcs" => out.push(Metric::Lcs),
+                "edr" => out.push(Metric::Edr),
+                "shingle" => out.push(Metric::Shingle),
+                other => {
+                    return Err(UsageError(format!(
+                        "unknown metric {other:?}: use lcs, edr, shingle or all"
+                    )))
+                }
+            }
+        }
+        out.dedup();
+        if out.is_empty() {
+            return Err(UsageError("no metric given".into()));
+        }
+        Ok(out)
+    }
+}
+
+/// One row of the result table; its JSON form is the `--format json`
+/// contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Dataset name, or `macro-avg`.
+    pub dataset: String,
+    /// Algorithm or peer name (with `[key=value]` in sweeps).
+    pub algorithm: String,
+    /// `lcs`, `edr` or `shingle`.
+    pub metric: String,
+    /// Mean precision.
+    pub precision: f64,
+    /// Mean recall.
+    pub recall: f64,
+    /// F1 (see the metric's definition).
+    pub f1: f64,
+    /// Standard deviation of F1 over bootstrap resamples of pages.
+    pub f1_std: f64,
+    /// Share of pages extracted exactly.
+    pub accuracy: f64,
+    /// Pages scored.
+    pub pages: usize,
+    /// Pages that failed to load or extract.
+    pub failed: usize,
+    /// Single-threaded milliseconds per page (parse + extract + render);
+    /// null for peers without timing.
+    pub ms_per_page: Option<f64>,
+}
+
+/// One contender: a gleaner extractor or a peer's outputs.
+enum Contender {
+    Algorithm { label: String, extractor: Box<dyn Extractor> },
+    Peer { label: String, outputs: PeerOutputs },
+}
+
+impl Contender {
+    fn label(&self) -> &str {
+        match self {
+            Contender::Algorithm { label, .. } | Contender::Peer { label, .. } => label,
+        }
+    }
+}
+
+/// A peer's texts by page id, and its own timing if it recorded one.
+struct PeerOutputs {
+    texts: HashMap<String, String>,
+    ms_per_page: Option<f64>,
+}
+
+/// Scores of one contender on one page.
+#[derive(Debug, Clone, Default)]
+struct PageScore {
+    failed: bool,
+    ms: Option<f64>,
+    lcs: Option<Prf>,
+    edr: Option<Prf>,
+    shingle: Option<ShinglePage>,
+}
+
+/// A sweep: one parameter over a range of values.
+struct Sweep {
+    key: String,
+    values: Vec<f64>,
+}
+
+impl Sweep {
+    fn parse(spec: &str) -> Result<Sweep, UsageError> {
+        let err = || UsageError(format!("--sweep {spec:?} is not key=start:end:step"));
+        let (key, range) = spec.split_once('=').ok_or_else(err)?;
+        let parts: Vec<f64> =
+            range.split(':').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| err())?;
+        let [start, end, step] = parts[..] else { return Err(err()) };
+        if !(step > 0.0) || end < start || (end - start) / step > 10_000.0 {
+            return Err(err());
+        }
+        let count = ((end - start) / step + 1e-9).floor() as usize + 1;
+        let values = (0..count).map(|i| round(start + i as f64 * step)).collect();
+        Ok(Sweep { key: key.trim().to_string(), values })
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1e9).round() / 1e9
+}
+
+/// Runs `eval`.
+pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
+    let metrics = Metric::parse_list(&args.metric)?;
+    let mut base = Params::new();
+    for p in &args.params {
+        base.push_assignment(p).map_err(UsageError::from)?;
+    }
+    let sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
+    let names = algorithm_names(&args.algorithms)?;
+    let mut contenders = Vec::new();
+    for name in &names {
+        match &sweep {
+            None => {
+                let extractor = build(name, &base)?;
+                contenders.push(Contender::Algorithm { label: name.clone(), extractor });
+            }
+            Some(s) => {
+                for v in &s.values {
+                    let params = base.clone().with(&s.key, v);
+                    let extractor = build(name, &params)?;
+                    let label = format!("{name}[{}={v}]", s.key);
+                    contenders.push(Contender::Algorithm { label, extractor });
+                }
+            }
+        }
+    }
+    if !args.peer_output.is_empty() && args.data.len() != 1 {
+        return Err(UsageError("--peer-output scores one dataset: give exactly one --data".into()).into());
+    }
+    for (i, path) in args.peer_output.iter().enumerate() {
+        let label = args.peer_name.get(i).cloned().unwrap_or_else(|| peer_name_from_path(path));
+        contenders.push(Contender::Peer { label, outputs: read_peer_output(path)? });
+    }
+    let datasets: Vec<Dataset> = args
+        .data
+        .iter()
+        .map(|d| Dataset::open(d).with_context(|| format!("cannot open dataset {}", d.display())))
+        .collect::<anyhow::Result<_>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.parallel.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
+    let total: usize = datasets.iter().map(|d| limit(d.len(), args.limit)).sum();
+    let progress = (!args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .then(|| {
+            let bar = ProgressBar::new(total as u64);
+            if let Ok(style) =
+                ProgressStyle::with_template("{msg:16} {bar:40} {pos}/{len} pages ETA {eta}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+    let mut rows = Vec::new();
+    for dataset in &datasets {
+        let mut all = contenders.iter().collect::<Vec<_>>();
+        let peers_here = match &args.peers_dir {
+            Some(dir) => peers_for(dir, dataset.name())?,
+            None => Vec::new(),
+        };
+        all.extend(peers_here.iter());
+        if let Some(bar) = &progress {
+            bar.set_message(dataset.name().to_string());
+        }
+        let scores = pool.install(|| score_dataset(dataset, &all, args.limit, progress.as_ref()));
+        for (c, page_scores) in all.iter().zip(scores) {
+            for &m in &metrics {
+                rows.push(summarize(dataset.name(), c, m, &page_scores));
+            }
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if datasets.len() > 1 {
+        rows.extend(macro_average(&rows));
+    }
+    match args.format {
+        EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
+        EvalFormat::Md => print!("{}", markdown_table(&rows)),
+        EvalFormat::Pivot => print!("{}", pivot_tables(&rows, &metrics)),
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn limit(n: usize, limit: Option<usize>) -> usize {
+    limit.map_or(n, |l| n.min(l))
+}
+
+fn build(name: &str, params: &Params) -> anyhow::Result<Box<dyn Extractor>> {
+    let algorithm = extract::algorithm(name).map_err(UsageError::from)?;
+    Ok(algorithm.build(params).map_err(UsageError::from)?)
+}
+
+/// `all`, or a comma-separated list of registered names.
+fn algorithm_names(spec: &str) -> Result<Vec<String>, UsageError> {
+    let mut names = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part == "all" {
+            names.extend(extract::algorithms().iter().map(|a| a.name.to_string()));
+        } else if part == "none" {
+            continue;
+        } else {
+            let a = extract::algorithm(part)?;
+            names.push(a.name.to_string());
+        }
+    }
+    names.dedup();
+    Ok(names)
+}
+
+fn peer_name_from_path(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("peer");
+    stem.to_string()
+}
+
+/// Reads `{id: {"articleBody": text}}` and, if present beside it,
+/// `<name>.timing.json` with `{"ms_per_page": x}`.
+fn read_peer_output(path: &Path) -> anyhow::Result<PeerOutputs> {
+    let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&raw).with_context(|| format!("{} is not JSON", path.display()))?;
+    let Some(map) = value.as_object() else {
+        bail!("{}: expected an object {{id: {{\"articleBody\": text}}}}", path.display());
+    };
+    let mut texts = HashMap::new();
+    for (id, entry) in map {
+        let text = entry.get("articleBody").and_then(|b| b.as_str()).unwrap_or("");
+        texts.insert(id.clone(), text.to_string());
+    }
+    let timing = path.with_extension("timing.json");
+    let ms_per_page = std::fs::read(&timing)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v.get("ms_per_page").and_then(|m| m.as_f64()));
+    Ok(PeerOutputs { texts, ms_per_page })
+}
+
+/// Every `<dir>/<dataset>/<peer>.json` (not `*.timing.json`).
+fn peers_for(dir: &Path, dataset: &str) -> anyhow::Result<Vec<Contender>> {
+    let sub = dir.join(dataset);
+    let Ok(entries) = std::fs::read_dir(&sub) else { return Ok(Vec::new()) };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".json") && !name.ends_with(".timing.json")
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            Ok(Contender::Peer { label: peer_name_from_path(p), outputs: read_peer_output(p)? })
+        })
+        .collect()
+}
+
+/// Scores every contender on every page; the outer vector is per
+/// contender, the inner per page.
+fn score_dataset(
+    dataset: &Dataset,
+    contenders: &[&Contender],
+    limit_pages: Option<usize>,
+    progress: Option<&ProgressBar>,
+) -> Vec<Vec<PageScore>> {
+    let n = limit(dataset.len(), limit_pages);
+    let per_page: Vec<Vec<PageScore>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let scores = score_page(dataset, i, contenders);
+            if let Some(bar) = progress {
+                bar.inc(1);
+            }
+            scores
+        })
+        .collect();
+    let mut per_contender = vec![Vec::with_capacity(n); contenders.len()];
+    for page in per_page {
+        for (c, s) in page.into_iter().enumerate() {
+            if let Some(v) = per_contender.get_mut(c) {
+                v.push(s);
+            }
+        }
+    }
+    per_contender
+}
+
+fn score_page(dataset: &Dataset, index: usize, contenders: &[&Contender]) -> Vec<PageScore> {
+    let page = match dataset.load(index) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("gleaner: {}: page {index}: {e}", dataset.name());
+            return vec![PageScore { failed: true, ..PageScore::default() }; contenders.len()];
+        }
+    };
+    let started = Instant::now();
+    let options = ParseOptions::default().url(page.url.clone());
+    let doc = Document::parse(&page.html, &options);
+    let parse_ms = started.elapsed().as_secs_f64() * 1e3;
+    if let Err(e) = &doc {
+        eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
+    }
+    contenders
+        .iter()
+        .map(|c| {
+            let (text, failed, ms) = match c {
+                Contender::Algorithm { extractor, .. } => match &doc {
+                    Ok(doc) => {
+                        let t = Instant::now();
+                        let text = render::text(doc, &extractor.extract(doc));
+                        (text, false, Some(parse_ms + t.elapsed().as_secs_f64() * 1e3))
+                    }
+                    Err(_) => (String::new(), true, Some(parse_ms)),
+                },
+                Contender::Peer { outputs, .. } => match outputs.texts.get(&page.id) {
+                    Some(t) => (t.clone(), false, None),
+                    None => (String::new(), true, None),
+                },
+            };
+            PageScore {
+                failed,
+                ms,
+                lcs: eval::lcs_prf(&text, &page.gold),
+                edr: eval::edr_scores(&text, &page.gold).map(|e| e.to_prf()),
+                shingle: Some(eval::shingle_page(&text, &page.gold)),
+            }
+        })
+        .collect()
+}
+
+fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[PageScore]) -> Row {
+    let failed = pages.iter().filter(|p| p.failed).count();
+    let ms: Vec<f64> = pages.iter().filter_map(|p| p.ms).collect();
+    let ms_per_page = match contender {
+        Contender::Peer { outputs, .. } => outputs.ms_per_page,
+        Contender::Algorithm { .. } if ms.is_empty() => None,
+        Contender::Algorithm { .. } => Some(ms.iter().sum::<f64>() / ms.len() as f64),
+    };
+    let (precision, recall, f1, f1_std, accuracy, scored) = match metric {
+        Metric::Shingle => {
+            let s: Vec<ShinglePage> = pages.iter().filter_map(|p| p.shingle.clone()).collect();
+            let r = eval::shingle_summary(&s, RESAMPLES, SEED);
+            (r.precision, r.recall, r.f1, r.f1_std, r.accuracy, r.pages)
+        }
+        Metric::Lcs | Metric::Edr => {
+            let prfs: Vec<Prf> = pages
+                .iter()
+                .filter_map(|p| if metric == Metric::Lcs { p.lcs } else { p.edr })
+                .collect();
+            let r = eval::summarize(&prfs, RESAMPLES, SEED);
+            (r.precision, r.recall, r.f1, r.f1_std, r.accuracy, r.pages)
+        }
+    };
+    Row {
+        dataset: dataset.to_string(),
+        algorithm: contender.label().to_string(),
+        metric: metric.name().to_string(),
+        precision,
+        recall,
+        f1,
+        f1_std,
+        accuracy,
+        pages: scored,
+        failed,
+        ms_per_page,
+    }
+}
+
+/// The mean over datasets of each (algorithm, metric), for contenders
+/// present on every dataset.
+fn macro_average(rows: &[Row]) -> Vec<Row> {
+    let datasets: Vec<&str> = unique(rows.iter().map(|r| r.dataset.as_str()));
+    let mut out = Vec::new();
+    for algorithm in unique(rows.iter().map(|r| r.algorithm.as_str())) {
+        for metric in unique(rows.iter().map(|r| r.metric.as_str())) {
+            let group: Vec<&Row> =
+                rows.iter().filter(|r| r.algorithm == algorithm && r.metric == metric).collect();
+            if group.len() != datasets.len() || group.is_empty() {
+                continue;
+            }
+            let k = group.len() as f64;
+            let mean = |f: fn(&Row) -> f64| group.iter().map(|r| f(r)).sum::<f64>() / k;
+            let pages: usize = group.iter().map(|r| r.pages).sum();
+            let ms = if group.iter().all(|r| r.ms_per_page.is_some()) && pages > 0 {
+                let weighted: f64 =
+                    group.iter().map(|r| r.ms_per_page.unwrap_or(0.0) * r.pages as f64).sum();
+                Some(weighted / pages as f64)
+            } else {
+                None
+            };
+            out.push(Row {
+                dataset: "macro-avg".into(),
+                algorithm: algorithm.to_string(),
+                metric: metric.to_string(),
+                precision: mean(|r| r.precision),
+                recall: mean(|r| r.recall),
+                f1: mean(|r| r.f1),
+                // The standard deviation of a mean of independent estimates.
+                f1_std: group.iter().map(|r| r.f1_std * r.f1_std).sum::<f64>().sqrt() / k,
+                accuracy: mean(|r| r.accuracy),
+                pages,
+                failed: group.iter().map(|r| r.failed).sum(),
+                ms_per_page: ms,
+            });
+        }
+    }
+    out
+}
+
+fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for i in items {
+        if !seen.contains(&i) {
+            seen.push(i);
+        }
+    }
+    seen
+}
+
+fn fmt_ms(ms: Option<f64>) -> String {
+    ms.map_or_else(|| "–".to_string(), |m| format!("{m:.2}"))
+}
+
+/// One row per (dataset, algorithm, metric).
+fn markdown_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| dataset | algorithm | metric | precision | recall | F1 | ± | accuracy | pages | failed | ms/page |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} | {} |\n",
+            r.dataset,
+            r.algorithm,
+            r.metric,
+            r.precision,
+            r.recall,
+            r.f1,
+            r.f1_std,
+            r.accuracy,
+            r.pages,
+            r.failed,
+            fmt_ms(r.ms_per_page)
+        ));
+    }
+    s
+}
+
+/// Per metric: algorithms as rows (best macro F1 first), datasets as
+/// columns, F1 in the cells; the README's evaluation tables.
+fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
+    let mut s = String::new();
+    for m in metrics {
+        let these: Vec<&Row> = rows.iter().filter(|r| r.metric == m.name()).collect();
+        let datasets = unique(these.iter().map(|r| r.dataset.as_str()));
+        let mut algorithms = unique(these.iter().map(|r| r.algorithm.as_str()));
+        let key = |a: &str| {
+            these
+                .iter()
+                .filter(|r| r.algorithm == a)
+                .find(|r| r.dataset == "macro-avg")
+                .or_else(|| these.iter().find(|r| r.algorithm == a))
+                .map_or(0.0, |r| r.f1)
+        };
+        algorithms.sort_by(|a, b| key(b).total_cmp(&key(a)));
+        s.push_str(&format!("\n**{}** F1\n\n| algorithm | {} | ms/page |\n|---|", m.name(), datasets.join(" | ")));
+        s.push_str(&"---:|".repeat(datasets.len() + 1));
+        s.push('\n');
+        for a in algorithms {
+            s.push_str(&format!("| {a} |"));
+            let mut ms = None;
+            for d in &datasets {
+                match these.iter().find(|r| r.algorithm == a && r.dataset == *d) {
+                    Some(r) => {
+                        s.push_str(&format!(" {:.3} |", r.f1));
+                        ms = r.ms_per_page;
+                    }
+                    None => s.push_str(" |"),
+                }
+            }
+            s.push_str(&format!(" {} |\n", fmt_ms(ms)));
+        }
+    }
+    s
+}
+
