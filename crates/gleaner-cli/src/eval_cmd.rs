@@ -139,8 +139,11 @@ impl Sweep {
     fn parse(spec: &str) -> Result<Sweep, UsageError> {
         let err = || UsageError(format!("--sweep {spec:?} is not key=start:end:step"));
         let (key, range) = spec.split_once('=').ok_or_else(err)?;
-        let parts: Vec<f64> =
-            range.split(':').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| err())?;
+        let parts: Vec<f64> = range
+            .split(':')
+            .map(|p| p.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| err())?;
         let [start, end, step] = parts[..] else { return Err(err()) };
         if !(step > 0.0) || end < start || (end - start) / step > 10_000.0 {
             return Err(err());
@@ -182,7 +185,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         }
     }
     if !args.peer_output.is_empty() && args.data.len() != 1 {
-        return Err(UsageError("--peer-output scores one dataset: give exactly one --data".into()).into());
+        return Err(
+            UsageError("--peer-output scores one dataset: give exactly one --data".into()).into()
+        );
     }
     for (i, path) in args.peer_output.iter().enumerate() {
         let label = args.peer_name.get(i).cloned().unwrap_or_else(|| peer_name_from_path(path));
@@ -522,7 +527,11 @@ fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
                 .map_or(0.0, |r| r.f1)
         };
         algorithms.sort_by(|a, b| key(b).total_cmp(&key(a)));
-        s.push_str(&format!("\n**{}** F1\n\n| algorithm | {} | ms/page |\n|---|", m.name(), datasets.join(" | ")));
+        s.push_str(&format!(
+            "\n**{}** F1\n\n| algorithm | {} | ms/page |\n|---|",
+            m.name(),
+            datasets.join(" | ")
+        ));
         s.push_str(&"---:|".repeat(datasets.len() + 1));
         s.push('\n');
         for a in algorithms {
@@ -542,4 +551,3 @@ fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
     }
     s
 }
-
