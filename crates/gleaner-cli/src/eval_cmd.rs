@@ -357,6 +357,9 @@ fn score_page(dataset: &Dataset, index: usize, contenders: &[&Contender]) -> Vec
             return vec![PageScore { failed: true, ..PageScore::default() }; contenders.len()];
         }
     };
+    if page.gold.trim().is_empty() {
+        eprintln!("gleaner: {}: {}: no gold text, the page is not scored", dataset.name(), page.id);
+    }
     let started = Instant::now();
     let options = ParseOptions::default().url(page.url.clone());
     let doc = Document::parse(&page.html, &options);

@@ -174,3 +174,144 @@ fn algorithms_lists_names_and_papers() {
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert!(v.as_array().is_some_and(|a| a.iter().all(|x| x["paper"].is_string())));
 }
+
+/// A tiny dataset in the plain layout: one good page, one binary page, one
+/// page without gold (not listed); and an L3S-style dataset whose gold is
+/// not HTML.
+fn tiny_dataset() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("tiny");
+    std::fs::create_dir_all(root.join("input")).expect("mkdir");
+    std::fs::create_dir_all(root.join("GoldStandard")).expect("mkdir");
+    std::fs::write(root.join("input/1.html"), ARTICLE).expect("write");
+    std::fs::write(
+        root.join("GoldStandard/1.txt"),
+        "Storm hits the coast\n\nA powerful storm reached the coast on Monday, bringing heavy rain and strong winds to towns along the shore.\n\nOfficials said that thousands of homes were without power and that schools would stay closed until Wednesday.",
+    )
+    .expect("write");
+    std::fs::write(root.join("input/2.html"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").expect("write");
+    std::fs::write(root.join("GoldStandard/2.txt"), "Some gold text").expect("write");
+    std::fs::write(root.join("input/3.html"), ARTICLE).expect("write");
+    let l3s = dir.path().join("l3s-tiny");
+    std::fs::create_dir_all(l3s.join("input")).expect("mkdir");
+    std::fs::create_dir_all(l3s.join("GoldStandard")).expect("mkdir");
+    std::fs::write(l3s.join("input/a.html"), ARTICLE).expect("write");
+    std::fs::write(l3s.join("GoldStandard/a.txt"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+        .expect("write");
+    dir
+}
+
+#[test]
+fn eval_json_rows_have_the_contract_keys_and_bad_pages_do_not_stop_the_run() {
+    let dir = tiny_dataset();
+    let out = run(gleaner()
+        .args([
+            "eval",
+            "--algorithms",
+            "plain,lqf",
+            "--metric",
+            "all",
+            "--format",
+            "json",
+            "--data",
+        ])
+        .arg(dir.path().join("tiny"))
+        .arg("--data")
+        .arg(dir.path().join("l3s-tiny")));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json array");
+    assert_eq!(rows.len(), 18, "2 datasets and their macro average x 2 algorithms x 3 metrics");
+    let keys = [
+        "dataset",
+        "algorithm",
+        "metric",
+        "precision",
+        "recall",
+        "f1",
+        "f1_std",
+        "accuracy",
+        "pages",
+        "failed",
+        "ms_per_page",
+    ];
+    for row in &rows {
+        let obj = row.as_object().expect("object");
+        assert_eq!(obj.len(), keys.len(), "exactly the contract keys: {row}");
+        for k in keys {
+            assert!(obj.contains_key(k), "{k} missing");
+        }
+        let failed = if row["dataset"] == "l3s-tiny" { 0 } else { 1 };
+        assert_eq!(row["failed"], failed, "the binary page fails: {row}");
+    }
+    let row = |d: &str| {
+        rows.iter()
+            .find(|r| r["dataset"] == d && r["algorithm"] == "lqf" && r["metric"] == "lcs")
+            .expect("row")
+    };
+    assert_eq!(row("tiny")["pages"], 2, "the binary page is scored as empty");
+    assert!(row("tiny")["recall"].as_f64().expect("recall") > 0.45);
+    assert_eq!(row("l3s-tiny")["pages"], 0, "a page without usable gold is skipped");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("l3s-tiny: a: no gold text"), "the bad gold is reported: {stderr}");
+}
+
+#[test]
+fn eval_scores_peer_output_with_the_same_scorer() {
+    let dir = tiny_dataset();
+    let peer = dir.path().join("peer.json");
+    std::fs::write(
+        &peer,
+        r#"{"1": {"articleBody": "A powerful storm reached the coast on Monday, bringing heavy rain and strong winds to towns along the shore."}}"#,
+    )
+    .expect("write");
+    let out = run(gleaner()
+        .args([
+            "eval",
+            "--algorithms",
+            "none",
+            "--metric",
+            "lcs",
+            "--format",
+            "json",
+            "--peer-name",
+            "mytool",
+            "--data",
+        ])
+        .arg(dir.path().join("tiny"))
+        .arg("--peer-output")
+        .arg(&peer));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["algorithm"], "mytool");
+    // Page 1: all 19 extracted words are gold words (P = 1), 19 of the 40
+    // gold words were found (R = 0.475); page 2 has no output (P = R = 0).
+    let p = rows[0]["precision"].as_f64().expect("p");
+    let r = rows[0]["recall"].as_f64().expect("r");
+    assert!((p - 0.5).abs() < 1e-9, "{p}");
+    assert!((r - 0.2375).abs() < 1e-9, "{r}");
+    assert!(rows[0]["ms_per_page"].is_null());
+}
+
+#[test]
+fn eval_sweep_labels_rows_by_value() {
+    let dir = tiny_dataset();
+    let out = run(gleaner()
+        .args([
+            "eval",
+            "--algorithms",
+            "lqf",
+            "--metric",
+            "lcs",
+            "--format",
+            "json",
+            "--sweep",
+            "threshold=0:1:0.5",
+            "--data",
+        ])
+        .arg(dir.path().join("tiny")));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json");
+    let labels: Vec<&str> = rows.iter().filter_map(|r| r["algorithm"].as_str()).collect();
+    assert_eq!(labels, ["lqf[threshold=0]", "lqf[threshold=0.5]", "lqf[threshold=1]"]);
+}
