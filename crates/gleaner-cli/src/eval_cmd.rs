@@ -224,7 +224,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         if let Some(bar) = &progress {
             bar.set_message(dataset.name().to_string());
         }
-        let scores = pool.install(|| score_dataset(dataset, &all, args.limit, progress.as_ref()));
+        let scores =
+            pool.install(|| score_dataset(dataset, &all, &metrics, args.limit, progress.as_ref()));
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
                 rows.push(summarize(dataset.name(), c, m, &page_scores));
@@ -324,6 +325,7 @@ fn peers_for(dir: &Path, dataset: &str) -> anyhow::Result<Vec<Contender>> {
 fn score_dataset(
     dataset: &Dataset,
     contenders: &[&Contender],
+    metrics: &[Metric],
     limit_pages: Option<usize>,
     progress: Option<&ProgressBar>,
 ) -> Vec<Vec<PageScore>> {
@@ -331,7 +333,7 @@ fn score_dataset(
     let per_page: Vec<Vec<PageScore>> = (0..n)
         .into_par_iter()
         .map(|i| {
-            let scores = score_page(dataset, i, contenders);
+            let scores = score_page(dataset, i, contenders, metrics);
             if let Some(bar) = progress {
                 bar.inc(1);
             }
@@ -349,7 +351,12 @@ fn score_dataset(
     per_contender
 }
 
-fn score_page(dataset: &Dataset, index: usize, contenders: &[&Contender]) -> Vec<PageScore> {
+fn score_page(
+    dataset: &Dataset,
+    index: usize,
+    contenders: &[&Contender],
+    metrics: &[Metric],
+) -> Vec<PageScore> {
     let page = match dataset.load(index) {
         Ok(p) => p,
         Err(e) => {
@@ -384,12 +391,17 @@ fn score_page(dataset: &Dataset, index: usize, contenders: &[&Contender]) -> Vec
                     None => (String::new(), true, None),
                 },
             };
+            let wants = |m: Metric| metrics.contains(&m);
             PageScore {
                 failed,
                 ms,
-                lcs: eval::lcs_prf(&text, &page.gold),
-                edr: eval::edr_scores(&text, &page.gold).map(|e| e.to_prf()),
-                shingle: Some(eval::shingle_page(&text, &page.gold)),
+                lcs: if wants(Metric::Lcs) { eval::lcs_prf(&text, &page.gold) } else { None },
+                edr: if wants(Metric::Edr) {
+                    eval::edr_scores(&text, &page.gold).map(|e| e.to_prf())
+                } else {
+                    None
+                },
+                shingle: wants(Metric::Shingle).then(|| eval::shingle_page(&text, &page.gold)),
             }
         })
         .collect()
