@@ -198,7 +198,8 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
     let k = k.max(1);
     let n = values.len();
     let start = kmeans_1d(values, k, max_iterations);
-    if n == 0 {
+    if n == 0 || k == 1 {
+        // One component: every value belongs to it.
         return start;
     }
     let min_var = {
@@ -233,6 +234,17 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
             - 0.5 * (2.0 * std::f64::consts::PI * var[j]).ln()
             - (v - mu[j]) * (v - mu[j]) / (2.0 * var[j])
     };
+    // EM only needs each distinct value once, with its multiplicity: the
+    // TTR arrays repeat values (0 above all) many times.
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mut distinct: Vec<(f64, f64)> = Vec::new();
+    for v in sorted {
+        match distinct.last_mut() {
+            Some((last, count)) if *last == v => *count += 1.0,
+            _ => distinct.push((v, 1.0)),
+        }
+    }
     let mut logp = vec![0.0; k];
     let mut previous = f64::NEG_INFINITY;
     for _ in 0..max_iterations {
@@ -240,7 +252,7 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
         let mut sx = vec![0.0; k];
         let mut sxx = vec![0.0; k];
         let mut loglik = 0.0;
-        for &v in values {
+        for &(v, count) in &distinct {
             for (j, slot) in logp.iter_mut().enumerate() {
                 *slot = log_density(v, j, &weight, &mu, &var);
             }
@@ -249,9 +261,9 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
                 continue;
             }
             let z: f64 = logp.iter().map(|l| (l - m).exp()).sum();
-            loglik += m + z.ln();
+            loglik += count * (m + z.ln());
             for j in 0..k {
-                let r = (logp[j] - m).exp() / z;
+                let r = count * (logp[j] - m).exp() / z;
                 nk[j] += r;
                 sx[j] += r * v;
                 sxx[j] += r * v * v;
@@ -266,7 +278,9 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
                 weight[j] = 0.0;
             }
         }
-        if (loglik - previous).abs() <= 1e-9 * loglik.abs().max(1.0) {
+        // Converged when the log-likelihood gains less than a millionth
+        // [I; Weka stops at an absolute gain of 1e-6].
+        if (loglik - previous).abs() <= 1e-6 * loglik.abs().max(1.0) {
             break;
         }
         previous = loglik;
