@@ -21,6 +21,9 @@ pub enum Command {
     Extract(ExtractArgs),
     /// List every extraction algorithm: name, one line, paper.
     Algorithms(AlgorithmsArgs),
+    /// Write an HTML report of one page: the algorithm's curve and the
+    /// page text with the kept parts highlighted.
+    Inspect(InspectArgs),
 }
 
 /// Output formats of `extract`.
@@ -113,4 +116,27 @@ pub struct AlgorithmsArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The page (`.html`, optionally gzipped); `-` reads standard input.
+    pub input: PathBuf,
+
+    /// The algorithm; ttr, ttr-*, cetr, ccb, accb and tccb have a curve.
+    #[arg(short, long, value_name = "NAME", default_value = "ttr")]
+    pub algorithm: String,
+
+    /// A parameter of the algorithm, as key=value (repeatable).
+    #[arg(short, long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Where to write the report (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Largest input accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
 }

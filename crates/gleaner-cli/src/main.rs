@@ -5,6 +5,7 @@
 mod extract_cmd;
 mod flags;
 mod inputs;
+mod inspect_cmd;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Extract(args) => extract_cmd::run(args),
         Command::Algorithms(args) => algorithms(args),
+        Command::Inspect(args) => inspect_cmd::run(args),
     }
 }
 
