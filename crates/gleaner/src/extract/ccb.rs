@@ -214,13 +214,14 @@ struct Ccv {
 }
 
 /// Characters of a tag, whitespace runs counted once (ALGORITHMS.md §1.1
-/// step 3 applies to the whole vector [I]).
+/// step 3 applies to the whole vector [I]). Counts bytes that start a
+/// UTF-8 character; whitespace inside tags is ASCII.
 fn collapsed_len(s: &str) -> usize {
     let mut n = 0;
     let mut space = false;
-    for c in s.chars() {
-        let ws = c.is_whitespace();
-        if !(ws && space) {
+    for &b in s.as_bytes() {
+        let ws = b.is_ascii_whitespace();
+        if (b & 0xC0) != 0x80 && !(ws && space) {
             n += 1;
         }
         space = ws;
@@ -230,7 +231,7 @@ fn collapsed_len(s: &str) -> usize {
 
 /// The character-based CCV (CCB, ACCB).
 fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
-    let mut ccv = Ccv::default();
+    let mut ccv = Ccv { values: Vec::with_capacity(source.text().len()), spans: Vec::new() };
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {

@@ -226,14 +226,6 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
         var[j] = if weight[j] > 0.0 { (var[j] / weight[j]).max(min_var) } else { min_var };
         weight[j] /= n as f64;
     }
-    let log_density = |v: f64, j: usize, weight: &[f64], mu: &[f64], var: &[f64]| -> f64 {
-        if weight[j] <= 0.0 {
-            return f64::NEG_INFINITY;
-        }
-        weight[j].ln()
-            - 0.5 * (2.0 * std::f64::consts::PI * var[j]).ln()
-            - (v - mu[j]) * (v - mu[j]) / (2.0 * var[j])
-    };
     // EM only needs each distinct value once, with its multiplicity: the
     // TTR arrays repeat values (0 above all) many times.
     let mut sorted = values.to_vec();
@@ -245,6 +237,7 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
             _ => distinct.push((v, 1.0)),
         }
     }
+    let mut model = Mixture::new(&weight, &mu, &var);
     let mut logp = vec![0.0; k];
     let mut previous = f64::NEG_INFINITY;
     for _ in 0..max_iterations {
@@ -253,22 +246,36 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
         let mut sxx = vec![0.0; k];
         let mut loglik = 0.0;
         for &(v, count) in &distinct {
-            for (j, slot) in logp.iter_mut().enumerate() {
-                *slot = log_density(v, j, &weight, &mu, &var);
-            }
+            // E step: responsibilities, in log space for stability.
+            model.log_densities(v, &mut logp);
             let m = logp.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             if !m.is_finite() {
                 continue;
             }
-            let z: f64 = logp.iter().map(|l| (l - m).exp()).sum();
+            let mut z = 0.0;
+            for l in logp.iter_mut() {
+                // exp(0) for the most likely component; components more
+                // than e^40 less likely contribute nothing measurable.
+                let d = *l - m;
+                *l = if d == 0.0 {
+                    1.0
+                } else if d < -40.0 {
+                    0.0
+                } else {
+                    d.exp()
+                };
+                z += *l;
+            }
             loglik += count * (m + z.ln());
+            let scale = count / z;
             for j in 0..k {
-                let r = count * (logp[j] - m).exp() / z;
+                let r = scale * logp[j];
                 nk[j] += r;
                 sx[j] += r * v;
                 sxx[j] += r * v * v;
             }
         }
+        // M step.
         for j in 0..k {
             if nk[j] > 1e-12 {
                 weight[j] = nk[j] / n as f64;
@@ -278,6 +285,7 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
                 weight[j] = 0.0;
             }
         }
+        model = Mixture::new(&weight, &mu, &var);
         // Converged when the log-likelihood gains less than a millionth
         // [I; Weka stops at an absolute gain of 1e-6].
         if (loglik - previous).abs() <= 1e-6 * loglik.abs().max(1.0) {
@@ -288,13 +296,49 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
     let labels = values
         .iter()
         .map(|&v| {
-            (0..k)
-                .map(|j| (j, log_density(v, j, &weight, &mu, &var)))
-                .fold((0, f64::NEG_INFINITY), |b, (j, l)| if l > b.1 { (j, l) } else { b })
+            model.log_densities(v, &mut logp);
+            logp.iter()
+                .enumerate()
+                .fold((0, f64::NEG_INFINITY), |b, (j, &l)| if l > b.1 { (j, l) } else { b })
                 .0
         })
         .collect();
     Clustering { labels, k }
+}
+
+/// A 1-D Gaussian mixture with the per-component constants precomputed:
+/// `log(w_j · N(v | μ_j, σ_j²)) = c_j − (v − μ_j)² / 2σ_j²`.
+struct Mixture {
+    /// `ln w_j − ½ ln(2π σ_j²)`, −∞ for an empty component.
+    log_norm: Vec<f64>,
+    mu: Vec<f64>,
+    /// `1 / 2σ_j²`.
+    inv_two_var: Vec<f64>,
+}
+
+impl Mixture {
+    fn new(weight: &[f64], mu: &[f64], var: &[f64]) -> Mixture {
+        let log_norm = weight
+            .iter()
+            .zip(var)
+            .map(|(&w, &v)| {
+                if w > 0.0 {
+                    w.ln() - 0.5 * (2.0 * std::f64::consts::PI * v).ln()
+                } else {
+                    f64::NEG_INFINITY
+                }
+            })
+            .collect();
+        let inv_two_var = var.iter().map(|&v| 1.0 / (2.0 * v)).collect();
+        Mixture { log_norm, mu: mu.to_vec(), inv_two_var }
+    }
+
+    fn log_densities(&self, v: f64, out: &mut [f64]) {
+        for (j, slot) in out.iter_mut().enumerate() {
+            let d = v - self.mu[j];
+            *slot = self.log_norm[j] - d * d * self.inv_two_var[j];
+        }
+    }
 }
 
 #[cfg(test)]

@@ -115,26 +115,43 @@ pub(crate) fn gaussian_blur(values: &[f32], sigma: f64, passes: usize) -> Vec<f3
 
 /// `out[i]` = mean of `src[i − r ..= i + r]` clipped to the array.
 fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
-    let n = src.len();
-    if radius == 0 {
+    let n = src.len().min(out.len());
+    if radius == 0 || n == 0 {
         out.copy_from_slice(src);
         return;
     }
-    // Running sum over the window [lo, hi).
-    let (mut lo, mut hi) = (0usize, 0usize);
-    let mut sum = 0.0f64;
-    for (i, slot) in out.iter_mut().enumerate() {
-        let want_hi = (i + radius + 1).min(n);
-        while hi < want_hi {
-            sum += f64::from(src[hi]);
-            hi += 1;
+    let width = 2 * radius + 1;
+    if width >= n {
+        // The window never lies fully inside: the clipped form throughout.
+        let mut prefix = Vec::with_capacity(n + 1);
+        let mut sum = 0.0f64;
+        prefix.push(0.0);
+        for &v in src {
+            sum += f64::from(v);
+            prefix.push(sum);
         }
-        let want_lo = i.saturating_sub(radius);
-        while lo < want_lo {
-            sum -= f64::from(src[lo]);
-            lo += 1;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let (lo, hi) = (i.saturating_sub(radius), (i + radius + 1).min(n));
+            *slot = ((prefix[hi] - prefix[lo]) / (hi - lo) as f64) as f32;
         }
-        *slot = (sum / (hi - lo) as f64) as f32;
+        return;
+    }
+    // Left border: the window [0, i + r] grows.
+    let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
+    for i in 0..=radius {
+        sum += f64::from(src[i + radius]);
+        out[i] = (sum / (i + radius + 1) as f64) as f32;
+    }
+    // Interior: a full window slides by one.
+    let inv = 1.0 / width as f64;
+    for i in radius + 1..n - radius {
+        sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
+        out[i] = (sum * inv) as f32;
+    }
+    // Right border: the window [i − r, n) shrinks.
+    for i in n - radius..n {
+        sum -= f64::from(src[i - radius - 1]);
+        out[i] = (sum / (n - (i - radius)) as f64) as f32;
     }
 }
 
