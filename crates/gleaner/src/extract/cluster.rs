@@ -69,7 +69,7 @@ fn seed<const D: usize>(points: &[[f64; D]], k: usize, pin_origin: bool) -> Vec<
     let mut d2: Vec<f64> = points.iter().map(|p| dist2(p, &centroids[0])).collect();
     while centroids.len() < k {
         let total: f64 = d2.iter().sum();
-        if !(total > 0.0) {
+        if total.is_nan() || total <= 0.0 {
             break;
         }
         let target = 0.5 * total;
@@ -162,7 +162,7 @@ pub(crate) fn farthest_first_1d(values: &[f64], k: usize) -> Clustering {
                 .copied()
                 .enumerate()
                 .fold((0, 0.0), |best, (i, x)| if x > best.1 { (i, x) } else { best });
-        if !(far > 0.0) {
+        if far.is_nan() || far <= 0.0 {
             break;
         }
         let c = values.get(i).copied().unwrap_or(first);

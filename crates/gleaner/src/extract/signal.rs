@@ -50,7 +50,7 @@ pub(crate) fn moving_mean(values: &[f64], radius: usize) -> Vec<f64> {
 /// `|j| ≤ radius`, renormalised over the in-range weights at the ends.
 /// O(n·radius): meant for per-line arrays with a small σ (CETR).
 pub(crate) fn gaussian_kernel_smooth(values: &[f64], sigma: f64, radius: usize) -> Vec<f64> {
-    if !(sigma > 0.0) || radius == 0 {
+    if sigma.is_nan() || sigma <= 0.0 || radius == 0 {
         return values.to_vec();
     }
     let kernel: Vec<f64> =
@@ -80,7 +80,7 @@ pub(crate) fn gaussian_kernel_smooth(values: &[f64], sigma: f64, radius: usize) 
 /// is `(w² − 1)/12`; `passes` boxes of two neighbouring odd widths are
 /// chosen so that the variances add up to σ²).
 pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
-    if !(sigma > 0.0) || passes == 0 {
+    if sigma.is_nan() || sigma <= 0.0 || passes == 0 {
         return Vec::new();
     }
     let n = passes as f64;
