@@ -238,6 +238,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     if datasets.len() > 1 {
         rows.extend(macro_average(&rows));
     }
+    if let (Some(plot), Some(s)) = (&args.plot, &sweep) {
+        write_sweep_plot(plot, s, &names, &metrics, &rows)?;
+    }
     match args.format {
         EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
         EvalFormat::Md => print!("{}", markdown_table(&rows)),
@@ -565,4 +568,55 @@ fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
         }
     }
     s
+}
+
+/// The sweep's curves: precision and recall (macro over datasets) against
+/// the parameter, one pair of series per algorithm and metric.
+fn write_sweep_plot(
+    path: &Path,
+    sweep: &Sweep,
+    names: &[String],
+    metrics: &[Metric],
+    rows: &[Row],
+) -> anyhow::Result<()> {
+    let dataset = if rows.iter().any(|r| r.dataset == "macro-avg") {
+        "macro-avg".to_string()
+    } else {
+        rows.first().map(|r| r.dataset.clone()).unwrap_or_default()
+    };
+    let mut series = Vec::new();
+    for name in names {
+        for m in metrics {
+            let at = |v: f64| {
+                let label = format!("{name}[{}={v}]", sweep.key);
+                rows.iter()
+                    .find(|r| r.algorithm == label && r.metric == m.name() && r.dataset == dataset)
+            };
+            let (p_name, r_name) = match m {
+                Metric::Edr => ("EDR precision", "LCS recall"),
+                Metric::Lcs => ("LCS precision", "LCS recall"),
+                Metric::Shingle => ("shingle precision", "shingle recall"),
+            };
+            let prefix = if names.len() > 1 { format!("{name} ") } else { String::new() };
+            series.push((
+                format!("{prefix}{p_name}"),
+                sweep.values.iter().map(|&v| at(v).map_or(f64::NAN, |r| r.precision)).collect(),
+            ));
+            series.push((
+                format!("{prefix}{r_name}"),
+                sweep.values.iter().map(|&v| at(v).map_or(f64::NAN, |r| r.recall)).collect(),
+            ));
+        }
+    }
+    let mut chart =
+        gleaner::plot::LineChart::new(format!("{} sweep ({dataset})", names.join(", ")))
+            .x_label(sweep.key.clone())
+            .y_label("score")
+            .x(sweep.values.clone());
+    for (name, ys) in series {
+        chart = chart.series(name, ys);
+    }
+    std::fs::write(path, chart.to_svg())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }

@@ -23,6 +23,9 @@ pub enum Command {
     Algorithms(AlgorithmsArgs),
     /// Score algorithms (and peers' outputs) on datasets with gold text.
     Eval(EvalArgs),
+    /// Write an HTML report of one page: the algorithm's curve and the
+    /// page text with the kept parts highlighted.
+    Inspect(InspectArgs),
 }
 
 /// Output formats of `extract`.
@@ -183,4 +186,32 @@ pub struct EvalArgs {
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// With --sweep: draw precision and recall against the parameter
+    /// (macro average over datasets) into this SVG file.
+    #[arg(long, value_name = "FILE", requires = "sweep")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The page (`.html`, optionally gzipped); `-` reads standard input.
+    pub input: PathBuf,
+
+    /// The algorithm; ttr, ttr-*, cetr, ccb, accb and tccb have a curve.
+    #[arg(short, long, value_name = "NAME", default_value = "ttr")]
+    pub algorithm: String,
+
+    /// A parameter of the algorithm, as key=value (repeatable).
+    #[arg(short, long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Where to write the report (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Largest input accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
 }

@@ -6,6 +6,7 @@ mod eval_cmd;
 mod extract_cmd;
 mod flags;
 mod inputs;
+mod inspect_cmd;
 
 use std::process::ExitCode;
 
@@ -51,6 +52,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Extract(args) => extract_cmd::run(args),
         Command::Algorithms(args) => algorithms(args),
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Inspect(args) => inspect_cmd::run(args),
     }
 }
 

@@ -1,1 +1,61 @@
-fn main() {}
+//! Extraction benchmarks: each algorithm on real fixture pages, parsed once
+//! outside the timed loop. Every iteration checks that something was
+//! extracted.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use gleaner::extract::{self, Params};
+use gleaner::{Document, ParseOptions};
+
+/// The algorithms of issue 4 (the source-level curve methods and Crunch),
+/// with the line-based ones also in `lines=blocks` mode.
+const ALGORITHMS: &[(&str, &[(&str, &str)])] = &[
+    ("crunch", &[]),
+    ("ccb", &[]),
+    ("accb", &[]),
+    ("tccb", &[]),
+    ("ttr", &[]),
+    ("ttr", &[("lines", "blocks")]),
+    ("ttr-kmeans", &[]),
+    ("ttr-em", &[]),
+    ("ttr-farthest-first", &[]),
+    ("ttr-prediction", &[]),
+    ("cetr", &[]),
+    ("cetr", &[("lines", "blocks")]),
+];
+
+const PAGES: &[(&str, &[u8])] = &[
+    ("ars-1", include_bytes!("../../../tests/fixtures/ars-1.html")),
+    ("lemonde-1", include_bytes!("../../../tests/fixtures/lemonde-1.html")),
+];
+
+fn source_algorithms(c: &mut Criterion) {
+    for &(page, bytes) in PAGES {
+        let doc = Document::parse(bytes, &ParseOptions::default()).expect("fixture parses");
+        let mut group = c.benchmark_group(format!("source_algorithms/{page}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("parse (reference)", |b| {
+            b.iter(|| Document::parse(black_box(bytes), &ParseOptions::default()))
+        });
+        for &(name, settings) in ALGORITHMS {
+            let mut params = Params::new();
+            let mut label = name.to_string();
+            for (k, v) in settings {
+                params = params.with(k, v);
+                label.push_str(&format!(" {k}={v}"));
+            }
+            let extractor =
+                extract::algorithm(name).and_then(|a| a.build(&params)).expect("registered");
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    let selection = extractor.extract(black_box(&doc));
+                    assert!(selection.count() > 0, "{name} extracted nothing from {page}");
+                    selection
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, source_algorithms);
+criterion_main!(benches);

@@ -7,7 +7,9 @@ text nodes. An [`Extractor`](extract::Extractor) (one per algorithm of the
 papers, see [`extract::algorithms`]) decides which text nodes are main
 content and returns a [`Selection`]. A renderer in [`render`] turns the
 selection into text, Markdown or clean HTML; the metrics in [`eval`] score
-it against gold text.
+it against gold text. The curve algorithms (CCB, TTR, CETR) also expose
+their per-position data ([`extract::Curve`]), which [`plot`] draws and
+[`inspect`] turns into a report.
 
 # Example
 
@@ -32,7 +34,9 @@ pub mod document;
 mod error;
 pub mod eval;
 pub mod extract;
+pub mod inspect;
 pub mod metadata;
+pub mod plot;
 pub mod render;
 mod selection;
 

@@ -110,6 +110,21 @@ impl Selection {
         s
     }
 
+    /// Converts weighted per-position decisions (characters, lines) into a
+    /// node selection: a text node is selected when the selected weight is
+    /// at least half of its total weight. Each vote is
+    /// `(node, weight, selected)`.
+    pub fn from_votes(
+        doc: &Document,
+        votes: impl IntoIterator<Item = (NodeId, u32, bool)>,
+    ) -> Selection {
+        let mut tally = NodeVotes::new(doc);
+        for (node, weight, yes) in votes {
+            tally.add(node, weight, yes, 0.0);
+        }
+        tally.into_selection(doc, false)
+    }
+
     /// Number of selected text nodes with id below each id: a prefix sum
     /// with `len + 1` entries, so a subtree `a..end` holds
     /// `prefix[end] - prefix[a]` selected nodes.
@@ -129,4 +144,57 @@ impl Selection {
 pub(crate) fn is_content_text(doc: &Document, id: NodeId) -> bool {
     let s = doc.stats(id);
     s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
+}
+
+/// Per-node tallies of weighted votes and scores, for source-level
+/// algorithms that decide per character, token or line.
+pub(crate) struct NodeVotes {
+    yes: Vec<u64>,
+    all: Vec<u64>,
+    score: Vec<f64>,
+}
+
+impl NodeVotes {
+    /// Empty tallies for every node of `doc`.
+    pub fn new(doc: &Document) -> NodeVotes {
+        NodeVotes { yes: vec![0; doc.len()], all: vec![0; doc.len()], score: vec![0.0; doc.len()] }
+    }
+
+    /// Adds `weight` votes for `node`, all selected or all not, each with
+    /// score `score`.
+    pub fn add(&mut self, node: NodeId, weight: u32, yes: bool, score: f64) {
+        let i = node.index();
+        if let (Some(a), Some(y), Some(s)) =
+            (self.all.get_mut(i), self.yes.get_mut(i), self.score.get_mut(i))
+        {
+            *a += u64::from(weight);
+            if yes {
+                *y += u64::from(weight);
+            }
+            *s += f64::from(weight) * score;
+        }
+    }
+
+    /// The majority decision per visible text node; with `scores`, the
+    /// weighted mean score of each node is attached (0 for nodes without
+    /// votes).
+    pub fn into_selection(self, doc: &Document, scores: bool) -> Selection {
+        let mut s = Selection::none(doc);
+        for (i, (&yes, &all)) in self.yes.iter().zip(&self.all).enumerate() {
+            let id = NodeId(i as u32);
+            if all > 0 && yes * 2 >= all && is_content_text(doc, id) {
+                s.set(id, true);
+            }
+        }
+        if scores {
+            let means = self
+                .score
+                .iter()
+                .zip(&self.all)
+                .map(|(&sum, &all)| if all > 0 { (sum / all as f64) as f32 } else { 0.0 })
+                .collect();
+            s = s.with_scores(means);
+        }
+        s
+    }
 }

@@ -22,7 +22,7 @@ use html5ever::tendril::TendrilSink;
 use html5ever::{local_name, LocalName};
 
 pub use self::encoding::{encoding_for_label, EncodingSource};
-pub use self::entities::decode as decode_entities;
+pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};

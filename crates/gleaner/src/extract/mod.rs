@@ -9,17 +9,31 @@
 //! sweeps and the bindings need no per-algorithm code.
 
 mod bte;
+mod ccb;
+mod cetr;
+mod cluster;
+mod crunch;
+mod curve;
 mod dsc;
+mod lines;
 mod lqf;
 mod plain;
+mod signal;
+mod ttr;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use self::bte::{Bte, BteConfig};
+pub use self::ccb::{Ccb, CcbConfig, CcbVariant};
+pub use self::cetr::{Cetr, CetrConfig};
+pub use self::crunch::{Crunch, CrunchConfig};
+pub use self::curve::Curve;
 pub use self::dsc::{Dsc, DscConfig};
+pub use self::lines::LineMode;
 pub use self::lqf::{Lqf, LqfConfig};
 pub use self::plain::Plain;
+pub use self::ttr::{Ttr, TtrConfig, TtrMethod};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
@@ -85,7 +99,15 @@ impl Params {
     /// # Errors
     /// Whatever [`Configure::set`] or [`Configure::validate`] reports.
     pub fn build<C: Configure>(&self) -> Result<C> {
-        let mut config = C::default();
+        self.apply(C::default())
+    }
+
+    /// Applies the assignments to `config` (for algorithms whose defaults
+    /// depend on a variant) and validates it.
+    ///
+    /// # Errors
+    /// Whatever [`Configure::set`] or [`Configure::validate`] reports.
+    pub fn apply<C: Configure>(&self, mut config: C) -> Result<C> {
         for (k, v) in self.iter() {
             config.set(k, v)?;
         }
@@ -169,7 +191,71 @@ const ALGORITHMS: &[Algorithm] = &[
         paper: "Mantratzis, Orgun, Cassidy 2005 (HT'05)",
         build: |p| Ok(boxed(Lqf::new(p.build()?))),
     },
+    Algorithm {
+        name: "crunch",
+        summary: "Crunch: DOM filters removing forms, link lists and text lists",
+        paper: "Gupta, Kaiser, Neistadt, Grimm 2003 (WWW'03)",
+        build: |p| Ok(boxed(Crunch::new(p.build()?))),
+    },
+    Algorithm {
+        name: "ccb",
+        summary: "Content Code Blurring: Gaussian-blurred character content/code vector",
+        paper: "Gottron 2008 (DEXA'08 workshops, TIR)",
+        build: |p| Ok(boxed(Ccb::new(p.apply(CcbConfig::for_variant(CcbVariant::Ccb))?))),
+    },
+    Algorithm {
+        name: "accb",
+        summary: "Content Code Blurring on characters, anchor tags ignored",
+        paper: "Gottron 2008 (DEXA'08 workshops, TIR)",
+        build: |p| Ok(boxed(Ccb::new(p.apply(CcbConfig::for_variant(CcbVariant::Accb))?))),
+    },
+    Algorithm {
+        name: "tccb",
+        summary: "Content Code Blurring on word/tag tokens, anchor tags ignored",
+        paper: "Gottron 2008 (DEXA'08 workshops, TIR)",
+        build: |p| Ok(boxed(Ccb::new(p.apply(CcbConfig::for_variant(CcbVariant::Tccb))?))),
+    },
+    Algorithm {
+        name: "ttr",
+        summary: "Text-to-Tag Ratio per line, smoothed, threshold at λ·std (best recall)",
+        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        build: |p| ttr_with(p, TtrMethod::Threshold),
+    },
+    Algorithm {
+        name: "ttr-kmeans",
+        summary: "Text-to-Tag Ratio per line, k-means with K = 1..3",
+        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        build: |p| ttr_with(p, TtrMethod::KMeans),
+    },
+    Algorithm {
+        name: "ttr-em",
+        summary: "Text-to-Tag Ratio per line, EM Gaussian mixture with K = 1..3",
+        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        build: |p| ttr_with(p, TtrMethod::Em),
+    },
+    Algorithm {
+        name: "ttr-farthest-first",
+        summary: "Text-to-Tag Ratio per line, farthest-first clustering with K = 1..3",
+        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        build: |p| ttr_with(p, TtrMethod::FarthestFirst),
+    },
+    Algorithm {
+        name: "ttr-prediction",
+        summary: "Text-to-Tag Ratio per line, jumps of the unsmoothed ratio",
+        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        build: |p| ttr_with(p, TtrMethod::Prediction),
+    },
+    Algorithm {
+        name: "cetr",
+        summary: "Content Extraction via Tag Ratios: 2-D k-means on smoothed ratio and derivative",
+        paper: "Weninger, Hsu, Han 2010 (WWW'10)",
+        build: |p| Ok(boxed(Cetr::new(p.build()?))),
+    },
 ];
+
+fn ttr_with(params: &Params, method: TtrMethod) -> Result<Box<dyn Extractor>> {
+    Ok(boxed(Ttr::new(params.apply(TtrConfig::default().method(method))?)))
+}
 
 /// Every registered algorithm, in the order `gleaner algorithms` lists them.
 pub fn algorithms() -> &'static [Algorithm] {

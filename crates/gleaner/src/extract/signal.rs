@@ -1,0 +1,243 @@
+//! One-dimensional signal helpers shared by the curve algorithms (CCB,
+//! TTR, CETR): mean and standard deviation, the moving mean of the TTR
+//! paper, a truncated Gaussian kernel (CETR) and an O(n) Gaussian blur
+//! made of running-sum box filters (CCB).
+//!
+//! Every filter renormalises at the array ends over the in-range weights
+//! instead of padding with zeros: zero padding would pull the first and
+//! last entries towards "code" (ALGORITHMS.md §2.3 [I]).
+
+/// Arithmetic mean; 0 for an empty slice.
+pub(crate) fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// Population standard deviation (divisor n); 0 for an empty slice.
+pub(crate) fn std_dev(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let m = mean(values);
+    let var = values.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / values.len() as f64;
+    var.sqrt()
+}
+
+/// Moving mean over `radius` entries on each side (window `2·radius + 1`),
+/// divided by the number of entries in range at the ends. O(n).
+pub(crate) fn moving_mean(values: &[f64], radius: usize) -> Vec<f64> {
+    let n = values.len();
+    let mut prefix = Vec::with_capacity(n + 1);
+    prefix.push(0.0);
+    let mut sum = 0.0;
+    for &v in values {
+        sum += v;
+        prefix.push(sum);
+    }
+    (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(radius);
+            let hi = (i + radius + 1).min(n);
+            (prefix[hi] - prefix[lo]) / (hi - lo) as f64
+        })
+        .collect()
+}
+
+/// Convolution with a Gaussian kernel `k_j ∝ exp(−j²/2σ²)` for
+/// `|j| ≤ radius`, renormalised over the in-range weights at the ends.
+/// O(n·radius): meant for per-line arrays with a small σ (CETR).
+pub(crate) fn gaussian_kernel_smooth(values: &[f64], sigma: f64, radius: usize) -> Vec<f64> {
+    if sigma.is_nan() || sigma <= 0.0 || radius == 0 {
+        return values.to_vec();
+    }
+    let kernel: Vec<f64> =
+        (0..=radius).map(|j| (-((j * j) as f64) / (2.0 * sigma * sigma)).exp()).collect();
+    let n = values.len();
+    (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(radius);
+            let hi = (i + radius + 1).min(n);
+            let (mut acc, mut weight) = (0.0, 0.0);
+            for (j, &v) in values.iter().enumerate().take(hi).skip(lo) {
+                let w = kernel.get(i.abs_diff(j)).copied().unwrap_or(0.0);
+                acc += w * v;
+                weight += w;
+            }
+            if weight > 0.0 {
+                acc / weight
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Odd box widths whose successive application approximates a Gaussian
+/// of standard deviation `sigma` (the variance of a box of odd width `w`
+/// is `(w² − 1)/12`; `passes` boxes of two neighbouring odd widths are
+/// chosen so that the variances add up to σ²).
+pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
+    if sigma.is_nan() || sigma <= 0.0 || passes == 0 {
+        return Vec::new();
+    }
+    let n = passes as f64;
+    let ideal = (12.0 * sigma * sigma / n + 1.0).sqrt();
+    let mut lower = ideal.floor() as usize;
+    if lower % 2 == 0 {
+        lower = lower.saturating_sub(1);
+    }
+    let lower = lower.max(1);
+    let upper = lower + 2;
+    let l = lower as f64;
+    // Number of passes with the lower width, so that the total variance
+    // m·(l² − 1)/12 + (n − m)·((l + 2)² − 1)/12 is closest to σ².
+    let m = ((12.0 * sigma * sigma - n * l * l - 4.0 * n * l - 3.0 * n) / (-4.0 * l - 4.0)).round();
+    let m = m.clamp(0.0, n) as usize;
+    (0..passes).map(|i| if i < m { lower } else { upper }).collect()
+}
+
+/// Gaussian blur of `values` with standard deviation `sigma` in O(n)
+/// whatever σ: `passes` running-sum box filters (3 passes already match a
+/// Gaussian to a few per cent). Each box is a mean over the in-range
+/// entries, so a constant signal stays constant up to the ends.
+pub(crate) fn gaussian_blur(values: &[f32], sigma: f64, passes: usize) -> Vec<f32> {
+    let mut cur = values.to_vec();
+    let mut next = vec![0.0f32; values.len()];
+    for width in box_widths(sigma, passes) {
+        box_mean(&cur, &mut next, width / 2);
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur
+}
+
+/// `out[i]` = mean of `src[i − r ..= i + r]` clipped to the array.
+fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
+    let n = src.len().min(out.len());
+    if radius == 0 || n == 0 {
+        out.copy_from_slice(src);
+        return;
+    }
+    let width = 2 * radius + 1;
+    if width >= n {
+        // The window never lies fully inside: the clipped form throughout.
+        let mut prefix = Vec::with_capacity(n + 1);
+        let mut sum = 0.0f64;
+        prefix.push(0.0);
+        for &v in src {
+            sum += f64::from(v);
+            prefix.push(sum);
+        }
+        for (i, slot) in out.iter_mut().enumerate() {
+            let (lo, hi) = (i.saturating_sub(radius), (i + radius + 1).min(n));
+            *slot = ((prefix[hi] - prefix[lo]) / (hi - lo) as f64) as f32;
+        }
+        return;
+    }
+    // Left border: the window [0, i + r] grows.
+    let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
+    for i in 0..=radius {
+        sum += f64::from(src[i + radius]);
+        out[i] = (sum / (i + radius + 1) as f64) as f32;
+    }
+    // Interior: a full window slides by one.
+    let inv = 1.0 / width as f64;
+    for i in radius + 1..n - radius {
+        sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
+        out[i] = (sum * inv) as f32;
+    }
+    // Right border: the window [i − r, n) shrinks.
+    for i in n - radius..n {
+        sum -= f64::from(src[i - radius - 1]);
+        out[i] = (sum / (n - (i - radius)) as f64) as f32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Abramowitz & Stegun 7.1.26 (error < 1.5e-7).
+    fn erf(x: f64) -> f64 {
+        let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+        let y = 1.0
+            - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736)
+                * t
+                + 0.254_829_592)
+                * t
+                * (-x * x).exp();
+        if x >= 0.0 {
+            y
+        } else {
+            -y
+        }
+    }
+
+    #[test]
+    fn mean_and_population_std() {
+        assert_eq!(mean(&[]), 0.0);
+        assert_eq!(std_dev(&[]), 0.0);
+        assert!((std_dev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn moving_mean_divides_by_in_range_count_at_the_ends() {
+        let v = [10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0];
+        let s = moving_mean(&v, 2);
+        assert!((s[0] - 10.0 / 3.0).abs() < 1e-12, "{s:?}");
+        assert!((s[1] - 10.0 / 4.0).abs() < 1e-12);
+        assert!((s[2] - 10.0 / 5.0).abs() < 1e-12);
+        assert!((s[3] - 0.0).abs() < 1e-12);
+        assert!((s[6] - 5.0 / 3.0).abs() < 1e-12);
+        assert!(moving_mean(&[], 2).is_empty());
+    }
+
+    #[test]
+    fn box_widths_add_up_to_the_gaussian_variance() {
+        for sigma in [5.0, 30.0, 40.0, 100.0] {
+            let widths = box_widths(sigma, 3);
+            let var: f64 = widths.iter().map(|&w| ((w * w) as f64 - 1.0) / 12.0).sum();
+            assert!(widths.iter().all(|w| w % 2 == 1));
+            assert!((var.sqrt() - sigma).abs() / sigma < 0.1, "σ {sigma}: {widths:?}");
+        }
+        assert!(box_widths(0.0, 3).is_empty());
+    }
+
+    #[test]
+    fn blur_of_a_step_follows_the_gaussian_cdf() {
+        let sigma = 20.0;
+        let step: Vec<f32> = (0..1000).map(|i| if i < 500 { 0.0 } else { 1.0 }).collect();
+        let blurred = gaussian_blur(&step, sigma, 3);
+        for i in (300..700).step_by(10) {
+            // The step sits between entries 499 and 500.
+            let x = (i as f64 - 499.5) / sigma;
+            let want = 0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2));
+            let got = f64::from(blurred[i]);
+            assert!((got - want).abs() < 0.02, "at {i}: {got} vs {want}");
+        }
+        // Monotone, and the flat parts stay exactly flat up to the ends
+        // (no zero padding).
+        assert!(blurred.windows(2).all(|w| w[0] <= w[1] + 1e-6));
+        assert_eq!(blurred[0], 0.0);
+        assert!((blurred[999] - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn blur_keeps_a_constant_signal_constant() {
+        let flat = vec![0.25f32; 37];
+        for v in gaussian_blur(&flat, 50.0, 3) {
+            assert!((v - 0.25).abs() < 1e-6);
+        }
+        assert!(gaussian_blur(&[], 5.0, 3).is_empty());
+    }
+
+    #[test]
+    fn kernel_smoothing_renormalises_at_the_ends() {
+        let s = gaussian_kernel_smooth(&[3.0; 5], 1.0, 3);
+        assert!(s.iter().all(|v| (v - 3.0).abs() < 1e-12));
+        let spike = gaussian_kernel_smooth(&[0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0], 1.0, 3);
+        assert!(spike[3] > spike[2] && spike[2] > spike[1] && (spike[2] - spike[4]).abs() < 1e-12);
+    }
+}
