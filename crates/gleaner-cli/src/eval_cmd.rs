@@ -418,31 +418,29 @@ fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[Page
         Contender::Algorithm { .. } if ms.is_empty() => None,
         Contender::Algorithm { .. } => Some(ms.iter().sum::<f64>() / ms.len() as f64),
     };
-    let (precision, recall, f1, f1_std, accuracy, scored) = match metric {
+    let summary = match metric {
         Metric::Shingle => {
             let s: Vec<ShinglePage> = pages.iter().filter_map(|p| p.shingle.clone()).collect();
-            let r = eval::shingle_summary(&s, RESAMPLES, SEED);
-            (r.precision, r.recall, r.f1, r.f1_std, r.accuracy, r.pages)
+            eval::shingle_summary(&s, RESAMPLES, SEED)
         }
         Metric::Lcs | Metric::Edr => {
             let prfs: Vec<Prf> = pages
                 .iter()
                 .filter_map(|p| if metric == Metric::Lcs { p.lcs } else { p.edr })
                 .collect();
-            let r = eval::summarize(&prfs, RESAMPLES, SEED);
-            (r.precision, r.recall, r.f1, r.f1_std, r.accuracy, r.pages)
+            eval::summarize(&prfs, RESAMPLES, SEED)
         }
     };
     Row {
         dataset: dataset.to_string(),
         algorithm: contender.label().to_string(),
         metric: metric.name().to_string(),
-        precision,
-        recall,
-        f1,
-        f1_std,
-        accuracy,
-        pages: scored,
+        precision: summary.precision,
+        recall: summary.recall,
+        f1: summary.f1,
+        f1_std: summary.f1_std,
+        accuracy: summary.accuracy,
+        pages: summary.pages,
         failed,
         ms_per_page,
     }

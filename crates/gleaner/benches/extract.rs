@@ -6,9 +6,12 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use gleaner::extract::{self, Params};
 use gleaner::{Document, ParseOptions};
 
-/// The algorithms of issue 4 (the source-level curve methods and Crunch),
-/// with the line-based ones also in `lines=blocks` mode.
+/// Every algorithm, with the line-based ones also in `lines=blocks` mode.
 const ALGORITHMS: &[(&str, &[(&str, &str)])] = &[
+    ("plain", &[]),
+    ("bte", &[]),
+    ("dsc", &[]),
+    ("lqf", &[]),
     ("crunch", &[]),
     ("ccb", &[]),
     ("accb", &[]),
@@ -28,10 +31,10 @@ const PAGES: &[(&str, &[u8])] = &[
     ("lemonde-1", include_bytes!("../../../tests/fixtures/lemonde-1.html")),
 ];
 
-fn source_algorithms(c: &mut Criterion) {
+fn algorithms(c: &mut Criterion) {
     for &(page, bytes) in PAGES {
         let doc = Document::parse(bytes, &ParseOptions::default()).expect("fixture parses");
-        let mut group = c.benchmark_group(format!("source_algorithms/{page}"));
+        let mut group = c.benchmark_group(format!("extract/{page}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("parse (reference)", |b| {
             b.iter(|| Document::parse(black_box(bytes), &ParseOptions::default()))
@@ -57,5 +60,5 @@ fn source_algorithms(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, source_algorithms);
+criterion_group!(benches, algorithms);
 criterion_main!(benches);

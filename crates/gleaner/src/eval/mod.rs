@@ -46,7 +46,7 @@ pub use self::cluster::{dunn_index, rand_index};
 pub use self::edr::{edr_normalize, edr_scores, levenshtein, EdrScore};
 pub use self::lcs::{lcs_length, lcs_prf};
 pub use self::savings::{savings, Savings};
-pub use self::shingle::{shingle_page, shingle_summary, ShinglePage, ShingleSummary};
+pub use self::shingle::{shingle_page, shingle_summary, ShinglePage};
 pub use self::summary::{summarize, Summary};
 pub use self::tokens::{lcs_words, shingle_tokens, Interner};
 

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 
 use super::bootstrap::{bootstrap_std, mean};
 use super::harmonic_mean;
+use super::summary::Summary;
 use super::tokens::{shingle_tokens, Interner};
 
 /// Shingle length of the benchmark (`ngram_n = 4`).
@@ -71,23 +72,6 @@ fn ratio_or_perfect(tp: f64, miss: f64, page: &ShinglePage) -> f64 {
     } else {
         0.0
     }
-}
-
-/// Corpus scores of [`shingle_summary`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShingleSummary {
-    /// Mean page precision over pages with a non-empty prediction.
-    pub precision: f64,
-    /// Mean page recall over pages with a non-empty gold text.
-    pub recall: f64,
-    /// Harmonic mean of `precision` and `recall`.
-    pub f1: f64,
-    /// Sample standard deviation of `f1` over the bootstrap resamples.
-    pub f1_std: f64,
-    /// Share of pages whose token lists are exactly equal.
-    pub accuracy: f64,
-    /// Number of pages.
-    pub pages: usize,
 }
 
 /// Scores one page: `extracted` against `gold`.
@@ -152,11 +136,11 @@ fn shingles(tokens: &[u32]) -> impl Iterator<Item = &[u32]> {
 /// let s = shingle_summary(&pages, 1000, 0);
 /// assert_eq!((s.precision, s.recall, s.accuracy), (1.0, 0.5, 0.5));
 /// ```
-pub fn shingle_summary(pages: &[ShinglePage], resamples: usize, seed: u64) -> ShingleSummary {
+pub fn shingle_summary(pages: &[ShinglePage], resamples: usize, seed: u64) -> Summary {
     let all: Vec<usize> = (0..pages.len()).collect();
     let (precision, recall, f1) = corpus_prf(pages, &all);
     let f1_std = bootstrap_std(pages.len(), resamples, seed, |idx| corpus_prf(pages, idx).2);
-    ShingleSummary {
+    Summary {
         precision,
         recall,
         f1,

@@ -16,7 +16,10 @@
 use super::bootstrap::{bootstrap_std, mean};
 use super::Prf;
 
-/// Means of per-page scores over a corpus.
+/// Scores of a corpus: what [`summarize`] and
+/// [`shingle_summary`](super::shingle_summary) return. F1 is the mean page
+/// F1 for the former and the harmonic mean of the mean P and R for the
+/// latter; the other fields mean the same in both.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Summary {
     /// Mean page precision.

@@ -185,11 +185,7 @@ impl Cetr {
     /// and the smoothed absolute derivative `G'`, with the content lines.
     pub fn curve(&self, doc: &Document) -> Curve {
         let a = self.analyse(doc);
-        let x_label = match self.config.lines {
-            LineMode::Source => "source line (empty lines removed)",
-            LineMode::Blocks => "virtual line (cut at block tags)",
-        };
-        Curve::new(x_label, "tag ratio")
+        Curve::new(self.config.lines.axis_label(), "tag ratio")
             .series("tag ratio T", a.raw)
             .series("smoothed T′", a.smoothed)
             .series("smoothed |derivative| G′", a.derivative)

@@ -31,6 +31,16 @@ pub enum LineMode {
     Blocks,
 }
 
+impl LineMode {
+    /// The x-axis label of a per-line curve in this mode.
+    pub fn axis_label(self) -> &'static str {
+        match self {
+            LineMode::Source => "source line (empty lines removed)",
+            LineMode::Blocks => "virtual line (cut at block tags)",
+        }
+    }
+}
+
 impl FromStr for LineMode {
     type Err = Error;
 

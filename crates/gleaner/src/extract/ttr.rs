@@ -259,11 +259,7 @@ impl Ttr {
     /// cluster-mean bar of the clusterings) and the content lines.
     pub fn curve(&self, doc: &Document) -> Curve {
         let a = self.analyse(doc);
-        let x_label = match self.config.lines {
-            LineMode::Source => "source line (empty lines removed)",
-            LineMode::Blocks => "virtual line (cut at block tags)",
-        };
-        Curve::new(x_label, "text-to-tag ratio")
+        Curve::new(self.config.lines.axis_label(), "text-to-tag ratio")
             .series("TTR", a.raw)
             .series(format!("smoothed TTR (radius {})", self.config.radius), a.smoothed)
             .threshold(a.threshold)
