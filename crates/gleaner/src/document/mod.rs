@@ -14,6 +14,7 @@ mod sink;
 mod source;
 mod stats;
 pub mod tags;
+mod tree_input;
 
 use std::ops::Range;
 
@@ -55,11 +56,21 @@ pub struct ParseOptions {
     pub max_nesting: usize,
     /// The page's URL, used to resolve links in output.
     pub url: Option<String>,
+    /// Keep every attribute in the DOM. By default only the attributes
+    /// the library reads are kept (`id`, `class`, `href`, `src`, `style`,
+    /// …), which makes tree building much faster.
+    pub keep_all_attributes: bool,
 }
 
 impl Default for ParseOptions {
     fn default() -> ParseOptions {
-        ParseOptions { max_bytes: 64 << 20, encoding: None, max_nesting: 512, url: None }
+        ParseOptions {
+            max_bytes: 64 << 20,
+            encoding: None,
+            max_nesting: 512,
+            url: None,
+            keep_all_attributes: false,
+        }
     }
 }
 
@@ -79,6 +90,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::max_nesting`].
     pub fn max_nesting(mut self, depth: usize) -> ParseOptions {
         self.max_nesting = depth;
+        self
+    }
+
+    /// Sets [`ParseOptions::keep_all_attributes`].
+    pub fn keep_all_attributes(mut self, yes: bool) -> ParseOptions {
+        self.keep_all_attributes = yes;
         self
     }
 
@@ -207,14 +224,9 @@ impl Document {
     fn from_decoded(text: String, options: &ParseOptions) -> Document {
         let input_bytes = text.len();
         let mut source = source::tokenize(text);
-        let guard = source.nesting_guard(options.max_nesting);
-        let built = {
-            let parser = html5ever::parse_document(ArenaSink::new(), Default::default());
-            match guard {
-                None => parser.one(source.text()),
-                Some(guard) => parser.one(strip_ranges(source.text(), &guard.dropped)),
-            }
-        };
+        let input =
+            tree_input::tree_input(&source, options.max_nesting, options.keep_all_attributes);
+        let built = html5ever::parse_document(ArenaSink::new(), Default::default()).one(input);
         let (nodes, text) = layout(built);
         let stats = stats::compute(&nodes, &text);
         let mut doc = Document {
@@ -456,19 +468,6 @@ fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
         .count();
     // Text pages have almost no control bytes; a tenth is surely binary.
     (head.len() >= 16 && control * 10 > head.len()).then_some(BinaryKind::Binary)
-}
-
-/// `text` without the byte ranges in `drop` (sorted, disjoint, on char
-/// boundaries because they are tag tokens).
-fn strip_ranges(text: &str, drop: &[Range<usize>]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut pos = 0;
-    for r in drop {
-        out.push_str(text.get(pos..r.start).unwrap_or(""));
-        pos = r.end;
-    }
-    out.push_str(text.get(pos..).unwrap_or(""));
-    out
 }
 
 /// Lays the built tree out in document order, copying text into one

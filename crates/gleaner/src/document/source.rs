@@ -195,12 +195,6 @@ pub fn split_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
-/// The deep-nesting guard's verdict: byte ranges of tags to hide from the
-/// tree builder.
-pub(crate) struct NestingGuard {
-    pub dropped: Vec<Range<usize>>,
-}
-
 /// Tokenizes `text`. Never fails: anything that is not markup is text.
 pub(crate) fn tokenize(text: String) -> Source {
     let tokens = Tokenizer { s: text.as_bytes(), pos: 0, out: Vec::new() }.run();
@@ -405,71 +399,7 @@ fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// Elements that the tree builder closes implicitly, so an unclosed one
-/// does not deepen the tree (`<p>`, `<li>`, table parts, …).
-fn closes_implicitly(name: &LocalName) -> bool {
-    use markup5ever::local_name as n;
-    matches!(
-        *name,
-        n!("p")
-            | n!("li")
-            | n!("dt")
-            | n!("dd")
-            | n!("td")
-            | n!("th")
-            | n!("tr")
-            | n!("thead")
-            | n!("tbody")
-            | n!("tfoot")
-            | n!("option")
-            | n!("optgroup")
-            | n!("colgroup")
-            | n!("caption")
-            | n!("rb")
-            | n!("rt")
-            | n!("rp")
-            | n!("html")
-            | n!("head")
-            | n!("body")
-    )
-}
-
 impl Source {
-    /// Finds start tags nested deeper than `max_depth` (and their end
-    /// tags). Browsers cap the tree depth too (Chromium's parser at 512);
-    /// without a cap, the tree builder's scope checks make 100 000 nested
-    /// `<div>`s take quadratic time. Returns `None` when nothing is deep.
-    pub(crate) fn nesting_guard(&self, max_depth: usize) -> Option<NestingGuard> {
-        let mut depth = 0usize;
-        let mut dropped = Vec::new();
-        for token in &self.tokens {
-            match &token.kind {
-                TokenKind::StartTag(name) => {
-                    let self_closing =
-                        self.text.as_bytes().get(token.end as usize - 2) == Some(&b'/');
-                    if is_void(name) || closes_implicitly(name) || self_closing {
-                        continue;
-                    }
-                    depth += 1;
-                    if depth > max_depth {
-                        dropped.push(token.range());
-                    }
-                }
-                TokenKind::EndTag(name) => {
-                    if is_void(name) || closes_implicitly(name) {
-                        continue;
-                    }
-                    if depth > max_depth {
-                        dropped.push(token.range());
-                    }
-                    depth = depth.saturating_sub(1);
-                }
-                _ => {}
-            }
-        }
-        (!dropped.is_empty()).then_some(NestingGuard { dropped })
-    }
-
     /// Aligns text tokens with the DOM's text nodes, in document order.
     ///
     /// `dom_texts` lists the text nodes in document order with their text.
@@ -482,10 +412,17 @@ impl Source {
         let mut cursor = Cursor { node: 0, byte: 0 };
         let mut buf: Vec<char> = Vec::new();
         let (mut mapped, mut total) = (0usize, 0usize);
+        let mut content_dropped = false;
         for token in &mut self.tokens {
-            let is_text = match token.kind {
+            let is_text = match &token.kind {
                 TokenKind::Text => true,
+                // The tree builder never saw this content (see `tree_input`).
+                TokenKind::RawText if content_dropped => continue,
                 TokenKind::RawText => false,
+                TokenKind::StartTag(name) => {
+                    content_dropped = super::tree_input::drops_content(name);
+                    continue;
+                }
                 _ => continue,
             };
             let raw = self.text.get(token.start as usize..token.end as usize).unwrap_or("");

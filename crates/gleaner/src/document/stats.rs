@@ -173,16 +173,39 @@ pub(crate) fn compute(nodes: &[Node], text: &str) -> Vec<NodeStats> {
 /// Non-whitespace characters and words of a text.
 fn count_text(t: &str) -> (u32, u32) {
     let (mut chars, mut words, mut in_word) = (0u32, 0u32, false);
+    if t.is_ascii() {
+        // Fast path: one byte is one character.
+        for &b in t.as_bytes() {
+            if b.is_ascii_whitespace() || b == 0x0B {
+                in_word = false;
+            } else {
+                chars += 1;
+                words += u32::from(!in_word);
+                in_word = true;
+            }
+        }
+        return (chars, words);
+    }
     for c in t.chars() {
         if c.is_whitespace() {
             in_word = false;
         } else {
             chars += 1;
-            if !in_word {
-                words += 1;
-                in_word = true;
-            }
+            words += u32::from(!in_word);
+            in_word = true;
         }
     }
     (chars, words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_text;
+
+    #[test]
+    fn counts_agree_for_ascii_and_unicode() {
+        assert_eq!(count_text("  ab c\td\u{b}e "), (5, 4));
+        assert_eq!(count_text("\u{a0}été\u{2003}à "), (4, 2));
+        assert_eq!(count_text(""), (0, 0));
+    }
 }
