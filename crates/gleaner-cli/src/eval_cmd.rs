@@ -122,6 +122,8 @@ struct PeerOutputs {
 /// Scores of one contender on one page.
 #[derive(Debug, Clone, Default)]
 struct PageScore {
+    /// The page id (empty when the page could not be loaded).
+    id: String,
     failed: bool,
     ms: Option<f64>,
     lcs: Option<Prf>,
@@ -213,6 +215,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             }
             bar
         });
+    let mut per_page = match &args.per_page {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut rows = Vec::new();
     for dataset in &datasets {
         let mut all = contenders.iter().collect::<Vec<_>>();
@@ -229,6 +238,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
                 rows.push(summarize(dataset.name(), c, m, &page_scores));
+            }
+            if let Some(out) = per_page.as_mut() {
+                write_per_page(out, dataset.name(), c.label(), &page_scores)?;
             }
         }
     }
@@ -396,6 +408,7 @@ fn score_page(
             };
             let wants = |m: Metric| metrics.contains(&m);
             PageScore {
+                id: page.id.clone(),
                 failed,
                 ms,
                 lcs: if wants(Metric::Lcs) { eval::lcs_prf(&text, &page.gold) } else { None },
@@ -408,6 +421,31 @@ fn score_page(
             }
         })
         .collect()
+}
+
+/// One JSON line per page and contender: the per-page scores behind the
+/// table, for finding the pages an algorithm gets wrong.
+fn write_per_page(
+    out: &mut impl std::io::Write,
+    dataset: &str,
+    contender: &str,
+    pages: &[PageScore],
+) -> anyhow::Result<()> {
+    for p in pages {
+        let prf = |x: Option<Prf>| x.map(|x| serde_json::json!([x.precision, x.recall, x.f1]));
+        let shingle = p.shingle.as_ref().map(|s| serde_json::json!([s.precision(), s.recall()]));
+        let line = serde_json::json!({
+            "dataset": dataset,
+            "algorithm": contender,
+            "id": p.id,
+            "failed": p.failed,
+            "lcs": prf(p.lcs),
+            "edr": prf(p.edr),
+            "shingle": shingle,
+        });
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }
 
 fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[PageScore]) -> Row {

@@ -179,6 +179,12 @@ pub struct EvalArgs {
     #[arg(long, value_name = "SPEC")]
     pub sweep: Option<String>,
 
+    /// Also write every page's scores, one JSON object per page and
+    /// algorithm (`dataset`, `algorithm`, `id`, `failed`, `lcs` [P, R, F1],
+    /// `edr` [P, R, F1], `shingle` [P, R]) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub per_page: Option<PathBuf>,
+
     /// Only the first N pages of each dataset (for quick runs).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,

@@ -253,7 +253,9 @@ mod tests {
 
     #[test]
     fn unterminated_tags_do_not_panic() {
-        for html in ["<a href='", "<a href=", "<a b c", "<", "<a =x>", "<?ÃáQ’I", "<!dö’", "<a é=’ b>"] {
+        for html in
+            ["<a href='", "<a href=", "<a b c", "<", "<a =x>", "<?ÃáQ’I", "<!dö’", "<a é=’ b>"]
+        {
             let _ = input(html);
         }
     }

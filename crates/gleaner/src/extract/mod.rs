@@ -8,6 +8,7 @@
 //! Parameters can be set by name ([`Params`]), so the CLI, the evaluation
 //! sweeps and the bindings need no per-algorithm code.
 
+mod article;
 mod bte;
 mod ccb;
 mod cetr;
@@ -24,6 +25,7 @@ mod ttr;
 use std::fmt;
 use std::str::FromStr;
 
+pub use self::article::{Article, ArticleConfig};
 pub use self::bte::{Bte, BteConfig};
 pub use self::ccb::{Ccb, CcbConfig, CcbVariant};
 pub use self::cetr::{Cetr, CetrConfig};
@@ -162,6 +164,14 @@ fn boxed<E: Extractor + 'static>(e: E) -> Box<dyn Extractor> {
 }
 
 const ALGORITHMS: &[Algorithm] = &[
+    Algorithm {
+        name: "article",
+        summary: "gleaner's own: container search by paragraph votes weighted with link quota and \
+                  content-code ratio, then boilerplate and link-list cleaning",
+        paper:
+            "combines Readability (Arc90 2009), LQF (HT'05), TCCB (Gottron 2008), Crunch (WWW'03)",
+        build: |p| Ok(boxed(Article::new(p.build()?))),
+    },
     Algorithm {
         name: "plain",
         summary: "all visible text: the papers' baseline",
