@@ -55,6 +55,10 @@ pub struct ArticleConfig {
     /// Weight of the content-code ratio in the votes: 0 ignores it, 1 makes
     /// the vote proportional to it. Default 0.5 [I].
     pub ccr_weight: f64,
+    /// How many ancestors a paragraph votes for. Default 2, as in
+    /// readability-lxml (Readability.js uses 5); 2 to 5 differ by less
+    /// than 0.003 macro F1 on the dev sets, 2 is best on four of six.
+    pub levels: usize,
 }
 
 impl Default for ArticleConfig {
@@ -64,6 +68,7 @@ impl Default for ArticleConfig {
             sibling_share: 0.2,
             link_quota: 0.5,
             ccr_weight: 0.5,
+            levels: 2,
         }
     }
 }
@@ -75,6 +80,7 @@ impl Configure for ArticleConfig {
             "sibling_share" => self.sibling_share = parse_param(key, value)?,
             "link_quota" => self.link_quota = parse_param(key, value)?,
             "ccr_weight" => self.ccr_weight = parse_param(key, value)?,
+            "levels" => self.levels = parse_param(key, value)?,
             _ => return Err(unknown_param("article", key)),
         }
         Ok(())
@@ -414,7 +420,7 @@ impl Article {
                 (1.0 + f64::from(a.commas[id.index()]) + (f64::from(chars) / 100.0).min(3.0))
                     * (1.0 - quota)
                     * (1.0 - cfg.ccr_weight + cfg.ccr_weight * ccr);
-            for (level, anc) in doc.ancestors(id).take(3).enumerate() {
+            for (level, anc) in doc.ancestors(id).take(cfg.levels.max(1)).enumerate() {
                 if doc.element(anc).is_none() {
                     break;
                 }
@@ -437,7 +443,7 @@ impl Article {
             .ids()
             .filter(|&id| is_candidate[id.index()] && !boilerplate[id.index()])
             .max_by(|&x, &y| scored(x).total_cmp(&scored(y)));
-        let top = best?;
+        let top = refine_top(doc, best?, &is_candidate, &scored);
         let top_score = scored(top);
         // Step 4: the container and its siblings.
         let mut chosen: Vec<NodeId> = Vec::new();
@@ -498,6 +504,62 @@ impl Article {
         keep_headline(doc, boilerplate, &chosen, &mut sel);
         Some(sel)
     }
+}
+
+/// Readability's corrections of the winner:
+/// - when at least three of the five best candidates with three quarters of
+///   the winner's score sit under one of its ancestors, the content is
+///   split into sections and that ancestor is the container;
+/// - an ancestor whose score rises above the winner's takes over (scores
+///   that fall below a third of the winner's stop the climb);
+/// - a container that is its parent's only element child is replaced by
+///   the parent.
+fn refine_top(
+    doc: &Document,
+    top: NodeId,
+    is_candidate: &[bool],
+    scored: &dyn Fn(NodeId) -> f64,
+) -> NodeId {
+    let body = doc.body();
+    let top_score = scored(top);
+    let mut others: Vec<NodeId> =
+        doc.ids().filter(|&id| is_candidate[id.index()] && id != top).collect();
+    others.sort_by(|&x, &y| scored(y).total_cmp(&scored(x)));
+    others.truncate(4);
+    others.retain(|&id| scored(id) >= 0.75 * top_score);
+    let mut top = top;
+    if others.len() >= 3 {
+        if let Some(common) = doc
+            .ancestors(top)
+            .take_while(|&a| a != body && doc.element(a).is_some())
+            .find(|&a| others.iter().filter(|&&o| doc.contains(a, o)).count() >= 3)
+        {
+            top = common;
+        }
+    }
+    let mut last = scored(top);
+    let threshold = last / 3.0;
+    for parent in doc.ancestors(top).take_while(|&a| a != body && doc.element(a).is_some()) {
+        if !is_candidate[parent.index()] {
+            continue;
+        }
+        let score = scored(parent);
+        if score < threshold {
+            break;
+        }
+        if score > last {
+            top = parent;
+            break;
+        }
+        last = score;
+    }
+    while let Some(parent) = doc.parent(top).filter(|&p| p != body && doc.element(p).is_some()) {
+        if doc.children(parent).filter(|&c| doc.element(c).is_some()).count() != 1 {
+            break;
+        }
+        top = parent;
+    }
+    top
 }
 
 fn is_content_text(doc: &Document, id: NodeId) -> bool {

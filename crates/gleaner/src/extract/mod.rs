@@ -274,7 +274,7 @@ pub fn algorithms() -> &'static [Algorithm] {
 
 /// The algorithm used when none is named: the best one available, by the
 /// evaluation in the README.
-pub const DEFAULT_ALGORITHM: &str = "crunch";
+pub const DEFAULT_ALGORITHM: &str = "article";
 
 /// Looks up an algorithm by name (`"default"` is [`DEFAULT_ALGORITHM`]).
 ///
