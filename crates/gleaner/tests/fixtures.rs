@@ -1,7 +1,7 @@
 //! Real pages with gold text (`tests/fixtures/`, from the Readability test
 //! suite): the DOM methods must beat Plain, and the source view must align
 //! with the DOM. The per-algorithm F1 floors are in
-//! `fixtures_source_algorithms.rs`.
+//! `accuracy.rs`.
 
 use std::path::PathBuf;
 
