@@ -230,12 +230,13 @@ fn class_weight(doc: &Document, id: NodeId) -> f64 {
 /// How eagerly subtrees are set aside as boilerplate. A page whose
 /// article hides in a `<div class="widget-blog">` or a `<form>` yields
 /// (almost) nothing at [`Strictness::Names`]; the search is then repeated
-/// with weaker marks, as Readability does.
+/// with weaker marks, as Readability does. User comments stay out until
+/// nothing else is left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Strictness {
     /// Tags, ARIA roles and class/id words.
     Names,
-    /// Tags and ARIA roles only.
+    /// Tags, ARIA roles and comment sections.
     Roles,
     /// Nothing is set aside.
     Off,
@@ -277,11 +278,26 @@ fn is_boilerplate(doc: &Document, id: NodeId, strictness: Strictness) -> bool {
             return true;
         }
     }
+    let names = e.id_and_class();
+    if is_comment_section(&names) {
+        return true;
+    }
     if strictness == Strictness::Roles {
         return false;
     }
-    let names = e.id_and_class();
     !names.is_empty() && contains_any(&names, UNLIKELY) && !contains_any(&names, MAYBE)
+}
+
+/// User comments, by class or id: a name part that starts with `comment`
+/// (but not `commentary`, an opinion piece), or `disqus`, `respond`,
+/// `replies`. No article word rescues these (`comment-body` is a comment).
+fn is_comment_section(names: &str) -> bool {
+    names.split(|c: char| !c.is_ascii_alphanumeric()).any(|part| {
+        (part.starts_with("comment") && !part.starts_with("commentary"))
+            || part.starts_with("disqus")
+            || part == "respond"
+            || part == "replies"
+    })
 }
 
 /// The initial vote total of a candidate, by its tag (Readability).
@@ -351,18 +367,24 @@ impl Analysis {
 /// forms, `<div id=main-menu-and-content>`) and is not marked.
 fn boilerplate_marks(doc: &Document, strictness: Strictness) -> Vec<bool> {
     let mut boilerplate = vec![false; doc.len()];
+    let mut comments = vec![false; doc.len()];
     for id in doc.ids().skip(1) {
-        let inherited = doc.parent(id).is_some_and(|p| boilerplate[p.index()]);
+        let parent = doc.parent(id);
+        let inherited = parent.is_some_and(|p| boilerplate[p.index()]);
         boilerplate[id.index()] = inherited || is_boilerplate(doc, id, strictness);
+        comments[id.index()] = parent.is_some_and(|p| comments[p.index()])
+            || (strictness != Strictness::Off
+                && doc.element(id).is_some_and(|e| is_comment_section(&e.id_and_class())));
     }
     let body_chars = f64::from(doc.stats(doc.body()).chars.max(1));
     for id in doc.ids() {
         if boilerplate[id.index()]
+            && !comments[id.index()]
             && !doc.parent(id).is_some_and(|p| boilerplate[p.index()])
             && f64::from(doc.stats(id).chars) > 0.5 * body_chars
         {
             for d in doc.subtree(id) {
-                boilerplate[d.index()] = false;
+                boilerplate[d.index()] = comments[d.index()];
             }
         }
     }
