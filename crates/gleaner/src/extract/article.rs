@@ -327,39 +327,123 @@ fn tag_weight(name: &LocalName) -> f64 {
     }
 }
 
+/// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
+/// or block boundary interrupts (the paragraphs of boilerpipe and
+/// jusText, ALGORITHMS.md §1.2). Text set directly in a `<td>` or `<div>`
+/// with line breaks is several paragraphs, not one.
+#[derive(Debug, Clone)]
+struct Segment {
+    /// The block the text belongs to.
+    owner: NodeId,
+    chars: u32,
+    link_chars: u32,
+    commas: u32,
+    /// Mean content-code ratio of the text (TCCB), weighted by characters.
+    ccr: f32,
+}
+
+impl Segment {
+    fn link_quota(&self) -> f64 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            f64::from(self.link_chars) / f64::from(self.chars)
+        }
+    }
+}
+
 /// Per-node facts the steps share.
 struct Analysis {
-    own: BlockOwnText,
-    /// Commas in each block's own text.
-    commas: Vec<u32>,
-    /// Mean content-code ratio of each block's own text (1 without data).
-    ccr: Vec<f32>,
+    segments: Vec<Segment>,
+    /// The segment of each visible text node (`usize::MAX` for others).
+    segment_of: Vec<usize>,
 }
 
 impl Analysis {
     fn new(doc: &Document) -> Analysis {
         let own = BlockOwnText::compute(doc);
         let n = doc.len();
-        let mut commas = vec![0u32; n];
         let scores = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).extract(doc);
-        let mut ccr_sum = vec![0f32; n];
-        let mut ccr_weight = vec![0f32; n];
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut segment_of = vec![usize::MAX; n];
+        let mut previous: Option<NodeId> = None;
+        let mut ccr_weight = 0f32;
         for id in doc.text_nodes() {
             let owner = own.owner[id.index()];
-            let t = doc.text(id);
-            commas[owner.index()] +=
-                t.chars().filter(|c| matches!(c, ',' | '，' | '、' | '،')).count() as u32;
-            let w = doc.stats(id).chars as f32;
-            ccr_sum[owner.index()] += w * scores.score(id).unwrap_or(1.0);
-            ccr_weight[owner.index()] += w;
+            let new_segment = match previous {
+                None => true,
+                Some(prev) => own.owner[prev.index()] != owner || breaks_between(doc, prev, id),
+            };
+            if new_segment {
+                if let Some(last) = segments.last_mut() {
+                    last.ccr = if ccr_weight > 0.0 { last.ccr / ccr_weight } else { 1.0 };
+                }
+                segments.push(Segment { owner, chars: 0, link_chars: 0, commas: 0, ccr: 0.0 });
+                ccr_weight = 0.0;
+            }
+            let stats = doc.stats(id);
+            if let Some(seg) = segments.last_mut() {
+                seg.chars += stats.chars;
+                seg.link_chars += stats.link_chars;
+                seg.commas +=
+                    doc.text(id).chars().filter(|c| matches!(c, ',' | '，' | '、' | '،')).count()
+                        as u32;
+                let w = stats.chars as f32;
+                seg.ccr += w * scores.score(id).unwrap_or(1.0).clamp(0.0, 1.0);
+                ccr_weight += w;
+            }
+            segment_of[id.index()] = segments.len() - 1;
+            previous = Some(id);
         }
-        let ccr = ccr_sum
-            .iter()
-            .zip(&ccr_weight)
-            .map(|(s, w)| if *w > 0.0 { (s / w).clamp(0.0, 1.0) } else { 1.0 })
-            .collect();
-        Analysis { own, commas, ccr }
+        if let Some(last) = segments.last_mut() {
+            last.ccr = if ccr_weight > 0.0 { last.ccr / ccr_weight } else { 1.0 };
+        }
+        Analysis { segments, segment_of }
     }
+
+    /// Every block with text, with its segments summed, in document order.
+    fn blocks(&self) -> Vec<(NodeId, Segment)> {
+        let mut by_owner: std::collections::BTreeMap<NodeId, Segment> = Default::default();
+        for seg in &self.segments {
+            let e = by_owner.entry(seg.owner).or_insert(Segment {
+                owner: seg.owner,
+                chars: 0,
+                link_chars: 0,
+                commas: 0,
+                ccr: 0.0,
+            });
+            let total = e.chars + seg.chars;
+            if total > 0 {
+                e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
+            }
+            e.chars = total;
+            e.link_chars += seg.link_chars;
+            e.commas += seg.commas;
+        }
+        by_owner.into_iter().collect()
+    }
+
+    fn segment(&self, text: NodeId) -> Option<&Segment> {
+        self.segments.get(*self.segment_of.get(text.index())?)
+    }
+}
+
+/// Two `<br>`s or an `<hr>` between two text nodes of the same block.
+fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
+    let mut brs = 0;
+    for id in (prev.0 + 1..next.0).map(NodeId) {
+        match doc.name(id) {
+            Some(&local_name!("br")) => {
+                brs += 1;
+                if brs >= 2 {
+                    return true;
+                }
+            }
+            Some(&local_name!("hr")) => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Boilerplate subtrees (marks are inherited from ancestors). A marked
@@ -424,25 +508,15 @@ impl Article {
         let n = doc.len();
         let mut votes = vec![0f64; n];
         let mut is_candidate = vec![false; n];
-        // Step 2: paragraph votes.
-        for id in doc.ids() {
-            let stats = doc.stats(id);
-            if !stats.flags.contains(NodeFlags::BLOCK | NodeFlags::VISIBLE)
-                || boilerplate[id.index()]
-            {
+        // Step 2: paragraph votes, one per block (its segments summed).
+        for (owner, seg) in a.blocks() {
+            if seg.chars < cfg.min_paragraph_chars || boilerplate[owner.index()] {
                 continue;
             }
-            let chars = a.own.chars[id.index()];
-            if chars < cfg.min_paragraph_chars {
-                continue;
-            }
-            let quota = a.own.quota(id);
-            let ccr = f64::from(a.ccr[id.index()]);
-            let vote =
-                (1.0 + f64::from(a.commas[id.index()]) + (f64::from(chars) / 100.0).min(3.0))
-                    * (1.0 - quota)
-                    * (1.0 - cfg.ccr_weight + cfg.ccr_weight * ccr);
-            for (level, anc) in doc.ancestors(id).take(cfg.levels.max(1)).enumerate() {
+            let vote = (1.0 + f64::from(seg.commas) + (f64::from(seg.chars) / 100.0).min(3.0))
+                * (1.0 - seg.link_quota())
+                * (1.0 - cfg.ccr_weight + cfg.ccr_weight * f64::from(seg.ccr));
+            for (level, anc) in doc.ancestors(owner).take(cfg.levels.max(1)).enumerate() {
                 if doc.element(anc).is_none() {
                     break;
                 }
@@ -515,9 +589,10 @@ impl Article {
                 if !doc.is_text(id) || !is_content_text(doc, id) || boilerplate[id.index()] {
                     continue;
                 }
-                let owner = a.own.owner[id.index()];
-                if a.own.quota(owner) > cfg.link_quota && !is_heading(doc, owner) {
-                    continue;
+                if let Some(seg) = a.segment(id) {
+                    if seg.link_quota() > cfg.link_quota && !is_heading(doc, seg.owner) {
+                        continue;
+                    }
                 }
                 sel.set(id, true);
             }
