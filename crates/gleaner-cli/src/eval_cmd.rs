@@ -147,7 +147,7 @@ impl Sweep {
             .collect::<Result<_, _>>()
             .map_err(|_| err())?;
         let [start, end, step] = parts[..] else { return Err(err()) };
-        if !(step > 0.0) || end < start || (end - start) / step > 10_000.0 {
+        if step.is_nan() || step <= 0.0 || end < start || (end - start) / step > 10_000.0 {
             return Err(err());
         }
         let count = ((end - start) / step + 1e-9).floor() as usize + 1;
@@ -458,7 +458,7 @@ fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[Page
     };
     let summary = match metric {
         Metric::Shingle => {
-            let s: Vec<ShinglePage> = pages.iter().filter_map(|p| p.shingle.clone()).collect();
+            let s: Vec<ShinglePage> = pages.iter().filter_map(|p| p.shingle).collect();
             eval::shingle_summary(&s, RESAMPLES, SEED)
         }
         Metric::Lcs | Metric::Edr => {

@@ -32,19 +32,13 @@ pub enum Format {
 }
 
 /// Options for the renderers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct RenderOptions {
     /// Keep hyperlinks (`[text](href)` in Markdown, `<a href>` in HTML).
     pub links: bool,
     /// Keep images (`![alt](src)` in Markdown, `<img>` in HTML).
     pub images: bool,
-}
-
-impl Default for RenderOptions {
-    fn default() -> RenderOptions {
-        RenderOptions { links: false, images: false }
-    }
 }
 
 impl RenderOptions {
