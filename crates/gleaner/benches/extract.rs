@@ -8,6 +8,7 @@ use gleaner::{Document, ParseOptions};
 
 /// Every algorithm, with the line-based ones also in `lines=blocks` mode.
 const ALGORITHMS: &[(&str, &[(&str, &str)])] = &[
+    ("article", &[]),
     ("plain", &[]),
     ("bte", &[]),
     ("dsc", &[]),
