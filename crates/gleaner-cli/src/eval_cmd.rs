@@ -171,6 +171,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     let names = algorithm_names(&args.algorithms)?;
     let mut contenders = Vec::new();
     for name in &names {
+        // --lines applies to the line-based algorithms only.
+        let algorithm = extract::algorithm(name).map_err(UsageError::from)?;
+        let base = match args.lines {
+            Some(lines) => {
+                crate::with_lines(algorithm, &base, lines).unwrap_or_else(|| base.clone())
+            }
+            None => base.clone(),
+        };
         match &sweep {
             None => {
                 let extractor = build(name, &base)?;

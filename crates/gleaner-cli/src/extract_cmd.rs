@@ -108,6 +108,11 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<std::process::ExitCode> {
     for p in &args.params {
         params.push_assignment(p).map_err(UsageError::from)?;
     }
+    if let Some(lines) = args.lines {
+        params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
+            UsageError(format!("--lines: {} does not read source lines", algorithm.name))
+        })?;
+    }
     let extractor = algorithm.build(&params).map_err(UsageError::from)?;
     let encoding = match &args.encoding {
         None => None,

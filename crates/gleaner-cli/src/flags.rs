@@ -56,6 +56,25 @@ impl OutputFormat {
     }
 }
 
+/// How line-based algorithms (the TTR family, CETR) cut the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lines {
+    /// Physical source lines, as the papers do.
+    Source,
+    /// Virtual lines cut at block-level tags (robust to minified pages).
+    Blocks,
+}
+
+impl Lines {
+    /// The value of the algorithms' `lines` parameter.
+    pub fn as_param(self) -> &'static str {
+        match self {
+            Lines::Source => "source",
+            Lines::Blocks => "blocks",
+        }
+    }
+}
+
 /// Arguments of `extract`.
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
@@ -76,6 +95,12 @@ pub struct ExtractArgs {
     /// A parameter of the algorithm, as key=value (repeatable).
     #[arg(short, long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+
+    /// For line-based algorithms (ttr*, cetr): cut the source into physical
+    /// lines (`source`, the papers' default) or virtual lines at
+    /// block-level tags (`blocks`). Same as `-p lines=...`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub lines: Option<Lines>,
 
     /// Output format.
     #[arg(short = 'f', long, value_enum, default_value_t = OutputFormat::Txt)]
@@ -175,6 +200,12 @@ pub struct EvalArgs {
     #[arg(short, long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 
+    /// For line-based algorithms (ttr*, cetr): cut the source into physical
+    /// lines (`source`, the papers' default) or virtual lines at
+    /// block-level tags (`blocks`). Same as `-p lines=...`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub lines: Option<Lines>,
+
     /// Sweep one numeric parameter: key=start:end:step.
     #[arg(long, value_name = "SPEC")]
     pub sweep: Option<String>,
@@ -212,6 +243,12 @@ pub struct InspectArgs {
     /// A parameter of the algorithm, as key=value (repeatable).
     #[arg(short, long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+
+    /// For line-based algorithms (ttr*, cetr): cut the source into physical
+    /// lines (`source`, the papers' default) or virtual lines at
+    /// block-level tags (`blocks`). Same as `-p lines=...`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub lines: Option<Lines>,
 
     /// Where to write the report (default: standard output).
     #[arg(short, long, value_name = "FILE")]

@@ -19,9 +19,13 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         params.push_assignment(p).map_err(UsageError::from)?;
     }
     // Check the algorithm and its parameters before reading the page.
-    gleaner::extract::algorithm(&args.algorithm)
-        .and_then(|a| a.build(&params))
-        .map_err(UsageError::from)?;
+    let algorithm = gleaner::extract::algorithm(&args.algorithm).map_err(UsageError::from)?;
+    if let Some(lines) = args.lines {
+        params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
+            UsageError(format!("--lines: {} does not read source lines", algorithm.name))
+        })?;
+    }
+    algorithm.build(&params).map_err(UsageError::from)?;
     let input = inputs::collect(std::slice::from_ref(&args.input), &[])?
         .into_iter()
         .next()
@@ -66,6 +70,7 @@ mod tests {
             params: vec!["alpha=2".into()],
             output: Some(report.clone()),
             max_bytes: 1 << 20,
+            lines: None,
         };
         assert_eq!(run(args).expect("run"), ExitCode::SUCCESS);
         let html = std::fs::read_to_string(report).expect("report");
@@ -80,6 +85,7 @@ mod tests {
             params: vec!["sigma=1".into()],
             output: None,
             max_bytes: 1 << 20,
+            lines: None,
         };
         let err = run(args).expect_err("unknown parameter");
         assert!(err.downcast_ref::<UsageError>().is_some());

@@ -315,3 +315,23 @@ fn eval_sweep_labels_rows_by_value() {
     let labels: Vec<&str> = rows.iter().filter_map(|r| r["algorithm"].as_str()).collect();
     assert_eq!(labels, ["lqf[threshold=0]", "lqf[threshold=0.5]", "lqf[threshold=1]"]);
 }
+
+#[test]
+fn lines_flag_switches_line_based_algorithms_to_virtual_lines() {
+    // A minified page is one physical line: line-based TTR keeps all or
+    // nothing of it; virtual lines cut at block tags separate the article.
+    let minified = ARTICLE.replace('\n', "");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("min.html");
+    std::fs::write(&page, &minified).expect("write");
+    let source = run(gleaner().args(["extract", "-a", "ttr", "--lines", "source"]).arg(&page));
+    let blocks = run(gleaner().args(["extract", "-a", "ttr", "--lines", "blocks"]).arg(&page));
+    assert!(source.status.success() && blocks.status.success());
+    let blocks_text = stdout(&blocks);
+    assert!(blocks_text.contains("A powerful storm"), "{blocks_text}");
+    assert!(!blocks_text.contains("Home"), "{blocks_text}");
+    assert_ne!(stdout(&source), blocks_text);
+    let not_line_based =
+        run(gleaner().args(["extract", "-a", "lqf", "--lines", "blocks"]).arg(&page));
+    assert_eq!(not_line_based.status.code(), Some(2));
+}
