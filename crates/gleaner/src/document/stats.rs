@@ -30,7 +30,7 @@ impl NodeFlags {
     pub const VISIBLE: NodeFlags = NodeFlags(1 << 2);
     /// A block-level element ([`is_block`]).
     pub const BLOCK: NodeFlags = NodeFlags(1 << 3);
-    /// The node is an `<a>` or inside one.
+    /// The node is an `<a href>` or inside one.
     pub const IN_LINK: NodeFlags = NodeFlags(1 << 4);
     /// Inside `<pre>`, `<textarea>`, `<listing>` or `<plaintext>`, where
     /// whitespace is significant.
@@ -69,7 +69,7 @@ pub struct NodeStats {
     pub link_words: u32,
     /// Elements in the subtree, the node included.
     pub tags: u32,
-    /// Links (`<a>` elements) in the subtree, the node included.
+    /// Links (`<a href>` elements) in the subtree, the node included.
     pub links: u32,
     /// Distance from the root (the root is 0).
     pub depth: u32,
@@ -125,7 +125,9 @@ pub(crate) fn compute(nodes: &[Node], text: &str) -> Vec<NodeStats> {
                     s.flags |= NodeFlags::BLOCK;
                 }
                 match e.name {
-                    local_name!("a") => {
+                    // A link is an anchor with a target; `<a name>` and
+                    // `<a id>` only mark a place in the text.
+                    local_name!("a") if e.attr("href").is_some() => {
                         s.flags |= NodeFlags::IN_LINK;
                         s.links = 1;
                     }

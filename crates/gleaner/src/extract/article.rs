@@ -253,7 +253,12 @@ enum Strictness {
 }
 
 /// Is this element boilerplate by its tag, ARIA role or class and id?
-fn is_boilerplate(doc: &Document, id: NodeId, strictness: Strictness) -> bool {
+fn is_boilerplate(
+    doc: &Document,
+    id: NodeId,
+    strictness: Strictness,
+    in_table_or_code: bool,
+) -> bool {
     let Some(e) = doc.element(id) else { return false };
     if strictness == Strictness::Off {
         return false;
@@ -295,7 +300,20 @@ fn is_boilerplate(doc: &Document, id: NodeId, strictness: Strictness) -> bool {
     if strictness == Strictness::Roles {
         return false;
     }
-    !names.is_empty() && contains_any(&names, UNLIKELY) && !contains_any(&names, MAYBE)
+    // Readability.js spares links, anything in a table or code block; we
+    // spare headings and definition terms too (`<dt class="subheaders">`).
+    let spared = matches!(
+        e.name,
+        local_name!("a")
+            | local_name!("dt")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+    ) || in_table_or_code;
+    !spared && !names.is_empty() && contains_any(&names, UNLIKELY) && !contains_any(&names, MAYBE)
 }
 
 /// User comments, by class or id: a name part that starts with `comment`
@@ -462,10 +480,16 @@ fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
 fn boilerplate_marks(doc: &Document, strictness: Strictness) -> Vec<bool> {
     let mut boilerplate = vec![false; doc.len()];
     let mut comments = vec![false; doc.len()];
+    let mut in_table_or_code = vec![false; doc.len()];
     for id in doc.ids().skip(1) {
         let parent = doc.parent(id);
         let inherited = parent.is_some_and(|p| boilerplate[p.index()]);
-        boilerplate[id.index()] = inherited || is_boilerplate(doc, id, strictness);
+        let in_table = parent.is_some_and(|p| {
+            in_table_or_code[p.index()]
+                || matches!(doc.name(p), Some(&local_name!("table")) | Some(&local_name!("code")))
+        });
+        in_table_or_code[id.index()] = in_table;
+        boilerplate[id.index()] = inherited || is_boilerplate(doc, id, strictness, in_table);
         comments[id.index()] = parent.is_some_and(|p| comments[p.index()])
             || (strictness != Strictness::Off
                 && doc.element(id).is_some_and(|e| is_comment_section(&e.id_and_class())));
