@@ -58,6 +58,30 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
+    /// [`Job::process`], with a panic turned into that record's error so
+    /// that one page cannot take the batch down.
+    fn process_guarded(&self, input: &Input) -> Record {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.process(input)))
+            .unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Record {
+                    source: input.source.clone(),
+                    title: None,
+                    text: String::new(),
+                    algorithm: self.algorithm.to_string(),
+                    error: Some(format!("internal error, please report it: {what}")),
+                    encoding: None,
+                    bytes: 0,
+                    rendered: String::new(),
+                    unreadable: false,
+                }
+            })
+    }
+
     fn process(&self, input: &Input) -> Record {
         let mut record = Record {
             source: input.source.clone(),
@@ -87,6 +111,13 @@ impl Job<'_> {
             }
         };
         let selection = self.extractor.extract(&doc);
+        if selection.count() == 0 {
+            if let Some(frames) = frameset_sources(&doc) {
+                record.error = Some(format!(
+                    "frameset page: its content is in the frames ({frames}); extract those pages"
+                ));
+            }
+        }
         record.title = gleaner::metadata::title(&doc);
         record.encoding = Some(doc.encoding().name().to_string());
         record.text = render::text(&doc, &selection);
@@ -151,7 +182,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<std::process::ExitCode> {
     let (mut pages, mut failed, mut unreadable, mut bytes) = (0usize, 0usize, 0usize, 0usize);
     for chunk in inputs.chunks(CHUNK) {
         let records: Vec<Record> =
-            pool.install(|| chunk.par_iter().map(|i| job.process(i)).collect());
+            pool.install(|| chunk.par_iter().map(|i| job.process_guarded(i)).collect());
         for (input, record) in chunk.iter().zip(records) {
             pages += 1;
             bytes += record.bytes;
@@ -194,6 +225,16 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<std::process::ExitCode> {
     })
 }
 
+/// The `src` of a frameset page's frames, if the page is a frameset.
+fn frameset_sources(doc: &Document) -> Option<String> {
+    use gleaner::document::NodeKind;
+    let is = |id, name: &str| matches!(doc.kind(id), NodeKind::Element(e) if &*e.name == name);
+    doc.ids().find(|&id| is(id, "frameset"))?;
+    let srcs: Vec<&str> =
+        doc.ids().filter(|&id| is(id, "frame")).filter_map(|id| doc.attr(id, "src")).collect();
+    Some(if srcs.is_empty() { "no frame sources".to_string() } else { srcs.join(", ") })
+}
+
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
@@ -205,6 +246,9 @@ struct Sink {
     several: bool,
     stdout: std::io::BufWriter<std::io::Stdout>,
     written: usize,
+    /// Output files written so far: a second input that maps to the same
+    /// name gets `-2`, `-3`, … rather than overwriting the first.
+    taken: std::collections::HashSet<PathBuf>,
 }
 
 impl Sink {
@@ -215,6 +259,7 @@ impl Sink {
             several,
             stdout: std::io::BufWriter::new(std::io::stdout()),
             written: 0,
+            taken: Default::default(),
         }
     }
 
@@ -230,7 +275,15 @@ impl Sink {
     fn write(&mut self, input: &Input, record: &Record) -> anyhow::Result<()> {
         let body = self.body(record)?;
         if let Some(dir) = &self.dir {
-            let path = inputs::output_path(dir, input, self.format.extension());
+            let first = inputs::output_path(dir, input, self.format.extension());
+            let mut path = first.clone();
+            let mut n = 1;
+            while self.taken.contains(&path) {
+                n += 1;
+                let stem = first.file_stem().and_then(|s| s.to_str()).unwrap_or("page");
+                path.set_file_name(format!("{stem}-{n}.{}", self.format.extension()));
+            }
+            self.taken.insert(path.clone());
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)
                     .with_context(|| format!("cannot create {}", parent.display()))?;

@@ -150,7 +150,22 @@ pub fn read(input: &Input, max_bytes: usize) -> anyhow::Result<Vec<u8>> {
             std::io::stdin().lock().take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
             buf
         }
-        Some(p) => std::fs::read(p)?,
+        Some(p) => {
+            let file = std::fs::File::open(p)?;
+            // Refuse a large regular file before reading it; read anything
+            // else (a device, a pipe) up to one byte past the limit.
+            if let Ok(meta) = file.metadata() {
+                if meta.is_file() && meta.len() > max_bytes as u64 {
+                    anyhow::bail!(gleaner::Error::TooLarge {
+                        size: meta.len() as usize,
+                        limit: max_bytes
+                    });
+                }
+            }
+            let mut buf = Vec::new();
+            file.take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
+            buf
+        }
     };
     if raw.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();

@@ -33,14 +33,15 @@ impl From<gleaner::Error> for UsageError {
 }
 
 /// `params` plus `lines=<mode>` when `algorithm` is line-based (has a
-/// `lines` parameter); `None` when it is not.
+/// `lines` parameter, which only the TTR family and CETR have); `None`
+/// when it is not.
 pub fn with_lines(
     algorithm: &gleaner::extract::Algorithm,
     params: &gleaner::extract::Params,
     lines: flags::Lines,
 ) -> Option<gleaner::extract::Params> {
-    let with = params.clone().with("lines", lines.as_param());
-    algorithm.build(&with).is_ok().then_some(with)
+    let probe = gleaner::extract::Params::new().with("lines", lines.as_param());
+    algorithm.build(&probe).is_ok().then(|| params.clone().with("lines", lines.as_param()))
 }
 
 fn main() -> ExitCode {

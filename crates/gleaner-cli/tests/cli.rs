@@ -335,3 +335,52 @@ fn lines_flag_switches_line_based_algorithms_to_virtual_lines() {
         run(gleaner().args(["extract", "-a", "lqf", "--lines", "blocks"]).arg(&page));
     assert_eq!(not_line_based.status.code(), Some(2));
 }
+
+#[test]
+fn colliding_output_names_do_not_overwrite() {
+    let src = tempfile::tempdir().expect("tempdir");
+    for (dir, name, text) in
+        [("a", "x.html", "first"), ("a", "x.htm", "second"), ("b", "x.html", "third")]
+    {
+        std::fs::create_dir_all(src.path().join(dir)).expect("mkdir");
+        std::fs::write(src.path().join(dir).join(name), format!("<p>{text} page text</p>"))
+            .expect("write");
+    }
+    let out = tempfile::tempdir().expect("tempdir");
+    let status = run(gleaner()
+        .args(["extract", "-a", "plain", "--input-dir"])
+        .arg(src.path().join("a"))
+        .arg("--input-dir")
+        .arg(src.path().join("b"))
+        .arg("-o")
+        .arg(out.path()));
+    assert!(status.status.success());
+    let mut texts: Vec<String> = std::fs::read_dir(out.path())
+        .expect("out")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .collect();
+    texts.sort();
+    assert_eq!(texts.len(), 3, "{texts:?}");
+}
+
+#[test]
+fn frameset_pages_and_utf16_pages() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let frames = dir.path().join("frames.html");
+    std::fs::write(
+        &frames,
+        "<frameset cols='50%,50%'><frame src=left.html><frame src=main.html></frameset>",
+    )
+    .expect("write");
+    let out = run(gleaner().args(["extract", "-f", "jsonl"]).arg(&frames));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("main.html")), "{v}");
+    let utf16 = dir.path().join("utf16.html");
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(ARTICLE.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    std::fs::write(&utf16, bytes).expect("write");
+    let out = run(gleaner().args(["extract", "-f", "jsonl"]).arg(&utf16));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(v["error"].is_null(), "{v}");
+    assert!(v["text"].as_str().is_some_and(|t| t.contains("A powerful storm")));
+}

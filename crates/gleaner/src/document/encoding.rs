@@ -98,9 +98,20 @@ pub fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
     None
 }
 
+/// A declared label as the WHATWG prescan reads it: UTF-16 means UTF-8
+/// (the ASCII declaration was readable), `x-user-defined` means
+/// windows-1252, and labels of the "replacement" encoding (`iso-2022-kr`,
+/// `hz-gb-2312`, …) are ignored rather than turning the page into one
+/// U+FFFD.
 fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
-    let e = Encoding::for_label(label)?;
-    Some(if e == UTF_16BE || e == UTF_16LE { UTF_8 } else { e })
+    let e = Encoding::for_label_no_replacement(label)?;
+    Some(if e == UTF_16BE || e == UTF_16LE {
+        UTF_8
+    } else if e == encoding_rs::X_USER_DEFINED {
+        encoding_rs::WINDOWS_1252
+    } else {
+        e
+    })
 }
 
 /// `charset=` in a `<meta>` tag's attributes, either as its own attribute
@@ -161,7 +172,7 @@ pub(crate) fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Looks up an encoding by its WHATWG label (`"utf-8"`, `"latin1"`, …).
 pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
-    Encoding::for_label(label.trim().as_bytes())
+    Encoding::for_label_no_replacement(label.trim().as_bytes())
 }
 
 #[cfg(test)]
@@ -209,6 +220,12 @@ mod tests {
         let (text, enc, _) = decode(bytes, None);
         assert_eq!(enc.name(), "ISO-8859-15");
         assert!(text.ends_with('€'));
+    }
+
+    #[test]
+    fn replacement_and_user_defined_labels() {
+        assert_eq!(prescan(b"<meta charset=iso-2022-kr>"), None);
+        assert_eq!(prescan(b"<meta charset=x-user-defined>"), Some(encoding_rs::WINDOWS_1252));
     }
 
     #[test]

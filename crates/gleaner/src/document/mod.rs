@@ -41,12 +41,17 @@ impl NodeId {
     }
 }
 
+/// The largest input any [`ParseOptions::max_bytes`] admits: offsets are
+/// 32-bit, and decoding can triple the size of legacy-encoded text.
+pub const MAX_SUPPORTED_BYTES: usize = 1 << 30;
+
 /// Options for [`Document::parse`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ParseOptions {
     /// Largest accepted input in bytes; larger inputs are an
-    /// [`Error::TooLarge`]. Default 64 MiB.
+    /// [`Error::TooLarge`]. Default 64 MiB; at most
+    /// [`MAX_SUPPORTED_BYTES`] (1 GiB) whatever is set here.
     pub max_bytes: usize,
     /// The character encoding if known from outside the page (an HTTP
     /// header, a WARC record, the command line). Default: detect.
@@ -193,11 +198,13 @@ impl Document {
     /// # Ok::<(), gleaner::Error>(())
     /// ```
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
-        if bytes.len() > options.max_bytes {
-            return Err(Error::TooLarge { size: bytes.len(), limit: options.max_bytes });
+        let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
+        if bytes.len() > limit {
+            return Err(Error::TooLarge { size: bytes.len(), limit });
         }
         let given = options.encoding.or_else(|| utf16_without_bom(bytes));
-        if given.is_none() {
+        // A byte order mark settles the question: UTF-16 text is half NULs.
+        if given.is_none() && Encoding::for_bom(bytes).is_none() {
             if let Some(kind) = sniff_binary(bytes) {
                 return Err(Error::NotHtml { kind });
             }
@@ -215,8 +222,9 @@ impl Document {
     /// # Errors
     /// [`Error::TooLarge`] when the text exceeds `options.max_bytes`.
     pub fn parse_str(html: &str, options: &ParseOptions) -> Result<Document> {
-        if html.len() > options.max_bytes {
-            return Err(Error::TooLarge { size: html.len(), limit: options.max_bytes });
+        let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
+        if html.len() > limit {
+            return Err(Error::TooLarge { size: html.len(), limit });
         }
         Ok(Document::from_decoded(html.to_owned(), options))
     }
@@ -596,6 +604,14 @@ mod tests {
     fn empty_input_is_an_empty_document() {
         let d = doc("");
         assert_eq!(d.text_nodes().count(), 0);
+    }
+
+    #[test]
+    fn utf16_with_bom_is_not_binary() {
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend("<p>hé</p>".encode_utf16().flat_map(|u| u.to_le_bytes()));
+        let d = Document::parse(&bytes, &ParseOptions::default()).expect("parse");
+        assert_eq!(d.text_content(d.body()), "hé");
     }
 
     #[test]

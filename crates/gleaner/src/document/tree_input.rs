@@ -25,7 +25,7 @@
 use markup5ever::{local_name, LocalName};
 
 use super::source::{Source, TokenKind};
-use super::tags::is_void;
+use super::tags::{content_model, is_void, ContentModel};
 
 /// Attributes the library reads; all others are dropped before tree
 /// building. `type` stays because `<input type=hidden>` is placed
@@ -97,6 +97,9 @@ fn closes_implicitly(name: &LocalName) -> bool {
             | local_name!("html")
             | local_name!("head")
             | local_name!("body")
+            // A new `<a>` or `<nobr>` closes an open one (WHATWG §13.2.6.4.7).
+            | local_name!("a")
+            | local_name!("nobr")
     )
 }
 
@@ -112,6 +115,9 @@ pub(crate) fn tree_input(source: &Source, max_nesting: usize, keep_all_attribute
         match &token.kind {
             TokenKind::StartTag(name) => {
                 let self_closing = raw.ends_with("/>");
+                // Set first: a raw-text element dropped for depth drops its
+                // content too, or script code would become page text.
+                skip_raw = drops_content(name) || content_model(name) != ContentModel::Normal;
                 if !(is_void(name) || closes_implicitly(name) || self_closing) {
                     depth += 1;
                     if depth > max_nesting {
@@ -249,6 +255,16 @@ mod tests {
         let html = "<div>".repeat(5) + "x" + &"</div>".repeat(5);
         let t = tree_input(&tokenize(html), 3, false);
         assert_eq!(t, "<div><div><div>x</div></div></div>");
+    }
+
+    #[test]
+    fn raw_text_of_a_tag_dropped_for_depth_is_dropped_too() {
+        let html = "<div>".repeat(5) + "<script>if (a<b) leak()</script><p>x</p>";
+        let t = tree_input(&tokenize(html), 3, false);
+        assert!(!t.contains("leak"), "{t}");
+        assert!(t.ends_with("<p>x</p>"), "{t}");
+        let anchors = "<a href=x>l ".repeat(600) + "<h1>T</h1>";
+        assert!(tree_input(&tokenize(anchors), 512, false).ends_with("<h1>T</h1>"));
     }
 
     #[test]

@@ -117,8 +117,9 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             for attr in ["href", "src", "alt", "colspan", "rowspan"] {
                 if let Some(v) = element.attr(attr) {
                     let allowed = match attr {
-                        "href" => t == "a" && !v.trim_start().starts_with("javascript:"),
-                        "src" | "alt" => t == "img",
+                        "href" => t == "a" && super::is_safe_url(v),
+                        "src" => t == "img" && super::is_safe_url(v),
+                        "alt" => t == "img",
                         _ => t == "td" || t == "th",
                     };
                     if allowed {

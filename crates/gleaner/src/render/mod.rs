@@ -82,8 +82,10 @@ enum Exit {
     Break(Break),
     /// Leave a block quote, a list item or a list: pop the prefix.
     PopPrefix(Break),
-    /// Close an inline marker (`**`, `*`, `` ` ``, `](href)`).
+    /// Close an inline marker (`**`, `*`, `](href)`).
     CloseInline(String),
+    /// Close a code span.
+    CloseCode(String),
     Heading,
     Pre,
     List,
@@ -115,7 +117,7 @@ impl<'a> Walker<'a> {
             prefix: sel.prefix_counts(),
             markdown,
             options,
-            w: Writer::default(),
+            w: if markdown { Writer::markdown() } else { Writer::default() },
             lists: Vec::new(),
             table: None,
             cell_depth: 0,
@@ -190,7 +192,12 @@ impl<'a> Walker<'a> {
         }
         match *name {
             local_name!("br") => {
-                self.w.request(Break::Line);
+                // A heading is one line in Markdown.
+                let in_heading = self
+                    .doc
+                    .ancestors(id)
+                    .any(|a| self.doc.name(a).is_some_and(|n| heading_level(n).is_some()));
+                self.w.request(if in_heading { Break::Space } else { Break::Line });
                 Exit::Nothing
             }
             local_name!("hr") => {
@@ -207,7 +214,7 @@ impl<'a> Walker<'a> {
             local_name!("pre") => {
                 self.w.request(Break::Paragraph);
                 if md {
-                    self.w.fence_open();
+                    self.w.fence_open(&self.doc.text_content(id));
                 }
                 Exit::Pre
             }
@@ -230,8 +237,9 @@ impl<'a> Walker<'a> {
                 if md {
                     let marker = match self.lists.last_mut() {
                         Some(Some(n)) => {
-                            *n += 1;
-                            format!("{}. ", *n - 1)
+                            let current = *n;
+                            *n = n.saturating_add(1);
+                            format!("{current}. ")
                         }
                         _ => "- ".to_string(),
                     };
@@ -286,11 +294,16 @@ impl<'a> Walker<'a> {
             local_name!("code") | local_name!("kbd") | local_name!("samp") | local_name!("tt")
                 if !in_pre =>
             {
-                ("`", "`")
+                let content = self.doc.text_content(id);
+                let ticks = "`".repeat(writer::longest_backtick_run(&content) + 1);
+                let pad = if content.starts_with('`') || content.ends_with('`') { " " } else { "" };
+                self.w.open_inline(format!("{ticks}{pad}"));
+                self.w.verbatim(true);
+                return Exit::CloseCode(format!("{pad}{ticks}"));
             }
             local_name!("a") if self.options.links => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
-                    if !href.is_empty() && !href.starts_with("javascript:") {
+                    if !href.is_empty() && is_safe_url(href) {
                         self.w.open_inline("[".into());
                         return Exit::CloseInline(format!("]({})", escape_url(href)));
                     }
@@ -303,7 +316,7 @@ impl<'a> Walker<'a> {
             }
             _ => return Exit::Nothing,
         };
-        if in_pre {
+        if in_pre || self.w.inline_open(open) {
             return Exit::Nothing;
         }
         self.w.open_inline(open.into());
@@ -344,7 +357,7 @@ impl<'a> Walker<'a> {
 
     fn image(&mut self, id: NodeId) {
         let src = self.doc.attr(id, "src").unwrap_or("").trim();
-        if !src.is_empty() {
+        if !src.is_empty() && is_safe_url(src) {
             let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
             self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(src)));
         }
@@ -359,6 +372,10 @@ impl<'a> Walker<'a> {
                 self.w.request(b);
             }
             Exit::CloseInline(close) => self.w.close_inline(&close),
+            Exit::CloseCode(close) => {
+                self.w.verbatim(false);
+                self.w.close_inline(&close);
+            }
             Exit::Heading => self.w.request(Break::Paragraph),
             Exit::Pre => {
                 if self.markdown {
@@ -430,6 +447,24 @@ fn is_data_table(doc: &Document, table: NodeId) -> bool {
     rows >= 2 && wide_rows * 2 >= rows
 }
 
+/// Is this link or image target safe to keep: a relative URL or one of
+/// the `http`, `https`, `mailto`, `ftp`, `tel` schemes? Browsers ignore
+/// whitespace and control characters inside a scheme and its case, so
+/// `" JavaScript:"` and `"java\tscript:"` are unsafe too.
+pub(crate) fn is_safe_url(url: &str) -> bool {
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match cleaned.find([':', '/', '?', '#']) {
+        Some(i) if cleaned.as_bytes()[i] == b':' => {
+            matches!(&cleaned[..i], "http" | "https" | "mailto" | "ftp" | "tel")
+        }
+        _ => true,
+    }
+}
+
 fn escape_url(url: &str) -> String {
     url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
 }
@@ -480,6 +515,26 @@ mod tests {
         let out = md("<pre><code>fn main() {\n    x\n}</code></pre>\
                       <table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>");
         assert_eq!(out, "```\nfn main() {\n    x\n}\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |");
+    }
+
+    #[test]
+    fn markdown_escapes_text_that_reads_as_syntax() {
+        assert_eq!(
+            md("<p>* not a list</p><p># not a heading</p>"),
+            "\\* not a list\n\n\\# not a heading"
+        );
+        assert_eq!(md("<p><code>a`b</code> <b><b>x</b></b></p>"), "``a`b`` **x**");
+        assert_eq!(md("<pre>```\ncode\n```</pre>"), "````\n```\ncode\n```\n````");
+        assert_eq!(md("<h2>One<br>Two</h2>"), "## One Two");
+        assert_eq!(md("<ol start=4294967295><li>a<li>b</ol>"), "4294967295. a\n4294967295. b");
+    }
+
+    #[test]
+    fn unsafe_links_are_dropped() {
+        assert!(is_safe_url("/a") && is_safe_url("https://x") && is_safe_url("a:b/c?d") == false);
+        assert!(!is_safe_url(" JavaScript:alert(1)") && !is_safe_url("java\tscript:x"));
+        assert!(!is_safe_url("data:text/html,x") && is_safe_url("page.html#a:b"));
+        assert_eq!(md("<p><a href='JavaScript:alert(1)'>x</a></p>"), "x");
     }
 
     #[test]

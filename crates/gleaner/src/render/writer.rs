@@ -30,6 +30,12 @@ pub(crate) struct Writer {
     fresh: bool,
     /// Inline openers (`**`, `[`) and whether they were written.
     inline: Vec<(String, bool)>,
+    /// Escape Markdown syntax in text (Markdown output).
+    escape: bool,
+    /// Inside a code span or block: text is written verbatim.
+    verbatim: usize,
+    /// The fence of the open code block.
+    fence: String,
 }
 
 impl Default for Writer {
@@ -42,11 +48,20 @@ impl Default for Writer {
             line_start: 0,
             fresh: true,
             inline: Vec::new(),
+            escape: false,
+            verbatim: 0,
+            fence: String::new(),
         }
     }
 }
 
 impl Writer {
+    /// A writer for Markdown: text is escaped where it would read as
+    /// syntax.
+    pub fn markdown() -> Writer {
+        Writer { escape: true, ..Writer::default() }
+    }
+
     pub fn request(&mut self, b: Break) {
         self.pending = self.pending.max(b);
     }
@@ -129,8 +144,13 @@ impl Writer {
             if word.is_empty() {
                 continue;
             }
+            let line_start = self.fresh || self.pending >= Break::Line;
             self.begin_content();
-            self.out.push_str(word);
+            if self.escape && self.verbatim == 0 {
+                push_escaped(&mut self.out, word, line_start);
+            } else {
+                self.out.push_str(word);
+            }
             if words.peek().is_some() {
                 self.request(Break::Space);
             }
@@ -213,17 +233,38 @@ impl Writer {
         self.request(Break::Paragraph);
     }
 
-    pub fn fence_open(&mut self) {
-        self.raw_line("```");
+    /// Opens a code block whose fence is longer than any backtick run in
+    /// `content`.
+    pub fn fence_open(&mut self, content: &str) {
+        self.fence = "`".repeat(longest_backtick_run(content).max(2) + 1);
+        let fence = self.fence.clone();
+        self.raw_line(&fence);
         self.request(Break::Line);
         self.start_new_line();
+        self.verbatim += 1;
     }
 
     pub fn fence_close(&mut self) {
+        self.verbatim = self.verbatim.saturating_sub(1);
         self.request(Break::Line);
         self.start_new_line();
-        self.out.push_str("```");
+        let fence = std::mem::take(&mut self.fence);
+        self.out.push_str(&fence);
         self.fresh = false;
+    }
+
+    /// Enters or leaves a code span (text verbatim).
+    pub fn verbatim(&mut self, enter: bool) {
+        if enter {
+            self.verbatim += 1;
+        } else {
+            self.verbatim = self.verbatim.saturating_sub(1);
+        }
+    }
+
+    /// Is this inline opener already open (`<b><b>` is bold once)?
+    pub fn inline_open(&self, opener: &str) -> bool {
+        self.inline.iter().any(|(o, _)| o == opener)
     }
 
     pub fn finish(mut self) -> String {
@@ -233,5 +274,57 @@ impl Writer {
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
         self.out
+    }
+}
+
+/// The longest run of backticks in `s`.
+pub(crate) fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// Writes a word with Markdown's inline syntax characters escaped, and
+/// block syntax (`#`, `>`, `-`, `+`, `1.`) escaped at the start of a line.
+fn push_escaped(out: &mut String, word: &str, line_start: bool) {
+    if line_start {
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let ordered = digits > 0 && matches!(word.as_bytes().get(digits), Some(b'.' | b')'));
+        if ordered {
+            out.push_str(&word[..digits]);
+            out.push('\\');
+            push_inline_escaped(out, &word[digits..]);
+            return;
+        }
+        if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=')) {
+            out.push('\\');
+        }
+    }
+    push_inline_escaped(out, word);
+}
+
+fn push_inline_escaped(out: &mut String, s: &str) {
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '|' | '<') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        let mut w = Writer::markdown();
+        w.text("# not a heading, 1. not a list, a*b_c [x] `y` |z|", false);
+        assert_eq!(
+            w.finish(),
+            "\\# not a heading, 1. not a list, a\\*b\\_c \\[x\\] \\`y\\` \\|z\\|"
+        );
+        let mut w = Writer::markdown();
+        w.text("12. items", false);
+        assert_eq!(w.finish(), "12\\. items");
+        assert_eq!(longest_backtick_run("a ``` b ` c"), 3);
     }
 }
