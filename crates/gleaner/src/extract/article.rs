@@ -38,6 +38,7 @@ use markup5ever::{local_name, LocalName};
 use super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::lqf::BlockOwnText;
 use super::{parse_param, unknown_param, Configure, Crunch, Extractor};
+use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};
 use crate::error::{Error, Result};
 use crate::selection::Selection;
@@ -302,17 +303,9 @@ fn is_boilerplate(
     }
     // Readability.js spares links, anything in a table or code block; we
     // spare headings and definition terms too (`<dt class="subheaders">`).
-    let spared = matches!(
-        e.name,
-        local_name!("a")
-            | local_name!("dt")
-            | local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-    ) || in_table_or_code;
+    let spared = matches!(e.name, local_name!("a") | local_name!("dt"))
+        || heading_level(&e.name).is_some()
+        || in_table_or_code;
     !spared && !names.is_empty() && contains_any(&names, UNLIKELY) && !contains_any(&names, MAYBE)
 }
 
@@ -720,7 +713,7 @@ fn is_content_text(doc: &Document, id: NodeId) -> bool {
 }
 
 fn is_heading(doc: &Document, id: NodeId) -> bool {
-    doc.name(id).is_some_and(|n| crate::document::tags::heading_level(n).is_some())
+    doc.name(id).is_some_and(|n| heading_level(n).is_some())
 }
 
 /// Lists and containers inside the article whose items are short links
