@@ -646,8 +646,63 @@ impl Article {
             }
         }
         remove_link_lists(doc, &chosen, &mut sel);
+        remove_inner_boilerplate(doc, &chosen, &mut sel);
         keep_headline(doc, boilerplate, &chosen, &mut sel);
         Some(sel)
+    }
+}
+
+/// Name parts of blocks that sit inside articles but are not the article:
+/// share bars, newsletter boxes, promotions, "related" and "recommended"
+/// teasers, advertisements.
+const INNER_BOILERPLATE: &[&str] = &[
+    "share",
+    "sharing",
+    "social",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "signup",
+    "promo",
+    "related",
+    "recommended",
+    "recommendations",
+    "advert",
+    "advertisement",
+    "ad",
+    "ads",
+    "sponsor",
+    "sponsored",
+    "outbrain",
+    "taboola",
+    "popup",
+    "modal",
+    "cookie",
+    "print",
+    "toolbar",
+    "rating",
+];
+
+/// Inside the chosen containers, blocks named like [`INNER_BOILERPLATE`]
+/// (whole name parts, so `shared-content` or `adult` do not match) are
+/// dropped with their text.
+fn remove_inner_boilerplate(doc: &Document, chosen: &[NodeId], sel: &mut Selection) {
+    for &root in chosen {
+        let mut id = NodeId(root.0 + 1);
+        let end = doc.subtree_end(root);
+        while id < end {
+            let named = doc.element(id).is_some_and(|e| {
+                e.id_and_class()
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|part| INNER_BOILERPLATE.contains(&part))
+            });
+            if named && !is_heading(doc, id) {
+                sel.deselect_subtree(doc, id);
+                id = doc.subtree_end(id);
+            } else {
+                id = NodeId(id.0 + 1);
+            }
+        }
     }
 }
 
