@@ -27,8 +27,9 @@
 //!    that score nearly as high as the winner join too (content split over
 //!    table cells or sections).
 //! 5. **Cleaning** inside: boilerplate subtrees, link lists (LQF quota
-//!    above θ) and Crunch's text lists of short link items are removed;
-//!    the headline before the container is kept.
+//!    above θ), Crunch's lists of short link items, and blocks named as
+//!    share bars, newsletter boxes, promotions or related teasers are
+//!    removed; the headline before the container is kept.
 //!
 //! When no container wins clearly (no paragraph reaches the minimum
 //! length), the page is handed to [`Crunch`](super::Crunch).
@@ -856,6 +857,18 @@ mod tests {
         for junk in ["Home", "Other story", "Copyright"] {
             assert!(!out.contains(junk), "{junk} in {out}");
         }
+    }
+
+    #[test]
+    fn share_bars_and_newsletter_boxes_inside_the_article_go() {
+        let html = format!(
+            "<article><p>{PARA}</p><div class='share-bar'>Share this story on every network you know</div>\
+             <p>{PARA}</p><aside class=newsletter>Sign up for our daily newsletter today</aside>\
+             <div class=shared-content><p>{PARA} Shared.</p></div></article>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("Share this") && !out.contains("Sign up"), "{out}");
     }
 
     #[test]
