@@ -3,7 +3,7 @@
 //! horizontal threshold line, shaded x ranges and a legend.
 //!
 //! It draws the curves of the source-level algorithms
-//! ([`Curve`](crate::extract::Curve), for `gleaner inspect`) and parameter
+//! ([`crate::extract::Curve`], for `gleaner inspect`) and parameter
 //! sweeps (metric against parameter value). Long series are thinned to
 //! the minimum and maximum of each pixel-wide bucket, so a curve with a
 //! point per character stays a small file and keeps its peaks.

@@ -5,7 +5,7 @@
 //! Unicode become U+FFFD and the C1 range is remapped as windows-1252.
 //!
 //! The source-level algorithms need it so that `&amp;` counts as one
-//! character (ALGORITHMS.md §1.1 step 2 [S-2]) and so that source text can
+//! character (ALGORITHMS.md §1.1 step 2 \[S-2\]) and so that source text can
 //! be aligned with the DOM's (already decoded) text nodes.
 
 use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};

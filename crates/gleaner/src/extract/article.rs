@@ -32,7 +32,7 @@
 //!    removed; the headline before the container is kept.
 //!
 //! When no container wins clearly (no paragraph reaches the minimum
-//! length), the page is handed to [`Crunch`](super::Crunch).
+//! length), the page is handed to [`Crunch`].
 
 use markup5ever::{local_name, LocalName};
 
@@ -57,7 +57,7 @@ pub struct ArticleConfig {
     /// a link list and removed. Default 0.5 (LQF's θ).
     pub link_quota: f64,
     /// Weight of the content-code ratio in the votes: 0 ignores it, 1 makes
-    /// the vote proportional to it. Default 0.5 [I].
+    /// the vote proportional to it. Default 0.5 \[I\].
     pub ccr_weight: f64,
     /// How many ancestors a paragraph votes for. Default 2, as in
     /// readability-lxml (Readability.js uses 5); 2 to 5 differ by less
@@ -66,7 +66,7 @@ pub struct ArticleConfig {
     /// Other containers elsewhere on the page join when their score
     /// reaches this share of the winner's (pages whose content sits in
     /// several table cells or sections). 1 turns this off. Default 0.7
-    /// [I]: 0.6 to 0.9 score alike on the dev sets (+0.002 macro F1 over
+    /// \[I\]: 0.6 to 0.9 score alike on the dev sets (+0.002 macro F1 over
     /// off, +0.016 on CleanEval, −0.005 on L3S-GN1).
     pub secondary_share: f64,
 }

@@ -19,7 +19,7 @@
 //! one pass of `G_{σ√k}`, so the repetition is an effective σ, applied
 //! once here in O(n) with running-sum box filters.
 //!
-//! Fine-tuning [S-2]: *text-block maintenance* keeps a whole text block
+//! Fine-tuning \[S-2\]: *text-block maintenance* keeps a whole text block
 //! (a maximal run of content entries between code entries) when any of its
 //! entries passes the threshold; *anchors are ignored* in ACCB and TCCB:
 //! `<a …>` and `</a>` contribute no entries (the link text stays content),
@@ -104,7 +104,7 @@ impl fmt::Display for CcbVariant {
 #[non_exhaustive]
 pub struct CcbConfig {
     /// Which CCV: characters with anchors (CCB), characters without
-    /// anchors (ACCB) or tokens without anchors (TCCB) [S-2].
+    /// anchors (ACCB) or tokens without anchors (TCCB) \[S-2\].
     pub variant: CcbVariant,
     /// Effective standard deviation of the Gaussian blur, in CCV entries
     /// (characters, or tokens for TCCB). Default 40 characters [I, a weak
@@ -112,13 +112,13 @@ pub struct CcbConfig {
     /// Python CCB, `gaussian_filter1d(ccv, sigma=30)`].
     pub sigma: f64,
     /// Content entries with a CCR at or above this are kept. Default 0.7
-    /// for characters [I], 0.75 for tokens [R: third-party Python CCB].
+    /// for characters \[I\], 0.75 for tokens \[R: third-party Python CCB\].
     pub threshold: f64,
     /// Keep a whole text block when any of its entries passes the
     /// threshold [S-2 "maintain text blocks"]. Default on.
     pub keep_blocks: bool,
     /// Box-filter passes approximating the Gaussian (3 is within a few per
-    /// cent of it). Default 3 [I].
+    /// cent of it). Default 3 \[I\].
     pub box_passes: usize,
 }
 
@@ -214,7 +214,7 @@ struct Ccv {
 }
 
 /// Characters of a tag, whitespace runs counted once (ALGORITHMS.md §1.1
-/// step 3 applies to the whole vector [I]). Counts bytes that start a
+/// step 3 applies to the whole vector \[I\]). Counts bytes that start a
 /// UTF-8 character; whitespace inside tags is ASCII.
 fn collapsed_len(s: &str) -> usize {
     let mut n = 0;

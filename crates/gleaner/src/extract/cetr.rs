@@ -44,11 +44,11 @@ use crate::selection::Selection;
 #[non_exhaustive]
 pub struct CetrConfig {
     /// Standard deviation of the Gaussian smoothing kernel, in lines.
-    /// Default 1.0 [R: dragnet `weninger.py`; third-party `CETR(sigma=1)`].
+    /// Default 1.0 \[R: dragnet `weninger.py`; third-party `CETR(sigma=1)`\].
     pub sigma: f64,
     /// Kernel half-width in standard deviations: `r = ⌈truncate·σ⌉`.
-    /// Default 3 [I]; the kernel is renormalised over the lines in range at
-    /// the ends [I] (dragnet reflected at the borders).
+    /// Default 3 \[I\]; the kernel is renormalised over the lines in range at
+    /// the ends \[I\] (dragnet reflected at the borders).
     pub truncate: f64,
     /// Lines after line `i` averaged by the derivative feature. Default 3
     /// [K + R dragnet].
@@ -57,12 +57,12 @@ pub struct CetrConfig {
     /// `WeningerKMeanModel(clusters=3)`].
     pub k: usize,
     /// Rescale `G'` so that `‖G'‖ = ‖T'‖` before clustering. Default off
-    /// [R: dragnet does not; a third-party CETR does].
+    /// \[R: dragnet does not; a third-party CETR does\].
     pub rescale: bool,
-    /// How lines are cut. Default [`LineMode::Source`] [K]; `blocks` is
-    /// ours [I].
+    /// How lines are cut. Default [`LineMode::Source`] \[K\]; `blocks` is
+    /// ours \[I\].
     pub lines: LineMode,
-    /// Iteration cap of k-means. Default 100 [I].
+    /// Iteration cap of k-means. Default 100 \[I\].
     pub max_iterations: usize,
 }
 
@@ -228,8 +228,8 @@ impl Extractor for Cetr {
 }
 
 /// `G_i = |mean(T'_{i+1 ..= i+α}) − T'_i|`, the paper's form (the next α
-/// lines, excluding `i`) [K]. Near the end only the lines in range are
-/// averaged, and the last line, which has no next line, gets 0 [I].
+/// lines, excluding `i`) \[K\]. Near the end only the lines in range are
+/// averaged, and the last line, which has no next line, gets 0 \[I\].
 pub(crate) fn derivative(smoothed: &[f64], alpha: usize) -> Vec<f64> {
     let n = smoothed.len();
     let mut prefix = Vec::with_capacity(n + 1);

@@ -4,7 +4,7 @@
 //! traversal. The TTR paper used Weka's SimpleKMeans, EM and FarthestFirst
 //! (seed 003 §V); these follow the same models.
 //!
-//! Determinism [I]: no random numbers. k-means is seeded by k-means++
+//! Determinism \[I\]: no random numbers. k-means is seeded by k-means++
 //! with every uniform draw fixed at 0.5 (the first centroid is the
 //! coordinate-wise median, each next one the point where the cumulative
 //! squared distance to the chosen centroids, in input order, reaches half
@@ -93,7 +93,7 @@ fn seed<const D: usize>(points: &[[f64; D]], k: usize, pin_origin: bool) -> Vec<
 
 /// Lloyd's k-means with `k` clusters. With `pin_origin`, centroid 0 stays
 /// at the origin on every update (Weninger et al.'s CETR model; dragnet's
-/// `KMeansFixedOrigin` [R]). Returns the labels and the centroids.
+/// `KMeansFixedOrigin` \[R\]). Returns the labels and the centroids.
 pub(crate) fn kmeans<const D: usize>(
     points: &[[f64; D]],
     k: usize,
@@ -193,7 +193,7 @@ pub(crate) fn farthest_first_1d(values: &[f64], k: usize) -> Clustering {
 ///
 /// Standard deviations are floored at `1e-3 × std(values)` (and 1e-9) so
 /// that a component on many equal values (the TTR of markup lines is
-/// often exactly 0) cannot collapse to a spike [I; Weka floors at 1e-6].
+/// often exactly 0) cannot collapse to a spike \[I; Weka floors at 1e-6\].
 pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clustering {
     let k = k.max(1);
     let n = values.len();

@@ -1,6 +1,6 @@
 //! Crunch — the DOM content filters of Gupta, Kaiser, Neistadt & Grimm
 //! (WWW 2003, "DOM-based content extraction of HTML documents"; seed 000
-//! §2 and ALGORITHMS.md §2.5 [S-0, K]), the remaining baseline of
+//! §2 and ALGORITHMS.md §2.5 \[S-0, K\]), the remaining baseline of
 //! Gottron's CCB comparison (seed 002).
 //!
 //! Reads the **DOM**. Crunch is a chain of filters, not a score; starting
@@ -49,16 +49,16 @@ use crate::selection::Selection;
 #[non_exhaustive]
 pub struct CrunchConfig {
     /// A container whose linked-to-non-linked word ratio exceeds this is a
-    /// link list. Default 0.35 [K, unverified].
+    /// link list. Default 0.35 \[K, unverified\].
     pub link_ratio: f64,
     /// A list is a text list, and removed, when none of its items has this
-    /// many words ("sentence length"). Default 6 [I]; 0 turns the filter
+    /// many words ("sentence length"). Default 6 \[I\]; 0 turns the filter
     /// off.
     pub list_item_words: u32,
-    /// Remove forms. Default on [K].
+    /// Remove forms. Default on \[K\].
     pub remove_forms: bool,
     /// A form holding more than this share of the body's words wraps the
-    /// whole page (ASP.NET pages do) and is kept. Default 0.5 [I].
+    /// whole page (ASP.NET pages do) and is kept. Default 0.5 \[I\].
     pub max_form_share: f64,
 }
 
@@ -136,7 +136,7 @@ impl Crunch {
 }
 
 /// Elements the link-list remover judges: Crunch's table cells, lists and
-/// divisions [K] plus their HTML5 counterparts and table parts [I].
+/// divisions \[K\] plus their HTML5 counterparts and table parts \[I\].
 pub(crate) fn is_container(name: &LocalName) -> bool {
     matches!(
         *name,

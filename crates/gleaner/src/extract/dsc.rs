@@ -11,9 +11,9 @@
 //! regions can be kept.
 //!
 //! The published parameters were not recovered (ALGORITHMS.md §2.2 and §5
-//! gap 2). The defaults follow a third-party reimplementation [R]:
+//! gap 2). The defaults follow a third-party reimplementation \[R\]:
 //! β = 0.5, windows of 8 to 50 tokens growing with the page, three
-//! consecutive low windows; `min_words` = 10 is ours [I].
+//! consecutive low windows; `min_words` = 10 is ours \[I\].
 //!
 //! ```
 //! use gleaner::{extract::{Dsc, Extractor}, render, Document, ParseOptions};
@@ -36,15 +36,15 @@ use crate::selection::Selection;
 #[non_exhaustive]
 pub struct DscConfig {
     /// Window size in tokens; 0 picks it from the page length: 8 tokens up
-    /// to 200, 50 from 5 000, linear in between [R: third-party DSC].
+    /// to 200, 50 from 5 000, linear in between \[R: third-party DSC\].
     pub window: usize,
     /// A window is low when its slope is at most `beta` times the page's
-    /// slope. Default 0.5 [R: third-party DSC].
+    /// slope. Default 0.5 \[R: third-party DSC\].
     pub beta: f64,
     /// Consecutive low windows needed to start a region. Default 3
-    /// [R: third-party DSC].
+    /// \[R: third-party DSC\].
     pub min_windows: usize,
-    /// Words a region needs to be kept. Default 10 [I].
+    /// Words a region needs to be kept. Default 10 \[I\].
     pub min_words: usize,
 }
 
@@ -96,7 +96,7 @@ impl Extractor for Dsc {
     }
 }
 
-/// The adaptive window size of the third-party DSC [R].
+/// The adaptive window size of the third-party DSC \[R\].
 fn adaptive_window(tokens: usize) -> usize {
     match tokens {
         0..=200 => 8,

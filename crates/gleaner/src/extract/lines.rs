@@ -2,7 +2,7 @@
 //! per line, the number of text characters `x` and of tags `y`, after the
 //! normalisation of ALGORITHMS.md §1.1 (no comments, declarations,
 //! `<script>`, `<style>` or `<noscript>`; character references decoded;
-//! empty lines dropped [S-3]).
+//! empty lines dropped \[S-3\]).
 //!
 //! Two ways to cut lines ([`LineMode`]): the physical source lines of the
 //! papers, or virtual lines cut at block-level tags, for minified pages
@@ -20,14 +20,14 @@ use crate::selection::{NodeVotes, Selection};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum LineMode {
-    /// Physical source lines, as in the papers [S-3]. A tag counts on the
-    /// line where it starts (ALGORITHMS.md §1.1 pitfall [I]).
+    /// Physical source lines, as in the papers \[S-3\]. A tag counts on the
+    /// line where it starts (ALGORITHMS.md §1.1 pitfall \[I\]).
     #[default]
     Source,
     /// Virtual lines: a block-level start tag
     /// ([`is_block`](crate::document::tags::is_block)) opens a new line and
     /// a block-level end tag closes the current one; newlines are ignored
-    /// [I]. Line-based methods otherwise see a minified page as one line.
+    /// \[I\]. Line-based methods otherwise see a minified page as one line.
     Blocks,
 }
 
@@ -91,7 +91,7 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// Ends the current line; an empty line is dropped [S-3].
+    /// Ends the current line; an empty line is dropped \[S-3\].
     fn end_line(&mut self) {
         if self.x > 0 || self.y > 0 {
             self.table.chars.push(self.x);
@@ -132,7 +132,7 @@ impl Builder<'_> {
 /// Non-whitespace characters after decoding character references.
 ///
 /// Deviation: the TTR paper counts every non-tag character of a line
-/// [S-3]; whitespace is not counted here because indentation would
+/// \[S-3\]; whitespace is not counted here because indentation would
 /// otherwise make markup-only lines look like text.
 fn count_text_chars(raw: &str) -> u32 {
     let mut n = 0u32;

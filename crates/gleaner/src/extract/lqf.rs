@@ -36,7 +36,7 @@ use crate::selection::Selection;
 #[non_exhaustive]
 pub struct LqfConfig {
     /// A block whose link quota exceeds this is removed. The published
-    /// value was not recovered; default 0.5 [I], ALGORITHMS.md suggests
+    /// value was not recovered; default 0.5 \[I\], ALGORITHMS.md suggests
     /// tuning in 0.3–0.7.
     pub threshold: f64,
 }

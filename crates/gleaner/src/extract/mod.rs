@@ -8,19 +8,19 @@
 //! Parameters can be set by name ([`Params`]), so the CLI, the evaluation
 //! sweeps and the bindings need no per-algorithm code.
 
-mod article;
-mod bte;
-mod ccb;
-mod cetr;
+pub mod article;
+pub mod bte;
+pub mod ccb;
+pub mod cetr;
 mod cluster;
-mod crunch;
+pub mod crunch;
 mod curve;
-mod dsc;
+pub mod dsc;
 mod lines;
-mod lqf;
-mod plain;
+pub mod lqf;
+pub mod plain;
 mod signal;
-mod ttr;
+pub mod ttr;
 
 use std::fmt;
 use std::str::FromStr;

@@ -108,15 +108,15 @@ impl fmt::Display for TtrMethod {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct TtrConfig {
-    /// The clustering method. Default threshold [S-3].
+    /// The clustering method. Default threshold \[S-3\].
     pub method: TtrMethod,
     /// Coefficient λ of the standard deviation: the threshold (threshold
     /// method), the bar a cluster mean must exceed (clusterings) or the
-    /// jump size (prediction). Default 1.0 [S-3]; the paper's Figure 5
+    /// jump size (prediction). Default 1.0 \[S-3\]; the paper's Figure 5
     /// sweeps it from 0 to 2.
     pub lambda: f64,
     /// Smoothing radius in lines on each side (window `2r + 1`). Default 2
-    /// [S-3 §IV]; the divisor is the number of lines in range [I].
+    /// [S-3 §IV]; the divisor is the number of lines in range \[I\].
     pub radius: usize,
     /// Largest number of clusters tried by the clusterings (1..=max_k).
     /// Default 3 [S-3 §V-A].
@@ -128,9 +128,9 @@ pub struct TtrConfig {
     /// [S-3 §V-C].
     pub lookahead: usize,
     /// How lines are cut. Default [`LineMode::Source`], the paper's
-    /// physical lines [S-3]; `blocks` is ours [I].
+    /// physical lines \[S-3\]; `blocks` is ours \[I\].
     pub lines: LineMode,
-    /// Iteration cap of k-means and EM. Default 100 [I].
+    /// Iteration cap of k-means and EM. Default 100 \[I\].
     pub max_iterations: usize,
 }
 
@@ -335,7 +335,7 @@ fn select_clusters(
 
 /// Step 6 [S-3 §V-C]: prediction clustering. Outside content, line `k`
 /// starts content when `raw[k] − mean(previous lookback lines) ≥ jump`
-/// (the mean of no lines is the baseline 0 [I]). Inside content, line `k`
+/// (the mean of no lines is the baseline 0 \[I\]). Inside content, line `k`
 /// is the last content line when `raw[k] − mean(next lookahead lines) ≥
 /// jump` (in-range lines only; the last line ends content anyway).
 fn predict(raw: &[f64], jump: f64, lookback: usize, lookahead: usize) -> Vec<bool> {
