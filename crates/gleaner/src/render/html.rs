@@ -80,9 +80,12 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             } else if stats.chars == 0
                 && !open.is_empty()
                 && stats.flags.contains(NodeFlags::VISIBLE)
-                && !out.ends_with(char::is_whitespace)
             {
-                out.push(' ');
+                if stats.flags.contains(NodeFlags::IN_PRE) {
+                    escape_text(&mut out, doc.text(id), true);
+                } else if !out.ends_with(char::is_whitespace) {
+                    out.push(' ');
+                }
             }
             id = NodeId(id.0 + 1);
             continue;

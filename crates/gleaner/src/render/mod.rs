@@ -151,8 +151,13 @@ impl<'a> Walker<'a> {
                     let pre = stats.flags.contains(NodeFlags::IN_PRE);
                     self.w.text(doc.text(id), pre);
                 } else if stats.chars == 0 && stats.flags.contains(NodeFlags::VISIBLE) {
-                    // Whitespace between inline elements separates words.
-                    self.w.request(Break::Space);
+                    if stats.flags.contains(NodeFlags::IN_PRE) {
+                        // Line breaks between highlighted spans of code.
+                        self.w.text(doc.text(id), true);
+                    } else {
+                        // Whitespace between inline elements separates words.
+                        self.w.request(Break::Space);
+                    }
                 }
                 id = NodeId(id.0 + 1);
                 continue;
@@ -535,6 +540,14 @@ mod tests {
         assert!(!is_safe_url(" JavaScript:alert(1)") && !is_safe_url("java\tscript:x"));
         assert!(!is_safe_url("data:text/html,x") && is_safe_url("page.html#a:b"));
         assert_eq!(md("<p><a href='JavaScript:alert(1)'>x</a></p>"), "x");
+    }
+
+    #[test]
+    fn whitespace_between_spans_in_pre_is_kept() {
+        let html =
+            "<pre><code><span>a = 1</span>\n<span>b = 2</span>\n  <span>c</span></code></pre>";
+        assert_eq!(md(html), "```\na = 1\nb = 2\n  c\n```");
+        assert_eq!(txt(html), "a = 1\nb = 2\n  c");
     }
 
     #[test]
