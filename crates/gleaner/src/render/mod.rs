@@ -358,6 +358,7 @@ impl<'a> Walker<'a> {
             t.0 += 1;
         }
         self.cell_depth += 1;
+        self.w.in_cell = true;
     }
 
     fn image(&mut self, id: NodeId) {
@@ -392,7 +393,10 @@ impl<'a> Walker<'a> {
                 self.lists.pop();
                 self.w.request(if self.lists.is_empty() { Break::Paragraph } else { Break::Line });
             }
-            Exit::Cell => self.cell_depth = self.cell_depth.saturating_sub(1),
+            Exit::Cell => {
+                self.cell_depth = self.cell_depth.saturating_sub(1);
+                self.w.in_cell = self.cell_depth > 0;
+            }
             Exit::TableRow => {
                 let Some((cells, rows, cols)) = self.table else { return };
                 if cells == 0 {

@@ -36,6 +36,8 @@ pub(crate) struct Writer {
     verbatim: usize,
     /// The fence of the open code block.
     fence: String,
+    /// Inside a table cell, where `|` must be escaped.
+    pub in_cell: bool,
 }
 
 impl Default for Writer {
@@ -51,6 +53,7 @@ impl Default for Writer {
             escape: false,
             verbatim: 0,
             fence: String::new(),
+            in_cell: false,
         }
     }
 }
@@ -147,7 +150,7 @@ impl Writer {
             let line_start = self.fresh || self.pending >= Break::Line;
             self.begin_content();
             if self.escape && self.verbatim == 0 {
-                push_escaped(&mut self.out, word, line_start);
+                push_escaped(&mut self.out, word, line_start, self.in_cell);
             } else {
                 self.out.push_str(word);
             }
@@ -284,26 +287,26 @@ pub(crate) fn longest_backtick_run(s: &str) -> usize {
 
 /// Writes a word with Markdown's inline syntax characters escaped, and
 /// block syntax (`#`, `>`, `-`, `+`, `1.`) escaped at the start of a line.
-fn push_escaped(out: &mut String, word: &str, line_start: bool) {
+fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
     if line_start {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         let ordered = digits > 0 && matches!(word.as_bytes().get(digits), Some(b'.' | b')'));
         if ordered {
             out.push_str(&word[..digits]);
             out.push('\\');
-            push_inline_escaped(out, &word[digits..]);
+            push_inline_escaped(out, &word[digits..], in_cell);
             return;
         }
         if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=')) {
             out.push('\\');
         }
     }
-    push_inline_escaped(out, word);
+    push_inline_escaped(out, word, in_cell);
 }
 
-fn push_inline_escaped(out: &mut String, s: &str) {
+fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
     for c in s.chars() {
-        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '|' | '<') {
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<') || (in_cell && c == '|') {
             out.push('\\');
         }
         out.push(c);
@@ -318,10 +321,11 @@ mod tests {
     fn escaping() {
         let mut w = Writer::markdown();
         w.text("# not a heading, 1. not a list, a*b_c [x] `y` |z|", false);
-        assert_eq!(
-            w.finish(),
-            "\\# not a heading, 1. not a list, a\\*b\\_c \\[x\\] \\`y\\` \\|z\\|"
-        );
+        assert_eq!(w.finish(), "\\# not a heading, 1. not a list, a\\*b\\_c \\[x\\] \\`y\\` |z|");
+        let mut w = Writer::markdown();
+        w.in_cell = true;
+        w.text("a|b", false);
+        assert_eq!(w.finish(), "a\\|b");
         let mut w = Writer::markdown();
         w.text("12. items", false);
         assert_eq!(w.finish(), "12\\. items");
