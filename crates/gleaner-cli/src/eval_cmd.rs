@@ -203,11 +203,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         let label = args.peer_name.get(i).cloned().unwrap_or_else(|| peer_name_from_path(path));
         contenders.push(Contender::Peer { label, outputs: read_peer_output(path)? });
     }
-    let datasets: Vec<Dataset> = args
-        .data
-        .iter()
-        .map(|d| Dataset::open(d).with_context(|| format!("cannot open dataset {}", d.display())))
-        .collect::<anyhow::Result<_>>()?;
+    let datasets: Vec<Dataset> = if args.data.is_empty() {
+        default_datasets()?
+    } else {
+        args.data
+            .iter()
+            .map(|d| {
+                Dataset::open(d).with_context(|| format!("cannot open dataset {}", d.display()))
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.parallel.unwrap_or(0))
         .build()
@@ -267,6 +272,32 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         EvalFormat::Pivot => print!("{}", pivot_tables(&rows, &metrics)),
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Every dataset folder in `$GLEANER_DATA`, else in `../shared/data/wceb`.
+fn default_datasets() -> anyhow::Result<Vec<Dataset>> {
+    let root = std::env::var_os("GLEANER_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/data/wceb"));
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map_err(|e| {
+            UsageError(format!(
+                "no --data given and {} cannot be read ({e}); give --data DIR or set GLEANER_DATA",
+                root.display()
+            ))
+        })?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let datasets: Vec<Dataset> = dirs.iter().filter_map(|d| Dataset::open(d).ok()).collect();
+    if datasets.is_empty() {
+        return Err(
+            UsageError(format!("no datasets in {}; give --data DIR", root.display())).into()
+        );
+    }
+    Ok(datasets)
 }
 
 fn limit(n: usize, limit: Option<usize>) -> usize {

@@ -161,8 +161,10 @@ pub enum EvalFormat {
 pub struct EvalArgs {
     /// A dataset directory (repeatable): `input/ID.html` +
     /// `GoldStandard/ID.txt` in any of the WCEB gold formats, or the
-    /// ScrapingHub layout `html/ID.html.gz` + `ground-truth.json`.
-    #[arg(long = "data", value_name = "DIR", required = true)]
+    /// ScrapingHub layout `html/ID.html.gz` + `ground-truth.json`. Without
+    /// it: every dataset in `$GLEANER_DATA`, else in `../shared/data/wceb`
+    /// (the development sets).
+    #[arg(long = "data", value_name = "DIR")]
     pub data: Vec<PathBuf>,
 
     /// Comma-separated algorithm names, `all`, or `none` (peers only).

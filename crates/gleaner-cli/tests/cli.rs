@@ -384,3 +384,21 @@ fn frameset_pages_and_utf16_pages() {
     assert!(v["error"].is_null(), "{v}");
     assert!(v["text"].as_str().is_some_and(|t| t.contains("A powerful storm")));
 }
+
+#[test]
+fn eval_without_data_reads_every_dataset_in_gleaner_data() {
+    let dir = tiny_dataset();
+    let out = run(gleaner().env("GLEANER_DATA", dir.path()).args([
+        "eval",
+        "--algorithms",
+        "plain",
+        "--metric",
+        "lcs",
+        "--format",
+        "json",
+    ]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json");
+    let datasets: Vec<&str> = rows.iter().filter_map(|r| r["dataset"].as_str()).collect();
+    assert_eq!(datasets, ["l3s-tiny", "tiny", "macro-avg"]);
+}
