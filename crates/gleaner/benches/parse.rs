@@ -35,6 +35,12 @@ fn parse(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    // Reference: html5ever's tree building alone, on the same bytes.
+    let texts: Vec<String> =
+        PAGES.iter().map(|(_, h)| String::from_utf8_lossy(h).into_owned()).collect();
+    group.bench_function("html5ever-tree-building-only", |b| {
+        b.iter(|| texts.iter().map(|t| gleaner::document::bench_tree_building(t)).sum::<usize>())
+    });
     group.finish();
 }
 

@@ -429,6 +429,14 @@ impl Document {
     }
 }
 
+/// Tree building alone, for the parse benchmark's reference figure: runs
+/// html5ever with gleaner's arena sink over `html` as given (no encoding
+/// detection, statistics or source alignment) and returns the node count.
+#[doc(hidden)]
+pub fn bench_tree_building(html: &str) -> usize {
+    html5ever::parse_document(ArenaSink::new(), Default::default()).one(html).len()
+}
+
 /// Appends `text` to `out` with runs of whitespace collapsed to one space
 /// and no leading space at the start of `out`.
 pub fn push_collapsed(out: &mut String, text: &str) {
