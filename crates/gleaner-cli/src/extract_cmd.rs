@@ -120,7 +120,11 @@ impl Job<'_> {
         }
         record.title = gleaner::metadata::title(&doc);
         record.encoding = Some(doc.encoding().name().to_string());
-        record.text = render::text(&doc, &selection);
+        // The plain text is the body of txt and the `text` of JSON; the
+        // other formats render only their own.
+        if matches!(self.format, OutputFormat::Txt | OutputFormat::Json | OutputFormat::Jsonl) {
+            record.text = render::text(&doc, &selection);
+        }
         record.rendered = match self.format {
             OutputFormat::Markdown => {
                 render::render(&doc, &selection, Format::Markdown, self.render)

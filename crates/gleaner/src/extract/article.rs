@@ -379,6 +379,9 @@ struct Analysis {
     segments: Vec<Segment>,
     /// The segment of each visible text node (`usize::MAX` for others).
     segment_of: Vec<usize>,
+    /// Every block with text, its segments summed, in document order:
+    /// the voters, the same in every attempt.
+    blocks: Vec<(NodeId, Segment)>,
 }
 
 impl Analysis {
@@ -420,34 +423,35 @@ impl Analysis {
         if let Some(last) = segments.last_mut() {
             last.ccr = if ccr_weight > 0.0 { last.ccr / ccr_weight } else { 1.0 };
         }
-        Analysis { segments, segment_of }
-    }
-
-    /// Every block with text, with its segments summed, in document order.
-    fn blocks(&self) -> Vec<(NodeId, Segment)> {
-        let mut by_owner: std::collections::BTreeMap<NodeId, Segment> = Default::default();
-        for seg in &self.segments {
-            let e = by_owner.entry(seg.owner).or_insert(Segment {
-                owner: seg.owner,
-                chars: 0,
-                link_chars: 0,
-                commas: 0,
-                ccr: 0.0,
-            });
-            let total = e.chars + seg.chars;
-            if total > 0 {
-                e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
-            }
-            e.chars = total;
-            e.link_chars += seg.link_chars;
-            e.commas += seg.commas;
-        }
-        by_owner.into_iter().collect()
+        let blocks = sum_by_block(&segments);
+        Analysis { segments, segment_of, blocks }
     }
 
     fn segment(&self, text: NodeId) -> Option<&Segment> {
         self.segments.get(*self.segment_of.get(text.index())?)
     }
+}
+
+/// The segments summed per block, in document order.
+fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
+    let mut by_owner: std::collections::BTreeMap<NodeId, Segment> = Default::default();
+    for seg in segments {
+        let e = by_owner.entry(seg.owner).or_insert(Segment {
+            owner: seg.owner,
+            chars: 0,
+            link_chars: 0,
+            commas: 0,
+            ccr: 0.0,
+        });
+        let total = e.chars + seg.chars;
+        if total > 0 {
+            e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
+        }
+        e.chars = total;
+        e.link_chars += seg.link_chars;
+        e.commas += seg.commas;
+    }
+    by_owner.into_iter().collect()
 }
 
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
@@ -537,7 +541,8 @@ impl Article {
         let mut votes = vec![0f64; n];
         let mut is_candidate = vec![false; n];
         // Step 2: paragraph votes, one per block (its segments summed).
-        for (owner, seg) in a.blocks() {
+        for (owner, seg) in &a.blocks {
+            let owner = *owner;
             if seg.chars < cfg.min_paragraph_chars || boilerplate[owner.index()] {
                 continue;
             }
