@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Digests of gleaner's extraction output on every dev page, to show that a
+# refactoring changed nothing (issue 7: "byte-identical before and after").
+#
+#   bench/output-digests.sh [DATA_DIR] > new.txt     # DATA_DIR: ../shared/data/wceb
+#   bench/output-digests.sh --check [DATA_DIR]       # compare with bench/output-digests.txt
+#
+# One line per algorithm × output format: the SHA-256 of `gleaner extract
+# --input-dir DATA_DIR` output (jsonl for every algorithm: text, title,
+# encoding, errors; markdown and html with links and images for the
+# default). With --check, differing algorithms are listed with the first
+# pages whose records differ (the jsonl of the run is kept in $OUT_DIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+check=0
+if [[ "${1:-}" == "--check" ]]; then check=1; shift; fi
+data="${1:-../shared/data/wceb}"
+[[ -d "$data" ]] || { echo "no data at $data" >&2; exit 2; }
+cargo build --release --quiet
+bin=target/release/gleaner
+out_dir="${OUT_DIR:-$(mktemp -d)}"
+mkdir -p "$out_dir"
+digests="$out_dir/digests.txt"
+: > "$digests"
+algorithms=$("$bin" algorithms --json | python3 -c 'import json,sys; print(" ".join(a["name"] for a in json.load(sys.stdin)))')
+for a in $algorithms; do
+  "$bin" extract --input-dir "$data" -a "$a" -f jsonl --no-progress > "$out_dir/$a.jsonl" 2>/dev/null || true
+  echo "$a jsonl $(sha256sum < "$out_dir/$a.jsonl" | cut -d' ' -f1)" >> "$digests"
+done
+for f in markdown html; do
+  "$bin" extract --input-dir "$data" -f "$f" --links --images --no-progress > "$out_dir/default.$f" 2>/dev/null || true
+  echo "default $f $(sha256sum < "$out_dir/default.$f" | cut -d' ' -f1)" >> "$digests"
+done
+if [[ $check == 0 ]]; then cat "$digests"; exit 0; fi
+if diff -q bench/output-digests.txt "$digests" > /dev/null; then
+  echo "identical: $(wc -l < "$digests") outputs over $data"
+  exit 0
+fi
+echo "outputs differ from bench/output-digests.txt (runs kept in $out_dir):"
+diff bench/output-digests.txt "$digests" | grep '^>' | while read -r _ a fmt _; do
+  echo "  $a $fmt"
+done
+exit 1
