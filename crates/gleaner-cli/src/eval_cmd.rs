@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use gleaner::eval::dataset::Dataset;
-use gleaner::eval::{self, Prf, ShinglePage};
 use gleaner::extract::{self, Extractor, Params};
 use gleaner::{render, Document, ParseOptions};
+use gleaner_eval::dataset::Dataset;
+use gleaner_eval::{self as eval, Prf, ShinglePage};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -684,7 +684,7 @@ fn write_sweep_plot(
         }
     }
     let mut chart =
-        gleaner::plot::LineChart::new(format!("{} sweep ({dataset})", names.join(", ")))
+        gleaner_eval::plot::LineChart::new(format!("{} sweep ({dataset})", names.join(", ")))
             .x_label(sweep.key.clone())
             .y_label("score")
             .x(sweep.values.clone());

@@ -43,15 +43,14 @@ pub enum OutputFormat {
     Jsonl,
 }
 
-impl OutputFormat {
-    /// The file extension for `-o`.
-    pub fn extension(self) -> &'static str {
-        match self {
-            OutputFormat::Txt => "txt",
-            OutputFormat::Markdown => "md",
-            OutputFormat::Html => "html",
-            OutputFormat::Json => "json",
-            OutputFormat::Jsonl => "jsonl",
+impl From<OutputFormat> for gleaner_batch::OutputFormat {
+    fn from(f: OutputFormat) -> gleaner_batch::OutputFormat {
+        match f {
+            OutputFormat::Txt => gleaner_batch::OutputFormat::Txt,
+            OutputFormat::Markdown => gleaner_batch::OutputFormat::Markdown,
+            OutputFormat::Html => gleaner_batch::OutputFormat::Html,
+            OutputFormat::Json => gleaner_batch::OutputFormat::Json,
+            OutputFormat::Jsonl => gleaner_batch::OutputFormat::Jsonl,
         }
     }
 }

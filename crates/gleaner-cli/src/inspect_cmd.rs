@@ -9,7 +9,6 @@ use gleaner::extract::Params;
 use gleaner::{Document, ParseOptions};
 
 use crate::flags::InspectArgs;
-use crate::inputs;
 use crate::UsageError;
 
 /// Runs `inspect`.
@@ -26,15 +25,15 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         })?;
     }
     algorithm.build(&params).map_err(UsageError::from)?;
-    let input = inputs::collect(std::slice::from_ref(&args.input), &[])?
+    let input = gleaner_batch::input::collect(std::slice::from_ref(&args.input), &[], &mut |_| {})?
         .into_iter()
         .next()
         .ok_or_else(|| UsageError("no input page".into()))?;
-    let bytes = inputs::read(&input, args.max_bytes)
+    let bytes = gleaner_batch::input::read(&input, args.max_bytes)
         .with_context(|| format!("cannot read {}", input.source))?;
     let doc = Document::parse(&bytes, &ParseOptions::default().max_bytes(args.max_bytes))
         .with_context(|| format!("cannot parse {}", input.source))?;
-    let report = gleaner::inspect::report(&doc, &args.algorithm, &params)?;
+    let report = gleaner_eval::inspect::report(&doc, &args.algorithm, &params)?;
     match &args.output {
         Some(path) => std::fs::write(path, report)
             .with_context(|| format!("cannot write {}", path.display()))?,

@@ -5,7 +5,6 @@
 mod eval_cmd;
 mod extract_cmd;
 mod flags;
-mod inputs;
 mod inspect_cmd;
 
 use std::process::ExitCode;
@@ -25,6 +24,12 @@ impl std::fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+impl From<gleaner_batch::Error> for UsageError {
+    fn from(e: gleaner_batch::Error) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
 
 impl From<gleaner::Error> for UsageError {
     fn from(e: gleaner::Error) -> UsageError {

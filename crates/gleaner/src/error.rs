@@ -42,12 +42,6 @@ pub enum Error {
     /// A configuration value is out of its valid range.
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
-    /// A dataset or gold file could not be read or understood.
-    #[error("dataset error: {0}")]
-    Dataset(String),
-    /// An I/O error while reading an input.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
 }
 
 /// What a non-HTML input was recognised as.

@@ -6,10 +6,17 @@ per-node statistics, and the source token stream aligned with the DOM's
 text nodes. An [`Extractor`](extract::Extractor) (one per algorithm of the
 papers, see [`extract::algorithms`]) decides which text nodes are main
 content and returns a [`Selection`]. A renderer in [`render`] turns the
-selection into text, Markdown or clean HTML; the metrics in [`eval`] score
-it against gold text. The curve algorithms (CCB, TTR, CETR) also expose
-their per-position data ([`extract::Curve`]), which [`plot`] draws and
-[`inspect`] turns into a report.
+selection into text, Markdown or clean HTML; [`metadata`] reads the title
+and page-level facts such as a frameset's frames. The curve algorithms
+(CCB, TTR, CETR) also expose their per-position data
+([`extract::Curve`]).
+
+This crate is the core: bytes in, `Document`, `Selection` and text out.
+It reads no files, opens no connections and starts no threads, so every
+front end (the `gleaner` command line through `gleaner-batch`, later the
+crawler, WARC, Python and server) shares it as it is. The papers'
+evaluation (metrics, dataset readers, plots, reports) is the
+`gleaner-eval` crate.
 
 # Example
 
@@ -32,11 +39,8 @@ assert_eq!(gleaner::metadata::title(&doc).as_deref(), Some("Hello world"));
 
 pub mod document;
 mod error;
-pub mod eval;
 pub mod extract;
-pub mod inspect;
 pub mod metadata;
-pub mod plot;
 pub mod render;
 mod selection;
 

@@ -1,4 +1,4 @@
-//! Page metadata: the title.
+//! Page metadata: the title, and whether the page is a frameset.
 //!
 //! The title comes from `og:title` (or `twitter:title`), else `<title>`,
 //! else the first `<h1>`. Site names are cut off the way readers expect:
@@ -59,6 +59,20 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
         Some(seg) if words(seg) >= 2 => seg.to_string(),
         _ => raw,
     }
+}
+
+/// The `src` of every `<frame>` when the page is a frameset, `None`
+/// otherwise. A frameset page has no content of its own: what a reader
+/// sees is in the frames, which are other pages to fetch and extract.
+pub fn frameset_sources(doc: &Document) -> Option<Vec<String>> {
+    doc.ids().find(|&id| doc.is(id, local_name!("frameset")))?;
+    Some(
+        doc.ids()
+            .filter(|&id| doc.is(id, local_name!("frame")))
+            .filter_map(|id| doc.attr(id, "src"))
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 fn meta_content(doc: &Document, keys: &[&str]) -> Option<String> {

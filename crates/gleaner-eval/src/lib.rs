@@ -1,33 +1,44 @@
-//! Evaluation: the papers' metrics (ALGORITHMS.md §1.3).
-//!
-//! Every metric is a pure function of texts, ids or labels, and nothing
-//! panics on any input, however empty, huge or odd its Unicode. The
-//! [`dataset`] module reads the evaluation corpora (CleanEval, Dragnet,
-//! L3S-GN1, Readability, ScrapingHub layouts) into pages and gold text.
-//!
-//! # Metrics
-//!
-//! | Metric | Paper | Functions |
-//! |---|---|---|
-//! | Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
-//! | LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
-//! | Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
-//! | Block-level P/R/F | Debnath et al. 2005, used by VCE (seed 004), §1.3 (d) | [`block_prf`] |
-//! | Rand and Dunn indices | Gottron 2008 (seed 000 §5), §1.3 (c) | [`rand_index`], [`dunn_index`] |
-//! | Space savings, plain and gzip | Weninger & Hsu 2008 (seed 003 §4) | [`savings`] |
-//!
-//! Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
-//! which also gives a bootstrap standard deviation of the mean F1.
-//!
-//! Word tokenisation is shared: [`lcs_words`] (Gottron's words) and
-//! [`shingle_tokens`] (the benchmark's `\w+` runs); [`Interner`] maps
-//! words to `u32` ids for the bit-parallel algorithms.
-//!
-//! ```
-//! use gleaner::eval::lcs_prf;
-//! let prf = lcs_prf("the quick fox", "The quick brown fox.").unwrap();
-//! assert_eq!((prf.precision, prf.recall), (1.0, 0.75));
-//! ```
+/*!
+The papers' evaluation for gleaner (ALGORITHMS.md §1.3): metrics, the
+dataset readers, parameter-sweep plots and the inspect report.
+
+The core crate `gleaner` turns bytes into a `Document` and a `Selection`
+and does no I/O; this crate reads evaluation corpora from disk, scores
+extractions against gold text, and draws what it measured.
+
+Every metric is a pure function of texts, ids or labels, and nothing
+panics on any input, however empty, huge or odd its Unicode. The
+[`dataset`] module reads the evaluation corpora (CleanEval, Dragnet,
+L3S-GN1, Readability, ScrapingHub layouts) into pages and gold text;
+[`plot`] draws curves and sweeps as SVG; [`inspect`] writes the
+self-contained HTML report of one page and one algorithm.
+
+# Metrics
+
+| Metric | Paper | Functions |
+|---|---|---|
+| Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
+| LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
+| Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
+| Block-level P/R/F | Debnath et al. 2005, used by VCE (seed 004), §1.3 (d) | [`block_prf`] |
+| Rand and Dunn indices | Gottron 2008 (seed 000 §5), §1.3 (c) | [`rand_index`], [`dunn_index`] |
+| Space savings, plain and gzip | Weninger & Hsu 2008 (seed 003 §4) | [`savings`] |
+
+Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
+which also gives a bootstrap standard deviation of the mean F1.
+
+Word tokenisation is shared: [`lcs_words`] (Gottron's words) and
+[`shingle_tokens`] (the benchmark's `\w+` runs); [`Interner`] maps
+words to `u32` ids for the bit-parallel algorithms.
+
+```
+use gleaner_eval::lcs_prf;
+let prf = lcs_prf("the quick fox", "The quick brown fox.").unwrap();
+assert_eq!((prf.precision, prf.recall), (1.0, 0.75));
+```
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod bitpar;
 mod block;
@@ -35,7 +46,10 @@ mod bootstrap;
 mod cluster;
 pub mod dataset;
 mod edr;
+mod error;
+pub mod inspect;
 mod lcs;
+pub mod plot;
 mod savings;
 mod shingle;
 mod summary;
@@ -44,6 +58,7 @@ mod tokens;
 pub use self::block::block_prf;
 pub use self::cluster::{dunn_index, rand_index};
 pub use self::edr::{edr_normalize, edr_scores, levenshtein, EdrScore};
+pub use self::error::{Error, Result};
 pub use self::lcs::{lcs_length, lcs_prf};
 pub use self::savings::{savings, Savings};
 pub use self::shingle::{shingle_page, shingle_summary, ShinglePage};

@@ -29,17 +29,17 @@ use crate::error::{Error, Result};
 ///
 /// # Errors
 ///
-/// [`Error::InvalidConfig`] when the two label lists differ in length.
+/// [`Error::InvalidInput`] when the two label lists differ in length.
 ///
 /// ```
-/// use gleaner::eval::rand_index;
+/// use gleaner_eval::rand_index;
 /// // Pairs: (0,1) same/same ✓, (0,2) diff/same ✗, (1,2) diff/same ✗.
 /// assert_eq!(rand_index(&[0, 0, 1], &[7, 7, 7])?, 1.0 / 3.0);
-/// # Ok::<(), gleaner::Error>(())
+/// # Ok::<(), gleaner_eval::Error>(())
 /// ```
 pub fn rand_index(predicted: &[usize], truth: &[usize]) -> Result<f64> {
     if predicted.len() != truth.len() {
-        return Err(Error::InvalidConfig(format!(
+        return Err(Error::InvalidInput(format!(
             "rand_index needs one predicted label per document: {} predicted, {} true",
             predicted.len(),
             truth.len()
@@ -79,7 +79,7 @@ fn same_pairs<T: Eq + Hash>(labels: impl Iterator<Item = T>) -> u128 {
 /// it is `labels.len()` here so the two cannot disagree.
 ///
 /// ```
-/// use gleaner::eval::dunn_index;
+/// use gleaner_eval::dunn_index;
 /// let points = [0.0f64, 1.0, 10.0, 12.0];
 /// let d = |i: usize, j: usize| (points[i] - points[j]).abs();
 /// // Groups {0, 1} and {10, 12}: d_min = 9, d_max = 2.
@@ -118,7 +118,7 @@ pub fn dunn_index(labels: &[usize], mut distance: impl FnMut(usize, usize) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bootstrap::SplitMix64;
+    use crate::bootstrap::SplitMix64;
 
     fn naive_rand(p: &[usize], t: &[usize]) -> f64 {
         let (mut agree, mut total) = (0, 0);

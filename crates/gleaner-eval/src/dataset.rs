@@ -24,13 +24,13 @@
 //! the pages, not part of them.
 //!
 //! ```no_run
-//! use gleaner::eval::dataset::Dataset;
+//! use gleaner_eval::dataset::Dataset;
 //! let data = Dataset::open("data/wceb/cleaneval-final".as_ref())?;
 //! for page in data.pages() {
 //!     let page = page?;
 //!     println!("{} {} bytes, {} gold chars", page.id, page.html.len(), page.gold.len());
 //! }
-//! # Ok::<(), gleaner::Error>(())
+//! # Ok::<(), gleaner_eval::Error>(())
 //! ```
 
 use std::cmp::Ordering;
@@ -42,10 +42,10 @@ use std::path::{Path, PathBuf};
 
 use encoding_rs::WINDOWS_1252;
 
-use crate::document::{decode_entities, Document, NodeFlags, NodeId, ParseOptions};
 use crate::error::{Error, Result};
-use crate::render;
-use crate::selection::Selection;
+use gleaner::document::{decode_entities, Document, NodeFlags, NodeId, ParseOptions};
+use gleaner::render;
+use gleaner::Selection;
 
 /// One page of a dataset.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,17 +147,17 @@ impl GoldFormat {
     /// dropped) and, if they are not valid UTF-8, as windows-1252.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] for HTML gold files (L3S-GN1, Readability)
+    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`]) for HTML gold files (L3S-GN1, Readability)
     /// larger than [`ParseOptions::max_bytes`]; the text formats never
     /// fail.
     ///
     /// ```
-    /// use gleaner::eval::dataset::GoldFormat;
+    /// use gleaner_eval::dataset::GoldFormat;
     /// let raw = b"URL: http://example.com/\n<h>Title\n<p>First &amp; only\nparagraph.";
     /// let (gold, url) = GoldFormat::CleanEval.convert(raw)?;
     /// assert_eq!(gold, "Title\n\nFirst & only paragraph.");
     /// assert_eq!(url.as_deref(), Some("http://example.com/"));
-    /// # Ok::<(), gleaner::Error>(())
+    /// # Ok::<(), gleaner_eval::Error>(())
     /// ```
     pub fn convert(self, raw: &[u8]) -> Result<(String, Option<String>)> {
         let text = decode_text(raw);
@@ -304,7 +304,7 @@ impl Dataset {
     /// # Errors
     /// [`Error::Dataset`] if `index` is out of range, a file cannot be
     /// read or decompressed, or a ScrapingHub entry has no `articleBody`;
-    /// [`Error::TooLarge`] for a huge HTML gold file
+    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`]) for a huge HTML gold file
     /// (see [`GoldFormat::convert`]).
     pub fn load(&self, index: usize) -> Result<Page> {
         let id = self.ids.get(index).ok_or_else(|| {
@@ -459,7 +459,7 @@ fn natural_cmp(a: &str, b: &str) -> Ordering {
 /// without the wrapper are returned unchanged.
 ///
 /// ```
-/// use gleaner::eval::dataset::strip_text_wrapper;
+/// use gleaner_eval::dataset::strip_text_wrapper;
 /// let page = b"<text id=\"http://a.example/?x=1&amp;y=2\" title=\"A > B\">\n<html>Hi</html>\n</text>\n";
 /// let (html, url) = strip_text_wrapper(page);
 /// assert_eq!(html, b"\n<html>Hi</html>\n");

@@ -8,24 +8,25 @@
 //! ones) get the highlighted text only.
 //!
 //! ```
-//! use gleaner::{extract::Params, inspect, Document, ParseOptions};
+//! use gleaner::{extract::Params, Document, ParseOptions};
+//! use gleaner_eval::inspect;
 //! let html = b"<ul>\n<li><a href=/>Home</a></li>\n</ul>\n<p>\nSome text of the article, long enough.\n</p>";
 //! let doc = Document::parse(html, &ParseOptions::default())?;
 //! let report = inspect::report(&doc, "ttr", &Params::new())?;
 //! assert!(report.contains("<svg") && report.contains("class=\"sel\""));
-//! # Ok::<(), gleaner::Error>(())
+//! # Ok::<(), gleaner_eval::Error>(())
 //! ```
 
 use std::fmt::Write;
 
-use crate::document::tags::is_block;
-use crate::document::{Document, NodeId};
 use crate::error::Result;
-use crate::extract::{
+use crate::plot::{escape, LineChart};
+use gleaner::document::tags::is_block;
+use gleaner::document::{Document, NodeId};
+use gleaner::extract::{
     self, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Params, Ttr, TtrConfig, TtrMethod,
 };
-use crate::plot::{escape, LineChart};
-use crate::selection::Selection;
+use gleaner::Selection;
 
 /// The algorithms that have a curve ([`curve`] returns one for them).
 pub const CURVE_ALGORITHMS: &[&str] = &[
@@ -44,8 +45,8 @@ pub const CURVE_ALGORITHMS: &[&str] = &[
 /// algorithms without one.
 ///
 /// # Errors
-/// [`Error::UnknownAlgorithm`](crate::Error::UnknownAlgorithm) and
-/// [`Error::InvalidConfig`](crate::Error::InvalidConfig) for bad
+/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm) and
+/// [`Error::InvalidConfig`](gleaner::Error::InvalidConfig) for bad
 /// parameters.
 pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<Curve>> {
     let name = extract::algorithm(algorithm)?.name;
@@ -73,14 +74,14 @@ pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<
 /// selected text nodes highlighted (hover shows a node's score).
 ///
 /// # Errors
-/// [`Error::UnknownAlgorithm`](crate::Error::UnknownAlgorithm) and
-/// [`Error::InvalidConfig`](crate::Error::InvalidConfig) for bad
+/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm) and
+/// [`Error::InvalidConfig`](gleaner::Error::InvalidConfig) for bad
 /// parameters.
 pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String> {
     let alg = extract::algorithm(algorithm)?;
     let selection = alg.build(params)?.extract(doc);
     let curve = curve(doc, alg.name, params)?;
-    let title = crate::metadata::title(doc).unwrap_or_else(|| "untitled page".into());
+    let title = gleaner::metadata::title(doc).unwrap_or_else(|| "untitled page".into());
     let settings: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let settings = if settings.is_empty() { "defaults".to_string() } else { settings.join(", ") };
 
@@ -173,7 +174,7 @@ figcaption{color:#666;font-size:90%}.page p{line-height:1.5;margin:.4em 0}\
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ParseOptions;
+    use gleaner::ParseOptions;
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse")

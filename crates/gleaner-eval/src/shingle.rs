@@ -77,7 +77,7 @@ fn ratio_or_perfect(tp: f64, miss: f64, page: &ShinglePage) -> f64 {
 /// Scores one page: `extracted` against `gold`.
 ///
 /// ```
-/// use gleaner::eval::shingle_page;
+/// use gleaner_eval::shingle_page;
 /// // Gold shingles: abcd, bcde. Extracted: abcd, bcdx. TP 1, FP 1, FN 1.
 /// let page = shingle_page("a b c d x", "a b c d e");
 /// assert_eq!((page.tp, page.fp, page.fn_), (1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0));
@@ -131,7 +131,7 @@ fn shingles(tokens: &[u32]) -> impl Iterator<Item = &[u32]> {
 /// prediction, no page with gold, or P + R = 0), the value is 0.
 ///
 /// ```
-/// use gleaner::eval::{shingle_page, shingle_summary};
+/// use gleaner_eval::{shingle_page, shingle_summary};
 /// let pages = [shingle_page("a b c d", "a b c d"), shingle_page("", "e f g h")];
 /// let s = shingle_summary(&pages, 1000, 0);
 /// assert_eq!((s.precision, s.recall, s.accuracy), (1.0, 0.5, 0.5));

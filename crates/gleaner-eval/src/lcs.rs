@@ -24,7 +24,7 @@ use super::Prf;
 /// e.g. [`Interner`] ids or `char` code points.
 ///
 /// ```
-/// use gleaner::eval::lcs_length;
+/// use gleaner_eval::lcs_length;
 /// assert_eq!(lcs_length(&[1, 2, 3, 4, 1], &[3, 4, 1, 2, 1]), 3);
 /// ```
 pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
@@ -35,7 +35,7 @@ pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
 /// against `gold`; `None` when `gold` has no words (the page is skipped).
 ///
 /// ```
-/// use gleaner::eval::lcs_prf;
+/// use gleaner_eval::lcs_prf;
 /// // L = 3 ("a b d"): P = 3/4, R = 3/3.
 /// let prf = lcs_prf("a b x d", "A b, d.").unwrap();
 /// assert_eq!((prf.precision, prf.recall), (0.75, 1.0));
@@ -55,8 +55,8 @@ pub fn lcs_prf(extracted: &str, gold: &str) -> Option<Prf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bitpar::tests::{naive_lcs, random_seq};
-    use crate::eval::bootstrap::SplitMix64;
+    use crate::bitpar::tests::{naive_lcs, random_seq};
+    use crate::bootstrap::SplitMix64;
     use proptest::prelude::*;
 
     #[test]

@@ -55,9 +55,9 @@ fn fixtures() -> Vec<(String, Document, String)> {
 }
 
 /// Gottron's word-sequence LCS precision, recall and F1 (the papers'
-/// metric, `gleaner::eval::lcs_prf`).
+/// metric, `gleaner_eval::lcs_prf`).
 fn prf(got: &str, gold: &str) -> (f64, f64, f64) {
-    gleaner::eval::lcs_prf(got, gold).map_or((0.0, 0.0, 0.0), |p| (p.precision, p.recall, p.f1))
+    gleaner_eval::lcs_prf(got, gold).map_or((0.0, 0.0, 0.0), |p| (p.precision, p.recall, p.f1))
 }
 
 /// Mean (P, R, F1) of one configured algorithm over the fixtures, printing

@@ -3,13 +3,13 @@
 //! horizontal threshold line, shaded x ranges and a legend.
 //!
 //! It draws the curves of the source-level algorithms
-//! ([`crate::extract::Curve`], for `gleaner inspect`) and parameter
+//! ([`gleaner::extract::Curve`], for `gleaner inspect`) and parameter
 //! sweeps (metric against parameter value). Long series are thinned to
 //! the minimum and maximum of each pixel-wide bucket, so a curve with a
 //! point per character stays a small file and keeps its peaks.
 //!
 //! ```
-//! use gleaner::plot::LineChart;
+//! use gleaner_eval::plot::LineChart;
 //! let svg = LineChart::new("Recall against λ")
 //!     .x_label("λ")
 //!     .y_label("score")
@@ -23,7 +23,7 @@
 
 use std::fmt::Write;
 
-use crate::extract::Curve;
+use gleaner::extract::Curve;
 
 /// Line colours, in series order.
 const PALETTE: &[&str] = &["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];

@@ -21,7 +21,7 @@
 
 use super::bitpar;
 use super::Prf;
-use crate::document::decode_entities;
+use gleaner::document::decode_entities;
 
 /// Recall and EDR of one page (seed 003 §4).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,7 +57,7 @@ impl EdrScore {
 /// error. On texts that differ only in those, the score is 1.
 ///
 /// ```
-/// use gleaner::eval::edr_normalize;
+/// use gleaner_eval::edr_normalize;
 /// assert_eq!(edr_normalize(" Tom&nbsp;&amp;\r\n  Jerry&#160;\t"), "Tom & Jerry");
 /// ```
 pub fn edr_normalize(text: &str) -> String {
@@ -77,7 +77,7 @@ pub fn edr_normalize(text: &str) -> String {
 /// time, O(|a| + |b|) memory.
 ///
 /// ```
-/// use gleaner::eval::levenshtein;
+/// use gleaner_eval::levenshtein;
 /// let chars = |s: &str| s.chars().map(u32::from).collect::<Vec<_>>();
 /// assert_eq!(levenshtein(&chars("kitten"), &chars("sitting")), 3);
 /// ```
@@ -90,7 +90,7 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
 /// gold is empty (the page is skipped). An empty output scores 0 on both.
 ///
 /// ```
-/// use gleaner::eval::edr_scores;
+/// use gleaner_eval::edr_scores;
 /// // "abcd" vs gold "abxd": LCS 3 of 4, one substitution of max length 4.
 /// let s = edr_scores("abcd", "abxd").unwrap();
 /// assert_eq!((s.recall, s.edr), (0.75, 0.75));
@@ -110,8 +110,8 @@ pub fn edr_scores(extracted: &str, gold: &str) -> Option<EdrScore> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bitpar::tests::{naive_lcs, naive_levenshtein};
-    use crate::eval::bootstrap::SplitMix64;
+    use crate::bitpar::tests::{naive_lcs, naive_levenshtein};
+    use crate::bootstrap::SplitMix64;
     use proptest::prelude::*;
 
     fn chars(s: &str) -> Vec<u32> {

@@ -1,20 +1,49 @@
-//! Where pages come from: files, standard input, directories; and reading
-//! them (with transparent gzip).
+//! Where pages come from: files, standard input, directories, bytes in
+//! memory; and reading them with a size limit and transparent gzip.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{bail, Context};
+use crate::error::{Error, Result};
 
 /// One input of a batch.
 #[derive(Debug, Clone)]
 pub struct Input {
     /// How the input is named in output: the path as given, or `-`.
     pub source: String,
-    /// The file to read; `None` for standard input.
-    pub path: Option<PathBuf>,
+    /// Where its bytes are.
+    pub origin: Origin,
     /// The relative name used under `-o DIR` (extension included).
     pub relative: PathBuf,
+}
+
+/// Where an input's bytes are.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Origin {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+    /// Bytes already read (a fetched page, an archive record).
+    Bytes(Vec<u8>),
+}
+
+impl Input {
+    /// An input from bytes in memory, named `source` in its record.
+    pub fn from_bytes(source: impl Into<String>, bytes: Vec<u8>) -> Input {
+        let source = source.into();
+        let relative = relative_name(Path::new(&source));
+        Input { source, origin: Origin::Bytes(bytes), relative }
+    }
+
+    /// The file this input reads, if it is one.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.origin {
+            Origin::File(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 /// Extensions of page files, without `.gz`.
@@ -30,32 +59,42 @@ pub fn is_page_file(path: &Path) -> bool {
 }
 
 /// Collects the inputs: explicit files (and `-`) first, in the given order,
-/// then each directory's page files in sorted order.
+/// then each directory's page files in sorted order. A subdirectory that
+/// cannot be read is skipped and handed to `skipped` (the front end says
+/// so); the walk goes on.
 ///
 /// # Errors
-/// A directory that cannot be read, or `-` given twice.
-pub fn collect(files: &[PathBuf], dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
+/// A directory given in `dirs` that cannot be read, or `-` given twice.
+pub fn collect(
+    files: &[PathBuf],
+    dirs: &[PathBuf],
+    skipped: &mut dyn FnMut(Error),
+) -> Result<Vec<Input>> {
     let mut inputs = Vec::new();
     let mut stdin_seen = false;
     for f in files {
         if f.as_os_str() == "-" {
             if stdin_seen {
-                bail!("standard input (-) given more than once");
+                return Err(Error::StdinTwice);
             }
             stdin_seen = true;
-            inputs.push(Input { source: "-".into(), path: None, relative: "stdin".into() });
+            inputs.push(Input {
+                source: "-".into(),
+                origin: Origin::Stdin,
+                relative: "stdin".into(),
+            });
         } else {
             inputs.push(Input {
                 source: f.display().to_string(),
-                path: Some(f.clone()),
+                origin: Origin::File(f.clone()),
                 relative: relative_name(f),
             });
         }
     }
     for dir in dirs {
         let mut found = Vec::new();
-        walk(dir, &mut found)
-            .with_context(|| format!("cannot read directory {}", dir.display()))?;
+        walk(dir, &mut found, skipped)
+            .map_err(|source| Error::Directory { path: dir.clone(), source })?;
         found.sort();
         for path in found {
             let rel = path
@@ -64,8 +103,8 @@ pub fn collect(files: &[PathBuf], dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>
                 .unwrap_or_else(|_| relative_name(&path));
             inputs.push(Input {
                 source: path.display().to_string(),
-                path: Some(path),
                 relative: rel,
+                origin: Origin::File(path),
             });
         }
     }
@@ -74,15 +113,19 @@ pub fn collect(files: &[PathBuf], dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>
 
 /// Recursive directory walk with an explicit stack (no recursion limit
 /// on deep trees); symlinked directories are not followed.
-fn walk(root: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(
+    root: &Path,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut dyn FnMut(Error),
+) -> std::io::Result<()> {
     let mut stack = vec![root.to_path_buf()];
     let mut first = true;
     while let Some(dir) = stack.pop() {
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) if first => return Err(e),
-            Err(e) => {
-                eprintln!("gleaner: skipping {}: {e}", dir.display());
+            Err(source) => {
+                skipped(Error::Directory { path: dir, source });
                 continue;
             }
         };
@@ -140,26 +183,32 @@ pub fn output_path(dir: &Path, input: &Input, ext: &str) -> PathBuf {
 }
 
 /// Reads an input, decompressing gzip (by magic bytes, whatever the name).
+/// Reads stop one byte past `max_bytes`, so that an oversized input is
+/// seen as such by [`gleaner::Document::parse`] without being read whole;
+/// a regular file larger than the limit is refused before reading.
 ///
 /// # Errors
-/// I/O errors, and gzip streams that do not decompress.
-pub fn read(input: &Input, max_bytes: usize) -> anyhow::Result<Vec<u8>> {
-    let raw = match &input.path {
-        None => {
+/// I/O errors, [`gleaner::Error::TooLarge`], and gzip streams that do not
+/// decompress.
+pub fn read(input: &Input, max_bytes: usize) -> Result<Vec<u8>> {
+    let raw = match &input.origin {
+        Origin::Bytes(b) => return gunzip(b.clone(), max_bytes),
+        Origin::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin().lock().take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
             buf
         }
-        Some(p) => {
+        Origin::File(p) => {
             let file = std::fs::File::open(p)?;
             // Refuse a large regular file before reading it; read anything
             // else (a device, a pipe) up to one byte past the limit.
             if let Ok(meta) = file.metadata() {
                 if meta.is_file() && meta.len() > max_bytes as u64 {
-                    anyhow::bail!(gleaner::Error::TooLarge {
+                    return Err(gleaner::Error::TooLarge {
                         size: meta.len() as usize,
-                        limit: max_bytes
-                    });
+                        limit: max_bytes,
+                    }
+                    .into());
                 }
             }
             let mut buf = Vec::new();
@@ -167,15 +216,21 @@ pub fn read(input: &Input, max_bytes: usize) -> anyhow::Result<Vec<u8>> {
             buf
         }
     };
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(raw.as_slice())
-            .take(max_bytes as u64 + 1)
-            .read_to_end(&mut out)
-            .context("invalid gzip data")?;
-        return Ok(out);
+    gunzip(raw, max_bytes)
+}
+
+/// `raw` decompressed when it starts with gzip's magic bytes (up to one
+/// byte past `max_bytes`), else `raw` itself.
+fn gunzip(raw: Vec<u8>, max_bytes: usize) -> Result<Vec<u8>> {
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(raw);
     }
-    Ok(raw)
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(raw.as_slice())
+        .take(max_bytes as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(Error::Gzip)?;
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -194,11 +249,11 @@ mod tests {
     fn output_names_mirror_inputs() {
         let input = Input {
             source: "../x/y/page.html.gz".into(),
-            path: None,
+            origin: Origin::Stdin,
             relative: relative_name(Path::new("../x/y/page.html.gz")),
         };
         assert_eq!(output_path(Path::new("out"), &input, "txt"), Path::new("out/x/y/page.txt"));
-        let stdin = Input { source: "-".into(), path: None, relative: "stdin".into() };
+        let stdin = Input { source: "-".into(), origin: Origin::Stdin, relative: "stdin".into() };
         assert_eq!(output_path(Path::new("o"), &stdin, "json"), Path::new("o/stdin.json"));
     }
 }

@@ -31,7 +31,7 @@ pub struct Savings {
 /// page whose compressed extract has the same gzip overhead.
 ///
 /// ```
-/// use gleaner::eval::savings;
+/// use gleaner_eval::savings;
 /// let html = format!("<html><body><nav>{}</nav><p>Text</p></body></html>", "<a href=/>x</a>".repeat(10));
 /// let s = savings("Text", html.as_bytes()).unwrap();
 /// assert!(s.plain > 0.9 && s.gzip > 0.0);

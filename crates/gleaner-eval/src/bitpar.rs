@@ -247,7 +247,7 @@ fn advance_block(pv: &mut u64, mv: &mut u64, eq: u64, hin: i8, high: u64) -> i8 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::eval::bootstrap::SplitMix64;
+    use crate::bootstrap::SplitMix64;
 
     /// O(nm) LCS with two rows, the reference for the bit-parallel one.
     pub(crate) fn naive_lcs(a: &[u32], b: &[u32]) -> usize {

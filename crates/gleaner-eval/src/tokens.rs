@@ -18,7 +18,7 @@ use std::collections::HashMap;
 /// Inner punctuation stays: `"U.S.-based,"` → `"u.s.-based"`.
 ///
 /// ```
-/// use gleaner::eval::lcs_words;
+/// use gleaner_eval::lcs_words;
 /// assert_eq!(lcs_words("  «Größe», it's -- OK!"), ["größe", "it's", "ok"]);
 /// ```
 pub fn lcs_words(text: &str) -> Vec<String> {
@@ -44,7 +44,7 @@ pub fn lcs_words(text: &str) -> Vec<String> {
 /// this changes nothing, and for Indic scripts it keeps words whole.
 ///
 /// ```
-/// use gleaner::eval::shingle_tokens;
+/// use gleaner_eval::shingle_tokens;
 /// assert_eq!(shingle_tokens("The snake_case, 3.14 Ünïcode!"), ["The", "snake_case", "3", "14", "Ünïcode"]);
 /// ```
 pub fn shingle_tokens(text: &str) -> Vec<String> {
@@ -64,7 +64,7 @@ fn is_word_char(c: char) -> bool {
 /// words get equal ids.
 ///
 /// ```
-/// use gleaner::eval::Interner;
+/// use gleaner_eval::Interner;
 /// let mut words = Interner::new();
 /// assert_eq!(words.intern_all(&["a", "b", "a"]), [0, 1, 0]);
 /// assert_eq!(words.intern("b"), 1);

@@ -43,7 +43,7 @@ pub struct Summary {
 /// corpus gives all zeros.
 ///
 /// ```
-/// use gleaner::eval::{summarize, Prf};
+/// use gleaner_eval::{summarize, Prf};
 /// let pages = [Prf::new(1.0, 1.0), Prf::new(0.5, 0.25)];
 /// let s = summarize(&pages, 1000, 0);
 /// assert_eq!((s.precision, s.recall, s.accuracy), (0.75, 0.625, 0.5));

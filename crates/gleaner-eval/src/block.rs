@@ -24,7 +24,7 @@ use super::Prf;
 /// is skipped); no retrieved block → P = R = F = 0.
 ///
 /// ```
-/// use gleaner::eval::block_prf;
+/// use gleaner_eval::block_prf;
 /// // 2 of 3 retrieved blocks are content, 2 of 4 content blocks found.
 /// let prf = block_prf(&[1, 2, 9], &[1, 2, 3, 4]).unwrap();
 /// assert_eq!((prf.precision, prf.recall), (2.0 / 3.0, 0.5));
@@ -51,7 +51,7 @@ mod tests {
         // Disjoint.
         assert_eq!(block_prf(&[5], &[1]), Some(Prf::new(0.0, 0.0)));
         // Works for any hashable id, e.g. node ids.
-        let nodes = [crate::NodeId(3), crate::NodeId(4)];
+        let nodes = [gleaner::NodeId(3), gleaner::NodeId(4)];
         assert_eq!(block_prf(&nodes[..1], &nodes).map(|p| p.recall), Some(0.5));
     }
 

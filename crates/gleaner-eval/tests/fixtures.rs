@@ -26,7 +26,7 @@ fn fixtures() -> Vec<(String, Vec<u8>, String)> {
 
 /// Gottron's word-sequence LCS F1 (the evaluation metric of the papers).
 fn f1(extracted: &str, gold: &str) -> f64 {
-    gleaner::eval::lcs_prf(extracted, gold).map_or(0.0, |p| p.f1)
+    gleaner_eval::lcs_prf(extracted, gold).map_or(0.0, |p| p.f1)
 }
 
 fn mean_f1(algorithm: &str) -> f64 {

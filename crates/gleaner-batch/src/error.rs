@@ -1,0 +1,56 @@
+//! The batch crate's error type.
+
+use std::path::PathBuf;
+
+/// A specialised `Result` for batches.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What can go wrong around a page: finding, reading and writing it.
+/// What goes wrong *with* a page is that page's record's `error`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading an input or writing an output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A directory given as input could not be read.
+    #[error("cannot read directory {}: {source}", path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Writing an output file (or creating its folder) failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A gzip stream that does not decompress.
+    #[error("invalid gzip data: {0}")]
+    Gzip(std::io::Error),
+    /// Standard input was named twice.
+    #[error("standard input (-) given more than once")]
+    StdinTwice,
+    /// A record could not be serialised.
+    #[error("cannot serialise a record: {0}")]
+    Json(#[from] serde_json::Error),
+    /// An error of the core library (an input over the size limit, say).
+    #[error(transparent)]
+    Core(#[from] gleaner::Error),
+}
+
+impl Error {
+    /// Is this a write to a closed pipe (`gleaner … | head`)? Front ends
+    /// end quietly then.
+    pub fn is_broken_pipe(&self) -> bool {
+        let io = match self {
+            Error::Io(e) | Error::Write { source: e, .. } => e,
+            _ => return false,
+        };
+        io.kind() == std::io::ErrorKind::BrokenPipe
+    }
+}

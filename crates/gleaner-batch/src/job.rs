@@ -1,0 +1,302 @@
+//! One page through the core library, into a [`Record`].
+
+use gleaner::extract::Extractor;
+use gleaner::render::{self, Format, RenderOptions};
+use gleaner::{Document, ParseOptions};
+use serde::Serialize;
+
+use crate::input::{self, Input};
+
+/// The output formats of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Plain text with paragraph breaks.
+    Txt,
+    /// Markdown.
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+    /// One JSON object per input (an array for several), pretty-printed.
+    Json,
+    /// One JSON object per input per line.
+    Jsonl,
+}
+
+impl OutputFormat {
+    /// The file extension for one file per input.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Txt => "txt",
+            OutputFormat::Markdown => "md",
+            OutputFormat::Html => "html",
+            OutputFormat::Json => "json",
+            OutputFormat::Jsonl => "jsonl",
+        }
+    }
+
+    /// Does a record in this format carry the plain text?
+    fn needs_text(self) -> bool {
+        matches!(self, OutputFormat::Txt | OutputFormat::Json | OutputFormat::Jsonl)
+    }
+}
+
+/// One output record: what became of one input. Its JSON form is the
+/// `jsonl` contract: `source`, `title`, `text`, `algorithm`, `error`,
+/// `encoding`, `bytes`.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Record {
+    /// The input's name: the path as given, or `-`.
+    pub source: String,
+    /// The page title.
+    pub title: Option<String>,
+    /// The main content as plain text (for txt and JSON output).
+    pub text: String,
+    /// The algorithm that produced it.
+    pub algorithm: String,
+    /// Why this input failed, or null.
+    pub error: Option<String>,
+    /// The character encoding the page was decoded with.
+    pub encoding: Option<String>,
+    /// Size of the input in bytes (after gzip decompression).
+    pub bytes: usize,
+    /// The body in Markdown or HTML, when that is the output format.
+    #[serde(skip)]
+    pub rendered: String,
+    /// The input could not be read at all (as opposed to read and failed).
+    #[serde(skip)]
+    pub unreadable: bool,
+}
+
+impl Record {
+    fn new(source: &str, algorithm: &str) -> Record {
+        Record {
+            source: source.to_string(),
+            title: None,
+            text: String::new(),
+            algorithm: algorithm.to_string(),
+            error: None,
+            encoding: None,
+            bytes: 0,
+            rendered: String::new(),
+            unreadable: false,
+        }
+    }
+}
+
+/// What to do with each page: the extractor, the parse and render
+/// options, the output format, the size limit.
+pub struct Job {
+    extractor: Box<dyn Extractor>,
+    algorithm: String,
+    parse: ParseOptions,
+    format: OutputFormat,
+    render: RenderOptions,
+    max_bytes: usize,
+}
+
+impl Job {
+    /// A job with default parse and render options and the default size
+    /// limit of [`ParseOptions`].
+    pub fn new(
+        extractor: Box<dyn Extractor>,
+        algorithm: impl Into<String>,
+        format: OutputFormat,
+    ) -> Job {
+        let parse = ParseOptions::default();
+        Job {
+            extractor,
+            algorithm: algorithm.into(),
+            max_bytes: parse.max_bytes,
+            parse,
+            format,
+            render: RenderOptions::default(),
+        }
+    }
+
+    /// Parse options (forced encoding, size limit); the size limit also
+    /// bounds reading.
+    pub fn parse_options(mut self, parse: ParseOptions) -> Job {
+        self.max_bytes = parse.max_bytes;
+        self.parse = parse;
+        self
+    }
+
+    /// Render options (links, images) for Markdown and HTML output.
+    pub fn render_options(mut self, render: RenderOptions) -> Job {
+        self.render = render;
+        self
+    }
+
+    /// The output format.
+    pub fn format(&self) -> OutputFormat {
+        self.format
+    }
+
+    /// Reads, parses and extracts one input. Never fails and never
+    /// panics: what went wrong is the record's `error` (a panic inside
+    /// the library becomes "internal error, please report it").
+    pub fn record(&self, input: &Input) -> Record {
+        guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
+            Ok(bytes) => self.record_from_bytes(&input.source, &bytes),
+            Err(e) => {
+                let mut record = Record::new(&input.source, &self.algorithm);
+                record.error = Some(e.to_string());
+                record.unreadable = true;
+                record
+            }
+        })
+    }
+
+    /// Parses and extracts a page already in memory (no gzip, no
+    /// reading), with the same guarantees as [`Job::record`].
+    pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
+        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes))
+    }
+
+    fn record_from_bytes(&self, source: &str, bytes: &[u8]) -> Record {
+        let mut record = Record::new(source, &self.algorithm);
+        record.bytes = bytes.len();
+        let doc = match Document::parse(bytes, &self.parse) {
+            Ok(d) => d,
+            Err(e) => {
+                record.error = Some(e.to_string());
+                return record;
+            }
+        };
+        let selection = self.extractor.extract(&doc);
+        if selection.count() == 0 {
+            if let Some(frames) = gleaner::metadata::frameset_sources(&doc) {
+                let frames =
+                    if frames.is_empty() { "no frame sources".into() } else { frames.join(", ") };
+                record.error = Some(format!(
+                    "frameset page: its content is in the frames ({frames}); extract those pages"
+                ));
+            }
+        }
+        record.title = gleaner::metadata::title(&doc);
+        record.encoding = Some(doc.encoding().name().to_string());
+        // Each format renders only what it prints.
+        if self.format.needs_text() {
+            record.text = render::text(&doc, &selection);
+        }
+        record.rendered = match self.format {
+            OutputFormat::Markdown => {
+                render::render(&doc, &selection, Format::Markdown, self.render)
+            }
+            OutputFormat::Html => render::render(&doc, &selection, Format::Html, self.render),
+            _ => String::new(),
+        };
+        record
+    }
+}
+
+/// `make()`, with a panic turned into a record whose error says so.
+fn guarded(source: &str, algorithm: &str, make: impl FnOnce() -> Record) -> Record {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let mut record = Record::new(source, algorithm);
+        record.error = Some(format!("internal error, please report it: {what}"));
+        record
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gleaner::Selection;
+
+    /// An extractor that panics on pages that mention "boom".
+    #[derive(Debug)]
+    struct Fragile;
+
+    impl Extractor for Fragile {
+        fn extract(&self, doc: &Document) -> Selection {
+            let all = Selection::all(doc);
+            if render::text(doc, &all).contains("boom") {
+                panic!("fragile extractor met a boom");
+            }
+            all
+        }
+    }
+
+    const PAGE: &str = "<title>T</title><p>Some text of a page.</p>";
+
+    #[test]
+    fn a_panicking_page_is_one_failed_record_and_the_batch_goes_on() {
+        let job = Job::new(Box::new(Fragile), "fragile", OutputFormat::Jsonl);
+        let inputs = vec![
+            Input::from_bytes("a", PAGE.as_bytes().to_vec()),
+            Input::from_bytes("b", b"<p>boom</p>".to_vec()),
+            Input::from_bytes("c", PAGE.as_bytes().to_vec()),
+        ];
+        let mut records = Vec::new();
+        crate::run(&inputs, &job, 2, |_, r| {
+            records.push(r);
+            Ok(crate::Flow::Continue)
+        })
+        .expect("batch runs");
+        let errors: Vec<_> = records.iter().map(|r| r.error.as_deref()).collect();
+        assert_eq!(records.iter().map(|r| r.source.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(errors[0], None);
+        assert_eq!(
+            errors[1],
+            Some("internal error, please report it: fragile extractor met a boom")
+        );
+        assert_eq!(errors[2], None);
+        assert_eq!(records[2].text, "Some text of a page.");
+    }
+
+    #[test]
+    fn frameset_pages_are_reported_with_their_frames() {
+        let job = Job::new(
+            gleaner::extract::by_name("article").expect("article"),
+            "article",
+            OutputFormat::Txt,
+        );
+        let html = b"<html><frameset cols='20%,80%'><frame src=menu.html><frame src=main.html></frameset></html>";
+        let record = job.record_for_bytes("f.html", html);
+        assert_eq!(
+            record.error.as_deref(),
+            Some("frameset page: its content is in the frames (menu.html, main.html); extract those pages")
+        );
+    }
+
+    #[test]
+    fn oversized_and_binary_inputs_are_failed_records() {
+        let job = Job::new(
+            gleaner::extract::by_name("plain").expect("plain"),
+            "plain",
+            OutputFormat::Jsonl,
+        )
+        .parse_options(ParseOptions::default().max_bytes(10));
+        let record = job.record(&Input::from_bytes("big", vec![b'a'; 100]));
+        assert!(
+            record.error.as_deref().is_some_and(|e| e.contains("more than the limit of 10 bytes")),
+            "{record:?}"
+        );
+        let job = Job::new(
+            gleaner::extract::by_name("plain").expect("plain"),
+            "plain",
+            OutputFormat::Jsonl,
+        );
+        let record =
+            job.record(&Input::from_bytes("png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec()));
+        assert_eq!(record.error.as_deref(), Some("input is not HTML: it looks like a PNG image"));
+    }
+
+    #[test]
+    fn each_format_renders_only_what_it_prints() {
+        let extractor = || gleaner::extract::by_name("plain").expect("plain");
+        let md = Job::new(extractor(), "plain", OutputFormat::Markdown)
+            .record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
+        assert_eq!((md.text.as_str(), md.rendered.as_str()), ("", "# Title here\n\nBody"));
+        let txt = Job::new(extractor(), "plain", OutputFormat::Txt)
+            .record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
+        assert_eq!((txt.text.as_str(), txt.rendered.as_str()), ("Title here\n\nBody", ""));
+    }
+}

@@ -1,0 +1,45 @@
+/*!
+The one batch path of gleaner: **inputs → records → sinks**.
+
+Every front end — the `gleaner` command line today; the crawler, WARC
+reader, Python package and server to come — hands pages to the same
+code, so that limits, error reporting and the record format are the same
+everywhere:
+
+- [`input`]: where pages come from (files, folders walked recursively,
+  standard input, bytes already in memory) and reading them with a size
+  limit and transparent gzip;
+- [`job`]: one page through the core library — parse, page-level checks
+  (a frameset page is reported, not silently empty), extract, render —
+  into a [`Record`], with a panic turned into that record's error so one
+  page never takes a batch down;
+- [`sink`]: where records go (standard output in txt, Markdown, HTML,
+  JSON or JSON Lines, or one file per input);
+- [`run()`]: a batch of inputs through a [`Job`] on a thread pool, with
+  results handed back in input order.
+
+```
+use gleaner_batch::{Input, Job, OutputFormat};
+
+let job = Job::new(gleaner::extract::by_name("article")?, "article", OutputFormat::Jsonl);
+let input = Input::from_bytes("mem:1", b"<p>A short page, with one sentence of text in it.</p>".to_vec());
+let record = job.record(&input);
+assert_eq!(record.error, None);
+assert_eq!(record.text, "A short page, with one sentence of text in it.");
+# Ok::<(), gleaner::Error>(())
+```
+*/
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+pub mod input;
+pub mod job;
+mod run;
+pub mod sink;
+
+pub use crate::error::{Error, Result};
+pub use crate::input::Input;
+pub use crate::job::{Job, OutputFormat, Record};
+pub use crate::run::{run, Flow, Totals};
+pub use crate::sink::Sink;

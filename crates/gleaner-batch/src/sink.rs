@@ -1,0 +1,158 @@
+//! Where records go: a stream (standard output) or one file per input.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::input::{output_path, Input};
+use crate::job::{OutputFormat, Record};
+
+/// Writes records in one [`OutputFormat`], either to a stream — JSON
+/// Lines one per line, JSON as one object or an array, text formats with
+/// a `==> source <==` header between several — or, given a folder, to one
+/// file per input mirroring the inputs' relative names.
+pub struct Sink<W: Write> {
+    dir: Option<PathBuf>,
+    format: OutputFormat,
+    several: bool,
+    out: W,
+    written: usize,
+    /// Output files written so far: a second input that maps to the same
+    /// name gets `-2`, `-3`, … rather than overwriting the first.
+    taken: HashSet<PathBuf>,
+}
+
+impl<W: Write> Sink<W> {
+    /// A sink writing to `out`, or to files under `dir` when given.
+    /// `several` says whether more than one record will come (an array
+    /// for JSON, headers for text).
+    pub fn new(out: W, dir: Option<PathBuf>, format: OutputFormat, several: bool) -> Sink<W> {
+        Sink { dir, format, several, out, written: 0, taken: HashSet::new() }
+    }
+
+    fn body(&self, record: &Record) -> Result<String> {
+        Ok(match self.format {
+            OutputFormat::Txt => record.text.clone(),
+            OutputFormat::Markdown | OutputFormat::Html => record.rendered.clone(),
+            OutputFormat::Json => serde_json::to_string_pretty(record)?,
+            OutputFormat::Jsonl => serde_json::to_string(record)?,
+        })
+    }
+
+    /// Writes one record.
+    ///
+    /// # Errors
+    /// Serialisation and write errors ([`Error::is_broken_pipe`] tells a
+    /// reader that went away).
+    pub fn write(&mut self, input: &Input, record: &Record) -> Result<()> {
+        let body = self.body(record)?;
+        if let Some(dir) = self.dir.clone() {
+            let path = self.free_path(&dir, input);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+            }
+            std::fs::write(&path, body + "\n").map_err(|source| Error::Write { path, source })?;
+            return Ok(());
+        }
+        let out = &mut self.out;
+        match self.format {
+            OutputFormat::Jsonl => writeln!(out, "{body}")?,
+            OutputFormat::Json if self.several => {
+                let sep = if self.written == 0 { "[\n" } else { ",\n" };
+                write!(out, "{sep}{body}")?;
+            }
+            OutputFormat::Json => writeln!(out, "{body}")?,
+            _ if self.several => {
+                let sep = if self.written == 0 { "" } else { "\n" };
+                writeln!(out, "{sep}==> {} <==\n{body}", record.source)?;
+            }
+            _ => writeln!(out, "{body}")?,
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    /// The output file for `input`, not yet taken by an earlier input.
+    fn free_path(&mut self, dir: &Path, input: &Input) -> PathBuf {
+        let ext = self.format.extension();
+        let first = output_path(dir, input, ext);
+        let mut path = first.clone();
+        let mut n = 1;
+        while self.taken.contains(&path) {
+            n += 1;
+            let stem = first.file_stem().and_then(|s| s.to_str()).unwrap_or("page");
+            path.set_file_name(format!("{stem}-{n}.{ext}"));
+        }
+        self.taken.insert(path.clone());
+        path
+    }
+
+    /// Closes a JSON array and flushes.
+    ///
+    /// # Errors
+    /// Write errors.
+    pub fn finish(&mut self) -> Result<()> {
+        if self.dir.is_none() && self.format == OutputFormat::Json && self.several {
+            if self.written == 0 {
+                write!(self.out, "[")?;
+            }
+            writeln!(self.out, "\n]")?;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(source: &str, text: &str) -> Record {
+        let job = crate::Job::new(
+            gleaner::extract::by_name("plain").expect("plain"),
+            "plain",
+            OutputFormat::Json,
+        );
+        let mut r = job.record_for_bytes(source, format!("<p>{text}</p>").as_bytes());
+        r.title = None;
+        r
+    }
+
+    #[test]
+    fn json_arrays_and_text_headers_for_several_records() {
+        let (a, b) = (Input::from_bytes("a", vec![]), Input::from_bytes("b", vec![]));
+        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Json, true);
+        sink.write(&a, &record("a", "one")).expect("write");
+        sink.write(&b, &record("b", "two")).expect("write");
+        sink.finish().expect("finish");
+        let json: serde_json::Value = serde_json::from_slice(&sink.out).expect("valid JSON");
+        assert_eq!(json[1]["text"], "two");
+        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Txt, true);
+        sink.write(&a, &record("a", "one")).expect("write");
+        sink.write(&b, &record("b", "two")).expect("write");
+        assert_eq!(String::from_utf8_lossy(&sink.out), "==> a <==\none\n\n==> b <==\ntwo\n");
+    }
+
+    #[test]
+    fn an_empty_json_batch_is_an_empty_array() {
+        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Json, true);
+        sink.finish().expect("finish");
+        assert_eq!(String::from_utf8_lossy(&sink.out), "[\n]\n");
+    }
+
+    #[test]
+    fn colliding_output_names_get_numbers() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut sink =
+            Sink::new(Vec::new(), Some(dir.path().to_path_buf()), OutputFormat::Txt, true);
+        let a = Input::from_bytes("x/page.html", vec![]);
+        let b = Input::from_bytes("x/page.htm", vec![]);
+        sink.write(&a, &record("a", "one")).expect("write");
+        sink.write(&b, &record("b", "two")).expect("write");
+        let read =
+            |name: &str| std::fs::read_to_string(dir.path().join("x").join(name)).expect("written");
+        assert_eq!((read("page.txt"), read("page-2.txt")), ("one\n".into(), "two\n".into()));
+    }
+}
