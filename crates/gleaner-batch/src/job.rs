@@ -193,15 +193,24 @@ impl Job {
 
 /// `make()`, with a panic turned into a record whose error says so.
 fn guarded(source: &str, algorithm: &str, make: impl FnOnce() -> Record) -> Record {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+    isolate(make).unwrap_or_else(|what| {
         let mut record = Record::new(source, algorithm);
         record.error = Some(format!("internal error, please report it: {what}"));
         record
+    })
+}
+
+/// Runs `work`, turning a panic into `Err` with the panic's message, so
+/// that a bug met on one page costs that page and nothing else. Every
+/// front end that runs the library over many pages goes through this (or
+/// through [`Job::record`], which does).
+pub fn isolate<T>(work: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|panic| {
+        panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
     })
 }
 

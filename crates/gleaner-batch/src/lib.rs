@@ -40,6 +40,6 @@ pub mod sink;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
-pub use crate::job::{Job, OutputFormat, Record};
+pub use crate::job::{isolate, Job, OutputFormat, Record};
 pub use crate::run::{run, Flow, Totals};
 pub use crate::sink::Sink;

@@ -435,8 +435,20 @@ fn score_page(
                 Contender::Algorithm { extractor, .. } => match &doc {
                     Ok(doc) => {
                         let t = Instant::now();
-                        let text = render::text(doc, &extractor.extract(doc));
-                        (text, false, Some(parse_ms + t.elapsed().as_secs_f64() * 1e3))
+                        let ran =
+                            gleaner_batch::isolate(|| render::text(doc, &extractor.extract(doc)));
+                        let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
+                        match ran {
+                            Ok(text) => (text, false, ms),
+                            Err(what) => {
+                                eprintln!(
+                                    "gleaner: {}: {}: internal error, please report it: {what}",
+                                    dataset.name(),
+                                    page.id
+                                );
+                                (String::new(), true, ms)
+                            }
+                        }
                     }
                     Err(_) => (String::new(), true, Some(parse_ms)),
                 },
