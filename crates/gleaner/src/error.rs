@@ -42,6 +42,10 @@ pub enum Error {
     /// A configuration value is out of its valid range.
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
+    /// A template model that cannot be read: not a gleaner model, another
+    /// version, or damaged.
+    #[error("invalid template model: {0}")]
+    InvalidModel(String),
 }
 
 /// What a non-HTML input was recognised as.

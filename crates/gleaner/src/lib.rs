@@ -43,6 +43,7 @@ pub mod extract;
 pub mod metadata;
 pub mod render;
 mod selection;
+pub mod template;
 
 pub use crate::document::{Document, NodeId, ParseOptions};
 pub use crate::error::{BinaryKind, Error, Result};

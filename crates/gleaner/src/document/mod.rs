@@ -236,7 +236,7 @@ impl Document {
             tree_input::tree_input(&source, options.max_nesting, options.keep_all_attributes);
         let built = html5ever::parse_document(ArenaSink::new(), Default::default()).one(input);
         let (nodes, text) = layout(built);
-        let stats = stats::compute(&nodes, &text);
+        let stats = stats::compute(&nodes, &text, None);
         let mut doc = Document {
             nodes,
             text,
@@ -414,6 +414,26 @@ impl Document {
     /// Size of the input in bytes.
     pub fn input_bytes(&self) -> usize {
         self.input_bytes
+    }
+
+    /// A copy of this page with the nodes marked in `aside` (indexed by
+    /// node id; with their subtrees) set aside: their text is invisible to
+    /// every algorithm — not counted in the node statistics, not
+    /// [`NodeFlags::VISIBLE`], and gone from the source's content tokens —
+    /// while node ids stay the same, so a [`Selection`](crate::Selection)
+    /// made on the copy applies to this document too. This is how a site
+    /// template's text is kept out of any extractor
+    /// ([`template`](crate::template)).
+    pub fn set_aside(&self, aside: &[bool]) -> Document {
+        let mut hidden = vec![false; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
+            hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
+        }
+        let mut doc = self.clone();
+        doc.stats = stats::compute(&doc.nodes, &doc.text, Some(&hidden));
+        doc.source.set_aside(&hidden);
+        doc
     }
 
     /// The text content of a subtree, whitespace-collapsed, visible text

@@ -407,6 +407,18 @@ impl Source {
     /// comparison. A token that does not match at the cursor is looked for
     /// at the start of the next [`LOOKAHEAD`] text nodes; if it is not
     /// found it stays unmapped and the cursor does not move.
+    /// Turns the text tokens of the nodes marked in `hidden` into
+    /// comments, which no algorithm reads as content.
+    pub(crate) fn set_aside(&mut self, hidden: &[bool]) {
+        for token in &mut self.tokens {
+            let is_hidden =
+                token.node.is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
+            if is_hidden && token.kind == TokenKind::Text {
+                token.kind = TokenKind::Comment;
+            }
+        }
+    }
+
     pub(crate) fn align(&mut self, dom_texts: &[(NodeId, &str)]) {
         const LOOKAHEAD: usize = 16;
         let mut cursor = Cursor { node: 0, byte: 0 };

@@ -99,8 +99,9 @@ fn hidden_by_attributes(e: &super::Element) -> bool {
     })
 }
 
-/// Computes the statistics of every node.
-pub(crate) fn compute(nodes: &[Node], text: &str) -> Vec<NodeStats> {
+/// Computes the statistics of every node. Nodes marked in `aside` (with
+/// their subtrees) count as invisible: no text, not [`NodeFlags::VISIBLE`].
+pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec<NodeStats> {
     let mut stats = vec![NodeStats::default(); nodes.len()];
     // Forward pass: inherited flags and depth; own counts of text nodes.
     for (i, node) in nodes.iter().enumerate() {
@@ -114,11 +115,15 @@ pub(crate) fn compute(nodes: &[Node], text: &str) -> Vec<NodeStats> {
         let s = &mut stats[i];
         s.depth = depth;
         s.flags = inherited;
+        if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
+            s.flags.0 &= !NodeFlags::VISIBLE.0;
+        }
         match &node.kind {
             NodeKind::Element(e) => {
                 s.flags |= NodeFlags::ELEMENT;
                 s.tags = 1;
                 if is_invisible(&e.name) || hidden_by_attributes(e) {
+                    // (also cleared above for nodes set aside)
                     s.flags.0 &= !NodeFlags::VISIBLE.0;
                 }
                 if is_block(&e.name) {

@@ -46,6 +46,12 @@ pub trait Extractor: Send + Sync + fmt::Debug {
     fn extract(&self, doc: &Document) -> Selection;
 }
 
+impl<E: Extractor + ?Sized> Extractor for Box<E> {
+    fn extract(&self, doc: &Document) -> Selection {
+        (**self).extract(doc)
+    }
+}
+
 /// A configuration that can be set by parameter name.
 pub trait Configure: Default {
     /// Sets parameter `key` from its textual `value`.
@@ -131,6 +137,12 @@ pub fn unknown_param(algorithm: &str, key: &str) -> Error {
     Error::InvalidConfig(format!("{algorithm} has no parameter {key:?}"))
 }
 
+/// Is this algorithm meaningful only with a site template
+/// ([`crate::template::Templated`])? `entropy` is.
+pub fn needs_template(name: &str) -> bool {
+    name == "entropy"
+}
+
 /// A registered algorithm.
 #[derive(Clone, Copy)]
 pub struct Algorithm {
@@ -180,6 +192,19 @@ const ALGORITHMS: &[Algorithm] = &[
             if let Some((k, _)) = p.iter().next() {
                 return Err(unknown_param("plain", k));
             }
+            Ok(boxed(Plain))
+        },
+    },
+    Algorithm {
+        name: "entropy",
+        summary: "the page minus its site template's text; needs a template model \
+                  (--template, --site-templates), without one it keeps all text like plain",
+        paper: "Gottron 2008, seed 000 §6: DF filter over a cluster of same-template pages",
+        build: |p| {
+            if let Some((k, _)) = p.iter().next() {
+                return Err(unknown_param("entropy", k));
+            }
+            // The template is set aside by `template::Templated` around it.
             Ok(boxed(Plain))
         },
     },

@@ -1,0 +1,274 @@
+//! Single-linkage clustering with a threshold (seed 000 §5, ALGORITHMS.md
+//! §3.1 step C).
+//!
+//! Merging the two closest clusters while their distance is at most `t`
+//! ends in the connected components of the graph whose edges are the
+//! pairs at distance ≤ `t`. So no dendrogram is built: a union-find over
+//! the pairs gives the same partition \[I, exact\].
+//!
+//! For large collections the all-pairs loop is replaced by candidate
+//! pairs from MinHash banding ([`candidate_pairs`]): only pages that share
+//! a band of their signature are compared exactly. This can miss an edge
+//! between two pages that are within the threshold but share no band; a
+//! cluster still forms as long as its pages are linked by some chain of
+//! found edges, which within one template (many near-identical pages) is
+//! almost always the case.
+
+use std::collections::HashMap;
+
+use super::hash::{combine, mix};
+
+/// Disjoint sets with path halving and union by size.
+#[derive(Debug, Clone)]
+pub struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singletons.
+    pub fn new(n: usize) -> UnionFind {
+        UnionFind { parent: (0..n as u32).collect(), size: vec![1; n] }
+    }
+
+    /// The representative of `x`'s set.
+    pub fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            let grand = self.parent[self.parent[x] as usize];
+            self.parent[x] = grand;
+            x = grand as usize;
+        }
+        x
+    }
+
+    /// Joins the sets of `a` and `b`; true if they were apart.
+    pub fn union(&mut self, a: usize, b: usize) -> bool {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return false;
+        }
+        if self.size[a] < self.size[b] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b] = a as u32;
+        self.size[a] += self.size[b];
+        true
+    }
+
+    /// A label per element, numbered by first appearance (0, 1, …).
+    pub fn labels(&mut self) -> Vec<usize> {
+        let mut number: HashMap<usize, usize> = HashMap::new();
+        (0..self.parent.len())
+            .map(|x| {
+                let root = self.find(x);
+                let next = number.len();
+                *number.entry(root).or_insert(next)
+            })
+            .collect()
+    }
+}
+
+/// Single-linkage clusters of `n` items: a label per item (numbered by
+/// first appearance), items `i` and `j` being linked when
+/// `distance(i, j) ≤ threshold`. Compares every pair once, skipping pairs
+/// already in one cluster.
+pub fn single_linkage(
+    n: usize,
+    threshold: f64,
+    mut distance: impl FnMut(usize, usize) -> f64,
+) -> Vec<usize> {
+    let mut sets = UnionFind::new(n);
+    for i in 0..n {
+        for j in i + 1..n {
+            if sets.find(i) != sets.find(j) && distance(i, j) <= threshold {
+                sets.union(i, j);
+            }
+        }
+    }
+    sets.labels()
+}
+
+/// Single-linkage clusters over the given candidate pairs only (see the
+/// [module docs](self)).
+pub fn single_linkage_over(
+    n: usize,
+    pairs: impl IntoIterator<Item = (usize, usize)>,
+    threshold: f64,
+    mut distance: impl FnMut(usize, usize) -> f64,
+) -> Vec<usize> {
+    let mut sets = UnionFind::new(n);
+    for (i, j) in pairs {
+        if i < n && j < n && sets.find(i) != sets.find(j) && distance(i, j) <= threshold {
+            sets.union(i, j);
+        }
+    }
+    sets.labels()
+}
+
+/// Groups of item indices, one per label, in label order.
+pub fn groups(labels: &[usize]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, &l) in labels.iter().enumerate() {
+        if out.len() <= l {
+            out.resize_with(l + 1, Vec::new);
+        }
+        out[l].push(i);
+    }
+    out
+}
+
+/// Hash functions in a MinHash signature.
+pub const SIGNATURE_LEN: usize = 64;
+/// Rows per band: two pages become candidates when all rows of one band
+/// agree. With 32 bands of 2 rows, two sets of Jaccard similarity `J`
+/// become candidates with probability `1 − (1 − J²)³²`: 0.63 at
+/// `J = 0.18` (the lowest Jaccard a CP pair within 0.7 can have), 0.998 at
+/// `J = 0.4`.
+pub const BAND_ROWS: usize = 2;
+
+/// The MinHash signature of a set of hashes: for each of
+/// [`SIGNATURE_LEN`] seeded hash functions, the smallest value over the
+/// set. Equal positions estimate the sets' Jaccard similarity.
+pub fn minhash(set: &[u64]) -> [u64; SIGNATURE_LEN] {
+    let mut sig = [u64::MAX; SIGNATURE_LEN];
+    for &x in set {
+        for (s, slot) in sig.iter_mut().enumerate() {
+            let h = mix(x ^ (s as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            if h < *slot {
+                *slot = h;
+            }
+        }
+    }
+    sig
+}
+
+/// Pairs of items that share a band of their MinHash signatures (each
+/// pair once, `i < j`). A band shared by more than `max_bucket` items
+/// (thousands of pages of one template) links each item to the next one
+/// in the bucket instead of to all of them: single linkage needs a chain,
+/// not a clique, and this keeps the work linear.
+pub fn candidate_pairs(
+    signatures: &[[u64; SIGNATURE_LEN]],
+    max_bucket: usize,
+) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for band in 0..SIGNATURE_LEN / BAND_ROWS {
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, sig) in signatures.iter().enumerate() {
+            let rows = &sig[band * BAND_ROWS..(band + 1) * BAND_ROWS];
+            let key = rows.iter().fold(band as u64, |h, &r| combine(h, r));
+            buckets.entry(key).or_default().push(i);
+        }
+        for members in buckets.values() {
+            if members.len() > max_bucket {
+                pairs.extend(members.windows(2).map(|w| (w[0], w[1])));
+            } else {
+                for (a, &i) in members.iter().enumerate() {
+                    pairs.extend(members[a + 1..].iter().map(|&j| (i, j)));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The textbook algorithm: start with singletons, merge the two
+    /// closest clusters (single linkage: closest members) while that
+    /// distance is at most the threshold.
+    fn naive(d: &[Vec<f64>], threshold: f64) -> Vec<usize> {
+        let n = d.len();
+        let mut clusters: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+        loop {
+            let mut best: Option<(f64, usize, usize)> = None;
+            for a in 0..clusters.len() {
+                for b in a + 1..clusters.len() {
+                    let link = clusters[a]
+                        .iter()
+                        .flat_map(|&i| clusters[b].iter().map(move |&j| d[i][j]))
+                        .fold(f64::INFINITY, f64::min);
+                    if best.is_none_or(|(l, _, _)| link < l) {
+                        best = Some((link, a, b));
+                    }
+                }
+            }
+            match best {
+                Some((link, a, b)) if link <= threshold => {
+                    let merged = clusters.remove(b);
+                    clusters[a].extend(merged);
+                }
+                _ => break,
+            }
+        }
+        let mut labels = vec![0; n];
+        for (l, c) in clusters.iter().enumerate() {
+            for &i in c {
+                labels[i] = l;
+            }
+        }
+        labels
+    }
+
+    /// Same partition, whatever the label numbers.
+    fn same_partition(a: &[usize], b: &[usize]) -> bool {
+        (0..a.len()).all(|i| (0..a.len()).all(|j| (a[i] == a[j]) == (b[i] == b[j])))
+    }
+
+    proptest! {
+        #[test]
+        fn union_find_equals_naive_single_linkage(
+            n in 1usize..14,
+            seed in proptest::collection::vec(0.0f64..1.0, 14 * 14),
+            threshold in 0.0f64..1.0,
+        ) {
+            let mut d = vec![vec![0.0; n]; n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    d[i][j] = seed[i * 14 + j];
+                    d[j][i] = d[i][j];
+                }
+            }
+            let fast = single_linkage(n, threshold, |i, j| d[i][j]);
+            let slow = naive(&d, threshold);
+            prop_assert!(same_partition(&fast, &slow), "{fast:?} vs {slow:?}");
+            let all_pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+            let over = single_linkage_over(n, all_pairs, threshold, |i, j| d[i][j]);
+            prop_assert!(same_partition(&over, &slow));
+        }
+    }
+
+    #[test]
+    fn labels_number_clusters_by_first_appearance() {
+        let points = [0.0f64, 10.0, 0.1, 10.2, 50.0];
+        let labels = single_linkage(5, 0.5, |i, j| (points[i] - points[j]).abs());
+        assert_eq!(labels, vec![0, 1, 0, 1, 2]);
+        assert_eq!(groups(&labels), vec![vec![0, 2], vec![1, 3], vec![4]]);
+    }
+
+    #[test]
+    fn minhash_bands_find_near_duplicates_and_skip_strangers() {
+        let base: Vec<u64> = (0..200).collect();
+        let near: Vec<u64> = (5..205).collect(); // Jaccard 0.95
+        let far: Vec<u64> = (10_000..10_200).collect(); // Jaccard 0
+        let sigs = [minhash(&base), minhash(&near), minhash(&far)];
+        let pairs = candidate_pairs(&sigs, 100);
+        assert!(pairs.contains(&(0, 1)), "{pairs:?}");
+        assert!(!pairs.iter().any(|&(i, j)| i == 2 || j == 2), "{pairs:?}");
+    }
+
+    #[test]
+    fn huge_buckets_become_chains() {
+        let same = minhash(&[1, 2, 3]);
+        let sigs = vec![same; 1000];
+        let pairs = candidate_pairs(&sigs, 50);
+        assert_eq!(pairs.len(), 999);
+        let labels = single_linkage_over(1000, pairs, 0.0, |_, _| 0.0);
+        assert!(labels.iter().all(|&l| l == 0));
+    }
+}

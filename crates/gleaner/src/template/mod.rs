@@ -1,0 +1,148 @@
+//! Site templates from a collection of pages (Gottron 2008, seed 000;
+//! ALGORITHMS.md §3.1, §3.3).
+//!
+//! Pages of one site built from one template share their structure and
+//! the template's text (menus, headers, footers, side boxes). This module
+//! finds the templates and the text they contribute:
+//!
+//! 1. [`PageShape`]: a page's structural fingerprints — CP, CPS and CTSS
+//!   sets ([`fingerprint`]) — and, for RTDM, its element tree ([`rtdm`]);
+//! 2. [`page_distance`] between two shapes by one of the four
+//!    [`Distance`]s;
+//! 3. [`cluster`]: single-linkage clusters at a threshold, by union-find
+//!    over all pairs, or over MinHash candidate pairs for large
+//!    collections ([`cluster`](mod@cluster));
+//! 4. [`TemplateModel`]: learned from one cluster, the document frequency
+//!    of every text segment; a segment on more than a third of the pages
+//!    is template text ([`model`]);
+//! 5. [`Templated`]: any extractor run on a page whose template text is
+//!    set aside first ([`Document::set_aside`]); with
+//!    [`Plain`](crate::extract::Plain) inside, this is the paper's
+//!    entropy-style extractor: the page minus its template.
+//!
+//! ```
+//! use gleaner::template::{Templated, TemplateModel};
+//! use gleaner::extract::{Extractor, Plain};
+//! use gleaner::{render, Document, ParseOptions};
+//!
+//! let page = |story: &str| {
+//!     let html = format!("<nav><a href=/>Home</a> <a href=/news>News</a></nav><p>{story}</p><footer>© Example</footer>");
+//!     Document::parse(html.as_bytes(), &ParseOptions::default())
+//! };
+//! let pages = [page("First story.")?, page("Second story.")?, page("Third story.")?];
+//! let model = std::sync::Arc::new(TemplateModel::learn(&pages));
+//! let entropy = Templated::new(Box::new(Plain), model);
+//! let fresh = page("A story the model never saw.")?;
+//! assert_eq!(render::text(&fresh, &entropy.extract(&fresh)), "A story the model never saw.");
+//! # Ok::<(), gleaner::Error>(())
+//! ```
+
+pub mod cluster;
+pub mod distance;
+pub mod fingerprint;
+mod hash;
+pub mod model;
+pub mod rtdm;
+
+use std::sync::Arc;
+
+pub use self::cluster::{groups, single_linkage, single_linkage_over};
+pub use self::distance::{set_distance, Distance};
+pub use self::fingerprint::{Fingerprint, DEFAULT_SHINGLE};
+pub use self::model::{ModelBuilder, TemplateModel, TemplateSegment, DEFAULT_SHARE};
+pub use self::rtdm::{rtdm_distance, ElementTree};
+use crate::document::Document;
+use crate::extract::Extractor;
+use crate::selection::Selection;
+
+/// What clustering needs to know of a page: its fingerprints, and its
+/// element tree when RTDM is the distance.
+#[derive(Debug, Clone, Default)]
+pub struct PageShape {
+    /// CP, CPS and CTSS.
+    pub fingerprint: Fingerprint,
+    /// The element tree (RTDM only).
+    pub tree: Option<ElementTree>,
+}
+
+impl PageShape {
+    /// The shape of `doc` for `distance`, with shingle length `k`.
+    pub fn of(doc: &Document, distance: Distance, k: usize) -> PageShape {
+        PageShape {
+            fingerprint: Fingerprint::of(doc, k),
+            tree: (distance == Distance::Rtdm).then(|| ElementTree::of(doc)),
+        }
+    }
+}
+
+/// The distance of two pages, in \[0, 1\]. RTDM between shapes made
+/// without trees is 1.
+pub fn page_distance(distance: Distance, a: &PageShape, b: &PageShape) -> f64 {
+    match distance.set_of(&a.fingerprint).zip(distance.set_of(&b.fingerprint)) {
+        Some((x, y)) => set_distance(x, y),
+        None => match (&a.tree, &b.tree) {
+            (Some(x), Some(y)) => rtdm_distance(x, y),
+            _ => 1.0,
+        },
+    }
+}
+
+/// Above this many pages, [`cluster`] compares MinHash candidate pairs
+/// instead of all pairs (for the set distances; RTDM always compares all).
+pub const EXACT_LIMIT: usize = 5_000;
+
+/// Single-linkage clusters of `pages` at `threshold`: a label per page,
+/// numbered by first appearance. Exact up to [`EXACT_LIMIT`] pages; above
+/// it, pairs come from MinHash banding of the distance's set
+/// ([`cluster::candidate_pairs`]), which keeps time and memory linear in
+/// the pages but can split a cluster whose pages are only weakly linked.
+pub fn cluster(pages: &[PageShape], distance: Distance, threshold: f64) -> Vec<usize> {
+    let d = |i: usize, j: usize| page_distance(distance, &pages[i], &pages[j]);
+    if pages.len() <= EXACT_LIMIT || distance == Distance::Rtdm {
+        return single_linkage(pages.len(), threshold, d);
+    }
+    let signatures: Vec<_> = pages
+        .iter()
+        .map(|p| cluster::minhash(distance.set_of(&p.fingerprint).unwrap_or(&[])))
+        .collect();
+    let pairs = cluster::candidate_pairs(&signatures, 64);
+    single_linkage_over(pages.len(), pairs, threshold, d)
+}
+
+/// An extractor run with a site's template set aside: the template text a
+/// [`TemplateModel`] marks is invisible to the extractor (and never in its
+/// selection). See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Templated<E> {
+    inner: E,
+    model: Arc<TemplateModel>,
+}
+
+impl<E: Extractor> Templated<E> {
+    /// `inner` with `model`'s template text set aside.
+    pub fn new(inner: E, model: Arc<TemplateModel>) -> Templated<E> {
+        Templated { inner, model }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &TemplateModel {
+        &self.model
+    }
+}
+
+impl<E: Extractor> Extractor for Templated<E> {
+    fn extract(&self, doc: &Document) -> Selection {
+        let marks = self.model.mark(doc);
+        if !marks.contains(&true) {
+            return self.inner.extract(doc);
+        }
+        let masked = doc.set_aside(&marks);
+        let mut selection = self.inner.extract(&masked);
+        for (i, &marked) in marks.iter().enumerate() {
+            if marked {
+                selection.set(crate::NodeId(i as u32), false);
+            }
+        }
+        selection
+    }
+}
