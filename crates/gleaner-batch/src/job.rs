@@ -1,7 +1,10 @@
 //! One page through the core library, into a [`Record`].
 
+use std::sync::Arc;
+
 use gleaner::extract::Extractor;
 use gleaner::render::{self, Format, RenderOptions};
+use gleaner::template::{SiteTemplates, TemplateModel, Templated};
 use gleaner::{Document, ParseOptions};
 use serde::Serialize;
 
@@ -60,6 +63,14 @@ pub struct Record {
     pub encoding: Option<String>,
     /// Size of the input in bytes (after gzip decompression).
     pub bytes: usize,
+    /// With site templates: how many pages the page's template cluster
+    /// has (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template_cluster_size: Option<usize>,
+    /// With a template model or site templates: whether a model set the
+    /// template text aside on this page (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template_applied: Option<bool>,
     /// The body in Markdown or HTML, when that is the output format.
     #[serde(skip)]
     pub rendered: String,
@@ -78,10 +89,23 @@ impl Record {
             error: None,
             encoding: None,
             bytes: 0,
+            template_cluster_size: None,
+            template_applied: None,
             rendered: String::new(),
             unreadable: false,
         }
     }
+}
+
+/// Which template, if any, a page is extracted with.
+#[derive(Clone, Copy)]
+enum TemplateUse<'a> {
+    /// None: the extractor alone.
+    None,
+    /// One model for every page (`--template`).
+    Model(&'a Arc<TemplateModel>),
+    /// The model of the page's cluster, if it has one.
+    Site { model: Option<&'a Arc<TemplateModel>>, cluster_size: usize },
 }
 
 /// What to do with each page: the extractor, the parse and render
@@ -93,6 +117,7 @@ pub struct Job {
     format: OutputFormat,
     render: RenderOptions,
     max_bytes: usize,
+    template: Option<Arc<TemplateModel>>,
 }
 
 impl Job {
@@ -111,7 +136,14 @@ impl Job {
             parse,
             format,
             render: RenderOptions::default(),
+            template: None,
         }
+    }
+
+    /// Extracts every page with `model`'s template text set aside.
+    pub fn template(mut self, model: Arc<TemplateModel>) -> Job {
+        self.template = Some(model);
+        self
     }
 
     /// Parse options (forced encoding, size limit); the size limit also
@@ -137,8 +169,32 @@ impl Job {
     /// panics: what went wrong is the record's `error` (a panic inside
     /// the library becomes "internal error, please report it").
     pub fn record(&self, input: &Input) -> Record {
+        let template = match &self.template {
+            Some(model) => TemplateUse::Model(model),
+            None => TemplateUse::None,
+        };
+        self.record_using(input, template)
+    }
+
+    /// [`Job::record`] for page `index` of a collection whose templates
+    /// were learned ([`learn_site_templates`](crate::learn_site_templates)):
+    /// with its cluster's model when it has one.
+    pub fn record_in_site(&self, input: &Input, site: &SiteTemplates, index: usize) -> Record {
+        let template = TemplateUse::Site {
+            model: site.model_of(index),
+            cluster_size: site.cluster_size(index),
+        };
+        self.record_using(input, template)
+    }
+
+    /// The parse options (size limit, forced encoding).
+    pub fn parse(&self) -> &ParseOptions {
+        &self.parse
+    }
+
+    fn record_using(&self, input: &Input, template: TemplateUse<'_>) -> Record {
         guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
-            Ok(bytes) => self.record_from_bytes(&input.source, &bytes),
+            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, template),
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
                 record.error = Some(e.to_string());
@@ -151,12 +207,27 @@ impl Job {
     /// Parses and extracts a page already in memory (no gzip, no
     /// reading), with the same guarantees as [`Job::record`].
     pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
-        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes))
+        let template = match &self.template {
+            Some(model) => TemplateUse::Model(model),
+            None => TemplateUse::None,
+        };
+        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes, template))
     }
 
-    fn record_from_bytes(&self, source: &str, bytes: &[u8]) -> Record {
+    fn record_from_bytes(&self, source: &str, bytes: &[u8], template: TemplateUse<'_>) -> Record {
         let mut record = Record::new(source, &self.algorithm);
         record.bytes = bytes.len();
+        let model = match template {
+            TemplateUse::None => None,
+            TemplateUse::Model(m) => Some(m),
+            TemplateUse::Site { model, cluster_size } => {
+                record.template_cluster_size = Some(cluster_size);
+                model
+            }
+        };
+        if !matches!(template, TemplateUse::None) {
+            record.template_applied = Some(model.is_some());
+        }
         let doc = match Document::parse(bytes, &self.parse) {
             Ok(d) => d,
             Err(e) => {
@@ -164,7 +235,10 @@ impl Job {
                 return record;
             }
         };
-        let selection = self.extractor.extract(&doc);
+        let selection = match model {
+            Some(m) => Templated::new(&*self.extractor, Arc::clone(m)).extract(&doc),
+            None => self.extractor.extract(&doc),
+        };
         if selection.count() == 0 {
             if let Some(frames) = gleaner::metadata::frameset_sources(&doc) {
                 let frames =
@@ -244,7 +318,7 @@ mod tests {
             Input::from_bytes("c", PAGE.as_bytes().to_vec()),
         ];
         let mut records = Vec::new();
-        crate::run(&inputs, &job, 2, |_, r| {
+        crate::run(&inputs, &job, None, 2, |_, r| {
             records.push(r);
             Ok(crate::Flow::Continue)
         })

@@ -16,7 +16,9 @@ everywhere:
 - [`sink`]: where records go (standard output in txt, Markdown, HTML,
   JSON or JSON Lines, or one file per input);
 - [`run()`]: a batch of inputs through a [`Job`] on a thread pool, with
-  results handed back in input order.
+  results handed back in input order; [`learn_site_templates`] first
+  clusters a collection by template and learns a model per cluster, so
+  that each page is extracted with its site's template set aside.
 
 ```
 use gleaner_batch::{Input, Job, OutputFormat};
@@ -41,5 +43,5 @@ pub mod sink;
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
 pub use crate::job::{isolate, Job, OutputFormat, Record};
-pub use crate::run::{run, Flow, Totals};
+pub use crate::run::{learn_site_templates, run, summarize, summarize_all, Flow, Totals};
 pub use crate::sink::Sink;

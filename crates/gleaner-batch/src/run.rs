@@ -4,9 +4,12 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use gleaner::template::{PageSummary, SiteOptions, SiteTemplates};
+use gleaner::{Document, ParseOptions};
+
 use crate::error::Result;
 use crate::input::Input;
-use crate::job::{Job, Record};
+use crate::job::{isolate, Job, Record};
 
 /// Inputs handed to the pool at once; results are handed back per chunk,
 /// so memory stays bounded however long the batch.
@@ -46,25 +49,30 @@ impl Totals {
 /// Runs every input through `job` on `threads` worker threads (0: one per
 /// core), handing each record to `each` in input order. One failed or
 /// panicking page is one record with its error; the batch goes on until
-/// the inputs run out or `each` says [`Flow::Stop`].
+/// the inputs run out or `each` says [`Flow::Stop`]. With `site`, each
+/// page is extracted with its cluster's template model.
 ///
 /// # Errors
 /// The worker pool cannot start, or `each` fails (a write error).
 pub fn run(
     inputs: &[Input],
     job: &Job,
+    site: Option<&SiteTemplates>,
     threads: usize,
     mut each: impl FnMut(&Input, Record) -> Result<Flow>,
 ) -> Result<Totals> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| std::io::Error::other(format!("cannot start worker threads: {e}")))?;
+    let pool = pool(threads)?;
     let started = Instant::now();
     let mut totals = Totals::default();
+    let mut offset = 0;
     'chunks: for chunk in inputs.chunks(CHUNK) {
+        let process = |(k, input): (usize, &Input)| match site {
+            Some(site) => job.record_in_site(input, site, offset + k),
+            None => job.record(input),
+        };
         let records: Vec<Record> =
-            pool.install(|| chunk.par_iter().map(|i| job.record(i)).collect());
+            pool.install(|| chunk.par_iter().enumerate().map(process).collect());
+        offset += chunk.len();
         for (input, record) in chunk.iter().zip(records) {
             totals.pages += 1;
             totals.bytes += record.bytes;
@@ -79,4 +87,59 @@ pub fn run(
     }
     totals.elapsed = started.elapsed();
     Ok(totals)
+}
+
+/// Reads and parses every input on `threads` workers, clusters the pages
+/// by template and learns one model per cluster (see
+/// [`SiteTemplates::learn`]). Inputs that cannot be read or parsed are
+/// clusters of their own.
+///
+/// # Errors
+/// The worker pool cannot start.
+pub fn learn_site_templates(
+    inputs: &[Input],
+    job: &Job,
+    options: &SiteOptions,
+    threads: usize,
+) -> Result<SiteTemplates> {
+    let summaries = summarize_all(inputs, job.parse(), options, threads)?;
+    let names: Vec<String> = inputs.iter().map(|i| i.source.clone()).collect();
+    Ok(SiteTemplates::learn(&summaries, &names, options))
+}
+
+/// The [`PageSummary`] of every input (read and parsed with `parse`, on
+/// `threads` workers); `None` for inputs that cannot be read or parsed.
+///
+/// # Errors
+/// The worker pool cannot start.
+pub fn summarize_all(
+    inputs: &[Input],
+    parse: &ParseOptions,
+    options: &SiteOptions,
+    threads: usize,
+) -> Result<Vec<Option<PageSummary>>> {
+    Ok(pool(threads)?.install(|| inputs.par_iter().map(|i| summarize(i, parse, options)).collect()))
+}
+
+/// What clustering and template learning need of one input; `None` when
+/// it cannot be read or parsed (its record will say why). Never panics.
+pub fn summarize(
+    input: &Input,
+    parse: &ParseOptions,
+    options: &SiteOptions,
+) -> Option<PageSummary> {
+    isolate(|| {
+        let bytes = crate::input::read(input, parse.max_bytes).ok()?;
+        let doc = Document::parse(&bytes, parse).ok()?;
+        Some(PageSummary::of(&doc, options))
+    })
+    .ok()
+    .flatten()
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| std::io::Error::other(format!("cannot start worker threads: {e}")))?)
 }

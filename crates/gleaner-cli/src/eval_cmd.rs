@@ -8,10 +8,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use gleaner::extract::{self, Extractor, Params};
+use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
 use gleaner::{render, Document, ParseOptions};
 use gleaner_eval::dataset::Dataset;
 use gleaner_eval::{self as eval, Prf, ShinglePage};
@@ -101,8 +103,16 @@ pub struct Row {
 
 /// One contender: a gleaner extractor or a peer's outputs.
 enum Contender {
-    Algorithm { label: String, extractor: Box<dyn Extractor> },
-    Peer { label: String, outputs: PeerOutputs },
+    /// `templated`: run with the page's site template set aside.
+    Algorithm {
+        label: String,
+        extractor: Box<dyn Extractor>,
+        templated: bool,
+    },
+    Peer {
+        label: String,
+        outputs: PeerOutputs,
+    },
 }
 
 impl Contender {
@@ -168,7 +178,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         base.push_assignment(p).map_err(UsageError::from)?;
     }
     let sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
-    let names = algorithm_names(&args.algorithms)?;
+    let names = algorithm_names(&args.algorithms, args.site_templates)?;
+    let site_options = args.clustering.options()?;
     let mut contenders = Vec::new();
     for name in &names {
         // --lines applies to the line-based algorithms only.
@@ -179,17 +190,30 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             }
             None => base.clone(),
         };
-        match &sweep {
-            None => {
-                let extractor = build(name, &base)?;
-                contenders.push(Contender::Algorithm { label: name.clone(), extractor });
-            }
-            Some(s) => {
-                for v in &s.values {
-                    let params = base.clone().with(&s.key, v);
-                    let extractor = build(name, &params)?;
-                    let label = format!("{name}[{}={v}]", s.key);
-                    contenders.push(Contender::Algorithm { label, extractor });
+        // Without --site-templates, every algorithm alone; with it, also
+        // each with its pages' templates (`NAME+templates`), and the
+        // template-only ones (entropy) that way alone, under their name.
+        let needs = extract::needs_template(name);
+        let variants: &[bool] = match (args.site_templates, needs) {
+            (false, _) => &[false],
+            (true, false) => &[false, true],
+            (true, true) => &[true],
+        };
+        for &templated in variants {
+            let suffix = if templated && !needs { "+templates" } else { "" };
+            match &sweep {
+                None => {
+                    let extractor = build(name, &base)?;
+                    let label = format!("{name}{suffix}");
+                    contenders.push(Contender::Algorithm { label, extractor, templated });
+                }
+                Some(s) => {
+                    for v in &s.values {
+                        let params = base.clone().with(&s.key, v);
+                        let extractor = build(name, &params)?;
+                        let label = format!("{name}{suffix}[{}={v}]", s.key);
+                        contenders.push(Contender::Algorithm { label, extractor, templated });
+                    }
                 }
             }
         }
@@ -246,8 +270,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         if let Some(bar) = &progress {
             bar.set_message(dataset.name().to_string());
         }
-        let scores =
-            pool.install(|| score_dataset(dataset, &all, &metrics, args.limit, progress.as_ref()));
+        let site = if args.site_templates {
+            Some(pool.install(|| site_templates(dataset, &site_options, args.limit)))
+        } else {
+            None
+        };
+        let scores = pool.install(|| {
+            score_dataset(dataset, &all, site.as_ref(), &metrics, args.limit, progress.as_ref())
+        });
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
                 rows.push(summarize(dataset.name(), c, m, &page_scores));
@@ -309,12 +339,38 @@ fn build(name: &str, params: &Params) -> anyhow::Result<Box<dyn Extractor>> {
     Ok(algorithm.build(params).map_err(UsageError::from)?)
 }
 
-/// `all`, or a comma-separated list of registered names.
-fn algorithm_names(spec: &str) -> Result<Vec<String>, UsageError> {
+/// The dataset's pages clustered by template, a model learned per
+/// cluster (pages that cannot be loaded or parsed stand alone).
+fn site_templates(
+    dataset: &Dataset,
+    options: &SiteOptions,
+    limit_pages: Option<usize>,
+) -> SiteTemplates {
+    let n = limit(dataset.len(), limit_pages);
+    let summaries: Vec<Option<PageSummary>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let page = dataset.load(i).ok()?;
+            let doc = Document::parse(&page.html, &ParseOptions::default()).ok()?;
+            Some(PageSummary::of(&doc, options))
+        })
+        .collect();
+    let names: Vec<String> = dataset.ids().iter().take(n).cloned().collect();
+    SiteTemplates::learn(&summaries, &names, options)
+}
+
+/// `all`, or a comma-separated list of registered names. `all` leaves out
+/// the algorithms that need a site template unless `templates` is on.
+fn algorithm_names(spec: &str, templates: bool) -> Result<Vec<String>, UsageError> {
     let mut names = Vec::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if part == "all" {
-            names.extend(extract::algorithms().iter().map(|a| a.name.to_string()));
+            names.extend(
+                extract::algorithms()
+                    .iter()
+                    .filter(|a| templates || !extract::needs_template(a.name))
+                    .map(|a| a.name.to_string()),
+            );
         } else if part == "none" {
             continue;
         } else {
@@ -379,6 +435,7 @@ fn peers_for(dir: &Path, dataset: &str) -> anyhow::Result<Vec<Contender>> {
 fn score_dataset(
     dataset: &Dataset,
     contenders: &[&Contender],
+    site: Option<&SiteTemplates>,
     metrics: &[Metric],
     limit_pages: Option<usize>,
     progress: Option<&ProgressBar>,
@@ -387,7 +444,8 @@ fn score_dataset(
     let per_page: Vec<Vec<PageScore>> = (0..n)
         .into_par_iter()
         .map(|i| {
-            let scores = score_page(dataset, i, contenders, metrics);
+            let model = site.and_then(|s| s.model_of(i));
+            let scores = score_page(dataset, i, contenders, model, metrics);
             if let Some(bar) = progress {
                 bar.inc(1);
             }
@@ -409,6 +467,7 @@ fn score_page(
     dataset: &Dataset,
     index: usize,
     contenders: &[&Contender],
+    model: Option<&Arc<TemplateModel>>,
     metrics: &[Metric],
 ) -> Vec<PageScore> {
     let page = match dataset.load(index) {
@@ -432,11 +491,16 @@ fn score_page(
         .iter()
         .map(|c| {
             let (text, failed, ms) = match c {
-                Contender::Algorithm { extractor, .. } => match &doc {
+                Contender::Algorithm { extractor, templated, .. } => match &doc {
                     Ok(doc) => {
                         let t = Instant::now();
-                        let ran =
-                            gleaner_batch::isolate(|| render::text(doc, &extractor.extract(doc)));
+                        let ran = gleaner_batch::isolate(|| {
+                            let selection = match model.filter(|_| *templated) {
+                                Some(m) => Templated::new(&**extractor, Arc::clone(m)).extract(doc),
+                                None => extractor.extract(doc),
+                            };
+                            render::text(doc, &selection)
+                        });
                         let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
                         match ran {
                             Ok(text) => (text, false, ms),

@@ -39,9 +39,40 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if inputs.is_empty() {
         return Err(UsageError("no inputs: give files, `-` or --input-dir DIR".into()).into());
     }
-    let job = Job::new(extractor, algorithm.name, args.output_format.into())
+    if gleaner::extract::needs_template(algorithm.name)
+        && args.template.is_none()
+        && !args.site_templates
+    {
+        return Err(UsageError(format!(
+            "{} needs a template: give --template site.model or --site-templates",
+            algorithm.name
+        ))
+        .into());
+    }
+    let site_options = args.clustering.options()?;
+    let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
         .parse_options(ParseOptions::default().max_bytes(args.max_bytes).encoding(encoding))
         .render_options(RenderOptions::default().links(args.links).images(args.images));
+    if let Some(path) = &args.template {
+        job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
+    }
+    let threads = args.parallel.unwrap_or(0);
+    let site = if args.site_templates {
+        let site = gleaner_batch::learn_site_templates(&inputs, &job, &site_options, threads)?;
+        let with_model = site.models.iter().filter(|m| m.is_some()).count();
+        let pages_with_model = (0..inputs.len()).filter(|&i| site.model_of(i).is_some()).count();
+        eprintln!(
+            "gleaner: {} template clusters ({} distance, threshold {}), {with_model} with a model \
+             covering {pages_with_model} of {} pages",
+            site.sizes.len(),
+            site_options.distance,
+            site_options.threshold,
+            inputs.len()
+        );
+        Some(site)
+    } else {
+        None
+    };
     let several = inputs.len() > 1;
     let progress = (several && !args.no_progress && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(inputs.len() as u64);
@@ -54,7 +85,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     });
     let stdout = std::io::BufWriter::new(std::io::stdout());
     let mut sink = Sink::new(stdout, args.output.clone(), job.format(), several);
-    let ran = gleaner_batch::run(&inputs, &job, args.parallel.unwrap_or(0), |input, record| {
+    let ran = gleaner_batch::run(&inputs, &job, site.as_ref(), threads, |input, record| {
         if let Some(e) = &record.error {
             let message = format!("gleaner: {}: {e}", record.source);
             match &progress {

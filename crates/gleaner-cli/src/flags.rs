@@ -26,6 +26,184 @@ pub enum Command {
     /// Write an HTML report of one page: the algorithm's curve and the
     /// page text with the kept parts highlighted.
     Inspect(InspectArgs),
+    /// Site templates: cluster pages by template, learn a site's template
+    /// model, show what a model holds.
+    #[command(subcommand)]
+    Template(TemplateCommand),
+}
+
+/// The subcommands of `template`.
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// Cluster pages by their template (single linkage over a structural
+    /// distance) and print the clusters.
+    Cluster(ClusterArgs),
+    /// Learn a template model from a folder of one site's pages.
+    Learn(LearnArgs),
+    /// Show what a template model holds, as a page a person reads.
+    Show(ShowArgs),
+}
+
+/// Structural distances of `--distance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DistanceArg {
+    /// Common root-to-leaf paths (the paper's recommendation).
+    Cp,
+    /// Common path shingles.
+    Cps,
+    /// Common tag-sequence shingles.
+    Ctss,
+    /// Restricted top-down mapping tree edit distance (slow; for comparison).
+    Rtdm,
+}
+
+impl From<DistanceArg> for gleaner::template::Distance {
+    fn from(d: DistanceArg) -> gleaner::template::Distance {
+        use gleaner::template::Distance;
+        match d {
+            DistanceArg::Cp => Distance::Cp,
+            DistanceArg::Cps => Distance::Cps,
+            DistanceArg::Ctss => Distance::Ctss,
+            DistanceArg::Rtdm => Distance::Rtdm,
+        }
+    }
+}
+
+/// How pages are clustered by template.
+#[derive(Debug, Clone, Args)]
+pub struct ClusteringArgs {
+    /// The structural distance.
+    #[arg(long, value_enum, default_value_t = DistanceArg::Cp)]
+    pub distance: DistanceArg,
+
+    /// The single-linkage threshold (default: the paper's for the
+    /// distance: cp 0.7, cps 0.6, ctss 0.85; rtdm 0.2).
+    #[arg(long, value_name = "T")]
+    pub threshold: Option<f64>,
+
+    /// Shingle length for cps and ctss.
+    #[arg(long, value_name = "K", default_value_t = gleaner::template::DEFAULT_SHINGLE)]
+    pub shingle: usize,
+
+    /// Smallest cluster that gets a template model; pages in smaller
+    /// clusters are extracted without one.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub min_cluster: usize,
+
+    /// A text is template text when it occurs on more than this share of
+    /// its cluster's pages.
+    #[arg(long, value_name = "SHARE", default_value_t = gleaner::template::DEFAULT_SHARE)]
+    pub share: f64,
+}
+
+impl ClusteringArgs {
+    /// The library's options.
+    pub fn options(&self) -> Result<gleaner::template::SiteOptions, crate::UsageError> {
+        let mut options =
+            gleaner::template::SiteOptions::default().with_distance(self.distance.into());
+        if let Some(t) = self.threshold {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(crate::UsageError(format!("--threshold {t}: must be in [0, 1]")));
+            }
+            options.threshold = t;
+        }
+        if !(0.0..1.0).contains(&self.share) {
+            return Err(crate::UsageError(format!("--share {}: must be in [0, 1)", self.share)));
+        }
+        options.shingle = self.shingle.max(1);
+        options.min_cluster = self.min_cluster;
+        options.share = self.share;
+        Ok(options)
+    }
+}
+
+/// Output formats of `template cluster`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClusterFormat {
+    /// `{"clusters": [[path, ...], ...], "rand_index", "dunn_index", "distance", "threshold"}`.
+    Json,
+    /// A Markdown list of clusters.
+    Md,
+}
+
+/// Arguments of `template cluster`.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// A folder of pages (repeatable; read recursively).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub input_dir: Vec<PathBuf>,
+
+    /// How to cluster.
+    #[command(flatten)]
+    pub clustering: ClusteringArgs,
+
+    /// Each --input-dir is one true class: print the Rand index of the
+    /// clustering and the Dunn index of the distance on these classes.
+    #[arg(long)]
+    pub labels_from_input_dir: bool,
+
+    /// A folder of pages that each stand alone (one site each): clustered
+    /// with the rest, and with --labels-from-input-dir each page is a true
+    /// class of its own (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub singletons: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ClusterFormat::Md)]
+    pub format: ClusterFormat,
+
+    /// Also write every pair's distance to this file, as tab-separated
+    /// `page_a page_b distance` lines (for a histogram of distances).
+    #[arg(long, value_name = "FILE")]
+    pub distances: Option<PathBuf>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
+
+    /// Largest input accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
+}
+
+/// Arguments of `template learn`.
+#[derive(Debug, Args)]
+pub struct LearnArgs {
+    /// The folder of the site's pages (repeatable; read recursively).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub input_dir: Vec<PathBuf>,
+
+    /// Where to write the model.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// A text is template text when it occurs on more than this share of
+    /// the pages.
+    #[arg(long, value_name = "SHARE", default_value_t = gleaner::template::DEFAULT_SHARE)]
+    pub share: f64,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
+
+    /// Largest input accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
+}
+
+/// Arguments of `template show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The model file.
+    pub model: PathBuf,
+
+    /// Also show this page with the text the model marks as template.
+    #[arg(long, value_name = "FILE")]
+    pub page: Option<PathBuf>,
+
+    /// Where to write the HTML (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Output formats of `extract`.
@@ -134,6 +312,21 @@ pub struct ExtractArgs {
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// A site's template model (`gleaner template learn`): its template
+    /// text is set aside before the algorithm runs.
+    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
+    pub template: Option<PathBuf>,
+
+    /// Cluster the inputs by template, learn one model per cluster and
+    /// extract every page with its cluster's model (pages in clusters
+    /// smaller than --min-cluster without one).
+    #[arg(long)]
+    pub site_templates: bool,
+
+    /// How --site-templates clusters.
+    #[command(flatten)]
+    pub clustering: ClusteringArgs,
 }
 
 /// Arguments of `algorithms`.
@@ -229,6 +422,17 @@ pub struct EvalArgs {
     /// (macro average over datasets) into this SVG file.
     #[arg(long, value_name = "FILE", requires = "sweep")]
     pub plot: Option<PathBuf>,
+
+    /// Also score every algorithm with site templates: each dataset's
+    /// pages are clustered by template, a model is learned per cluster,
+    /// and `NAME+templates` rows run NAME with its page's model (the
+    /// `entropy` algorithm runs only this way).
+    #[arg(long)]
+    pub site_templates: bool,
+
+    /// How --site-templates clusters.
+    #[command(flatten)]
+    pub clustering: ClusteringArgs,
 }
 
 /// Arguments of `inspect`.

@@ -6,6 +6,7 @@ mod eval_cmd;
 mod extract_cmd;
 mod flags;
 mod inspect_cmd;
+mod template_cmd;
 
 use std::process::ExitCode;
 
@@ -70,6 +71,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Algorithms(args) => algorithms(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Inspect(args) => inspect_cmd::run(args),
+        Command::Template(command) => template_cmd::run(command),
     }
 }
 

@@ -478,7 +478,7 @@ fn thin(n: usize, budget: usize, point: impl Fn(usize) -> (f64, f64)) -> Vec<Vec
 }
 
 /// Escapes text for XML content and attribute values.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -52,6 +52,12 @@ impl<E: Extractor + ?Sized> Extractor for Box<E> {
     }
 }
 
+impl<E: Extractor + ?Sized> Extractor for &E {
+    fn extract(&self, doc: &Document) -> Selection {
+        (**self).extract(doc)
+    }
+}
+
 /// A configuration that can be set by parameter name.
 pub trait Configure: Default {
     /// Sets parameter `key` from its textual `value`.

@@ -22,7 +22,7 @@ use super::hash::{combine, hash_bytes, mix};
 
 /// The default shingle length `k` for CPS and CTSS: Broder's common
 /// choice; the paper does not give one \[I, ALGORITHMS.md §3.1\].
-pub const DEFAULT_SHINGLE: usize = 4;
+pub const DEFAULT_SHINGLE: usize = 10;
 
 /// The three structural fingerprints of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

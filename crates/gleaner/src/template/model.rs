@@ -2,8 +2,15 @@
 //! and not the page's (Gottron 2008, seed 000 §6–7; ALGORITHMS.md §3.1
 //! step D).
 //!
-//! Every visible DOM text node is a *segment*, its text trimmed and its
-//! whitespace collapsed \[I\]. The document frequency `DF(s)` of a segment
+//! A *segment* is a visible DOM text node (the paper's), and also the
+//! text a block-level element holds itself (its inline descendants
+//! included, nested blocks not) \[I\], both trimmed and
+//! whitespace-collapsed. Text-node segments catch template text that
+//! shares a block with page text (a menu in a table cell with the date);
+//! block segments catch template text that the markup splits into
+//! pieces. Text-node segments also mark fragments of articles ("The",
+//! ", " between two links): [`Templated`](super::Templated) puts those
+//! back when the rest of their paragraph is content. The document frequency `DF(s)` of a segment
 //! is the number of the cluster's pages that contain it. A segment is
 //! template text when `DF(s) > share · pages`, with `share` = 1/3 (seed 000
 //! §7): navigation labels, footers, column headings, copyright lines, the
@@ -20,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::document::{Document, NodeFlags, NodeId};
 use crate::error::{Error, Result};
+use crate::extract::lqf::BlockOwnText;
 
 use super::hash::hash_bytes;
 
@@ -76,18 +84,27 @@ impl ModelBuilder {
 
     /// Counts the segments of one page (each once per page).
     pub fn add(&mut self, doc: &Document, source: Option<&str>) {
+        let texts = segment_texts(doc);
+        self.add_segments(texts.iter().map(String::as_str), source);
+    }
+
+    /// Counts one page given by its normalised segments (each once per
+    /// page, repeats ignored).
+    pub fn add_segments<'a>(
+        &mut self,
+        texts: impl IntoIterator<Item = &'a str>,
+        source: Option<&str>,
+    ) {
         self.pages += 1;
         if let Some(s) = source {
             self.sources.push(s.to_string());
         }
-        let mut seen: Vec<u64> = Vec::new();
-        for (_, text) in segments(doc) {
+        let mut seen: std::collections::HashSet<u64> = Default::default();
+        for text in texts {
             let key = hash_bytes(text.as_bytes());
-            if seen.contains(&key) {
-                continue;
+            if seen.insert(key) {
+                self.counts.entry(key).or_insert_with(|| (text.to_string(), 0)).1 += 1;
             }
-            seen.push(key);
-            self.counts.entry(key).or_insert_with(|| (text, 0)).1 += 1;
         }
     }
 
@@ -165,7 +182,19 @@ impl TemplateModel {
     pub fn mark(&self, doc: &Document) -> Vec<bool> {
         let min = self.min_df();
         let mut marks = vec![false; doc.len()];
-        for (id, text) in segments(doc) {
+        let own = BlockOwnText::compute(doc);
+        let mut template_block = vec![false; doc.len()];
+        for (block, text) in block_segments(doc, &own) {
+            if self.df(&text) >= min {
+                template_block[block.index()] = true;
+            }
+        }
+        for id in doc.text_nodes() {
+            if template_block[own.owner[id.index()].index()] {
+                marks[id.index()] = true;
+            }
+        }
+        for (id, text) in node_segments(doc) {
             if self.df(&text) >= min {
                 marks[id.index()] = true;
             }
@@ -227,24 +256,54 @@ impl TemplateModel {
     }
 }
 
+/// The segments of `doc`: each block with visible text of its own, and
+/// that text normalised, in document order.
+pub fn segments(doc: &Document) -> Vec<(NodeId, String)> {
+    block_segments(doc, &BlockOwnText::compute(doc))
+}
+
+/// Every segment text of `doc`, block and text-node segments alike (what
+/// a model counts).
+pub fn segment_texts(doc: &Document) -> Vec<String> {
+    let mut texts: Vec<String> = segments(doc).into_iter().map(|(_, t)| t).collect();
+    texts.extend(node_segments(doc).map(|(_, t)| t));
+    texts.sort_unstable();
+    texts.dedup();
+    texts
+}
+
 /// The visible, non-blank text nodes of `doc` with their normalised text.
-pub fn segments(doc: &Document) -> impl Iterator<Item = (NodeId, String)> + '_ {
+fn node_segments(doc: &Document) -> impl Iterator<Item = (NodeId, String)> + '_ {
     doc.text_nodes().filter_map(|id| {
-        if !doc.stats(id).flags.contains(NodeFlags::VISIBLE) {
+        let stats = doc.stats(id);
+        if !stats.flags.contains(NodeFlags::VISIBLE) || stats.chars == 0 {
             return None;
         }
-        let text = normalise(doc.text(id));
-        (!text.is_empty()).then_some((id, text))
+        let mut text = String::new();
+        crate::document::push_collapsed(&mut text, doc.text(id));
+        let end = text.trim_end().len();
+        text.truncate(end);
+        Some((id, text))
     })
 }
 
-/// Trimmed, with whitespace runs collapsed to one space.
-fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    crate::document::push_collapsed(&mut out, text);
-    let trimmed = out.trim_end().len();
-    out.truncate(trimmed);
-    out
+fn block_segments(doc: &Document, own: &BlockOwnText) -> Vec<(NodeId, String)> {
+    let mut text: std::collections::BTreeMap<NodeId, String> = Default::default();
+    for id in doc.text_nodes() {
+        if doc.stats(id).flags.contains(NodeFlags::VISIBLE) && doc.stats(id).chars > 0 {
+            crate::document::push_collapsed(
+                text.entry(own.owner[id.index()]).or_default(),
+                doc.text(id),
+            );
+        }
+    }
+    text.into_iter()
+        .filter_map(|(block, mut t)| {
+            let end = t.trim_end().len();
+            t.truncate(end);
+            (!t.is_empty()).then_some((block, t))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -262,7 +321,11 @@ mod tests {
 
     fn marked_text(model: &TemplateModel, doc: &Document) -> Vec<String> {
         let marks = model.mark(doc);
-        doc.text_nodes().filter(|id| marks[id.index()]).map(|id| normalise(doc.text(id))).collect()
+        segments(doc)
+            .into_iter()
+            .filter(|(block, _)| doc.subtree(*block).any(|id| doc.is_text(id) && marks[id.index()]))
+            .map(|(_, t)| t)
+            .collect()
     }
 
     #[test]
