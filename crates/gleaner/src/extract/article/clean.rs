@@ -164,15 +164,25 @@ mod tests {
     }
 
     #[test]
+    fn boilerplate_inside_the_container_is_left_out() {
+        let html = format!(
+            "<div><p>{PARA}</p><p>{PARA}</p><nav>Back to the top of this page.</nav><p>{PARA}</p></div>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("Back to the top"), "{out}");
+    }
+
+    #[test]
     fn link_lists_inside_the_container_go() {
         // Each item's link has a word of its own, so no item's link quota
         // is above one half; the list as a whole is mostly links.
         let html = format!(
-            "<div><p>{PARA}</p><p>{PARA}</p><ul><li><a href=/a>Flood warnings issued</a> (2)</li>\
-             <li><a href=/b>Schools close early</a> (5)</li><li><a href=/c>Roads reopen slowly</a> (1)</li></ul><p>{PARA}</p></div>"
+            "<div><p>{PARA}</p><p>{PARA}</p><ul><li><a href=/a>See the map</a> (floodwaters)</li>\
+             <li><a href=/b>Go to it</a> (photographs)</li><li><a href=/c>Read it all</a> (transcript)</li></ul><p>{PARA}</p></div>"
         );
         let out = run(&html);
-        assert!(!out.contains("Flood warnings"), "{out}");
+        assert!(!out.contains("See the map"), "{out}");
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
     }
 

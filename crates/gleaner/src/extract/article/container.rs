@@ -100,60 +100,78 @@ fn below_body(doc: &Document, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::article::tests::{run, PARA};
+    use super::*;
+    use crate::extract::article::segments::analyse;
+    use crate::extract::article::tests::{parse, run, PARA};
+    use crate::extract::article::votes::vote;
 
     #[test]
     fn the_best_scored_candidate_wins_and_links_lower_its_score() {
-        // The link-heavy box has more paragraphs but mostly link text.
-        let link = "<a href=/x>A powerful storm reached the coast on Monday with</a> rain.";
+        // The first box has more paragraphs, but most of its text is a
+        // list of short links (too short to vote): its link density
+        // lowers its score below the second box's.
+        let links: String =
+            (0..30).map(|i| format!("<li><a href=/{i}>Another headline {i}</a></li>")).collect();
         let html = format!(
-            "<div class=box><p>{link}</p><p>{link}</p><p>{link}</p><p>{link}</p></div>\
-             <ul><li>x</li></ul><div class=box><p>{PARA}</p><p>{PARA}</p></div>"
+            "<div><p>{PARA} Box A.</p><p>{PARA} Box A.</p><p>{PARA} Box A.</p><ul>{links}</ul></div>\
+             <div><p>{PARA}</p><p>{PARA}</p></div>"
         );
         let out = run(&html);
         assert_eq!(out.matches("A powerful storm").count(), 2, "{out}");
-        assert!(out.contains("tides"), "{out}");
+        assert!(!out.contains("Box A"), "{out}");
     }
 
     #[test]
     fn sections_under_one_ancestor_make_it_the_container() {
-        // Four equal sections: the winner is one of them; their common
-        // ancestor is the container, so all four are kept.
+        // Four equal sections, each wrapped, with headings between the
+        // wrappers: the winner is one section; the headings are neither
+        // candidates nor its siblings, so only the common ancestor of
+        // the sections brings them in.
         let section =
-            |n: u32| format!("<section><h2>Part {n}</h2><p>{PARA}</p><p>{PARA}</p></section>");
-        let html = format!(
-            "<div id=page><div id=story>{}{}{}{}</div><div><p>Some words here, a few, not many, at the end of it all.</p></div></div>",
-            section(1),
-            section(2),
-            section(3),
-            section(4)
-        );
+            |n: u32| format!("<h2>Part {n}</h2><div><div><p>{PARA}</p><p>{PARA}</p></div></div>");
+        let html =
+            format!("<div id=story>{}{}{}{}</div>", section(1), section(2), section(3), section(4));
         let out = run(&html);
         assert_eq!(out.matches("A powerful storm").count(), 8, "{out}");
-        assert!(out.contains("Part 1") && out.contains("Part 4"), "{out}");
+        assert!(out.contains("Part 2") && out.contains("Part 4"), "{out}");
+    }
+
+    /// The container [`refine_container`] makes of the `div` with id
+    /// `from`, and the id of the result.
+    fn refined(html: &str, from: &str) -> String {
+        let doc = parse(html);
+        let a = analyse(&doc);
+        let cfg = ArticleConfig::default();
+        let votes = vote(&doc, &a, &vec![false; doc.len()], &cfg);
+        let top = doc.ids().find(|&id| doc.attr(id, "id") == Some(from)).expect("from");
+        let top = refine_container(&doc, &votes, top, &cfg);
+        doc.attr(top, "id").unwrap_or("").to_string()
     }
 
     #[test]
     fn a_parent_scoring_higher_takes_over() {
-        // The inner box wins on its own votes; its parent, holding it and
-        // another paragraph, scores higher and takes over.
+        // The outer box holds two paragraphs of its own and the inner box:
+        // it scores higher, so it takes over from the inner box.
         let html = format!(
-            "<div class=a><div class=article><p>{PARA}</p><p>{PARA}</p></div>\
-             <ul><li>One item</li></ul><p>Nearby text, short.</p><p>{PARA} Closing words.</p></div>\
-             <div><p>x</p></div>"
+            "<div id=outer><p>{PARA}</p><p>{PARA}</p><div id=inner><p>{PARA}</p></div></div>"
         );
-        let out = run(&html);
-        assert!(out.contains("Closing words"), "{out}");
+        assert_eq!(refined(&html, "inner"), "outer");
+        // A parent scoring lower keeps the container where it is.
+        let html = format!(
+            "<div id=outer><p>Short.</p><div id=inner><p>{PARA}</p><p>{PARA}</p></div></div>"
+        );
+        assert_eq!(refined(&html, "inner"), "inner");
     }
 
     #[test]
     fn an_only_child_container_is_replaced_by_its_parent() {
-        // The headline next to the wrapper is inside the parent only.
+        // The wrapper's own text votes for nothing (it is short), and the
+        // wrapper scores lower than the story: only the only-child rule
+        // brings it, and its text, in.
         let html = format!(
-            "<div><div id=wrap><div><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div></div></div>\
-             <div><h3>Standfirst in a heading</h3></div>"
+            "<div id=wrap>A short intro.<div id=story><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div></div>"
         );
-        let out = run(&html);
-        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert_eq!(refined(&html, "story"), "wrap");
+        assert!(run(&html).starts_with("A short intro."), "{}", run(&html));
     }
 }

@@ -233,6 +233,18 @@ mod tests {
     }
 
     #[test]
+    fn an_article_in_an_unlikely_container_is_found_at_a_weaker_strictness() {
+        // At the strictest marks, `extra` sets the article aside and only
+        // the short note votes: too short, so the search is repeated.
+        let html = format!(
+            "<div class=extra-story><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
+             <div><p>Subscribe to our list for more news, every week.</p></div>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+    }
+
+    #[test]
     fn short_pages_fall_back_to_crunch() {
         assert_eq!(run("<p>Hi.</p>"), "Hi.");
         assert_eq!(run(""), "");

@@ -104,16 +104,33 @@ mod tests {
 
     #[test]
     fn siblings_with_a_share_of_the_score_join() {
-        // The second box scores well below the first (one paragraph
-        // against four) but above the share: it joins.
+        // The second box scores well below the first (four paragraphs
+        // against ten: too little for a secondary container) but above
+        // the share; it holds too many elements to count as a paragraph.
         let html = format!(
-            "<div><div><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
-             <div><p>{PARA} Second box, shorter.</p></div></div>\
-             <div><p>Elsewhere on the page, some text of its own, unrelated.</p></div>"
+            "<div><div>{}</div><div><p>{PARA} Second box.</p>{}</div></div>\
+             <div><p>Elsewhere on the page, some text of its own, unrelated.</p></div>",
+            format!("<p>{PARA}</p>").repeat(10),
+            format!("<p>{PARA}</p>").repeat(3),
         );
         let out = run(&html);
         assert!(out.contains("Second box"), "{out}");
         assert!(!out.contains("Elsewhere"), "{out}");
+    }
+
+    #[test]
+    fn siblings_with_the_containers_class_get_a_bonus() {
+        // The second part's three short paragraphs score below the
+        // threshold of 10; the container's class adds a fifth of its score.
+        let short = "<p>The second part starts with this line.</p>";
+        let html = format!(
+            "<div><div class=part>{}</div><div class=part>{short}{short}{short}<span>More.</span></div>\
+             <div class=other>{short}{short}{short}<span>Other.</span></div></div>",
+            format!("<p>{PARA}</p>").repeat(10),
+        );
+        let out = run(&html);
+        assert!(out.contains("second part") && out.contains("More."), "{out}");
+        assert!(!out.contains("Other."), "{out}");
     }
 
     #[test]
