@@ -166,6 +166,7 @@ mod tests {
         assert_eq!(marked(&page("<div class=sidebar-content><i>x</i></div>"), "i"), [false; 3]);
         assert_eq!(marked(&page("<table><tr><td class=sidebar><i>x</i>"), "i"), [false; 3]);
         assert_eq!(marked(&page("<div id=comments><i>x</i></div>"), "i"), [true, true, false]);
+        assert_eq!(marked(&page("<div class=no-sidebar><i>x</i></div>"), "i"), [false; 3]);
     }
 
     #[test]

@@ -8,6 +8,10 @@
 //! a *name part* is a maximal run of ASCII letters and digits in them
 //! (`article-body` has the parts `article` and `body`).
 //!
+//! **Negation** \[I\]: a name part `no` or `not` followed by `-` negates
+//! the part after it, which then matches no word: `no-sidebar` (a layout
+//! without a sidebar) is not boilerplate, `not-comment` is not a comment.
+//!
 //! # Where a new word goes
 //!
 //! Add one row to [`VOCABULARY`], in the block of its role: the word, its
@@ -229,6 +233,7 @@ pub(super) struct NameRoles(u8);
 impl NameRoles {
     /// The roles of the joined, lower-cased id and class `names`.
     pub(super) fn of(names: &str) -> NameRoles {
+        let names = without_negated_parts(names);
         let mut roles = NameRoles::default();
         for entry in VOCABULARY {
             if matches!(entry.role, Comment | NotComment) || roles.has(entry.role) {
@@ -236,7 +241,7 @@ impl NameRoles {
             }
             let hit = match entry.matching {
                 Substring => names.contains(entry.word),
-                Prefix | WholePart => parts(names).any(|p| entry.matches_part(p)),
+                Prefix | WholePart => parts(&names).any(|p| entry.matches_part(p)),
             };
             if hit {
                 roles.0 |= bit(entry.role);
@@ -246,7 +251,7 @@ impl NameRoles {
         let is = |role: Role, part: &str| {
             VOCABULARY.iter().any(|e| e.role == role && e.matches_part(part))
         };
-        if parts(names).any(|p| is(Comment, p) && !is(NotComment, p)) {
+        if parts(&names).any(|p| is(Comment, p) && !is(NotComment, p)) {
             roles.0 |= bit(Comment);
         }
         roles
@@ -277,6 +282,36 @@ fn parts(names: &str) -> impl Iterator<Item = &str> {
     names.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty())
 }
 
+/// `names` with every negation (`no-x`, `not-x`: the part `no` or `not`,
+/// a `-`, the next part) blanked out, so that it matches nothing.
+fn without_negated_parts(names: &str) -> std::borrow::Cow<'_, str> {
+    if !names.contains("no-") && !names.contains("not-") {
+        return names.into();
+    }
+    let bytes = names.as_bytes();
+    let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+    let part_end = |start: usize| (start..bytes.len()).find(|&i| !alnum(i)).unwrap_or(bytes.len());
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !alnum(i) {
+            i += 1;
+            continue;
+        }
+        let end = part_end(i);
+        let negation = matches!(bytes.get(i..end), Some(b"no" | b"not"));
+        let negated_end = part_end(end + 1);
+        if negation && bytes.get(end) == Some(&b'-') && negated_end > end + 1 {
+            out.iter_mut().take(negated_end).skip(i).for_each(|b| *b = b' ');
+            i = negated_end;
+        } else {
+            i = end;
+        }
+    }
+    // Only ASCII bytes were replaced, by ASCII: still UTF-8.
+    String::from_utf8(out).map_or(names.into(), Into::into)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +337,17 @@ mod tests {
         assert_eq!(roles("adult "), []);
         assert_eq!(roles("main-column "), [ArticleHint, Rescue]);
         assert_eq!(roles(""), []);
+    }
+
+    #[test]
+    fn no_and_not_negate_the_next_part() {
+        assert_eq!(roles("no-sidebar "), []);
+        assert_eq!(roles("page not-comment "), [ArticleHint]);
+        assert_eq!(roles("no-sidebar footer "), [Boilerplate, Unlikely]);
+        // `no` must be a whole part, and something must follow the `-`.
+        assert_eq!(roles("piano-sidebar "), [Boilerplate, Unlikely]);
+        assert_eq!(roles("no- sidebar "), [Boilerplate, Unlikely]);
+        assert_eq!(roles("nosidebar "), [Boilerplate, Unlikely]);
     }
 
     #[test]
