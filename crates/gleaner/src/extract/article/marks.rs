@@ -1,0 +1,201 @@
+//! Pass 2, **mark boilerplate**: the subtrees no paragraph may vote from
+//! and no text is selected in.
+
+use markup5ever::local_name;
+
+use super::segments::Analysis;
+use super::vocabulary::Role;
+use super::ArticleConfig;
+use crate::document::tags::heading_level;
+use crate::document::{Document, NodeId};
+
+/// How eagerly subtrees are set aside as boilerplate. A page whose
+/// article hides in a `<div class="widget-blog">` or a `<form>` yields
+/// (almost) nothing at [`Strictness::Names`]; the search is then repeated
+/// with weaker marks, as Readability does (its `FLAG_STRIP_UNLIKELYS`
+/// retry). User comments stay out until nothing else is left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Strictness {
+    /// Tags, ARIA roles, comment sections and unlikely class/id words.
+    Names,
+    /// Tags, ARIA roles and comment sections.
+    Roles,
+    /// Nothing is set aside.
+    Off,
+}
+
+impl Strictness {
+    /// From strictest to none: the order of attempts.
+    pub(super) const ALL: [Strictness; 3] = [Strictness::Names, Strictness::Roles, Strictness::Off];
+}
+
+/// Pass 2, **mark boilerplate**: every node whose element or an ancestor
+/// is boilerplate by [`is_boilerplate`] at this strictness.
+///
+/// Rescue \[I\]: a marked subtree holding more than
+/// [`rescue_share`](ArticleConfig::rescue_share) of the body's characters
+/// is the page itself (ASP.NET forms, `<div id=main-menu-and-content>`)
+/// and is not marked; comment sections inside it stay marked.
+pub(super) fn mark_boilerplate(
+    doc: &Document,
+    a: &Analysis,
+    strictness: Strictness,
+    cfg: &ArticleConfig,
+) -> Vec<bool> {
+    let mut boilerplate = vec![false; doc.len()];
+    let mut comments = vec![false; doc.len()];
+    let mut in_table_or_code = vec![false; doc.len()];
+    for id in doc.ids().skip(1) {
+        let parent = doc.parent(id);
+        let inherited = parent.is_some_and(|p| boilerplate[p.index()]);
+        let in_table = parent.is_some_and(|p| {
+            in_table_or_code[p.index()]
+                || matches!(doc.name(p), Some(&local_name!("table")) | Some(&local_name!("code")))
+        });
+        in_table_or_code[id.index()] = in_table;
+        boilerplate[id.index()] = inherited || is_boilerplate(doc, a, id, strictness, in_table);
+        comments[id.index()] = parent.is_some_and(|p| comments[p.index()])
+            || (strictness != Strictness::Off
+                && doc.element(id).is_some()
+                && a.names(id).has(Role::Comment));
+    }
+    let body_chars = f64::from(doc.stats(doc.body()).chars.max(1));
+    for id in doc.ids() {
+        if boilerplate[id.index()]
+            && !comments[id.index()]
+            && !doc.parent(id).is_some_and(|p| boilerplate[p.index()])
+            && f64::from(doc.stats(id).chars) > cfg.rescue_share * body_chars
+        {
+            for d in doc.subtree(id) {
+                boilerplate[d.index()] = comments[d.index()];
+            }
+        }
+    }
+    boilerplate
+}
+
+/// Is this element boilerplate by its tag, ARIA role, or class and id?
+///
+/// - Tags \[I\]: `nav`, `aside`, `footer`, `form`, `menu`, `select`,
+///   `button` (the elements Readability's cleaner drops, plus HTML5's
+///   sectioning elements for navigation).
+/// - ARIA roles: Readability's unlikely roles (`navigation`,
+///   `complementary`, `menu`, `menubar`, `dialog`, `alert`) and the
+///   landmarks `banner`, `contentinfo`, `search`, `toolbar` \[I\].
+/// - Comment sections ([`Role::Comment`]) at every strictness but
+///   [`Strictness::Off`].
+/// - At [`Strictness::Names`] only, Readability's unlikely candidates:
+///   a [`Role::Unlikely`] word and no [`Role::Rescue`] word. Readability.js
+///   spares links and anything in a table or code block; we spare
+///   headings and definition terms too (`<dt class="subheaders">`).
+fn is_boilerplate(
+    doc: &Document,
+    a: &Analysis,
+    id: NodeId,
+    strictness: Strictness,
+    in_table_or_code: bool,
+) -> bool {
+    let Some(e) = doc.element(id) else { return false };
+    if strictness == Strictness::Off {
+        return false;
+    }
+    if matches!(
+        e.name,
+        local_name!("nav")
+            | local_name!("aside")
+            | local_name!("footer")
+            | local_name!("form")
+            | local_name!("menu")
+            | local_name!("select")
+            | local_name!("button")
+    ) {
+        return true;
+    }
+    if let Some(role) = e.attr("role") {
+        let role = role.trim().to_ascii_lowercase();
+        if matches!(
+            role.as_str(),
+            "navigation"
+                | "banner"
+                | "contentinfo"
+                | "complementary"
+                | "menu"
+                | "menubar"
+                | "search"
+                | "dialog"
+                | "alert"
+                | "toolbar"
+        ) {
+            return true;
+        }
+    }
+    let names = a.names(id);
+    if names.has(Role::Comment) {
+        return true;
+    }
+    if strictness == Strictness::Roles {
+        return false;
+    }
+    let spared = matches!(e.name, local_name!("a") | local_name!("dt"))
+        || heading_level(&e.name).is_some()
+        || in_table_or_code;
+    !spared && names.has(Role::Unlikely) && !names.has(Role::Rescue)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::article::segments::analyse;
+    use crate::extract::article::tests::{parse, run, PARA};
+
+    /// The marks of the first element named `tag`, at each strictness.
+    fn marked(html: &str, tag: &str) -> [bool; 3] {
+        let doc = parse(html);
+        let a = analyse(&doc);
+        let id = doc.ids().find(|&id| doc.name(id).is_some_and(|n| &**n == tag)).expect("tag");
+        Strictness::ALL
+            .map(|s| mark_boilerplate(&doc, &a, s, &ArticleConfig::default())[id.index()])
+    }
+
+    #[test]
+    fn tags_roles_names_and_comments_by_strictness() {
+        let page = |inner: &str| format!("<div>{PARA}{PARA}{PARA}</div>{inner}");
+        assert_eq!(marked(&page("<nav><i>x</i></nav>"), "i"), [true, true, false]);
+        assert_eq!(marked(&page("<div role=search><i>x</i></div>"), "i"), [true, true, false]);
+        assert_eq!(marked(&page("<div class=sidebar><i>x</i></div>"), "i"), [true, false, false]);
+        assert_eq!(marked(&page("<div class=sidebar-content><i>x</i></div>"), "i"), [false; 3]);
+        assert_eq!(marked(&page("<table><tr><td class=sidebar><i>x</i>"), "i"), [false; 3]);
+        assert_eq!(marked(&page("<div id=comments><i>x</i></div>"), "i"), [true, true, false]);
+        assert_eq!(marked(&page("<div class=no-sidebar><i>x</i></div>"), "i"), [false; 3]);
+    }
+
+    #[test]
+    fn a_marked_subtree_holding_most_text_is_the_page_but_its_comments_are_not() {
+        // The rescue: an ASP.NET form around the whole page.
+        let html = format!(
+            "<form><div><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div><div id=comments><p>{PARA} Great post.</p></div></form>"
+        );
+        assert_eq!(marked(&html, "p"), [false; 3]);
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("Great post"), "{out}");
+        // Below the share, the form stays marked.
+        let small = format!("<div><p>{PARA}</p><p>{PARA}</p></div><form><p>{PARA}</p></form>");
+        assert_eq!(marked(&small, "form"), [true, true, false]);
+    }
+
+    #[test]
+    fn comments_stay_out_until_nothing_else_is_left() {
+        // The article is long enough: comments stay out at every attempt
+        // that finds it.
+        let html = format!(
+            "<div class=story><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
+             <div class=comment-list><p>{PARA} Reader.</p><p>{PARA} Reader.</p><p>{PARA} Reader.</p></div>"
+        );
+        let out = run(&html);
+        assert!(!out.contains("Reader"), "{out}");
+        // A page of comments only yields them, at the last attempt.
+        let only = format!("<div class=comment-list><p>{PARA}</p><p>{PARA}</p></div>");
+        assert_eq!(run(&only).matches("A powerful storm").count(), 2);
+    }
+}

@@ -1,0 +1,196 @@
+//! Pass 1, **analyse**: the facts every later pass and every attempt
+//! shares — text segments with their link quota, commas and content-code
+//! ratio, the segments summed per block (the voters), and what each
+//! element's class and id say.
+
+use markup5ever::local_name;
+
+use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
+use super::super::lqf::BlockOwnText;
+use super::super::Extractor;
+use super::vocabulary::NameRoles;
+use crate::document::{Document, NodeId};
+
+/// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
+/// or block boundary interrupts (the paragraphs of boilerpipe and
+/// jusText, ALGORITHMS.md §1.2). Text set directly in a `<td>` or `<div>`
+/// with line breaks is several paragraphs, not one.
+#[derive(Debug, Clone)]
+pub(super) struct Segment {
+    /// The block the text belongs to (LQF's block-own text, Mantratzis et
+    /// al. 2005).
+    pub owner: NodeId,
+    pub chars: u32,
+    pub link_chars: u32,
+    pub commas: u32,
+    /// Mean content-code ratio of the text (TCCB, Gottron 2008), weighted
+    /// by characters.
+    pub ccr: f32,
+}
+
+impl Segment {
+    fn empty(owner: NodeId) -> Segment {
+        Segment { owner, chars: 0, link_chars: 0, commas: 0, ccr: 0.0 }
+    }
+
+    /// Link characters over characters (LQF's link quota).
+    pub(super) fn link_quota(&self) -> f64 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            f64::from(self.link_chars) / f64::from(self.chars)
+        }
+    }
+}
+
+/// Per-node facts the passes share.
+pub(super) struct Analysis {
+    segments: Vec<Segment>,
+    /// The segment of each visible text node (`usize::MAX` for others).
+    segment_of: Vec<usize>,
+    /// Every block with text, its segments summed, in document order:
+    /// the voters, the same in every attempt.
+    pub blocks: Vec<(NodeId, Segment)>,
+    /// What each element's id and class say (empty for other nodes).
+    pub names: Vec<NameRoles>,
+}
+
+/// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
+/// them with token-level Content Code Blurring (TCCB, Gottron 2008, as
+/// [`Ccb`] computes it), sums them per block, and reads every element's
+/// class and id against the [vocabulary](super::vocabulary) once.
+pub(super) fn analyse(doc: &Document) -> Analysis {
+    let own = BlockOwnText::compute(doc);
+    let scores = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).extract(doc);
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut segment_of = vec![usize::MAX; doc.len()];
+    let mut previous: Option<NodeId> = None;
+    let mut ccr_weight = 0f32;
+    for id in doc.text_nodes() {
+        let owner = own.owner[id.index()];
+        let new_segment = match previous {
+            None => true,
+            Some(prev) => own.owner[prev.index()] != owner || breaks_between(doc, prev, id),
+        };
+        if new_segment {
+            if let Some(last) = segments.last_mut() {
+                finish_ccr(last, ccr_weight);
+            }
+            segments.push(Segment::empty(owner));
+            ccr_weight = 0.0;
+        }
+        let stats = doc.stats(id);
+        if let Some(seg) = segments.last_mut() {
+            seg.chars += stats.chars;
+            seg.link_chars += stats.link_chars;
+            seg.commas +=
+                doc.text(id).chars().filter(|c| matches!(c, ',' | '，' | '、' | '،')).count()
+                    as u32;
+            let w = stats.chars as f32;
+            seg.ccr += w * scores.score(id).unwrap_or(1.0).clamp(0.0, 1.0);
+            ccr_weight += w;
+        }
+        segment_of[id.index()] = segments.len() - 1;
+        previous = Some(id);
+    }
+    if let Some(last) = segments.last_mut() {
+        finish_ccr(last, ccr_weight);
+    }
+    let blocks = sum_by_block(&segments);
+    let names = doc
+        .ids()
+        .map(|id| {
+            doc.element(id).map_or_else(NameRoles::default, |e| NameRoles::of(&e.id_and_class()))
+        })
+        .collect();
+    Analysis { segments, segment_of, blocks, names }
+}
+
+/// Turns a segment's character-weighted CCR sum into its mean.
+fn finish_ccr(seg: &mut Segment, weight: f32) {
+    seg.ccr = if weight > 0.0 { seg.ccr / weight } else { 1.0 };
+}
+
+impl Analysis {
+    /// The segment a text node belongs to.
+    pub(super) fn segment(&self, text: NodeId) -> Option<&Segment> {
+        self.segments.get(*self.segment_of.get(text.index())?)
+    }
+
+    /// What the element's id and class say.
+    pub(super) fn names(&self, id: NodeId) -> NameRoles {
+        self.names.get(id.index()).copied().unwrap_or_default()
+    }
+}
+
+/// The segments summed per block, in document order.
+fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
+    let mut by_owner: std::collections::BTreeMap<NodeId, Segment> = Default::default();
+    for seg in segments {
+        let e = by_owner.entry(seg.owner).or_insert(Segment::empty(seg.owner));
+        let total = e.chars + seg.chars;
+        if total > 0 {
+            e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
+        }
+        e.chars = total;
+        e.link_chars += seg.link_chars;
+        e.commas += seg.commas;
+    }
+    by_owner.into_iter().collect()
+}
+
+/// Two `<br>`s or an `<hr>` between two text nodes of the same block.
+fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
+    let mut brs = 0;
+    for id in (prev.0 + 1..next.0).map(NodeId) {
+        match doc.name(id) {
+            Some(&local_name!("br")) => {
+                brs += 1;
+                if brs >= 2 {
+                    return true;
+                }
+            }
+            Some(&local_name!("hr")) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::article::tests::{parse, run};
+
+    #[test]
+    fn double_line_breaks_split_a_cell_into_segments() {
+        // Without the split, the cell is one segment with a low link
+        // quota and its link line stays (or one with a high quota and the
+        // story goes).
+        let story = "The council met on Tuesday evening, and after a long debate, it voted to rebuild the old bridge over the river by next spring.";
+        let html = format!(
+            "<table><tr><td>{story} {story}<br><br><a href=/a>Next story</a> <a href=/b>Archive</a><hr>{story}</td></tr></table>"
+        );
+        let doc = parse(&html);
+        let a = analyse(&doc);
+        let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
+        let in_cell: Vec<f64> =
+            a.segments.iter().filter(|s| s.owner == cell).map(Segment::link_quota).collect();
+        assert_eq!(in_cell, [0.0, 1.0, 0.0]);
+        let out = run(&html);
+        assert_eq!(out.matches("The council").count(), 3, "{out}");
+        assert!(!out.contains("Next story"), "{out}");
+    }
+
+    #[test]
+    fn blocks_sum_their_segments_and_names_are_read() {
+        let doc = parse("<div class=story-box><p>One, two.</p>x<br><br>y, z</div>");
+        let a = analyse(&doc);
+        let chars: Vec<u32> = a.blocks.iter().map(|(_, s)| s.chars).collect();
+        let commas: Vec<u32> = a.blocks.iter().map(|(_, s)| s.commas).collect();
+        assert_eq!((chars, commas), (vec![4, 8], vec![1, 1]));
+        let div = doc.ids().find(|&id| doc.is(id, local_name!("div"))).expect("div");
+        assert!(a.names(div).has(super::super::vocabulary::Role::ArticleHint));
+        assert!(!a.names(div).has(super::super::vocabulary::Role::Unlikely));
+    }
+}

@@ -1,0 +1,361 @@
+//! The class and id vocabulary of [`Article`](super::Article): one table
+//! of the words that an element's `id` and `class` attributes are read
+//! for, what each word means there ([`Role`]) and how it is matched
+//! ([`Match`]).
+//!
+//! The attributes are joined and lower-cased
+//! ([`Element::id_and_class`](crate::document::Element::id_and_class));
+//! a *name part* is a maximal run of ASCII letters and digits in them
+//! (`article-body` has the parts `article` and `body`).
+//!
+//! **Negation** \[I\]: a name part `no` or `not` followed by `-` negates
+//! the part after it, which then matches no word: `no-sidebar` (a layout
+//! without a sidebar) is not boilerplate, `not-comment` is not a comment.
+//!
+//! # Where a new word goes
+//!
+//! Add one row to [`VOCABULARY`], in the block of its role: the word, its
+//! role, how it matches, and where it comes from ([`Source`]). Prefer
+//! [`Match::WholePart`] for short words (`ad` would match `header` as a
+//! substring), [`Match::Prefix`] for words with many endings (`comment`,
+//! `comments`, `commentlist`), and [`Match::Substring`] only for the
+//! Readability lists, which are substring patterns. A word that plays
+//! several roles (`social` is boilerplate, unlikely and inner boilerplate)
+//! has one row per role. The unit tests below show each role at work.
+
+/// What a word in a class or id says about the element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// An article container: `+class_weight` votes.
+    ArticleHint,
+    /// Boilerplate: `−class_weight` votes.
+    Boilerplate,
+    /// Set aside before voting, at the strictest attempt (Readability's
+    /// "unlikely candidates").
+    Unlikely,
+    /// Rescues an [`Role::Unlikely`] element (`main-column`).
+    Rescue,
+    /// User comments: set aside until nothing else is left; no
+    /// [`Role::Rescue`] word and no rescue by size saves them.
+    Comment,
+    /// A name part matching this is not a comment part even when it
+    /// matches a [`Role::Comment`] word (`commentary`, an opinion piece).
+    NotComment,
+    /// A block inside the article that is not the article (share bars,
+    /// newsletter boxes): removed from the chosen container.
+    InnerBoilerplate,
+}
+
+/// How a word is matched against the joined, lower-cased id and class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Match {
+    /// Anywhere, across name parts (`com-` in `com-list`, `tool` in
+    /// `toolbar`).
+    Substring,
+    /// At the start of a name part (`comment` in `comments`).
+    Prefix,
+    /// A whole name part (`ad` in `top-ad`, not in `header`).
+    WholePart,
+}
+
+/// Where a word comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Source {
+    /// Readability (Arc90 2009; Readability.js's regular expressions).
+    Readability,
+    /// gleaner's own choice \[I\]: common CMS names found on the dev sets.
+    Gleaner,
+}
+
+/// One row of the vocabulary.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Word {
+    /// The word, lower case.
+    pub word: &'static str,
+    /// What it says.
+    pub role: Role,
+    /// How it is matched.
+    pub matching: Match,
+    /// Where it comes from (read by people and the tests, not the code).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub source: Source,
+}
+
+const fn w(word: &'static str, role: Role, matching: Match, source: Source) -> Word {
+    Word { word, role, matching, source }
+}
+
+use Match::{Prefix, Substring, WholePart};
+use Role::{ArticleHint, Boilerplate, Comment, InnerBoilerplate, NotComment, Rescue, Unlikely};
+use Source::{Gleaner, Readability};
+
+/// Every class and id word, by role. See the [module docs](self) for
+/// where a new word goes.
+#[rustfmt::skip]
+pub(super) const VOCABULARY: &[Word] = &[
+    // Article hints (Readability's "positive" pattern, plus `prose`).
+    w("article", ArticleHint, Substring, Readability),
+    w("body", ArticleHint, Substring, Readability),
+    w("content", ArticleHint, Substring, Readability),
+    w("entry", ArticleHint, Substring, Readability),
+    w("hentry", ArticleHint, Substring, Readability),
+    w("h-entry", ArticleHint, Substring, Readability),
+    w("main", ArticleHint, Substring, Readability),
+    w("page", ArticleHint, Substring, Readability),
+    w("post", ArticleHint, Substring, Readability),
+    w("text", ArticleHint, Substring, Readability),
+    w("blog", ArticleHint, Substring, Readability),
+    w("story", ArticleHint, Substring, Readability),
+    w("prose", ArticleHint, Substring, Gleaner),
+    // Boilerplate (Readability's "negative" pattern) …
+    w("hidden", Boilerplate, Substring, Readability),
+    w("banner", Boilerplate, Substring, Readability),
+    w("combx", Boilerplate, Substring, Readability),
+    w("comment", Boilerplate, Substring, Readability),
+    w("com-", Boilerplate, Substring, Readability),
+    w("contact", Boilerplate, Substring, Readability),
+    w("foot", Boilerplate, Substring, Readability),
+    w("footer", Boilerplate, Substring, Readability),
+    w("footnote", Boilerplate, Substring, Readability),
+    w("gdpr", Boilerplate, Substring, Readability),
+    w("masthead", Boilerplate, Substring, Readability),
+    w("media", Boilerplate, Substring, Readability),
+    w("meta", Boilerplate, Substring, Readability),
+    w("outbrain", Boilerplate, Substring, Readability),
+    w("promo", Boilerplate, Substring, Readability),
+    w("related", Boilerplate, Substring, Readability),
+    w("scroll", Boilerplate, Substring, Readability),
+    w("share", Boilerplate, Substring, Readability),
+    w("shoutbox", Boilerplate, Substring, Readability),
+    w("sidebar", Boilerplate, Substring, Readability),
+    w("skyscraper", Boilerplate, Substring, Readability),
+    w("sponsor", Boilerplate, Substring, Readability),
+    w("shopping", Boilerplate, Substring, Readability),
+    w("tags", Boilerplate, Substring, Readability),
+    w("tool", Boilerplate, Substring, Readability),
+    w("widget", Boilerplate, Substring, Readability),
+    // … and common CMS names.
+    w("nav", Boilerplate, Substring, Gleaner),
+    w("menu", Boilerplate, Substring, Gleaner),
+    w("social", Boilerplate, Substring, Gleaner),
+    w("breadcrumb", Boilerplate, Substring, Gleaner),
+    w("cookie", Boilerplate, Substring, Gleaner),
+    w("newsletter", Boilerplate, Substring, Gleaner),
+    w("subscribe", Boilerplate, Substring, Gleaner),
+    w("popup", Boilerplate, Substring, Gleaner),
+    w("modal", Boilerplate, Substring, Gleaner),
+    w("advert", Boilerplate, Substring, Gleaner),
+    w("disqus", Boilerplate, Substring, Gleaner),
+    w("pagination", Boilerplate, Substring, Gleaner),
+    w("pager", Boilerplate, Substring, Gleaner),
+    w("rss", Boilerplate, Substring, Gleaner),
+    w("login", Boilerplate, Substring, Gleaner),
+    w("signup", Boilerplate, Substring, Gleaner),
+    w("teaser", Boilerplate, Substring, Gleaner),
+    w("recommend", Boilerplate, Substring, Gleaner),
+    // Unlikely candidates (Readability's pattern).
+    w("-ad-", Unlikely, Substring, Readability),
+    w("banner", Unlikely, Substring, Readability),
+    w("breadcrumbs", Unlikely, Substring, Readability),
+    w("combx", Unlikely, Substring, Readability),
+    w("comment", Unlikely, Substring, Readability),
+    w("community", Unlikely, Substring, Readability),
+    w("cover-wrap", Unlikely, Substring, Readability),
+    w("disqus", Unlikely, Substring, Readability),
+    w("extra", Unlikely, Substring, Readability),
+    w("footer", Unlikely, Substring, Readability),
+    w("gdpr", Unlikely, Substring, Readability),
+    w("header", Unlikely, Substring, Readability),
+    w("legends", Unlikely, Substring, Readability),
+    w("menu", Unlikely, Substring, Readability),
+    w("related", Unlikely, Substring, Readability),
+    w("remark", Unlikely, Substring, Readability),
+    w("replies", Unlikely, Substring, Readability),
+    w("rss", Unlikely, Substring, Readability),
+    w("shoutbox", Unlikely, Substring, Readability),
+    w("sidebar", Unlikely, Substring, Readability),
+    w("skyscraper", Unlikely, Substring, Readability),
+    w("social", Unlikely, Substring, Readability),
+    w("sponsor", Unlikely, Substring, Readability),
+    w("supplemental", Unlikely, Substring, Readability),
+    w("ad-break", Unlikely, Substring, Readability),
+    w("agegate", Unlikely, Substring, Readability),
+    w("pagination", Unlikely, Substring, Readability),
+    w("pager", Unlikely, Substring, Readability),
+    w("popup", Unlikely, Substring, Readability),
+    w("yom-remote", Unlikely, Substring, Readability),
+    // Rescues of unlikely candidates (Readability's "maybe" pattern).
+    w("and", Rescue, Substring, Readability),
+    w("article", Rescue, Substring, Readability),
+    w("body", Rescue, Substring, Readability),
+    w("column", Rescue, Substring, Readability),
+    w("content", Rescue, Substring, Readability),
+    w("main", Rescue, Substring, Readability),
+    w("shadow", Rescue, Substring, Readability),
+    // User comments.
+    w("comment", Comment, Prefix, Gleaner),
+    w("disqus", Comment, Prefix, Gleaner),
+    w("respond", Comment, WholePart, Gleaner),
+    w("replies", Comment, WholePart, Gleaner),
+    w("commentary", NotComment, Prefix, Gleaner),
+    // Blocks inside the article that are not the article.
+    w("share", InnerBoilerplate, WholePart, Gleaner),
+    w("sharing", InnerBoilerplate, WholePart, Gleaner),
+    w("social", InnerBoilerplate, WholePart, Gleaner),
+    w("newsletter", InnerBoilerplate, WholePart, Gleaner),
+    w("subscribe", InnerBoilerplate, WholePart, Gleaner),
+    w("subscription", InnerBoilerplate, WholePart, Gleaner),
+    w("signup", InnerBoilerplate, WholePart, Gleaner),
+    w("promo", InnerBoilerplate, WholePart, Gleaner),
+    w("related", InnerBoilerplate, WholePart, Gleaner),
+    w("recommended", InnerBoilerplate, WholePart, Gleaner),
+    w("recommendations", InnerBoilerplate, WholePart, Gleaner),
+    w("advert", InnerBoilerplate, WholePart, Gleaner),
+    w("advertisement", InnerBoilerplate, WholePart, Gleaner),
+    w("ad", InnerBoilerplate, WholePart, Gleaner),
+    w("ads", InnerBoilerplate, WholePart, Gleaner),
+    w("sponsor", InnerBoilerplate, WholePart, Gleaner),
+    w("sponsored", InnerBoilerplate, WholePart, Gleaner),
+    w("outbrain", InnerBoilerplate, WholePart, Gleaner),
+    w("taboola", InnerBoilerplate, WholePart, Gleaner),
+    w("popup", InnerBoilerplate, WholePart, Gleaner),
+    w("modal", InnerBoilerplate, WholePart, Gleaner),
+    w("cookie", InnerBoilerplate, WholePart, Gleaner),
+    w("print", InnerBoilerplate, WholePart, Gleaner),
+    w("toolbar", InnerBoilerplate, WholePart, Gleaner),
+    w("rating", InnerBoilerplate, WholePart, Gleaner),
+];
+
+/// The roles an element's id and class play, read once per element.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct NameRoles(u8);
+
+impl NameRoles {
+    /// The roles of the joined, lower-cased id and class `names`.
+    pub(super) fn of(names: &str) -> NameRoles {
+        let names = without_negated_parts(names);
+        let mut roles = NameRoles::default();
+        for entry in VOCABULARY {
+            if matches!(entry.role, Comment | NotComment) || roles.has(entry.role) {
+                continue;
+            }
+            let hit = match entry.matching {
+                Substring => names.contains(entry.word),
+                Prefix | WholePart => parts(&names).any(|p| entry.matches_part(p)),
+            };
+            if hit {
+                roles.0 |= bit(entry.role);
+            }
+        }
+        // A comment part is judged part by part: `commentary` is not one.
+        let is = |role: Role, part: &str| {
+            VOCABULARY.iter().any(|e| e.role == role && e.matches_part(part))
+        };
+        if parts(&names).any(|p| is(Comment, p) && !is(NotComment, p)) {
+            roles.0 |= bit(Comment);
+        }
+        roles
+    }
+
+    /// Does a word of this role occur?
+    pub(super) fn has(self, role: Role) -> bool {
+        self.0 & bit(role) != 0
+    }
+}
+
+fn bit(role: Role) -> u8 {
+    1 << role as u8
+}
+
+impl Word {
+    fn matches_part(&self, part: &str) -> bool {
+        match self.matching {
+            Substring => part.contains(self.word),
+            Prefix => part.starts_with(self.word),
+            WholePart => part == self.word,
+        }
+    }
+}
+
+/// The name parts of `names`.
+fn parts(names: &str) -> impl Iterator<Item = &str> {
+    names.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty())
+}
+
+/// `names` with every negation (`no-x`, `not-x`: the part `no` or `not`,
+/// a `-`, the next part) blanked out, so that it matches nothing.
+fn without_negated_parts(names: &str) -> std::borrow::Cow<'_, str> {
+    if !names.contains("no-") && !names.contains("not-") {
+        return names.into();
+    }
+    let bytes = names.as_bytes();
+    let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+    let part_end = |start: usize| (start..bytes.len()).find(|&i| !alnum(i)).unwrap_or(bytes.len());
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !alnum(i) {
+            i += 1;
+            continue;
+        }
+        let end = part_end(i);
+        let negation = matches!(bytes.get(i..end), Some(b"no" | b"not"));
+        let negated_end = part_end(end + 1);
+        if negation && bytes.get(end) == Some(&b'-') && negated_end > end + 1 {
+            out.iter_mut().take(negated_end).skip(i).for_each(|b| *b = b' ');
+            i = negated_end;
+        } else {
+            i = end;
+        }
+    }
+    // Only ASCII bytes were replaced, by ASCII: still UTF-8.
+    String::from_utf8(out).map_or(names.into(), Into::into)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(names: &str) -> Vec<Role> {
+        let r = NameRoles::of(names);
+        [ArticleHint, Boilerplate, Unlikely, Rescue, Comment, NotComment, InnerBoilerplate]
+            .into_iter()
+            .filter(|&role| r.has(role))
+            .collect()
+    }
+
+    #[test]
+    fn each_match_mode() {
+        // Substring: across and inside parts.
+        assert_eq!(roles("toolbar "), [Boilerplate, InnerBoilerplate]);
+        assert_eq!(roles("com-list "), [Boilerplate]);
+        // Prefix and the comment exception.
+        assert_eq!(roles("comments "), [Boilerplate, Unlikely, Comment]);
+        assert_eq!(roles("commentary "), [Boilerplate, Unlikely]);
+        // Whole part: `ad` in `top-ad`, not in `header` or `adult`.
+        assert_eq!(roles("top-ad "), [InnerBoilerplate]);
+        assert_eq!(roles("adult "), []);
+        assert_eq!(roles("main-column "), [ArticleHint, Rescue]);
+        assert_eq!(roles(""), []);
+    }
+
+    #[test]
+    fn no_and_not_negate_the_next_part() {
+        assert_eq!(roles("no-sidebar "), []);
+        assert_eq!(roles("page not-comment "), [ArticleHint]);
+        assert_eq!(roles("no-sidebar footer "), [Boilerplate, Unlikely]);
+        // `no` must be a whole part, and something must follow the `-`.
+        assert_eq!(roles("piano-sidebar "), [Boilerplate, Unlikely]);
+        assert_eq!(roles("no- sidebar "), [Boilerplate, Unlikely]);
+        assert_eq!(roles("nosidebar "), [Boilerplate, Unlikely]);
+    }
+
+    #[test]
+    fn every_word_is_lower_case_and_once_per_role() {
+        for (i, a) in VOCABULARY.iter().enumerate() {
+            assert_eq!(a.word, a.word.to_ascii_lowercase());
+            assert!(!VOCABULARY[..i].iter().any(|b| b.word == a.word && b.role == a.role));
+            assert!(a.source == Readability || a.source == Gleaner);
+        }
+    }
+}
