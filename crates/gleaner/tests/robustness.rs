@@ -315,3 +315,21 @@ fn fifty_megabyte_page() {
         Err(gleaner::Error::TooLarge { .. })
     ));
 }
+
+#[test]
+#[ignore = "bug: a skipped block element (text, none of it selected) between two selected \
+            texts loses its break: render::text/markdown/html glue the texts together"]
+fn text_around_a_dropped_block_stays_apart() {
+    // Bare text in a container around a block the extractor drops (an
+    // advert, share buttons); found by `generated_html_keeps_every_invariant`
+    // with ttr-prediction[lines=blocks] selecting around a <form>.
+    let html = b"<div>Before the advert<div class=ad>Buy now</div>After the advert</div>";
+    let doc = Document::parse(html, &ParseOptions::default()).expect("parse");
+    let mut sel = gleaner::Selection::all(&doc);
+    let ad = doc.ids().find(|&id| doc.attr(id, "class") == Some("ad")).expect("the advert");
+    sel.deselect_subtree(&doc, ad);
+    let options = render::RenderOptions::default();
+    assert_eq!(render::text(&doc, &sel), "Before the advert\n\nAfter the advert");
+    assert_eq!(render::markdown(&doc, &sel, options), "Before the advert\n\nAfter the advert");
+    assert!(!render::html(&doc, &sel, options).contains("advertAfter"));
+}
