@@ -2,54 +2,231 @@
 //! huge and deeply nested pages, framesets, wrong encodings. Every
 //! extractor and renderer runs on each.
 
-use gleaner::render::{self, Format, RenderOptions};
+mod support;
+
+use gleaner::render;
 use gleaner::{extract, Document, ParseOptions};
 use proptest::prelude::*;
 
-/// Runs every registered extractor and every renderer over a page.
+thread_local! {
+    static EXTRACTORS: Vec<(String, Box<dyn extract::Extractor>)> = support::extractors();
+}
+
+/// Runs every extractor and renderer over a page with the invariants of
+/// [`support::check_page`]; binary input may be refused.
 fn run_everything(bytes: &[u8]) {
-    let Ok(doc) = Document::parse(bytes, &ParseOptions::default()) else { return };
-    let _ = gleaner::metadata::title(&doc);
-    for algorithm in extract::algorithms() {
-        let extractor = algorithm.build(&Default::default()).expect("defaults are valid");
-        let sel = extractor.extract(&doc);
-        for format in [Format::Text, Format::Markdown, Format::Html] {
-            let _ = render::render(
-                &doc,
-                &sel,
-                format,
-                RenderOptions::default().links(true).images(true),
-            );
-        }
+    let checked = EXTRACTORS.with(|e| support::check_page(bytes, false, e));
+    if let Err(e) = checked {
+        panic!("{e}");
     }
+}
+
+/// [`run_everything`] inside a proptest, for pages that must parse.
+fn check_parsing_page(bytes: &[u8]) -> Result<(), TestCaseError> {
+    EXTRACTORS.with(|e| support::check_page(bytes, true, e))
 }
 
 fn tag_soup() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        Just("<div>".to_string()),
-        Just("</div>".to_string()),
-        Just("<p>".to_string()),
-        Just("</p>".to_string()),
-        Just("<a href='x'>".to_string()),
-        Just("</a>".to_string()),
-        Just("<table><tr><td>".to_string()),
-        Just("</td></tr>".to_string()),
-        Just("<script>".to_string()),
-        Just("</script>".to_string()),
-        Just("<!--".to_string()),
-        Just("-->".to_string()),
-        Just("<pre>".to_string()),
-        Just("<ul><li>".to_string()),
-        Just("<br>".to_string()),
-        Just("&amp;&#x0;&bogus;".to_string()),
-        Just("<h1>".to_string()),
-        Just("<b><i></b></i>".to_string()),
-        Just("<title>".to_string()),
-        Just("<frameset>".to_string()),
-        "[a-z ]{0,20}",
-        "[\\PC]{0,8}",
+        20 => any_of(&[
+            "<div>",
+            "</div>",
+            "<p>",
+            "</p>",
+            "<a href='x'>",
+            "</a>",
+            "<table><tr><td>",
+            "</td></tr>",
+            "<script>",
+            "</script>",
+            "<!--",
+            "-->",
+            "<pre>",
+            "<ul><li>",
+            "<br>",
+            "&amp;&#x0;&bogus;",
+            "<h1>",
+            "<b><i></b></i>",
+            "<title>",
+            "<frameset>",
+        ]),
+        1 => "[a-z ]{0,20}",
+        1 => "[\\PC]{0,8}",
     ];
     proptest::collection::vec(piece, 0..60).prop_map(|v| v.concat())
+}
+
+/// Words of visible text: ASCII prose, accented, right-to-left, CJK,
+/// entities, one very long word, and nothing.
+fn words() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[A-Za-z]{1,10}( [a-z]{1,10}){0,12}[.,]?",
+        7 => any_of(&[
+            "café naïve Ærøskøbing",
+            "مرحبا بالعالم שלום עולם",
+            "\u{202E}reversed\u{202C} text",
+            "東京の天気は晴れです。明日も良い天気。",
+            "Tom &amp; Jerry &lt;3 &copy; &#169; &#x1F600; &bogus; &",
+            "",
+            "   \n\t  ",
+        ]),
+        1 => "[a-z]{300,600}",
+        1 => "[\\PC&&[^<&]]{1,20}",
+    ]
+}
+
+/// `class` and `id` values, many of them words that boilerplate filters
+/// look for.
+fn class_names() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "sidebar",
+        "comment",
+        "comments",
+        "share",
+        "no-sidebar",
+        "content",
+        "article-body",
+        "main",
+        "nav",
+        "menu",
+        "footer",
+        "header",
+        "ad",
+        "advert",
+        "promo",
+        "related",
+        "post",
+        "entry-content",
+        "hidden",
+        "social",
+        "widget",
+        "caption",
+        "byline",
+        "meta",
+    ]);
+    prop::collection::vec(word, 1..4).prop_map(|w| w.join(" "))
+}
+
+/// Attributes of an element: class, id, hiding, links and image sources
+/// (safe and unsafe).
+fn attributes() -> impl Strategy<Value = String> {
+    let attr = prop_oneof![
+        3 => class_names().prop_map(|c| format!(" class=\"{c}\"")),
+        2 => class_names().prop_map(|c| format!(" id=\"{}\"", c.replace(' ', "-"))),
+        6 => any_of(&[
+            " style=\"display:none\"",
+            " hidden",
+            " aria-hidden=\"true\"",
+            " role=\"navigation\"",
+            " lang=\"ar\" dir=\"rtl\"",
+            " data-x='1' title=\"a &quot;title&quot;\"",
+            " class=unquoted-sidebar",
+        ]),
+    ];
+    prop::collection::vec(attr, 0..3).prop_map(|a| a.concat())
+}
+
+/// One of these strings.
+fn any_of(items: &[&'static str]) -> impl Strategy<Value = String> {
+    prop::sample::select(items.to_vec()).prop_map(str::to_string)
+}
+
+fn href() -> impl Strategy<Value = String> {
+    any_of(&[
+        "https://example.com/story",
+        "/relative/path?q=1&amp;r=2",
+        "#top",
+        "",
+        "mailto:editor@example.com",
+        "javascript:alert(1)",
+        " JavaScript:void(0)",
+        "java\tscript:alert(2)",
+        "vbscript:msgbox",
+        "data:text/html,<b>x</b>",
+        "https://example.com/a (b)",
+    ])
+}
+
+/// Content without children: text, comments, void elements, stray end
+/// tags and start tags that are never closed.
+fn leaf() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => words(),
+        1 => words().prop_map(|w| format!("<!-- {w} -->")),
+        1 => (href(), words()).prop_map(|(src, alt)| format!("<img src=\"{src}\" alt=\"{alt}\">")),
+        1 => any_of(&["</p>", "</div>", "</table>", "</li>", "</body>", "</html>", "</a>"]),
+        1 => any_of(&["<p>", "<b>", "<li>", "<td>", "<div class=sidebar>", "<i>"]),
+        12 => any_of(&[
+            "<!-- unterminated <p>comment",
+            "<br>",
+            "<hr>",
+            "<script>var s = '</div>'; if (a < b) { x(); }</script>",
+            "<style>p { color: red } .sidebar { display: none }</style>",
+            "<select><option>One</option><option selected>Two</select>",
+            "<iframe src=\"https://example.com/embed\">fallback text</iframe>",
+            "<frameset cols=\"50%,50%\"><frame src=a.html><frame src=b.html></frameset>",
+            "<textarea>typed <b>text</b></textarea>",
+            "<noscript><p>Enable scripts</p></noscript>",
+            "<template><p>inert</p></template>",
+            "<svg><title>icon</title><text>svg text</text></svg>",
+        ]),
+    ]
+}
+
+/// Wraps children in an element drawn from real tags, with attributes.
+fn element(children: Vec<String>, attrs: String, tag: usize, href: String) -> String {
+    let inner = children.concat();
+    let cells = || children.iter().map(|c| format!("<td{attrs}>{c}</td>")).collect::<String>();
+    match tag {
+        0 => format!("<a href=\"{href}\"{attrs}>{inner}</a>"),
+        1 => format!(
+            "<ul{attrs}>{}</ul>",
+            children.iter().map(|c| format!("<li>{c}</li>")).collect::<String>()
+        ),
+        2 => format!(
+            "<ol start=\"3\">{}</ol>",
+            children.iter().map(|c| format!("<li>{c}")).collect::<String>()
+        ),
+        3 => format!("<table{attrs}><tr>{}</tr><tr>{}</tr></table>", cells(), cells()),
+        4 => format!("<table><caption>{inner}</caption><tr><th>h</th><td>{inner}</td></tr></table>"),
+        5 => format!("<form action=\"/s\"{attrs}><input name=q value=\"v\">{inner}<button>Go</button></form>"),
+        6 => format!("<dl><dt>{inner}</dt><dd>{inner}</dd></dl>"),
+        _ => {
+            const TAGS: &[&str] = &[
+                "div", "p", "span", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code",
+                "nav", "footer", "header", "article", "section", "aside", "main", "blockquote",
+                "b", "i", "em", "strong", "small", "center", "font", "figure", "figcaption",
+                "details", "summary", "button", "label", "sub", "sup", "u", "div", "p",
+            ];
+            let name = TAGS[(tag - 7) % TAGS.len()];
+            format!("<{name}{attrs}>{inner}</{name}>")
+        }
+    }
+}
+
+/// Random but well-formed-ish HTML: nested real elements with
+/// boilerplate-like attributes around mixed text, with some unclosed and
+/// stray tags; sometimes a whole document, sometimes a fragment.
+fn html_page() -> impl Strategy<Value = String> {
+    let body = leaf().prop_recursive(5, 96, 6, |inner| {
+        (prop::collection::vec(inner, 0..6), attributes(), 0usize..45, href())
+            .prop_map(|(children, attrs, tag, href)| element(children, attrs, tag, href))
+    });
+    let title = prop_oneof![
+        Just(String::new()),
+        words().prop_map(|w| format!("<title>{w} | Example News</title>")),
+        words().prop_map(|w| format!("<meta property=\"og:title\" content=\"{w}\">")),
+    ];
+    (prop::collection::vec(body, 1..5), title, any::<bool>()).prop_map(|(body, title, whole)| {
+        let body = body.concat();
+        if whole {
+            format!(
+                "<!DOCTYPE html><html><head><meta charset=\"utf-8\">{title}</head><body>{body}</body></html>"
+            )
+        } else {
+            format!("{title}{body}")
+        }
+    })
 }
 
 proptest! {
@@ -57,12 +234,24 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
-        run_everything(&bytes);
+        EXTRACTORS.with(|e| support::check_page(&bytes, false, e))?;
     }
 
     #[test]
     fn random_tag_soup_never_panics(html in tag_soup()) {
-        run_everything(html.as_bytes());
+        check_parsing_page(html.as_bytes())?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Pages that parse, through every extractor (also with
+    /// `lines=blocks`) and renderer, with the invariants of
+    /// [`support::check_page`].
+    #[test]
+    fn generated_html_keeps_every_invariant(html in html_page()) {
+        check_parsing_page(html.as_bytes())?;
     }
 }
 
@@ -125,4 +314,22 @@ fn fifty_megabyte_page() {
         Document::parse(html.as_bytes(), &too_small),
         Err(gleaner::Error::TooLarge { .. })
     ));
+}
+
+#[test]
+#[ignore = "bug: a skipped block element (text, none of it selected) between two selected \
+            texts loses its break: render::text/markdown/html glue the texts together"]
+fn text_around_a_dropped_block_stays_apart() {
+    // Bare text in a container around a block the extractor drops (an
+    // advert, share buttons); found by `generated_html_keeps_every_invariant`
+    // with ttr-prediction[lines=blocks] selecting around a <form>.
+    let html = b"<div>Before the advert<div class=ad>Buy now</div>After the advert</div>";
+    let doc = Document::parse(html, &ParseOptions::default()).expect("parse");
+    let mut sel = gleaner::Selection::all(&doc);
+    let ad = doc.ids().find(|&id| doc.attr(id, "class") == Some("ad")).expect("the advert");
+    sel.deselect_subtree(&doc, ad);
+    let options = render::RenderOptions::default();
+    assert_eq!(render::text(&doc, &sel), "Before the advert\n\nAfter the advert");
+    assert_eq!(render::markdown(&doc, &sel, options), "Before the advert\n\nAfter the advert");
+    assert!(!render::html(&doc, &sel, options).contains("advertAfter"));
 }
