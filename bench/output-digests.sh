@@ -22,7 +22,9 @@ out_dir="${OUT_DIR:-$(mktemp -d)}"
 mkdir -p "$out_dir"
 digests="$out_dir/digests.txt"
 : > "$digests"
-algorithms=$("$bin" algorithms --json | python3 -c 'import json,sys; print(" ".join(a["name"] for a in json.load(sys.stdin)))')
+# Algorithms that need a site template (entropy) are left out: their
+# output depends on the model, not on the page alone.
+algorithms=$("$bin" algorithms --json | python3 -c 'import json,sys; print(" ".join(a["name"] for a in json.load(sys.stdin) if not a.get("needs_template")))')
 for a in $algorithms; do
   "$bin" extract --input-dir "$data" -a "$a" -f jsonl --no-progress > "$out_dir/$a.jsonl" 2>/dev/null || true
   echo "$a jsonl $(sha256sum < "$out_dir/$a.jsonl" | cut -d' ' -f1)" >> "$digests"

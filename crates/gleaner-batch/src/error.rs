@@ -29,6 +29,13 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// An input read as a stream (standard input, a pipe, a gzip
+    /// stream) went on past the size limit; its full size is unknown.
+    #[error("input is more than the limit of {limit} bytes (raise --max-bytes)")]
+    TooLarge {
+        /// The limit.
+        limit: usize,
+    },
     /// A gzip stream that does not decompress.
     #[error("invalid gzip data: {0}")]
     Gzip(std::io::Error),

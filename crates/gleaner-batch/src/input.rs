@@ -219,18 +219,27 @@ pub fn read(input: &Input, max_bytes: usize) -> Result<Vec<u8>> {
     gunzip(raw, max_bytes)
 }
 
+/// `bytes`, or [`Error::TooLarge`] when the read went past the limit.
+fn within(bytes: Vec<u8>, max_bytes: usize) -> Result<Vec<u8>> {
+    if bytes.len() > max_bytes {
+        Err(Error::TooLarge { limit: max_bytes })
+    } else {
+        Ok(bytes)
+    }
+}
+
 /// `raw` decompressed when it starts with gzip's magic bytes (up to one
 /// byte past `max_bytes`), else `raw` itself.
 fn gunzip(raw: Vec<u8>, max_bytes: usize) -> Result<Vec<u8>> {
     if !raw.starts_with(&[0x1f, 0x8b]) {
-        return Ok(raw);
+        return within(raw, max_bytes);
     }
     let mut out = Vec::new();
     flate2::read::MultiGzDecoder::new(raw.as_slice())
         .take(max_bytes as u64 + 1)
         .read_to_end(&mut out)
         .map_err(Error::Gzip)?;
-    Ok(out)
+    within(out, max_bytes)
 }
 
 #[cfg(test)]

@@ -35,6 +35,10 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     };
     let inputs = input::collect(&args.inputs, &args.input_dir, &mut |skipped| {
         eprintln!("gleaner: skipping {skipped}");
+    })
+    .map_err(|e| match e {
+        gleaner_batch::Error::StdinTwice => anyhow::Error::from(UsageError(e.to_string())),
+        other => other.into(),
     })?;
     if inputs.is_empty() {
         return Err(UsageError("no inputs: give files, `-` or --input-dir DIR".into()).into());

@@ -86,6 +86,7 @@ fn algorithms(args: AlgorithmsArgs) -> anyhow::Result<ExitCode> {
                     "summary": a.summary,
                     "paper": a.paper,
                     "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
+                    "needs_template": gleaner::extract::needs_template(a.name),
                 })
             })
             .collect();

@@ -317,8 +317,6 @@ fn fifty_megabyte_page() {
 }
 
 #[test]
-#[ignore = "bug: a skipped block element (text, none of it selected) between two selected \
-            texts loses its break: render::text/markdown/html glue the texts together"]
 fn text_around_a_dropped_block_stays_apart() {
     // Bare text in a container around a block the extractor drops (an
     // advert, share buttons); found by `generated_html_keeps_every_invariant`

@@ -63,6 +63,15 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     };
     let mut out = String::from("<article>");
     let mut open: Vec<(NodeId, Option<&'static str>)> = Vec::new();
+    // A block left out between selected text (`Before<div class=ad>…</div>
+    // After`) still separates it: a `<br>` goes before the next inline
+    // content when the output ends inline.
+    let mut pending_break = false;
+    let flush = |out: &mut String, pending: &mut bool| {
+        if std::mem::take(pending) && ends_inline(out) {
+            out.push_str("<br>");
+        }
+    };
     let mut id = NodeId(0);
     let end = NodeId(doc.len() as u32);
     while id < end {
@@ -76,6 +85,7 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         let stats = doc.stats(id);
         if stats.flags.contains(NodeFlags::TEXT) {
             if sel.contains(id) {
+                flush(&mut out, &mut pending_break);
                 escape_text(&mut out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
             } else if stats.chars == 0
                 && !open.is_empty()
@@ -97,6 +107,9 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         let visible = stats.flags.contains(NodeFlags::VISIBLE);
         let text_less = stats.chars == 0;
         if !visible || (!text_less && !has_selected(id)) || (text_less && open.is_empty()) {
+            if visible && !text_less && stats.flags.contains(NodeFlags::BLOCK) {
+                pending_break = true;
+            }
             id = doc.subtree_end(id);
             continue;
         }
@@ -114,6 +127,11 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             if text_less && !is_void_output(t) {
                 id = doc.subtree_end(id);
                 continue;
+            }
+            if stats.flags.contains(NodeFlags::BLOCK) {
+                pending_break = false;
+            } else {
+                flush(&mut out, &mut pending_break);
             }
             out.push('<');
             out.push_str(t);
@@ -148,6 +166,47 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     }
     out.push_str("</article>");
     out
+}
+
+/// Does the output end in inline content (text, or an inline tag), so
+/// that a break must be written rather than implied by a block?
+fn ends_inline(out: &str) -> bool {
+    if out.ends_with('\n') || out.ends_with("<article>") {
+        return false;
+    }
+    match out.rfind('<') {
+        Some(i) if out.ends_with('>') => {
+            let tag = out[i + 1..out.len() - 1].trim_start_matches('/');
+            let name = tag.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+            !matches!(
+                name,
+                "p" | "div"
+                    | "li"
+                    | "ul"
+                    | "ol"
+                    | "table"
+                    | "tr"
+                    | "td"
+                    | "th"
+                    | "blockquote"
+                    | "pre"
+                    | "h1"
+                    | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+                    | "br"
+                    | "hr"
+                    | "dl"
+                    | "dt"
+                    | "dd"
+                    | "figure"
+                    | "figcaption"
+            )
+        }
+        _ => true,
+    }
 }
 
 fn close(out: &mut String, tag: Option<&str>) {

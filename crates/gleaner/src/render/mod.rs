@@ -170,6 +170,11 @@ impl<'a> Walker<'a> {
             // Elements with text but nothing selected are skipped whole;
             // text-less ones (br, hr, img) still matter between selected text.
             if !visible || (stats.chars > 0 && !self.has_selected(id)) {
+                // A block left out still separates the text around it
+                // (`Before<div class=ad>…</div>After`).
+                if visible && stats.flags.contains(NodeFlags::BLOCK) {
+                    self.w.request(Break::Paragraph);
+                }
                 id = doc.subtree_end(id);
                 continue;
             }
