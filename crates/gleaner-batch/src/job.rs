@@ -236,7 +236,9 @@ impl Job {
             }
         };
         let selection = match model {
-            Some(m) => Templated::new(&*self.extractor, Arc::clone(m)).extract(&doc),
+            Some(m) => Templated::new(&*self.extractor, Arc::clone(m))
+                .keep_content_prose(!gleaner::extract::needs_template(&self.algorithm))
+                .extract(&doc),
             None => self.extractor.extract(&doc),
         };
         if selection.count() == 0 {

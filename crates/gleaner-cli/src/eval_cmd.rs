@@ -103,11 +103,13 @@ pub struct Row {
 
 /// One contender: a gleaner extractor or a peer's outputs.
 enum Contender {
-    /// `templated`: run with the page's site template set aside.
+    /// `templated`: run with the page's site template set aside;
+    /// `prose`: template prose inside the content is kept (all but entropy).
     Algorithm {
         label: String,
         extractor: Box<dyn Extractor>,
         templated: bool,
+        prose: bool,
     },
     Peer {
         label: String,
@@ -205,14 +207,24 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
                 None => {
                     let extractor = build(name, &base)?;
                     let label = format!("{name}{suffix}");
-                    contenders.push(Contender::Algorithm { label, extractor, templated });
+                    contenders.push(Contender::Algorithm {
+                        label,
+                        extractor,
+                        templated,
+                        prose: !needs,
+                    });
                 }
                 Some(s) => {
                     for v in &s.values {
                         let params = base.clone().with(&s.key, v);
                         let extractor = build(name, &params)?;
                         let label = format!("{name}{suffix}[{}={v}]", s.key);
-                        contenders.push(Contender::Algorithm { label, extractor, templated });
+                        contenders.push(Contender::Algorithm {
+                            label,
+                            extractor,
+                            templated,
+                            prose: !needs,
+                        });
                     }
                 }
             }
@@ -491,12 +503,14 @@ fn score_page(
         .iter()
         .map(|c| {
             let (text, failed, ms) = match c {
-                Contender::Algorithm { extractor, templated, .. } => match &doc {
+                Contender::Algorithm { extractor, templated, prose, .. } => match &doc {
                     Ok(doc) => {
                         let t = Instant::now();
                         let ran = gleaner_batch::isolate(|| {
                             let selection = match model.filter(|_| *templated) {
-                                Some(m) => Templated::new(&**extractor, Arc::clone(m)).extract(doc),
+                                Some(m) => Templated::new(&**extractor, Arc::clone(m))
+                                    .keep_content_prose(*prose)
+                                    .extract(doc),
                                 None => extractor.extract(doc),
                             };
                             render::text(doc, &selection)

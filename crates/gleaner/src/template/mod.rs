@@ -6,7 +6,7 @@
 //! finds the templates and the text they contribute:
 //!
 //! 1. [`PageShape`]: a page's structural fingerprints — CP, CPS and CTSS
-//!   sets ([`fingerprint`]) — and, for RTDM, its element tree ([`rtdm`]);
+//!    sets ([`fingerprint`]) — and, for RTDM, its element tree ([`rtdm`]);
 //! 2. [`page_distance`] between two shapes by one of the four
 //!    [`Distance`]s;
 //! 3. [`cluster`]: single-linkage clusters at a threshold, by union-find
@@ -118,12 +118,22 @@ pub fn cluster(pages: &[PageShape], distance: Distance, threshold: f64) -> Vec<u
 pub struct Templated<E> {
     inner: E,
     model: Arc<TemplateModel>,
+    keep_content_prose: bool,
 }
 
 impl<E: Extractor> Templated<E> {
     /// `inner` with `model`'s template text set aside.
     pub fn new(inner: E, model: Arc<TemplateModel>) -> Templated<E> {
-        Templated { inner, model }
+        Templated { inner, model, keep_content_prose: true }
+    }
+
+    /// Whether template text inside the extracted content is put back
+    /// (default yes; see [`restore_prose_inside_content`]). The paper's
+    /// entropy extractor keeps everything but the template, so there is no
+    /// "inside" to speak of: it runs without.
+    pub fn keep_content_prose(mut self, yes: bool) -> Templated<E> {
+        self.keep_content_prose = yes;
+        self
     }
 
     /// The model.
@@ -146,7 +156,9 @@ impl<E: Extractor> Extractor for Templated<E> {
                 selection.set(crate::NodeId(i as u32), false);
             }
         }
-        restore_prose_inside_content(doc, &marks, &mut selection);
+        if self.keep_content_prose {
+            restore_prose_inside_content(doc, &marks, &mut selection);
+        }
         selection
     }
 }
@@ -155,12 +167,18 @@ impl<E: Extractor> Extractor for Templated<E> {
 /// inside the extracted content is prose the reader needs \[I\].
 pub const PROSE_WORDS: f64 = 12.0;
 
-/// Puts back template text that is part of the content. Two cases \[I:
+/// The largest share of its block's words a marked text node may have to
+/// count as a fragment of the block's paragraph \[I\].
+pub const FRAGMENT_SHARE: f64 = 0.25;
+
+/// Puts back template text that is part of the content (used by
+/// [`Templated`]). Two cases \[I:
 /// both measured on cleanportaleval, where they hold\]:
 ///
 /// - **Fragments of a paragraph.** Text-node segments such as "The" or
-///   ", " between two links occur on every page; when the rest of their
-///   block is selected, they belong to that paragraph.
+///   ", " between two links occur on every page; when their block has
+///   selected text and they are at most [`FRAGMENT_SHARE`] of its words,
+///   they belong to that paragraph.
 /// - **Prose inside the content.** A series' standing introduction, a
 ///   column's recurring disclaimer, the excerpts of neighbouring posts on
 ///   a blog page repeat across pages, yet readers (and the gold
@@ -169,19 +187,26 @@ pub const PROSE_WORDS: f64 = 12.0;
 ///   (it sits inside the content, not beside it) and it reads as prose: at
 ///   least [`PROSE_WORDS`] words per block on average (menus and link
 ///   lists have a word or three per item).
-fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &mut Selection) {
+pub fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &mut Selection) {
     let own = crate::extract::lqf::BlockOwnText::compute(doc);
     let texts: Vec<crate::NodeId> =
         doc.text_nodes().filter(|&id| doc.stats(id).words > 0).collect();
-    // Fragments: blocks with selected text take their marked pieces back.
+    // Fragments: blocks with selected text take back marked pieces that
+    // are a small part of them.
     let mut block_selected = vec![false; doc.len()];
+    let mut block_words = vec![0u32; doc.len()];
     for &id in &texts {
+        let block = own.owner[id.index()].index();
+        block_words[block] += doc.stats(id).words;
         if selection.contains(id) {
-            block_selected[own.owner[id.index()].index()] = true;
+            block_selected[block] = true;
         }
     }
     for &id in &texts {
-        if marks[id.index()] && block_selected[own.owner[id.index()].index()] {
+        let block = own.owner[id.index()].index();
+        let small =
+            f64::from(doc.stats(id).words) <= FRAGMENT_SHARE * f64::from(block_words[block]);
+        if marks[id.index()] && block_selected[block] && small {
             selection.set(id, true);
         }
     }

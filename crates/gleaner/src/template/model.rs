@@ -380,7 +380,7 @@ mod tests {
             (b"\x89PNG\r\n".to_vec(), "not a gleaner template model"),
             (b"{\"clusters\": []}".to_vec(), "not a gleaner template model"),
             (json.replace("\"version\":1", "\"version\":99").into_bytes(), "version"),
-            (json[..json.len() / 2].as_bytes().to_vec(), "not a gleaner template model"),
+            (json.as_bytes()[..json.len() / 2].to_vec(), "not a gleaner template model"),
             (json.replace("\"pages\":2", "\"pages\":0").into_bytes(), "impossible"),
             (json.replace("\"df\":2", "\"df\":7").into_bytes(), "is on 7 of 2 pages"),
         ];

@@ -109,10 +109,9 @@ impl SiteTemplates {
         for (k, &i) in present.iter().enumerate() {
             labels[i] = inner[k];
         }
-        let mut next = inner.iter().max().map_or(0, |m| m + 1);
-        for l in labels.iter_mut().filter(|l| **l == usize::MAX) {
+        let first_alone = inner.iter().max().map_or(0, |m| m + 1);
+        for (next, l) in (first_alone..).zip(labels.iter_mut().filter(|l| **l == usize::MAX)) {
             *l = next;
-            next += 1;
         }
         let clusters = groups(&labels);
         let sizes: Vec<usize> = clusters.iter().map(Vec::len).collect();
