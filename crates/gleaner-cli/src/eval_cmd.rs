@@ -309,9 +309,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         write_sweep_plot(plot, s, &names, &metrics, &rows)?;
     }
     match args.format {
-        EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
-        EvalFormat::Md => print!("{}", markdown_table(&rows)),
-        EvalFormat::Pivot => print!("{}", pivot_tables(&rows, &metrics)),
+        EvalFormat::Json => crate::print_stdout(&(serde_json::to_string_pretty(&rows)? + "\n"))?,
+        EvalFormat::Md => crate::print_stdout(&markdown_table(&rows))?,
+        EvalFormat::Pivot => crate::print_stdout(&pivot_tables(&rows, &metrics))?,
     }
     Ok(std::process::ExitCode::SUCCESS)
 }

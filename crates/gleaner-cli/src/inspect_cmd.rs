@@ -1,7 +1,6 @@
 //! `gleaner inspect`: one page through one algorithm, as a self-contained
 //! HTML report (the curve and the highlighted page text).
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -37,14 +36,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     match &args.output {
         Some(path) => std::fs::write(path, report)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    return Err(e.into());
-                }
-            }
-        }
+        None => crate::print_stdout(&report)?,
     }
     Ok(ExitCode::SUCCESS)
 }

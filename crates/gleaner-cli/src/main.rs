@@ -38,6 +38,20 @@ impl From<gleaner::Error> for UsageError {
     }
 }
 
+/// Writes `text` to standard output. A reader that went away (`gleaner …
+/// | head`) ends the output quietly rather than as an error or a panic.
+///
+/// # Errors
+/// Any other write error.
+pub fn print_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// `params` plus `lines=<mode>` when `algorithm` is line-based (has a
 /// `lines` parameter, which only the TTR family and CETR have); `None`
 /// when it is not.
@@ -90,13 +104,18 @@ fn algorithms(args: AlgorithmsArgs) -> anyhow::Result<ExitCode> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        print_stdout(&(serde_json::to_string_pretty(&list)? + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let width = all.iter().map(|a| a.name.len()).max().unwrap_or(0);
+    let mut listing = String::new();
     for a in all {
         let mark = if a.name == gleaner::extract::DEFAULT_ALGORITHM { " (default)" } else { "" };
-        println!("{:width$}  {}{mark}\n{:width$}  [{}]", a.name, a.summary, "", a.paper);
+        listing.push_str(&format!(
+            "{:width$}  {}{mark}\n{:width$}  [{}]\n",
+            a.name, a.summary, "", a.paper
+        ));
     }
+    print_stdout(&listing)?;
     Ok(ExitCode::SUCCESS)
 }

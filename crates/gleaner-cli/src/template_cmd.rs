@@ -123,8 +123,10 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         threshold: options.threshold,
     };
     match args.format {
-        ClusterFormat::Json => println!("{}", serde_json::to_string_pretty(&report)?),
-        ClusterFormat::Md => print!("{}", cluster_markdown(&report)),
+        ClusterFormat::Json => {
+            crate::print_stdout(&(serde_json::to_string_pretty(&report)? + "\n"))?
+        }
+        ClusterFormat::Md => crate::print_stdout(&cluster_markdown(&report))?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -211,7 +213,7 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     match &args.output {
         Some(path) => std::fs::write(path, html)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{html}"),
+        None => crate::print_stdout(&html)?,
     }
     Ok(ExitCode::SUCCESS)
 }
