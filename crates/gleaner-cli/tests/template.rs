@@ -132,13 +132,16 @@ fn site_a_page(n: usize) -> String {
          <li><a href=/>Front page</a></li><li><a href=/local>Local news</a></li>\
          <li><a href=/tides>{A_NAV}</a></li><li><a href=/letters>Letters to the editor</a></li>\
          </ul></div><div class=main><div class=story><h1>{title}</h1>{photo}{body}</div>\
-         <div class=side><h3>Most read this week</h3><ul><li><a href=/r1>Council votes on parking</a></li>\
+         <div class=side><h3>Most read this week</h3>\
+         <ul><li><a href=/r1>Council votes on parking</a></li>\
          <li><a href=/r2>Harbour dredging delayed again</a></li></ul></div></div>\
-         <div id=foot><p>{A_FOOTER}</p><p>Subscribe for unlimited access to the coastal archive.</p></div>\
+         <div id=foot><p>{A_FOOTER}</p>\
+         <p>Subscribe for unlimited access to the coastal archive.</p></div>\
          </body></html>",
         title = format!("News of the {} in {}", TOPICS[n], PLACES[n]),
         photo = if n % 2 == 1 {
-            format!("<figure><img src=/p{n}.jpg><figcaption>Photo: {}</figcaption></figure>", PLACES[n])
+            let place = PLACES[n];
+            format!("<figure><img src=/p{n}.jpg><figcaption>Photo: {place}</figcaption></figure>")
         } else {
             String::new()
         },
@@ -150,7 +153,8 @@ fn site_a_page(n: usize) -> String {
 /// and a footer with its own text.
 fn site_b_page(n: usize) -> String {
     format!(
-        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Review: {title}</title></head><body>\
+        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>\
+         <title>Review: {title}</title></head><body>\
          <header><span class=logo>Alpine Tech Journal</span><nav><a href=/reviews>Reviews</a> \
          <a href=/guides>Buying guides</a> <a href=/fw>{B_NAV}</a></nav></header>\
          <main><article><header><h2>{title}</h2><time>2024</time></header>\
@@ -175,9 +179,11 @@ const STRAY_TEXT: &str = "My grandmother kept bees behind the orchard, and every
 /// its story.
 fn stray_page(text: &str) -> String {
     format!(
-        "<html><body><table width=100%><tr><td bgcolor=#eee><font size=5>Personal pages</font></td></tr>\
+        "<html><body><table width=100%>\
+         <tr><td bgcolor=#eee><font size=5>Personal pages</font></td></tr>\
          <tr><td><center><font face=serif><b>A story</b><br>{text}<br><br>She never sold a \
-         single jar, though the baker offered twice what the market paid.</font></center></td></tr>\
+         single jar, though the baker offered twice what the market paid.</font></center>\
+         </td></tr>\
          </table></body></html>"
     )
 }
@@ -812,4 +818,96 @@ fn site_templates_output_does_not_depend_on_threads() {
         .collect();
     assert_eq!(String::from_utf8_lossy(&outputs[0]), String::from_utf8_lossy(&outputs[1]));
     assert_eq!(outputs[0].iter().filter(|&&b| b == b'\n').count(), 11);
+}
+
+// ---------------------------------------------------------------------------
+// eval --site-templates
+
+/// A dataset in the plain layout of both sites' pages: `input/ID.html`
+/// and plain-text gold `GoldStandard/ID.txt`, the article paragraphs.
+fn site_dataset(corpus: &Corpus) -> PathBuf {
+    let data = corpus.path("synthetic");
+    for n in 0..2 * SITE_PAGES {
+        let html = if n < SITE_PAGES { site_a_page(n) } else { site_b_page(n) };
+        put(&data, &format!("input/{n}.html"), html);
+        put(&data, &format!("GoldStandard/{n}.txt"), article(n).join("\n\n"));
+    }
+    data
+}
+
+/// `eval --format json --metric lcs` on `data` with `extra` arguments: the
+/// rows as (algorithm, row).
+fn eval_rows(data: &Path, extra: &[&str]) -> Vec<(String, serde_json::Value)> {
+    let out = run_ok(
+        gleaner()
+            .args(["eval", "--no-progress", "--format", "json", "--metric", "lcs", "--data"])
+            .arg(data)
+            .args(extra),
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON rows");
+    rows.into_iter().map(|r| (r["algorithm"].as_str().expect("algorithm").to_string(), r)).collect()
+}
+
+fn algorithms_of(rows: &[(String, serde_json::Value)]) -> Vec<&str> {
+    rows.iter().map(|(a, _)| a.as_str()).collect()
+}
+
+#[test]
+fn eval_site_templates_scores_template_rows() {
+    let corpus = Corpus::new();
+    let data = site_dataset(&corpus);
+    let rows = eval_rows(&data, &["--algorithms", "plain,entropy", "--site-templates"]);
+    assert_eq!(algorithms_of(&rows), ["plain", "plain+templates", "entropy"]);
+    let precision = |i: usize| number(&rows[i].1, "precision");
+    for (name, row) in &rows {
+        assert_eq!(row["pages"], 10, "{name}: {row}");
+        assert_eq!(row["failed"], 0, "{name}: {row}");
+        assert!(number(row, "recall") > 0.99, "{name} loses article text: {row}");
+    }
+    // The templates are a third of the text of these pages.
+    assert!(
+        precision(2) > precision(0) + 0.15,
+        "entropy {} vs plain {}",
+        precision(2),
+        precision(0)
+    );
+    assert!(
+        precision(1) > precision(0) + 0.15,
+        "plain+templates {} vs plain {}",
+        precision(1),
+        precision(0)
+    );
+}
+
+#[test]
+fn eval_all_has_entropy_only_with_site_templates() {
+    let corpus = Corpus::new();
+    let data = site_dataset(&corpus);
+    let rows = eval_rows(&data, &["--algorithms", "all"]);
+    let names = algorithms_of(&rows);
+    assert!(names.contains(&"plain") && names.contains(&"article"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("entropy") || n.contains("+templates")), "{names:?}");
+    let rows = eval_rows(&data, &["--algorithms", "all", "--site-templates"]);
+    let names = algorithms_of(&rows);
+    for name in ["plain", "plain+templates", "article", "article+templates", "entropy"] {
+        assert!(names.contains(&name), "{name} missing: {names:?}");
+    }
+    assert!(!names.contains(&"entropy+templates"), "{names:?}");
+}
+
+#[test]
+#[ignore = "bug: `eval --algorithms entropy` without --site-templates scores entropy with no template (plain's text) as `entropy`"]
+fn eval_entropy_without_site_templates_is_refused_or_left_out() {
+    let corpus = Corpus::new();
+    let data = site_dataset(&corpus);
+    let out = run(gleaner()
+        .args(["eval", "--no-progress", "--format", "json", "--algorithms", "entropy", "--data"])
+        .arg(&data));
+    if out.status.success() {
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert!(rows.iter().all(|r| r["algorithm"] != "entropy"), "{}", stdout(&out));
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("template"), "{}", stderr(&out));
+    }
 }
