@@ -14,20 +14,20 @@ pub enum Error {
     #[error(transparent)]
     Io(#[from] std::io::Error),
     /// A directory given as input could not be read.
-    #[error("cannot read directory {}: {source}", path.display())]
+    #[error("cannot read directory {}: {cause}", path.display())]
     Directory {
         /// The directory.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so not a `source` the chain repeats).
+        cause: std::io::Error,
     },
     /// Writing an output file (or creating its folder) failed.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {cause}", path.display())]
     Write {
         /// The file or folder.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// An input read as a stream (standard input, a pipe, a gzip
     /// stream) went on past the size limit; its full size is unknown.
@@ -55,7 +55,7 @@ impl Error {
     /// end quietly then.
     pub fn is_broken_pipe(&self) -> bool {
         let io = match self {
-            Error::Io(e) | Error::Write { source: e, .. } => e,
+            Error::Io(e) | Error::Write { cause: e, .. } => e,
             _ => return false,
         };
         io.kind() == std::io::ErrorKind::BrokenPipe

@@ -94,7 +94,7 @@ pub fn collect(
     for dir in dirs {
         let mut found = Vec::new();
         walk(dir, &mut found, skipped)
-            .map_err(|source| Error::Directory { path: dir.clone(), source })?;
+            .map_err(|cause| Error::Directory { path: dir.clone(), cause })?;
         found.sort();
         for path in found {
             let rel = path
@@ -124,8 +124,8 @@ fn walk(
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) if first => return Err(e),
-            Err(source) => {
-                skipped(Error::Directory { path: dir, source });
+            Err(cause) => {
+                skipped(Error::Directory { path: dir, cause });
                 continue;
             }
         };

@@ -51,9 +51,9 @@ impl<W: Write> Sink<W> {
             let path = self.free_path(&dir, input);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)
-                    .map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+                    .map_err(|cause| Error::Write { path: parent.to_path_buf(), cause })?;
             }
-            std::fs::write(&path, body + "\n").map_err(|source| Error::Write { path, source })?;
+            std::fs::write(&path, body + "\n").map_err(|cause| Error::Write { path, cause })?;
             return Ok(());
         }
         let out = &mut self.out;

@@ -181,6 +181,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     }
     let sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
     let names = algorithm_names(&args.algorithms, args.site_templates)?;
+    if let Some(name) = names.iter().find(|n| extract::needs_template(n) && !args.site_templates) {
+        return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
+    }
     let site_options = args.clustering.options()?;
     let mut contenders = Vec::new();
     for name in &names {

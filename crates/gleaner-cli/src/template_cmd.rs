@@ -108,9 +108,12 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
     let (rand_index, dunn_index) = if args.labels_from_input_dir {
         let true_labels: Vec<usize> = kept.iter().map(|&i| truth[i]).collect();
         let rand = gleaner_eval::rand_index(&labels, &true_labels)?;
+        // Identical pages within every class make the Dunn index infinite,
+        // which JSON cannot say: the largest finite number stands for it.
         let dunn = gleaner_eval::dunn_index(&true_labels, |a, b| {
             page_distance(options.distance, &owned[a], &owned[b])
-        });
+        })
+        .map(|d| d.min(f64::MAX));
         (Some(rand), dunn)
     } else {
         (None, None)

@@ -474,7 +474,6 @@ fn an_empty_or_missing_input_dir_is_an_error() {
 }
 
 #[test]
-#[ignore = "bug: the cause of a directory error is printed twice (thiserror `{source}` in the message plus anyhow's `{:#}` chain)"]
 fn a_missing_input_dir_names_its_cause_once() {
     let corpus = Corpus::new();
     let out = run(&mut cluster_cmd(&corpus.dirs(&["missing"])));
@@ -483,7 +482,6 @@ fn a_missing_input_dir_names_its_cause_once() {
 }
 
 #[test]
-#[ignore = "bug: a Dunn index of infinity (classes apart, no distance inside a class) is printed as JSON null"]
 fn dunn_index_of_identical_layouts_is_not_null() {
     let corpus = Corpus::new();
     // Articles 0, 2, 4 of site A and 5, 8 of site B: the same markup
@@ -550,7 +548,6 @@ fn show_with_a_page_marks_its_template_text() {
 }
 
 #[test]
-#[ignore = "bug: segment texts drop whitespace-only text nodes between inline elements: `<a>Reviews</a> <a>Buying guides</a>` becomes `ReviewsBuying guides`"]
 fn show_keeps_the_space_between_links() {
     let corpus = Corpus::new();
     let model = corpus.learn("b");
@@ -607,7 +604,6 @@ fn a_broken_model_is_a_clear_error() {
 }
 
 #[test]
-#[ignore = "bug: the version error shows Rust's Debug form, `model format version Some(99)`"]
 fn a_wrong_version_is_named_as_a_number() {
     let corpus = Corpus::new();
     let good = corpus.learn("a");
@@ -896,7 +892,6 @@ fn eval_all_has_entropy_only_with_site_templates() {
 }
 
 #[test]
-#[ignore = "bug: `eval --algorithms entropy` without --site-templates scores entropy with no template (plain's text) as `entropy`"]
 fn eval_entropy_without_site_templates_is_refused_or_left_out() {
     let corpus = Corpus::new();
     let data = site_dataset(&corpus);

@@ -232,9 +232,9 @@ impl TemplateModel {
             )));
         }
         if header.version != Some(MODEL_VERSION) {
+            let version = header.version.map_or("none".to_string(), |v| v.to_string());
             return Err(Error::InvalidModel(format!(
-                "model format version {:?}, this gleaner reads version {MODEL_VERSION}",
-                header.version
+                "model format version {version}, this gleaner reads version {MODEL_VERSION}"
             )));
         }
         let mut model: TemplateModel = serde_json::from_slice(bytes)
@@ -289,8 +289,9 @@ fn node_segments(doc: &Document) -> impl Iterator<Item = (NodeId, String)> + '_ 
 
 fn block_segments(doc: &Document, own: &BlockOwnText) -> Vec<(NodeId, String)> {
     let mut text: std::collections::BTreeMap<NodeId, String> = Default::default();
-    for id in doc.text_nodes() {
-        if doc.stats(id).flags.contains(NodeFlags::VISIBLE) && doc.stats(id).chars > 0 {
+    // Blank text nodes count too: they are the space between two links.
+    for id in doc.ids().filter(|&id| doc.is_text(id)) {
+        if doc.stats(id).flags.contains(NodeFlags::VISIBLE) {
             crate::document::push_collapsed(
                 text.entry(own.owner[id.index()]).or_default(),
                 doc.text(id),
