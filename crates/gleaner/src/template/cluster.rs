@@ -127,15 +127,24 @@ pub const SIGNATURE_LEN: usize = 64;
 pub const BAND_ROWS: usize = 2;
 
 /// The MinHash signature of a set of hashes: for each of
-/// [`SIGNATURE_LEN`] seeded hash functions, the smallest value over the
-/// set. Equal positions estimate the sets' Jaccard similarity.
+/// [`SIGNATURE_LEN`] hash functions, the smallest value over the set.
+/// Equal positions estimate the sets' Jaccard similarity. Each element is
+/// mixed once and the functions are `a·h + b` with fixed odd `a` (a
+/// multiply-add each, not a full mix).
 pub fn minhash(set: &[u64]) -> [u64; SIGNATURE_LEN] {
+    let mut multipliers = [0u64; SIGNATURE_LEN];
+    let mut offsets = [0u64; SIGNATURE_LEN];
+    for s in 0..SIGNATURE_LEN {
+        multipliers[s] = mix(s as u64 + 1) | 1;
+        offsets[s] = mix((s as u64) << 32);
+    }
     let mut sig = [u64::MAX; SIGNATURE_LEN];
     for &x in set {
-        for (s, slot) in sig.iter_mut().enumerate() {
-            let h = mix(x ^ (s as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            if h < *slot {
-                *slot = h;
+        let h = mix(x);
+        for s in 0..SIGNATURE_LEN {
+            let v = h.wrapping_mul(multipliers[s]).wrapping_add(offsets[s]);
+            if v < sig[s] {
+                sig[s] = v;
             }
         }
     }
@@ -152,26 +161,102 @@ pub fn candidate_pairs(
     max_bucket: usize,
 ) -> Vec<(usize, usize)> {
     let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for_each_candidate(signatures, max_bucket, |i, j| pairs.push((i, j)));
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// [`candidate_pairs`] handed over one at a time, band by band, without
+/// collecting them (a pair may come once per band it shares).
+pub fn for_each_candidate(
+    signatures: &[[u64; SIGNATURE_LEN]],
+    max_bucket: usize,
+    mut each: impl FnMut(usize, usize),
+) {
     for band in 0..SIGNATURE_LEN / BAND_ROWS {
-        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
         for (i, sig) in signatures.iter().enumerate() {
             let rows = &sig[band * BAND_ROWS..(band + 1) * BAND_ROWS];
             let key = rows.iter().fold(band as u64, |h, &r| combine(h, r));
-            buckets.entry(key).or_default().push(i);
+            buckets.entry(key).or_default().push(i as u32);
         }
         for members in buckets.values() {
             if members.len() > max_bucket {
-                pairs.extend(members.windows(2).map(|w| (w[0], w[1])));
+                for w in members.windows(2) {
+                    each(w[0] as usize, w[1] as usize);
+                }
             } else {
                 for (a, &i) in members.iter().enumerate() {
-                    pairs.extend(members[a + 1..].iter().map(|&j| (i, j)));
+                    for &j in &members[a + 1..] {
+                        each(i as usize, j as usize);
+                    }
                 }
             }
         }
     }
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs
+}
+
+/// Single-linkage clusters of sorted hash sets under
+/// `1 − |A∩B| / max(|A|,|B|) ≤ threshold`, exactly, from an inverted
+/// index: each set's overlaps with all later sets are counted in one pass
+/// over the pages that share its hashes, so the cost is the sum over
+/// hashes of the squared number of sets holding them, not the number of
+/// pairs times the set size. Hashes held by almost every set (`html/body`)
+/// still cost a pass each; site-specific hashes cost little. Sets that
+/// share nothing are never compared. Returns a label per set, as
+/// [`single_linkage`].
+pub fn single_linkage_sets(sets: &[&[u64]], threshold: f64) -> Vec<usize> {
+    let n = sets.len();
+    let mut postings: HashMap<u64, Vec<u32>> = HashMap::new();
+    for (i, set) in sets.iter().enumerate() {
+        for &h in set.iter() {
+            postings.entry(h).or_default().push(i as u32);
+        }
+    }
+    let mut unions = UnionFind::new(n);
+    let mut counts = vec![0u32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut empty: Option<usize> = None;
+    for (i, set) in sets.iter().enumerate() {
+        if set.is_empty() {
+            // Two empty sets are at distance 0.
+            match empty {
+                Some(first) => {
+                    unions.union(first, i);
+                }
+                None => empty = Some(i),
+            }
+            continue;
+        }
+        for h in set.iter() {
+            let Some(list) = postings.get(h) else { continue };
+            let later = list.partition_point(|&j| j as usize <= i);
+            for &j in &list[later..] {
+                if counts[j as usize] == 0 {
+                    touched.push(j);
+                }
+                counts[j as usize] += 1;
+            }
+        }
+        for &j in &touched {
+            let j = j as usize;
+            let larger = set.len().max(sets[j].len());
+            let distance = 1.0 - f64::from(counts[j]) / larger as f64;
+            if distance <= threshold {
+                unions.union(i, j);
+            }
+            counts[j] = 0;
+        }
+        touched.clear();
+    }
+    if threshold >= 1.0 {
+        // Everything is within a distance of 1, even sets sharing nothing.
+        for i in 1..n {
+            unions.union(0, i);
+        }
+    }
+    unions.labels()
 }
 
 #[cfg(test)]
@@ -240,6 +325,25 @@ mod tests {
             let all_pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
             let over = single_linkage_over(n, all_pairs, threshold, |i, j| d[i][j]);
             prop_assert!(same_partition(&over, &slow));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn inverted_index_clusters_equal_all_pairs(
+            raw in proptest::collection::vec(proptest::collection::vec(0u64..40, 0..25), 1..16),
+            threshold in 0.0f64..1.0,
+        ) {
+            let sets: Vec<Vec<u64>> = raw
+                .into_iter()
+                .map(|mut v| { v.sort_unstable(); v.dedup(); v })
+                .collect();
+            let refs: Vec<&[u64]> = sets.iter().map(Vec::as_slice).collect();
+            let fast = single_linkage_sets(&refs, threshold);
+            let slow = single_linkage(sets.len(), threshold, |i, j| {
+                crate::template::set_distance(&sets[i], &sets[j])
+            });
+            prop_assert!(same_partition(&fast, &slow), "{fast:?} vs {slow:?}");
         }
     }
 

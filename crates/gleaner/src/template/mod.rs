@@ -45,9 +45,10 @@ pub mod model;
 pub mod rtdm;
 pub mod site;
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 
-pub use self::cluster::{groups, single_linkage, single_linkage_over};
+pub use self::cluster::{groups, single_linkage, single_linkage_over, single_linkage_sets};
 pub use self::distance::{set_distance, Distance};
 pub use self::fingerprint::{Fingerprint, DEFAULT_SHINGLE};
 pub use self::model::{ModelBuilder, TemplateModel, TemplateSegment, DEFAULT_SHARE};
@@ -94,21 +95,35 @@ pub fn page_distance(distance: Distance, a: &PageShape, b: &PageShape) -> f64 {
 pub const EXACT_LIMIT: usize = 5_000;
 
 /// Single-linkage clusters of `pages` at `threshold`: a label per page,
-/// numbered by first appearance. Exact up to [`EXACT_LIMIT`] pages; above
+/// numbered by first appearance. Exact up to [`EXACT_LIMIT`] pages (by an
+/// inverted index over the sets, [`cluster::single_linkage_sets`]); above
 /// it, pairs come from MinHash banding of the distance's set
 /// ([`cluster::candidate_pairs`]), which keeps time and memory linear in
 /// the pages but can split a cluster whose pages are only weakly linked.
-pub fn cluster(pages: &[PageShape], distance: Distance, threshold: f64) -> Vec<usize> {
-    let d = |i: usize, j: usize| page_distance(distance, &pages[i], &pages[j]);
-    if pages.len() <= EXACT_LIMIT || distance == Distance::Rtdm {
+/// RTDM compares all pairs.
+pub fn cluster<P: Borrow<PageShape>>(
+    pages: &[P],
+    distance: Distance,
+    threshold: f64,
+) -> Vec<usize> {
+    let shape = |i: usize| pages[i].borrow();
+    let d = |i: usize, j: usize| page_distance(distance, shape(i), shape(j));
+    let sets: Vec<&[u64]> =
+        pages.iter().filter_map(|p| distance.set_of(&p.borrow().fingerprint)).collect();
+    if sets.len() != pages.len() {
         return single_linkage(pages.len(), threshold, d);
     }
-    let signatures: Vec<_> = pages
-        .iter()
-        .map(|p| cluster::minhash(distance.set_of(&p.fingerprint).unwrap_or(&[])))
-        .collect();
-    let pairs = cluster::candidate_pairs(&signatures, 64);
-    single_linkage_over(pages.len(), pairs, threshold, d)
+    if pages.len() <= EXACT_LIMIT {
+        return cluster::single_linkage_sets(&sets, threshold);
+    }
+    let signatures: Vec<_> = sets.iter().map(|s| cluster::minhash(s)).collect();
+    let mut unions = cluster::UnionFind::new(pages.len());
+    cluster::for_each_candidate(&signatures, 64, |i, j| {
+        if unions.find(i) != unions.find(j) && d(i, j) <= threshold {
+            unions.union(i, j);
+        }
+    });
+    unions.labels()
 }
 
 /// An extractor run with a site's template set aside: the template text a

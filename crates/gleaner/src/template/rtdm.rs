@@ -98,6 +98,14 @@ fn cost(a: &ElementTree, i: u32, b: &ElementTree, j: u32) -> u64 {
     }
     let relabel = u64::from(x.name != y.name);
     let (xs, ys) = (&x.children, &y.children);
+    // A leaf on either side: the other's children are all inserted or
+    // deleted.
+    if xs.is_empty() || ys.is_empty() {
+        let size = |t: &ElementTree, c: &[u32]| -> u64 {
+            c.iter().map(|&k| u64::from(t.nodes[k as usize].size)).sum()
+        };
+        return relabel + size(a, xs) + size(b, ys);
+    }
     // Edit distance of the child sequences, one row at a time.
     let mut previous: Vec<u64> = Vec::with_capacity(ys.len() + 1);
     previous.push(0);

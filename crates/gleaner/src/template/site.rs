@@ -26,7 +26,8 @@ pub struct SiteOptions {
     /// The single-linkage threshold. Default: the distance's
     /// [`Distance::default_threshold`].
     pub threshold: f64,
-    /// Shingle length for CPS and CTSS. Default 4 \[I\].
+    /// Shingle length for CPS and CTSS. Default [`DEFAULT_SHINGLE`] (10),
+    /// calibrated on the dev sites \[I, README "Site templates"\].
     pub shingle: usize,
     /// Smallest cluster that gets a model. Default 3 \[I\]: with two
     /// pages, "more than a third" means "on both", and a shared related
