@@ -957,6 +957,43 @@ mod tests {
         assert!(html.contains("<title>Template of http://site.test/a/</title>"), "{html}");
     }
 
+    fn soup() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            4 => proptest::sample::select(vec![
+                "<div class=a>", "</div>", "<p>", "</p>", "<a href='../x?y#z'>", "</a>",
+                "<ul><li class=current>", "</li></ul>", "<script>x<y</script>", "<!-- c -->",
+                "<svg><a>", "<table><tr><td>", "<base href='//h/'>", "<textarea>",
+                "<x\"y>", "&amp;&lt;", " ", "\n",
+            ])
+            .prop_map(String::from),
+            1 => "[a-zA-Z<>\"'&= ]{0,12}",
+        ];
+        proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_pages_map_and_render_without_panics(a in soup(), b in soup()) {
+            let (key, other) = (doc(&a), doc(&b));
+            for config in [EtdmConfig::default(), EtdmConfig::default().matching(ChildMatching::InOrder)] {
+                let mask = menu_template(&key, &[&other, &key], &config);
+                for id in key.ids().filter(|&n| mask[n.index()]) {
+                    // Closed upwards, and only significant nodes.
+                    let parent_in = key.parent(id).is_none_or(|p| mask[p.index()]);
+                    proptest::prop_assert!(parent_in);
+                    proptest::prop_assert!(id == key.root() || is_significant(&key, id));
+                }
+                let html = template_html(&key, &mask);
+                proptest::prop_assert!(!html.contains("<script") && !html.contains("<svg"));
+                let again = doc(&html);
+                let bodies = again.ids().filter(|&n| again.is(n, local_name!("body"))).count();
+                proptest::prop_assert_eq!(bodies, 1);
+            }
+            let _ = crate::template::menu::links(&key, "http://h.test/a/b");
+        }
+    }
+
     #[test]
     fn config_validation() {
         assert!(EtdmConfig::default().validate().is_ok());
