@@ -39,8 +39,10 @@
 
 pub mod cluster;
 pub mod distance;
+pub mod etdm;
 pub mod fingerprint;
 mod hash;
+pub mod menu;
 pub mod model;
 pub mod rtdm;
 pub mod site;
@@ -50,7 +52,9 @@ use std::sync::Arc;
 
 pub use self::cluster::{groups, single_linkage, single_linkage_over, single_linkage_sets};
 pub use self::distance::{set_distance, Distance};
+pub use self::etdm::{equality, etdm, menu_template, template_html, EtdmConfig};
 pub use self::fingerprint::{Fingerprint, DEFAULT_SHINGLE};
+pub use self::menu::{complete_subdigraph, links, MenuConfig, Subdigraph};
 pub use self::model::{ModelBuilder, TemplateModel, TemplateSegment, DEFAULT_SHARE};
 pub use self::rtdm::{rtdm_distance, ElementTree};
 pub use self::site::{PageSummary, SiteOptions, SiteTemplates};
