@@ -4,12 +4,36 @@ use url::Url;
 
 use crate::{CrawlError, Fetched};
 
+/// `<link rel>` values that point at other pages of the site.
+const NAVIGATION_RELS: &[&str] = &[
+    "next",
+    "prev",
+    "previous",
+    "index",
+    "search",
+    "contents",
+    "toc",
+    "up",
+    "first",
+    "last",
+    "home",
+    "start",
+    "help",
+    "glossary",
+    "chapter",
+    "section",
+    "subsection",
+    "appendix",
+];
+
 /// What a page says about where to go next.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageLinks {
-    /// The targets of `<a href>` and `<area href>`, resolved against the
-    /// page's `<base href>` (or its URL), http(s) only, in document order,
-    /// fragments dropped. Duplicates are kept.
+    /// The targets of `<a href>`, `<area href>` and navigational `<link
+    /// rel href>` (`next`, `prev`, `index`, `search`, `contents`, `up`, …;
+    /// not stylesheets or icons), resolved against the page's `<base
+    /// href>` (or its URL), http(s) only, in document order, fragments
+    /// dropped. Duplicates are kept.
     pub links: Vec<Url>,
     /// The `<link rel=canonical href>` target, resolved.
     pub canonical: Option<Url>,
@@ -51,12 +75,14 @@ pub fn page_links(page: &Fetched) -> Result<PageLinks, CrawlError> {
                     out.links.push(url);
                 }
             }
-            "link" if out.canonical.is_none() => {
-                let canonical = e.attr("rel").is_some_and(|rel| {
-                    rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("canonical"))
-                });
-                if canonical {
+            "link" => {
+                let rels = e.attr("rel").unwrap_or("").to_ascii_lowercase();
+                let has =
+                    |names: &[&str]| rels.split_ascii_whitespace().any(|r| names.contains(&r));
+                if has(&["canonical"]) && out.canonical.is_none() {
                     out.canonical = e.attr("href").and_then(resolve);
+                } else if has(NAVIGATION_RELS) {
+                    out.links.extend(e.attr("href").and_then(resolve));
                 }
             }
             "meta" => {
