@@ -48,7 +48,9 @@ pub struct PageLinks {
 /// [`CrawlError::NotHtml`] when the core parser finds binary data.
 pub fn page_links(page: &Fetched) -> Result<PageLinks, CrawlError> {
     let max = page.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES);
-    let options = page.parse_options().max_bytes(max);
+    // Every attribute is kept: the core's faster filtered path spells an
+    // unquoted `href=/x/>` as `/x//` (seen with gleaner 0.1).
+    let options = page.parse_options().max_bytes(max).keep_all_attributes(true);
     let doc = gleaner::Document::parse(&page.body, &options).map_err(|e| match e {
         gleaner::Error::NotHtml { kind } => CrawlError::NotHtml(kind.to_string()),
         other => CrawlError::NotHtml(other.to_string()),
@@ -124,11 +126,14 @@ mod tests {
             r#"<html><head><base href="/docs/"><link rel="Canonical" href="c.html#x">
             <meta name="robots" content="index, NoFollow"></head>
             <body><a href="x/">x</a> <a href="mailto:me@e.com">m</a> <a href="http://o.org/#f">o</a>
-            <map><area href="../y.html"></map><a>none</a></body></html>"#,
+            <map><area href="../y.html"></map><a>none</a><a href=/z/>z</a></body></html>"#,
         );
         let links = page_links(&p).unwrap();
         let got: Vec<&str> = links.links.iter().map(Url::as_str).collect();
-        assert_eq!(got, ["http://e.com/docs/x/", "http://o.org/", "http://e.com/y.html"]);
+        assert_eq!(
+            got,
+            ["http://e.com/docs/x/", "http://o.org/", "http://e.com/y.html", "http://e.com/z/"]
+        );
         assert_eq!(links.canonical.unwrap().as_str(), "http://e.com/docs/c.html");
         assert!(links.nofollow);
     }
