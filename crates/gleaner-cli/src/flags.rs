@@ -30,6 +30,9 @@ pub enum Command {
     /// model, show what a model holds.
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Crawl a site breadth-first from a page (or replay a crawl from a
+    /// folder or a WARC file) and write the pages as WARC records.
+    Crawl(CrawlArgs),
 }
 
 /// The subcommands of `template`.
@@ -462,4 +465,55 @@ pub struct InspectArgs {
     /// Largest input accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_bytes: usize,
+}
+
+/// Arguments of `crawl`.
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// The start page. With `--source DIR` a path (`index.html`) is read
+    /// as `http://localhost/PATH`.
+    pub url: String,
+
+    /// Most pages fetched.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub max_pages: usize,
+
+    /// Largest page body in bytes; larger pages are skipped unread.
+    #[arg(long, value_name = "N", default_value_t = 10 << 20)]
+    pub max_bytes: u64,
+
+    /// Least time between two requests to one host, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub delay_ms: u64,
+
+    /// Longest time for one request (connect, headers, body), in seconds.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub timeout_secs: u64,
+
+    /// No new request after this many seconds.
+    #[arg(long, value_name = "N", default_value_t = 600)]
+    pub max_time_secs: u64,
+
+    /// Pages fetched at once.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub concurrency: usize,
+
+    /// The User-Agent header; its first word is the name robots.txt
+    /// rules are matched against.
+    #[arg(long, value_name = "S", default_value = gleaner_crawl::DEFAULT_USER_AGENT)]
+    pub user_agent: String,
+
+    /// Follow links (and redirects) to other hosts too.
+    #[arg(long)]
+    pub all_hosts: bool,
+
+    /// Crawl offline: a folder served as the site (the start URL's
+    /// `scheme://host/` is the folder), or a WARC file to replay.
+    #[arg(long, value_name = "DIR|FILE")]
+    pub source: Option<PathBuf>,
+
+    /// Write the pages as WARC request/response records (gzipped, one
+    /// member per record, when the name ends in `.gz`).
+    #[arg(short, long, value_name = "FILE.warc.gz")]
+    pub output: Option<PathBuf>,
 }

@@ -2,6 +2,7 @@
 //! library. `flags` describes the arguments; each command module turns
 //! them into library calls.
 
+mod crawl_cmd;
 mod eval_cmd;
 mod extract_cmd;
 mod flags;
@@ -86,6 +87,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval_cmd::run(args),
         Command::Inspect(args) => inspect_cmd::run(args),
         Command::Template(command) => template_cmd::run(command),
+        Command::Crawl(args) => crawl_cmd::run(args),
     }
 }
 

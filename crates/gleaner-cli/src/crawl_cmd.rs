@@ -1,0 +1,122 @@
+//! `gleaner crawl`: a breadth-first crawl through `gleaner-crawl`, from
+//! the web, a folder or a WARC file, written as WARC records. Page URLs go
+//! to standard output, one a line; the summary goes to standard error.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use gleaner_crawl::{
+    crawl, CrawlOptions, DirSource, HttpOptions, HttpSource, PageSource, Url, WarcRecorder,
+    WarcSource,
+};
+
+use crate::flags::CrawlArgs;
+use crate::UsageError;
+
+/// The start URL; with an offline folder a bare path is read under
+/// `http://localhost/`.
+fn start_url(args: &CrawlArgs) -> Result<Url, UsageError> {
+    match Url::parse(&args.url) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+        Ok(url) => Err(UsageError(format!("{}: not an http(s) URL ({})", args.url, url.scheme()))),
+        Err(_) if args.source.as_deref().is_some_and(std::path::Path::is_dir) => {
+            Url::parse("http://localhost/")
+                .and_then(|base| base.join(&args.url))
+                .map_err(|e| UsageError(format!("{}: {e}", args.url)))
+        }
+        Err(e) => Err(UsageError(format!("{}: {e}", args.url))),
+    }
+}
+
+/// The page source the flags ask for.
+fn source(args: &CrawlArgs, start: &Url) -> anyhow::Result<Box<dyn PageSource + Sync>> {
+    let Some(path) = &args.source else {
+        let options = HttpOptions::default()
+            .user_agent(args.user_agent.clone())
+            .timeout(Duration::from_secs(args.timeout_secs.max(1)))
+            .max_bytes(args.max_bytes)
+            .delay(Duration::from_millis(args.delay_ms))
+            .stay_on_site(!args.all_hosts);
+        return Ok(Box::new(HttpSource::new(options)?));
+    };
+    if path.is_dir() {
+        let mut root = start.clone();
+        root.set_path("/");
+        root.set_query(None);
+        return Ok(Box::new(DirSource::new(path, &root).max_bytes(args.max_bytes)));
+    }
+    if path.is_file() {
+        let archive = WarcSource::open(path).with_context(|| format!("{}", path.display()))?;
+        return Ok(Box::new(archive));
+    }
+    Err(UsageError(format!("--source {}: no such folder or file", path.display())).into())
+}
+
+/// Runs `crawl`.
+pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
+    if args.max_pages == 0 {
+        return Err(UsageError("--max-pages must be at least 1".into()).into());
+    }
+    let start = start_url(&args)?;
+    let source = source(&args, &start)?;
+    let mut recorder = match &args.output {
+        Some(path) => Some(
+            WarcRecorder::create(path, &args.user_agent)
+                .with_context(|| format!("{}", path.display()))?,
+        ),
+        None => None,
+    };
+    let options = CrawlOptions::default()
+        .max_pages(args.max_pages)
+        .max_time(Duration::from_secs(args.max_time_secs))
+        .all_hosts(args.all_hosts)
+        .concurrency(args.concurrency);
+    let mut run = crawl(&start, &*source, &options);
+    let mut bytes = 0u64;
+    let mut first_error = None;
+    let mut listing = String::new();
+    for visit in run.by_ref() {
+        match visit.result {
+            Ok(page) => {
+                bytes += page.body.len() as u64;
+                listing.push_str(page.url.as_str());
+                listing.push('\n');
+                if let Some(recorder) = recorder.as_mut() {
+                    recorder.write(&page).context("writing the WARC file")?;
+                }
+            }
+            Err(e) => {
+                if first_error.is_none() {
+                    first_error = Some(format!("{}: {e}", visit.url));
+                }
+            }
+        }
+    }
+    crate::print_stdout(&listing)?;
+    let stats = run.stats().clone();
+    let mut summary = format!("crawl: {} pages fetched ({bytes} bytes)", stats.pages);
+    let skipped: usize = stats.skipped.values().sum();
+    if skipped > 0 {
+        let reasons: Vec<String> =
+            stats.skipped.iter().map(|(reason, n)| format!("{n} {reason}")).collect();
+        summary.push_str(&format!(", {skipped} skipped: {}", reasons.join(", ")));
+    }
+    if let Some(cap) = stats.stopped_by {
+        summary.push_str(&format!("; stopped by {cap} with {} URLs unvisited", stats.unvisited));
+    }
+    if stats.dropped_links > 0 {
+        summary.push_str(&format!("; {} links dropped (too many URLs)", stats.dropped_links));
+    }
+    if let (Some(recorder), Some(path)) = (recorder, &args.output) {
+        let records = recorder.records();
+        recorder.finish().context("writing the WARC file")?;
+        summary.push_str(&format!("; wrote {} ({records} records)", path.display()));
+    }
+    eprintln!("{summary}");
+    if stats.pages == 0 {
+        let why = first_error.unwrap_or_else(|| "nothing to fetch".into());
+        anyhow::bail!("no page fetched: {why}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
