@@ -171,6 +171,9 @@ fn write_slim_start_tag(out: &mut String, raw: &str, self_closing: bool) {
         .map_or(raw.len(), |p| p + 1);
     out.push_str(&raw[..name_end]);
     let mut i = name_end;
+    // `<a href=/x/>`: the slash belongs to the unquoted value (WHATWG
+    // §13.2.5.40), so the tag is not self-closing.
+    let mut slash_in_value = false;
     while i < bytes.len() {
         // Skip separators.
         while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b'/') {
@@ -210,6 +213,7 @@ fn write_slim_start_tag(out: &mut String, raw: &str, self_closing: bool) {
                     while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
                         j += 1;
                     }
+                    slash_in_value = j + 1 == bytes.len() && raw[..j].ends_with('/');
                 }
             }
             attr_end = j;
@@ -220,7 +224,7 @@ fn write_slim_start_tag(out: &mut String, raw: &str, self_closing: bool) {
             out.push_str(raw.get(name_start..attr_end).unwrap_or(name));
         }
     }
-    out.push_str(if self_closing { "/>" } else { ">" });
+    out.push_str(if self_closing && !slash_in_value { "/>" } else { ">" });
 }
 
 #[cfg(test)]
@@ -230,6 +234,12 @@ mod tests {
 
     fn input(html: &str) -> String {
         tree_input(&tokenize(html.to_string()), 512, false)
+    }
+
+    #[test]
+    fn a_slash_ending_an_unquoted_value_is_the_values() {
+        assert_eq!(input("<a href=/x/>y</a>"), "<a href=/x/>y</a>");
+        assert_eq!(input("<br class=a />"), "<br class=a/>");
     }
 
     #[test]
