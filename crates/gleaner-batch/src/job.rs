@@ -71,6 +71,9 @@ pub struct Record {
     /// template text aside on this page (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template_applied: Option<bool>,
+    /// With `--site-training`: how it went (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_training: Option<SiteTraining>,
     /// The body in Markdown or HTML, when that is the output format.
     #[serde(skip)]
     pub rendered: String,
@@ -91,10 +94,31 @@ impl Record {
             bytes: 0,
             template_cluster_size: None,
             template_applied: None,
+            site_training: None,
             rendered: String::new(),
             unreadable: false,
         }
     }
+}
+
+/// How a page's template was learned from the pages it links to
+/// (`--site-training`), for its record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SiteTraining {
+    /// `links` (Gottron: the linked pages clustered by structure) or
+    /// `menu` (Alarte et al.: the menu's complete subdigraph and ETDM).
+    pub mode: String,
+    /// Pages fetched to learn the template, the key page not counted.
+    pub pages_fetched: usize,
+    /// `links`: pages in the key page's cluster, the key page included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_size: Option<usize>,
+    /// `menu`: the pages of the complete subdigraph found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subdigraph: Option<Vec<String>>,
+    /// Whether a template was found and set aside (otherwise the page was
+    /// extracted alone).
+    pub template_applied: bool,
 }
 
 /// Which template, if any, a page is extracted with.
@@ -106,6 +130,13 @@ enum TemplateUse<'a> {
     Model(&'a Arc<TemplateModel>),
     /// The model of the page's cluster, if it has one.
     Site { model: Option<&'a Arc<TemplateModel>>, cluster_size: usize },
+}
+
+/// What is set aside on a page before extraction.
+enum Aside<'a> {
+    Nothing,
+    Model(&'a Arc<TemplateModel>),
+    Nodes(&'a [bool]),
 }
 
 /// What to do with each page: the extractor, the parse and render
@@ -235,14 +266,54 @@ impl Job {
                 return record;
             }
         };
-        let selection = match model {
-            Some(m) => Templated::new(&*self.extractor, Arc::clone(m))
-                .keep_content_prose(!gleaner::extract::needs_template(&self.algorithm))
-                .extract(&doc),
-            None => self.extractor.extract(&doc),
+        let aside = model.map_or(Aside::Nothing, Aside::Model);
+        self.fill(&mut record, &doc, aside);
+        record
+    }
+
+    /// The record of an input that failed before extraction (it could
+    /// not be fetched, say): `error` set, nothing else.
+    pub fn failed_record(&self, source: &str, error: &str) -> Record {
+        let mut record = Record::new(source, &self.algorithm);
+        record.error = Some(error.to_string());
+        record.unreadable = true;
+        record
+    }
+
+    /// A record for a page parsed by the caller (a fetched page, with its
+    /// own parse options), with `aside` (text nodes by id) set aside
+    /// before extraction when given, and `training` in the record. Never
+    /// panics.
+    pub fn record_for_document(
+        &self,
+        source: &str,
+        doc: &Document,
+        aside: Option<&[bool]>,
+        training: Option<SiteTraining>,
+    ) -> Record {
+        guarded(source, &self.algorithm, || {
+            let mut record = Record::new(source, &self.algorithm);
+            record.bytes = doc.input_bytes();
+            record.site_training = training;
+            self.fill(&mut record, doc, aside.map_or(Aside::Nothing, Aside::Nodes));
+            record
+        })
+    }
+
+    /// Extracts `doc` and fills in the record's text, title and checks.
+    fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
+        let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
+        let selection = match aside {
+            Aside::Model(m) => Templated::new(&*self.extractor, Arc::clone(m))
+                .keep_content_prose(keep_prose)
+                .extract(doc),
+            Aside::Nodes(marks) => {
+                gleaner::template::extract_set_aside(&*self.extractor, doc, marks, keep_prose)
+            }
+            Aside::Nothing => self.extractor.extract(doc),
         };
         if selection.count() == 0 {
-            if let Some(frames) = gleaner::metadata::frameset_sources(&doc) {
+            if let Some(frames) = gleaner::metadata::frameset_sources(doc) {
                 let frames =
                     if frames.is_empty() { "no frame sources".into() } else { frames.join(", ") };
                 record.error = Some(format!(
@@ -250,20 +321,19 @@ impl Job {
                 ));
             }
         }
-        record.title = gleaner::metadata::title(&doc);
+        record.title = gleaner::metadata::title(doc);
         record.encoding = Some(doc.encoding().name().to_string());
         // Each format renders only what it prints.
         if self.format.needs_text() {
-            record.text = render::text(&doc, &selection);
+            record.text = render::text(doc, &selection);
         }
         record.rendered = match self.format {
             OutputFormat::Markdown => {
-                render::render(&doc, &selection, Format::Markdown, self.render)
+                render::render(doc, &selection, Format::Markdown, self.render)
             }
-            OutputFormat::Html => render::render(&doc, &selection, Format::Html, self.render),
+            OutputFormat::Html => render::render(doc, &selection, Format::Html, self.render),
             _ => String::new(),
         };
-        record
     }
 }
 

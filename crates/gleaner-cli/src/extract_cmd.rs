@@ -33,15 +33,22 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             UsageError::from(gleaner::Error::UnknownEncoding { label: label.clone() })
         })?),
     };
-    let inputs = input::collect(&args.inputs, &args.input_dir, &mut |skipped| {
+    let (urls, files): (Vec<_>, Vec<_>) =
+        args.inputs.iter().cloned().partition(|p| crate::fetch::is_url(p));
+    if args.site_training.is_some() && urls.is_empty() {
+        return Err(
+            UsageError("--site-training learns from a page's links: give a URL".into()).into()
+        );
+    }
+    let inputs = input::collect(&files, &args.input_dir, &mut |skipped| {
         eprintln!("gleaner: skipping {skipped}");
     })
     .map_err(|e| match e {
         gleaner_batch::Error::StdinTwice => anyhow::Error::from(UsageError(e.to_string())),
         other => other.into(),
     })?;
-    if inputs.is_empty() {
-        return Err(UsageError("no inputs: give files, `-` or --input-dir DIR".into()).into());
+    if inputs.is_empty() && urls.is_empty() {
+        return Err(UsageError("no inputs: give files, URLs, `-` or --input-dir DIR".into()).into());
     }
     if gleaner::extract::needs_template(algorithm.name)
         && args.template.is_none()
@@ -77,7 +84,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let several = inputs.len() > 1;
+    let several = inputs.len() + urls.len() > 1;
     let progress = (several && !args.no_progress && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(inputs.len() as u64);
         if let Ok(style) =
@@ -115,6 +122,38 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         // The reader went away: nothing more to say to it.
         return Ok(ExitCode::SUCCESS);
     }
+    // Pages given as URLs, after the files, one at a time (politely).
+    let mut url_pages = 0usize;
+    let mut url_failed = 0usize;
+    if !urls.is_empty() {
+        let url_job = crate::fetch::UrlJob {
+            job: &job,
+            training: args.site_training,
+            max_links: args.max_links,
+            menu_pages: args.menu_pages,
+            site: site_options,
+        };
+        let mut source = None;
+        for raw in &urls {
+            let text = raw.to_string_lossy();
+            let url = crate::fetch::parse_url(&text, &args.fetch)?;
+            if source.is_none() {
+                source = Some(crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?);
+            }
+            let Some(from) = source.as_deref() else { continue };
+            let record = url_job.record(&url, from);
+            url_pages += 1;
+            if let Some(e) = &record.error {
+                url_failed += 1;
+                eprintln!("gleaner: {}: {e}", record.source);
+            }
+            let name = gleaner_batch::Input::from_bytes(url.as_str(), Vec::new());
+            match sink.write(&name, &record) {
+                Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
+                other => other?,
+            }
+        }
+    }
     match sink.finish() {
         Err(e) if !e.is_broken_pipe() => return Err(e.into()),
         _ => {}
@@ -125,10 +164,11 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if several {
         eprintln!(
             "{} pages, {} failed, {:.1} MB/s",
-            totals.pages,
-            totals.failed,
+            totals.pages + url_pages,
+            totals.failed + url_failed,
             totals.megabytes_per_second()
         );
     }
-    Ok(if totals.unreadable == totals.pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let pages = totals.pages + url_pages;
+    Ok(if totals.unreadable + url_failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

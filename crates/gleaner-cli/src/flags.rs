@@ -45,6 +45,40 @@ pub enum TemplateCommand {
     Learn(LearnArgs),
     /// Show what a template model holds, as a page a person reads.
     Show(ShowArgs),
+    /// The template of one page by Alarte et al.: the menu's complete
+    /// subdigraph among the pages it links to, then equal top-down mapping.
+    Extract(TemplateExtractArgs),
+}
+
+/// Arguments of `template extract`.
+#[derive(Debug, Args)]
+pub struct TemplateExtractArgs {
+    /// The key page's URL.
+    pub url: String,
+
+    /// Write the template as an HTML page here.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Output format of the summary on standard output.
+    #[arg(long, value_enum, default_value_t = ClusterFormat::Json)]
+    pub format: ClusterFormat,
+
+    /// Pages in the menu's complete subdigraph (the paper's n).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub menu_pages: usize,
+
+    /// Most pages loaded while looking for it.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub max_loads: usize,
+
+    /// Largest page body in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
+
+    /// How pages are fetched.
+    #[command(flatten)]
+    pub fetch: FetchArgs,
 }
 
 /// Structural distances of `--distance`.
@@ -330,6 +364,57 @@ pub struct ExtractArgs {
     /// How --site-templates clusters.
     #[command(flatten)]
     pub clustering: ClusteringArgs,
+
+    /// For inputs given as URLs: learn the page's template from the pages
+    /// it links to and set it aside before extracting.
+    #[arg(long, value_enum, conflicts_with_all = ["template", "site_templates"])]
+    pub site_training: Option<SiteTraining>,
+
+    /// With `--site-training links`: most linked pages fetched.
+    #[arg(long, value_name = "N", default_value_t = gleaner_crawl::training::DEFAULT_MAX_LINKS)]
+    pub max_links: usize,
+
+    /// With `--site-training menu`: pages in the menu's complete
+    /// subdigraph (the paper's n).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub menu_pages: usize,
+
+    /// How URLs are fetched.
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+}
+
+/// Where pages given as URLs come from, and how they are fetched.
+#[derive(Debug, Clone, Args)]
+pub struct FetchArgs {
+    /// Read URLs offline: a folder served as the site (the URL's
+    /// `scheme://host/` is the folder), or a WARC file of an earlier crawl.
+    #[arg(long, value_name = "DIR|FILE")]
+    pub source: Option<PathBuf>,
+
+    /// The User-Agent header for URLs; its first word is the name
+    /// robots.txt rules are matched against.
+    #[arg(long, value_name = "S", default_value = gleaner_crawl::DEFAULT_USER_AGENT)]
+    pub user_agent: String,
+
+    /// Longest time for one request, in seconds.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub timeout_secs: u64,
+
+    /// Least time between two requests to one host, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub delay_ms: u64,
+}
+
+/// How `--site-training` learns a page's template from its links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SiteTraining {
+    /// Gottron: fetch the linked pages, cluster them by structure (CP),
+    /// learn the key page's cluster's template text.
+    Links,
+    /// Alarte et al.: load linked pages until the menu's complete
+    /// subdigraph is found; the template is what maps into all of them.
+    Menu,
 }
 
 /// Arguments of `algorithms`.

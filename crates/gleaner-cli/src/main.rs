@@ -5,6 +5,7 @@
 mod crawl_cmd;
 mod eval_cmd;
 mod extract_cmd;
+mod fetch;
 mod flags;
 mod inspect_cmd;
 mod template_cmd;

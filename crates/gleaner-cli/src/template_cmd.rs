@@ -12,7 +12,9 @@ use gleaner_batch::input::{self, Input};
 use gleaner_eval::plot::escape;
 use serde::Serialize;
 
-use crate::flags::{ClusterArgs, ClusterFormat, LearnArgs, ShowArgs, TemplateCommand};
+use crate::flags::{
+    ClusterArgs, ClusterFormat, LearnArgs, ShowArgs, TemplateCommand, TemplateExtractArgs,
+};
 use crate::UsageError;
 
 /// Runs a `template` subcommand.
@@ -21,6 +23,7 @@ pub fn run(command: TemplateCommand) -> anyhow::Result<ExitCode> {
         TemplateCommand::Cluster(args) => cluster(args),
         TemplateCommand::Learn(args) => learn(args),
         TemplateCommand::Show(args) => show(args),
+        TemplateCommand::Extract(args) => extract(args),
     }
 }
 
@@ -291,4 +294,72 @@ fn show_html(name: &str, model: &TemplateModel, page: Option<&(String, Document)
     }
     out.push_str("</body></html>\n");
     out
+}
+
+/// The `--format json` contract of `template extract`.
+#[derive(Debug, Serialize)]
+struct MenuReport {
+    key_page: String,
+    subdigraph: Vec<String>,
+    pages_loaded: usize,
+    complete: bool,
+    template_nodes: usize,
+    page_nodes: usize,
+}
+
+/// Counts the nodes a person sees: elements and non-blank text.
+fn significant(doc: &Document, id: gleaner::NodeId) -> bool {
+    doc.element(id).is_some() || (doc.is_text(id) && !doc.text(id).trim().is_empty())
+}
+
+fn extract(args: TemplateExtractArgs) -> anyhow::Result<ExitCode> {
+    let url = crate::fetch::parse_url(&args.url, &args.fetch)?;
+    let source = crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?;
+    let menu = gleaner::template::menu::MenuConfig::default()
+        .n(args.menu_pages.max(1))
+        .max_loads(args.max_loads.max(1));
+    let etdm = gleaner::template::etdm::EtdmConfig::default();
+    let found = gleaner_crawl::training::menu_training(&url, &*source, &menu, &etdm)
+        .with_context(|| format!("cannot load {url}"))?;
+    let doc = &found.key.doc;
+    let report = MenuReport {
+        key_page: found.key.fetched.url.to_string(),
+        subdigraph: found.subdigraph.clone(),
+        pages_loaded: found.pages_loaded,
+        complete: found.complete,
+        template_nodes: doc
+            .ids()
+            .filter(|&id| found.template.get(id.index()).copied().unwrap_or(false))
+            .filter(|&id| significant(doc, id))
+            .count(),
+        page_nodes: doc.ids().filter(|&id| significant(doc, id)).count(),
+    };
+    if found.subdigraph.is_empty() {
+        eprintln!("gleaner: {url}: no linked page could be loaded; no template");
+    }
+    if let Some(path) = &args.output {
+        let html = gleaner::template::etdm::template_html(doc, &found.template);
+        std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    match args.format {
+        ClusterFormat::Json => {
+            crate::print_stdout(&(serde_json::to_string_pretty(&report)? + "\n"))?
+        }
+        ClusterFormat::Md => {
+            let mut out = format!(
+                "Template of {} from {} pages ({} loaded, {}complete): {} of {} nodes\n",
+                report.key_page,
+                report.subdigraph.len(),
+                report.pages_loaded,
+                if report.complete { "" } else { "in" },
+                report.template_nodes,
+                report.page_nodes
+            );
+            for p in &report.subdigraph {
+                let _ = writeln!(out, "- {p}");
+            }
+            crate::print_stdout(&out)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

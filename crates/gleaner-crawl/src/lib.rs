@@ -16,6 +16,9 @@
 //! source, with caps on pages, attempts, time and queue size; URLs are
 //! normalised ([`url_key`]) so each page is fetched once.
 //!
+//! [`training`] learns a page's own template from the pages it links to,
+//! by Gottron's structural clusters or by Alarte et al.'s menu subdigraph.
+//!
 //! The API is blocking; the HTTP source runs its own small tokio runtime.
 
 mod crawl;
@@ -23,6 +26,7 @@ mod dir;
 mod http;
 mod links;
 mod sniff;
+pub mod training;
 mod urls;
 mod warc_io;
 

@@ -165,21 +165,40 @@ impl<E: Extractor> Extractor for Templated<E> {
     // (E may be a `Box<dyn Extractor>` or a reference to one.)
     fn extract(&self, doc: &Document) -> Selection {
         let marks = self.model.mark(doc);
-        if !marks.contains(&true) {
-            return self.inner.extract(doc);
-        }
-        let masked = doc.set_aside(&marks);
-        let mut selection = self.inner.extract(&masked);
-        for (i, &marked) in marks.iter().enumerate() {
-            if marked {
-                selection.set(crate::NodeId(i as u32), false);
-            }
-        }
-        if self.keep_content_prose {
-            restore_prose_inside_content(doc, &marks, &mut selection);
-        }
-        selection
+        extract_set_aside(&self.inner, doc, &marks, self.keep_content_prose)
     }
+}
+
+/// Runs `extractor` on `doc` with the text nodes marked in `marks` (by
+/// node id) set aside: they are invisible to it and not in its selection,
+/// except, with `keep_content_prose`, template text inside the extracted
+/// content ([`restore_prose_inside_content`]). This is what [`Templated`]
+/// does with a model's marks; a template found another way (Alarte et
+/// al.'s equal top-down mapping, [`etdm`]) is applied the same way.
+pub fn extract_set_aside(
+    extractor: &dyn Extractor,
+    doc: &Document,
+    marks: &[bool],
+    keep_content_prose: bool,
+) -> Selection {
+    let marks: Vec<bool> = doc
+        .ids()
+        .map(|id| doc.is_text(id) && marks.get(id.index()).copied().unwrap_or(false))
+        .collect();
+    if !marks.contains(&true) {
+        return extractor.extract(doc);
+    }
+    let masked = doc.set_aside(&marks);
+    let mut selection = extractor.extract(&masked);
+    for (i, &marked) in marks.iter().enumerate() {
+        if marked {
+            selection.set(crate::NodeId(i as u32), false);
+        }
+    }
+    if keep_content_prose {
+        restore_prose_inside_content(doc, &marks, &mut selection);
+    }
+    selection
 }
 
 /// Mean words per segment from which a run of template text that sits

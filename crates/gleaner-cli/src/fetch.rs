@@ -1,0 +1,126 @@
+//! Pages given as URLs: where they come from (the web, a folder served as
+//! a site, a WARC archive) and how `extract` learns their template from
+//! the pages they link to (`--site-training`).
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use gleaner_batch::{Job, Record, SiteTraining};
+use gleaner_crawl::training::{links_training, menu_training};
+use gleaner_crawl::{DirSource, HttpOptions, HttpSource, PageSource, Url, WarcSource};
+
+use crate::flags::{FetchArgs, SiteTraining as Mode};
+use crate::UsageError;
+
+/// Is this input a URL rather than a file?
+pub fn is_url(input: &Path) -> bool {
+    input.to_str().is_some_and(|s| s.starts_with("http://") || s.starts_with("https://"))
+}
+
+/// The URL of an input; with an offline folder a bare path is read under
+/// `http://localhost/`.
+pub fn parse_url(input: &str, fetch: &FetchArgs) -> Result<Url, UsageError> {
+    match Url::parse(input) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+        Ok(url) => Err(UsageError(format!("{input}: not an http(s) URL ({})", url.scheme()))),
+        Err(_) if fetch.source.as_deref().is_some_and(Path::is_dir) => {
+            Url::parse("http://localhost/")
+                .and_then(|base| base.join(input))
+                .map_err(|e| UsageError(format!("{input}: {e}")))
+        }
+        Err(e) => Err(UsageError(format!("{input}: {e}"))),
+    }
+}
+
+/// The page source `--source` names, or the web.
+///
+/// # Errors
+/// A `--source` that is neither a folder nor a readable WARC file, or an
+/// HTTP client that cannot start.
+pub fn page_source(
+    fetch: &FetchArgs,
+    start: &Url,
+    max_bytes: u64,
+) -> anyhow::Result<Box<dyn PageSource + Sync>> {
+    let Some(path) = &fetch.source else {
+        let options = HttpOptions::default()
+            .user_agent(fetch.user_agent.clone())
+            .timeout(Duration::from_secs(fetch.timeout_secs.max(1)))
+            .max_bytes(max_bytes)
+            .delay(Duration::from_millis(fetch.delay_ms));
+        return Ok(Box::new(HttpSource::new(options)?));
+    };
+    if path.is_dir() {
+        let mut root = start.clone();
+        root.set_path("/");
+        root.set_query(None);
+        return Ok(Box::new(DirSource::new(path, &root).max_bytes(max_bytes)));
+    }
+    if path.is_file() {
+        let archive = WarcSource::open(path).with_context(|| format!("{}", path.display()))?;
+        return Ok(Box::new(archive));
+    }
+    Err(UsageError(format!("--source {}: no such folder or file", path.display())).into())
+}
+
+/// What `extract` needs to turn a URL into a record.
+pub struct UrlJob<'a> {
+    /// The extraction job.
+    pub job: &'a Job,
+    /// How to learn the page's template, if at all.
+    pub training: Option<Mode>,
+    /// Links fetched at most (`links`).
+    pub max_links: usize,
+    /// The subdigraph size (`menu`).
+    pub menu_pages: usize,
+    /// How templates are clustered (`links`).
+    pub site: gleaner::template::SiteOptions,
+}
+
+impl UrlJob<'_> {
+    /// The record of the page at `url`, fetched from `source`. Failures
+    /// (the page cannot be fetched or parsed) are the record's error.
+    pub fn record(&self, url: &Url, source: &dyn PageSource) -> Record {
+        let name = url.as_str();
+        match self.training {
+            None => match gleaner_crawl::training::fetch_key_page(source, url) {
+                Ok(key) => self.job.record_for_document(name, &key.doc, None, None),
+                Err(e) => self.job.failed_record(name, &e.to_string()),
+            },
+            Some(Mode::Links) => match links_training(url, source, self.max_links, &self.site) {
+                Ok(t) => {
+                    let marks = t.model.as_ref().map(|m| m.mark(&t.key.doc));
+                    let training = SiteTraining {
+                        mode: "links".into(),
+                        pages_fetched: t.pages_fetched,
+                        cluster_size: Some(t.cluster_size),
+                        subdigraph: None,
+                        template_applied: marks.is_some(),
+                    };
+                    self.job.record_for_document(name, &t.key.doc, marks.as_deref(), Some(training))
+                }
+                Err(e) => self.job.failed_record(name, &e.to_string()),
+            },
+            Some(Mode::Menu) => {
+                let menu = gleaner::template::menu::MenuConfig::default().n(self.menu_pages.max(1));
+                let etdm = gleaner::template::etdm::EtdmConfig::default();
+                match menu_training(url, source, &menu, &etdm) {
+                    Ok(t) => {
+                        let applied = !t.subdigraph.is_empty();
+                        let training = SiteTraining {
+                            mode: "menu".into(),
+                            pages_fetched: t.pages_loaded,
+                            cluster_size: None,
+                            subdigraph: Some(t.subdigraph.clone()),
+                            template_applied: applied,
+                        };
+                        let aside = applied.then_some(t.template.as_slice());
+                        self.job.record_for_document(name, &t.key.doc, aside, Some(training))
+                    }
+                    Err(e) => self.job.failed_record(name, &e.to_string()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! A page's own template from the pages it links to — the two
+//! single-key-page methods of the template papers:
+//!
+//! - [`links_training`]: Gottron 2008 (seed 000 §3): fetch the pages the
+//!   key page links to, cluster them by structure (CP), and learn the
+//!   DF model of the key page's cluster;
+//! - [`menu_training`]: Alarte, Insa, Silva & Tamarit (seed 001): load
+//!   linked pages only until the menu's complete subdigraph is found
+//!   (Algorithm 1), then map the key page into each of them by equal
+//!   top-down mapping (Algorithm 2): the nodes mapped into all of them
+//!   are the template.
+//!
+//! Both fetch through any [`PageSource`], so they run on the web, on a
+//! folder served as a site, or on a WARC archive of an earlier crawl.
+
+use std::collections::HashMap;
+
+use gleaner::template::etdm::{menu_template, EtdmConfig};
+use gleaner::template::menu::{complete_subdigraph, links, MenuConfig};
+use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel};
+use gleaner::Document;
+
+use crate::{CrawlError, Fetched, PageSource, Url};
+
+/// How many of the key page's links [`links_training`] fetches at most.
+/// Default 30 \[I, ALGORITHMS.md §3.1: cap the training set\].
+pub const DEFAULT_MAX_LINKS: usize = 30;
+
+/// The key page, parsed, with what was fetched for it.
+#[derive(Debug)]
+pub struct KeyPage {
+    /// The key page as fetched.
+    pub fetched: Fetched,
+    /// The key page parsed (every attribute kept, for ETDM).
+    pub doc: Document,
+}
+
+/// The outcome of [`links_training`].
+#[derive(Debug)]
+pub struct LinksTraining {
+    /// The key page.
+    pub key: KeyPage,
+    /// Linked pages fetched and parsed.
+    pub pages_fetched: usize,
+    /// Pages in the key page's structural cluster, itself included.
+    pub cluster_size: usize,
+    /// The template model of that cluster, when it is large enough.
+    pub model: Option<TemplateModel>,
+}
+
+/// The outcome of [`menu_training`].
+#[derive(Debug)]
+pub struct MenuTraining {
+    /// The key page.
+    pub key: KeyPage,
+    /// The pages of the menu's complete subdigraph (or the best smaller
+    /// one).
+    pub subdigraph: Vec<String>,
+    /// Pages loaded to find it.
+    pub pages_loaded: usize,
+    /// Whether a subdigraph of the full size was found.
+    pub complete: bool,
+    /// The template: a mask over the key page's nodes (elements and
+    /// text), empty of meaning when `subdigraph` is empty.
+    pub template: Vec<bool>,
+}
+
+/// Fetches and parses a page (every attribute kept, the charset of the
+/// HTTP header first).
+///
+/// # Errors
+/// The page cannot be fetched, or is not HTML.
+pub fn fetch_key_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
+    fetch_page(source, url)
+}
+
+fn fetch_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
+    let fetched = source.fetch(url)?;
+    let options = fetched
+        .parse_options()
+        .max_bytes(fetched.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES))
+        .keep_all_attributes(true);
+    let doc =
+        Document::parse(&fetched.body, &options).map_err(|e| CrawlError::NotHtml(e.to_string()))?;
+    Ok(KeyPage { fetched, doc })
+}
+
+/// Gottron's training set: the key page's same-site links (at most
+/// `max_links`, in document order) are fetched, the pages clustered with
+/// `site` options (CP by default), and the key page's cluster learned as
+/// a [`TemplateModel`] when it has at least `site.min_cluster` pages.
+/// Linked pages that fail to load are skipped.
+///
+/// # Errors
+/// The key page itself cannot be fetched or parsed.
+pub fn links_training(
+    key_url: &Url,
+    source: &dyn PageSource,
+    max_links: usize,
+    site: &SiteOptions,
+) -> Result<LinksTraining, CrawlError> {
+    let key = fetch_page(source, key_url)?;
+    let targets = links(&key.doc, key.fetched.url.as_str());
+    let mut summaries = vec![Some(PageSummary::of(&key.doc, site))];
+    let mut names = vec![key.fetched.url.to_string()];
+    for target in targets.iter().take(max_links) {
+        let Ok(url) = Url::parse(target) else { continue };
+        let Ok(page) = fetch_page(source, &url) else { continue };
+        summaries.push(Some(PageSummary::of(&page.doc, site)));
+        names.push(page.fetched.url.to_string());
+    }
+    let pages_fetched = summaries.len() - 1;
+    let learned = SiteTemplates::learn(&summaries, &names, site);
+    let model = learned.model_of(0).map(|m| TemplateModel::clone(m));
+    Ok(LinksTraining { key, pages_fetched, cluster_size: learned.cluster_size(0), model })
+}
+
+/// Alarte et al.'s template of the key page: Algorithm 1 finds the menu's
+/// complete subdigraph among the pages it links to (loading them lazily,
+/// `menu` caps the loads), Algorithm 2 maps the key page into each of
+/// them (`etdm`).
+///
+/// # Errors
+/// The key page itself cannot be fetched or parsed.
+pub fn menu_training(
+    key_url: &Url,
+    source: &dyn PageSource,
+    menu: &MenuConfig,
+    etdm: &EtdmConfig,
+) -> Result<MenuTraining, CrawlError> {
+    let key = fetch_page(source, key_url)?;
+    let key_links = links(&key.doc, key.fetched.url.as_str());
+    let mut loaded: HashMap<String, Document> = HashMap::new();
+    let found = complete_subdigraph(&key_links, menu, |link| {
+        let url = Url::parse(link).ok()?;
+        let page = fetch_page(source, &url).ok()?;
+        let out = links(&page.doc, page.fetched.url.as_str());
+        loaded.insert(link.to_string(), page.doc);
+        Some(out)
+    });
+    let others: Vec<&Document> = found.pages.iter().filter_map(|p| loaded.get(p)).collect();
+    let template = if others.is_empty() {
+        vec![false; key.doc.len()]
+    } else {
+        menu_template(&key.doc, &others, etdm)
+    };
+    Ok(MenuTraining {
+        key,
+        subdigraph: found.pages.clone(),
+        pages_loaded: found.loaded,
+        complete: found.complete,
+        template,
+    })
+}
