@@ -217,14 +217,15 @@ pub const FRAGMENT_SHARE: f64 = 0.25;
 ///   ", " between two links occur on every page; when their block has
 ///   selected text and they are at most [`FRAGMENT_SHARE`] of its words,
 ///   they belong to that paragraph.
-/// - **Prose inside the content.** A series' standing introduction, a
-///   column's recurring disclaimer, the excerpts of neighbouring posts on
-///   a blog page repeat across pages, yet readers (and the gold
+/// - **Prose and headings inside the content.** A series' standing
+///   introduction, a column's recurring disclaimer, the excerpts of
+///   neighbouring posts on a blog page, a lesson's "Overview" and
+///   "Objectives" headings repeat across pages, yet readers (and the gold
 ///   standards) count them as content. A run of consecutive marked text
 ///   is put back when the text just before and just after it are selected
-///   (it sits inside the content, not beside it) and it reads as prose: at
-///   least [`PROSE_WORDS`] words per block on average (menus and link
-///   lists have a word or three per item).
+///   (it sits inside the content, not beside it) and it reads as prose (at
+///   least [`PROSE_WORDS`] words per block on average; menus and link
+///   lists have a word or three per item) or is all headings.
 pub fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &mut Selection) {
     let own = crate::extract::lqf::BlockOwnText::compute(doc);
     let texts: Vec<crate::NodeId> =
@@ -265,7 +266,11 @@ pub fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &
         let words: u32 = run.iter().map(|&id| doc.stats(id).words).sum();
         let mut blocks: Vec<crate::NodeId> = run.iter().map(|&id| own.owner[id.index()]).collect();
         blocks.dedup();
-        if before && after && f64::from(words) >= PROSE_WORDS * blocks.len() as f64 {
+        let prose = f64::from(words) >= PROSE_WORDS * blocks.len() as f64;
+        let headings = blocks.iter().all(|&b| {
+            doc.name(b).is_some_and(|n| crate::document::tags::heading_level(n).is_some())
+        });
+        if before && after && (prose || headings) {
             for &id in run {
                 selection.set(id, true);
             }

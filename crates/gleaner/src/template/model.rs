@@ -178,7 +178,7 @@ impl TemplateModel {
     }
 
     /// The text nodes of `doc` that are template text, as a mask indexed
-    /// by node id.
+    /// by node id. Text in `<pre>` (code) is never template text.
     pub fn mark(&self, doc: &Document) -> Vec<bool> {
         let min = self.min_df();
         let mut marks = vec![false; doc.len()];
@@ -197,6 +197,12 @@ impl TemplateModel {
         for (id, text) in node_segments(doc) {
             if self.df(&text) >= min {
                 marks[id.index()] = true;
+            }
+        }
+        // Code is content, however often a line recurs (`$ pwd`).
+        for id in doc.text_nodes() {
+            if doc.stats(id).flags.contains(NodeFlags::IN_PRE) {
+                marks[id.index()] = false;
             }
         }
         marks

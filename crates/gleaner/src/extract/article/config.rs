@@ -95,6 +95,14 @@ pub struct ArticleConfig {
     /// Elements a block sibling may hold and still count as a paragraph.
     /// Default 3 \[I\] (Readability looks at `p` only).
     pub sibling_paragraph_tags: u32,
+    /// When the container is a `<section>` that opens with a heading, its
+    /// sibling `<section>`s that open with a heading are the other parts
+    /// of one document (documentation pages, long reads) and join, unless
+    /// their link density reaches
+    /// [`sibling_paragraph_link_density`](Self::sibling_paragraph_link_density).
+    /// Default on \[I\]: a part that is mostly code or a table casts few
+    /// votes yet belongs to the text.
+    pub sibling_sections: bool,
     /// Other containers elsewhere on the page join when their score
     /// reaches this share of the winner's (pages whose content sits in
     /// several table cells or sections). 1 turns this off. Default 0.7
@@ -145,6 +153,7 @@ impl Default for ArticleConfig {
             sibling_paragraph_chars: 80,
             sibling_paragraph_link_density: 0.25,
             sibling_paragraph_tags: 3,
+            sibling_sections: true,
             secondary_share: 0.7,
             link_quota: 0.5,
             link_list_ratio: 1.0,
@@ -183,6 +192,7 @@ impl Configure for ArticleConfig {
                 self.sibling_paragraph_link_density = parse_param(key, v)?
             }
             "sibling_paragraph_tags" => self.sibling_paragraph_tags = parse_param(key, v)?,
+            "sibling_sections" => self.sibling_sections = parse_param(key, v)?,
             "secondary_share" => self.secondary_share = parse_param(key, v)?,
             "link_quota" => self.link_quota = parse_param(key, v)?,
             "link_list_ratio" => self.link_list_ratio = parse_param(key, v)?,

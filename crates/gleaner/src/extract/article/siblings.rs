@@ -21,7 +21,9 @@ use crate::document::{Document, NodeFlags, NodeId};
 ///   [`sibling_paragraph_chars`](ArticleConfig::sibling_paragraph_chars)
 ///   characters and a link density below
 ///   [`sibling_paragraph_link_density`](ArticleConfig::sibling_paragraph_link_density),
-///   or with no links at all ending a sentence.
+///   or with no links at all ending a sentence; or
+/// - are, like the container, `<section>`s that open with a heading
+///   ([`sibling_sections`](ArticleConfig::sibling_sections) \[I\]).
 pub(super) fn add_siblings(
     doc: &Document,
     votes: &Votes,
@@ -50,6 +52,13 @@ pub(super) fn add_siblings(
         }
         let s = doc.stats(sib);
         let ld = s.link_density();
+        if cfg.sibling_sections
+            && is_headed_section(doc, top)
+            && is_headed_section(doc, sib)
+            && ld < cfg.sibling_paragraph_link_density
+        {
+            return true;
+        }
         let paragraph_like = doc.is(sib, local_name!("p"))
             || (s.flags.contains(NodeFlags::BLOCK) && s.tags <= cfg.sibling_paragraph_tags);
         if !paragraph_like || s.chars == 0 {
@@ -60,6 +69,16 @@ pub(super) fn add_siblings(
             || (ld == 0.0 && (text.ends_with('.') || text.ends_with('。')))
     };
     doc.children(parent).filter(|&sib| sib == top || joins(sib)).collect()
+}
+
+/// A `<section>` whose first element child is a heading.
+fn is_headed_section(doc: &Document, id: NodeId) -> bool {
+    doc.is(id, local_name!("section"))
+        && doc
+            .children(id)
+            .find(|&c| doc.element(c).is_some())
+            .and_then(|c| doc.name(c))
+            .is_some_and(|n| crate::document::tags::heading_level(n).is_some())
 }
 
 /// Pass 7, **secondary containers** \[I\]: other candidates outside
@@ -144,6 +163,20 @@ mod tests {
         let out = run(&html);
         assert!(out.contains("It ends here."), "{out}");
         assert!(!out.contains("More"), "{out}");
+    }
+
+    #[test]
+    fn sections_of_one_document_join() {
+        // The container is the first section; the second is mostly code
+        // (few votes) yet part of the document; the third is a link list.
+        let code = "<pre>for f in *; do echo $f; done</pre>";
+        let html = format!(
+            "<section><section><h2>Arithmetic</h2>{}</section>             <section><h2>Loops</h2>{code}{code}<p>Short note.</p></section>             <section><h2>See also</h2><ul><li><a href=/a>A page</a></li><li><a href=/b>B page</a></li></ul></section></section>",
+            format!("<p>{PARA}</p>").repeat(4),
+        );
+        let out = run(&html);
+        assert!(out.contains("Loops") && out.contains("for f in"), "{out}");
+        assert!(!out.contains("B page"), "{out}");
     }
 
     #[test]
