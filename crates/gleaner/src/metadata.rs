@@ -37,7 +37,7 @@ pub fn title(doc: &Document) -> Option<String> {
 pub fn clean(raw: &str, h1: Option<&str>) -> String {
     let raw = collapse(raw);
     if let Some(h1) = h1 {
-        if raw.eq_ignore_ascii_case(h1) {
+        if same_heading(&raw, h1) {
             return raw;
         }
     }
@@ -46,7 +46,7 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
     };
     let segments: Vec<&str> = raw.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect();
     if let Some(h1) = h1 {
-        if let Some(seg) = segments.iter().find(|s| s.eq_ignore_ascii_case(h1.trim())) {
+        if let Some(seg) = segments.iter().find(|s| same_heading(s, h1)) {
             return seg.to_string();
         }
     }
@@ -59,6 +59,14 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
         Some(seg) if words(seg) >= 2 => seg.to_string(),
         _ => raw,
     }
+}
+
+/// Do two headings say the same, ignoring case and the symbols around
+/// them (a permalink's `¶`, an icon font's private-use glyph, quotes)?
+pub(crate) fn same_heading(a: &str, b: &str) -> bool {
+    let key = |s: &str| s.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let (a, b) = (key(a), key(b));
+    !a.is_empty() && a == b
 }
 
 /// The `src` of every `<frame>` when the page is a frameset, `None`

@@ -178,7 +178,8 @@ impl TemplateModel {
     }
 
     /// The text nodes of `doc` that are template text, as a mask indexed
-    /// by node id. Text in `<pre>` (code) is never template text.
+    /// by node id. Text in `<pre>` (code) is never template text, nor the
+    /// page's headline (an `<h1>` whose text is the page's title).
     pub fn mark(&self, doc: &Document) -> Vec<bool> {
         let min = self.min_df();
         let mut marks = vec![false; doc.len()];
@@ -203,6 +204,17 @@ impl TemplateModel {
         for id in doc.text_nodes() {
             if doc.stats(id).flags.contains(NodeFlags::IN_PRE) {
                 marks[id.index()] = false;
+            }
+        }
+        // The page's own headline is its own, even when its menu entry
+        // repeats it on every page: an `<h1>` whose text is the title.
+        if let Some(title) = crate::metadata::title(doc) {
+            for h1 in doc.ids().filter(|&id| doc.is(id, markup5ever::local_name!("h1"))) {
+                if crate::metadata::same_heading(&doc.text_content(h1), &title) {
+                    for id in doc.subtree(h1) {
+                        marks[id.index()] = false;
+                    }
+                }
             }
         }
         marks
