@@ -61,12 +61,17 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
     }
 }
 
-/// Do two headings say the same, ignoring case and the symbols around
-/// them (a permalink's `¶`, an icon font's private-use glyph, quotes)?
-pub(crate) fn same_heading(a: &str, b: &str) -> bool {
-    let key = |s: &str| s.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-    let (a, b) = (key(a), key(b));
-    !a.is_empty() && a == b
+/// Do a title (or title segment) and a heading say the same, ignoring
+/// case and a permalink mark after the heading (`¶`, `#`, an icon font's
+/// private-use glyph, as Sphinx and others add)?
+pub(crate) fn same_heading(title: &str, heading: &str) -> bool {
+    let heading = heading
+        .trim()
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '¶' | '#' | '§' | '\u{e000}'..='\u{f8ff}')
+        })
+        .trim();
+    !heading.is_empty() && title.trim().eq_ignore_ascii_case(heading)
 }
 
 /// The `src` of every `<frame>` when the page is a frameset, `None`

@@ -210,7 +210,7 @@ impl TemplateModel {
         // repeats it on every page: an `<h1>` whose text is the title.
         if let Some(title) = crate::metadata::title(doc) {
             for h1 in doc.ids().filter(|&id| doc.is(id, markup5ever::local_name!("h1"))) {
-                if crate::metadata::same_heading(&doc.text_content(h1), &title) {
+                if crate::metadata::same_heading(&title, &doc.text_content(h1)) {
                     for id in doc.subtree(h1) {
                         marks[id.index()] = false;
                     }
