@@ -7,38 +7,8 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn gleaner() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gleaner"))
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("gleaner runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs `cmd` and asserts it exited 0, showing its stderr otherwise.
-fn run_ok(cmd: &mut Command) -> Output {
-    let out = run(cmd);
-    assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
-    out
-}
-
-/// Writes `bytes` to `dir/rel`, creating parent directories.
-fn put(dir: &Path, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-    let path = dir.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("mkdir");
-    }
-    std::fs::write(&path, bytes).expect("write");
-    path
-}
+mod support;
+use support::{gleaner, jsonl, put, run, run_ok, stderr, stdout};
 
 // ---------------------------------------------------------------------------
 // Synthetic sites: two templates with clearly different markup and repeated
@@ -250,11 +220,6 @@ impl Corpus {
         );
         model
     }
-}
-
-/// Every line of the output as a JSON record.
-fn jsonl(o: &Output) -> Vec<serde_json::Value> {
-    stdout(o).lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect()
 }
 
 /// `template cluster` with an `--input-dir` for each of `dirs`.
