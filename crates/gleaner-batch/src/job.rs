@@ -200,10 +200,7 @@ impl Job {
     /// panics: what went wrong is the record's `error` (a panic inside
     /// the library becomes "internal error, please report it").
     pub fn record(&self, input: &Input) -> Record {
-        let template = match &self.template {
-            Some(model) => TemplateUse::Model(model),
-            None => TemplateUse::None,
-        };
+        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
         self.record_using(input, template)
     }
 
@@ -238,10 +235,7 @@ impl Job {
     /// Parses and extracts a page already in memory (no gzip, no
     /// reading), with the same guarantees as [`Job::record`].
     pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
-        let template = match &self.template {
-            Some(model) => TemplateUse::Model(model),
-            None => TemplateUse::None,
-        };
+        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
         guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes, template))
     }
 

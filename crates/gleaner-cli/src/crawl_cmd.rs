@@ -6,60 +6,24 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use gleaner_crawl::{
-    crawl, CrawlOptions, DirSource, HttpOptions, HttpSource, PageSource, Url, WarcRecorder,
-    WarcSource,
-};
+use gleaner_crawl::{crawl, CrawlOptions, HttpOptions, WarcRecorder};
 
 use crate::flags::CrawlArgs;
 use crate::UsageError;
-
-/// The start URL; with an offline folder a bare path is read under
-/// `http://localhost/`.
-fn start_url(args: &CrawlArgs) -> Result<Url, UsageError> {
-    match Url::parse(&args.url) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
-        Ok(url) => Err(UsageError(format!("{}: not an http(s) URL ({})", args.url, url.scheme()))),
-        Err(_) if args.source.as_deref().is_some_and(std::path::Path::is_dir) => {
-            Url::parse("http://localhost/")
-                .and_then(|base| base.join(&args.url))
-                .map_err(|e| UsageError(format!("{}: {e}", args.url)))
-        }
-        Err(e) => Err(UsageError(format!("{}: {e}", args.url))),
-    }
-}
-
-/// The page source the flags ask for.
-fn source(args: &CrawlArgs, start: &Url) -> anyhow::Result<Box<dyn PageSource + Sync>> {
-    let Some(path) = &args.source else {
-        let options = HttpOptions::default()
-            .user_agent(args.user_agent.clone())
-            .timeout(Duration::from_secs(args.timeout_secs.max(1)))
-            .max_bytes(args.max_bytes)
-            .delay(Duration::from_millis(args.delay_ms))
-            .stay_on_site(!args.all_hosts);
-        return Ok(Box::new(HttpSource::new(options)?));
-    };
-    if path.is_dir() {
-        let mut root = start.clone();
-        root.set_path("/");
-        root.set_query(None);
-        return Ok(Box::new(DirSource::new(path, &root).max_bytes(args.max_bytes)));
-    }
-    if path.is_file() {
-        let archive = WarcSource::open(path).with_context(|| format!("{}", path.display()))?;
-        return Ok(Box::new(archive));
-    }
-    Err(UsageError(format!("--source {}: no such folder or file", path.display())).into())
-}
 
 /// Runs `crawl`.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     if args.max_pages == 0 {
         return Err(UsageError("--max-pages must be at least 1".into()).into());
     }
-    let start = start_url(&args)?;
-    let source = source(&args, &start)?;
+    let start = crate::fetch::parse_url(&args.url, args.source.as_deref())?;
+    let http = HttpOptions::default()
+        .user_agent(args.user_agent.clone())
+        .timeout(Duration::from_secs(args.timeout_secs.max(1)))
+        .max_bytes(args.max_bytes)
+        .delay(Duration::from_millis(args.delay_ms))
+        .stay_on_site(!args.all_hosts);
+    let source = crate::fetch::source_at(args.source.as_deref(), &start, http, args.max_bytes)?;
     let mut recorder = match &args.output {
         Some(path) => Some(
             WarcRecorder::create(path, &args.user_agent)

@@ -136,7 +136,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         let mut source = None;
         for raw in &urls {
             let text = raw.to_string_lossy();
-            let url = crate::fetch::parse_url(&text, &args.fetch)?;
+            let url = crate::fetch::parse_url(&text, args.fetch.source.as_deref())?;
             if source.is_none() {
                 source = Some(crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?);
             }

@@ -20,15 +20,13 @@ pub fn is_url(input: &Path) -> bool {
 
 /// The URL of an input; with an offline folder a bare path is read under
 /// `http://localhost/`.
-pub fn parse_url(input: &str, fetch: &FetchArgs) -> Result<Url, UsageError> {
+pub fn parse_url(input: &str, source: Option<&Path>) -> Result<Url, UsageError> {
     match Url::parse(input) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
         Ok(url) => Err(UsageError(format!("{input}: not an http(s) URL ({})", url.scheme()))),
-        Err(_) if fetch.source.as_deref().is_some_and(Path::is_dir) => {
-            Url::parse("http://localhost/")
-                .and_then(|base| base.join(input))
-                .map_err(|e| UsageError(format!("{input}: {e}")))
-        }
+        Err(_) if source.is_some_and(Path::is_dir) => Url::parse("http://localhost/")
+            .and_then(|base| base.join(input))
+            .map_err(|e| UsageError(format!("{input}: {e}"))),
         Err(e) => Err(UsageError(format!("{input}: {e}"))),
     }
 }
@@ -43,13 +41,28 @@ pub fn page_source(
     start: &Url,
     max_bytes: u64,
 ) -> anyhow::Result<Box<dyn PageSource + Sync>> {
-    let Some(path) = &fetch.source else {
-        let options = HttpOptions::default()
-            .user_agent(fetch.user_agent.clone())
-            .timeout(Duration::from_secs(fetch.timeout_secs.max(1)))
-            .max_bytes(max_bytes)
-            .delay(Duration::from_millis(fetch.delay_ms));
-        return Ok(Box::new(HttpSource::new(options)?));
+    let http = HttpOptions::default()
+        .user_agent(fetch.user_agent.clone())
+        .timeout(Duration::from_secs(fetch.timeout_secs.max(1)))
+        .max_bytes(max_bytes)
+        .delay(Duration::from_millis(fetch.delay_ms));
+    source_at(fetch.source.as_deref(), start, http, max_bytes)
+}
+
+/// The folder or WARC file at `path`, or the web with `http` when there
+/// is none (shared by `extract`, `template extract` and `crawl`).
+///
+/// # Errors
+/// A path that is neither a folder nor a readable WARC file, or an HTTP
+/// client that cannot start.
+pub fn source_at(
+    path: Option<&Path>,
+    start: &Url,
+    http: HttpOptions,
+    max_bytes: u64,
+) -> anyhow::Result<Box<dyn PageSource + Sync>> {
+    let Some(path) = path else {
+        return Ok(Box::new(HttpSource::new(http)?));
     };
     if path.is_dir() {
         let mut root = start.clone();
@@ -84,7 +97,7 @@ impl UrlJob<'_> {
     pub fn record(&self, url: &Url, source: &dyn PageSource) -> Record {
         let name = url.as_str();
         match self.training {
-            None => match gleaner_crawl::training::fetch_key_page(source, url) {
+            None => match gleaner_crawl::training::fetch_page(source, url) {
                 Ok(key) => self.job.record_for_document(name, &key.doc, None, None),
                 Err(e) => self.job.failed_record(name, &e.to_string()),
             },

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use gleaner::render::escape;
 use gleaner::template::{groups, page_distance, ModelBuilder, PageSummary, TemplateModel};
 use gleaner::{Document, ParseOptions};
 use gleaner_batch::input::{self, Input};
-use gleaner_eval::plot::escape;
 use serde::Serialize;
 
 use crate::flags::{
@@ -91,7 +91,7 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
     // Pages that failed are left out of the clusters and the indices.
     let kept: Vec<usize> = (0..inputs.len()).filter(|&i| summaries[i].is_some()).collect();
     let shapes: Vec<&PageSummary> = kept.iter().filter_map(|&i| summaries[i].as_ref()).collect();
-    let owned: Vec<_> = shapes.iter().map(|s| s.shape.clone()).collect();
+    let owned: Vec<&gleaner::template::PageShape> = shapes.iter().map(|s| &s.shape).collect();
     let labels = gleaner::template::cluster(&owned, options.distance, options.threshold);
     let clusters: Vec<Vec<String>> = groups(&labels)
         .into_iter()
@@ -101,7 +101,7 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         let mut tsv = String::new();
         for a in 0..owned.len() {
             for b in a + 1..owned.len() {
-                let d = page_distance(options.distance, &owned[a], &owned[b]);
+                let d = page_distance(options.distance, owned[a], owned[b]);
                 let _ =
                     writeln!(tsv, "{}\t{}\t{d:.6}", inputs[kept[a]].source, inputs[kept[b]].source);
             }
@@ -114,7 +114,7 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         // Identical pages within every class make the Dunn index infinite,
         // which JSON cannot say: the largest finite number stands for it.
         let dunn = gleaner_eval::dunn_index(&true_labels, |a, b| {
-            page_distance(options.distance, &owned[a], &owned[b])
+            page_distance(options.distance, owned[a], owned[b])
         })
         .map(|d| d.min(f64::MAX));
         (Some(rand), dunn)
@@ -313,7 +313,7 @@ fn significant(doc: &Document, id: gleaner::NodeId) -> bool {
 }
 
 fn extract(args: TemplateExtractArgs) -> anyhow::Result<ExitCode> {
-    let url = crate::fetch::parse_url(&args.url, &args.fetch)?;
+    let url = crate::fetch::parse_url(&args.url, args.fetch.source.as_deref())?;
     let source = crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?;
     let menu = gleaner::template::menu::MenuConfig::default()
         .n(args.menu_pages.max(1))

@@ -48,8 +48,8 @@ pub struct PageLinks {
 /// [`CrawlError::NotHtml`] when the core parser finds binary data.
 pub fn page_links(page: &Fetched) -> Result<PageLinks, CrawlError> {
     let max = page.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES);
-    // Every attribute is kept: the core's faster filtered path spells an
-    // unquoted `href=/x/>` as `/x//` (seen with gleaner 0.1).
+    // Every attribute is kept: links read `rel`, and the robots `<meta>`
+    // its `name` and `content`, which the core's filtered parse drops.
     let options = page.parse_options().max_bytes(max).keep_all_attributes(true);
     let doc = gleaner::Document::parse(&page.body, &options).map_err(|e| match e {
         gleaner::Error::NotHtml { kind } => CrawlError::NotHtml(kind.to_string()),

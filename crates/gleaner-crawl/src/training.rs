@@ -70,11 +70,7 @@ pub struct MenuTraining {
 ///
 /// # Errors
 /// The page cannot be fetched, or is not HTML.
-pub fn fetch_key_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
-    fetch_page(source, url)
-}
-
-fn fetch_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
+pub fn fetch_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
     let fetched = source.fetch(url)?;
     let options = fetched
         .parse_options()
@@ -146,7 +142,7 @@ pub fn menu_training(
     };
     Ok(MenuTraining {
         key,
-        subdigraph: found.pages.clone(),
+        subdigraph: found.pages,
         pages_loaded: found.loaded,
         complete: found.complete,
         template,

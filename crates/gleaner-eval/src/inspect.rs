@@ -20,12 +20,13 @@
 use std::fmt::Write;
 
 use crate::error::Result;
-use crate::plot::{escape, LineChart};
+use crate::plot::LineChart;
 use gleaner::document::tags::is_block;
 use gleaner::document::{Document, NodeId};
 use gleaner::extract::{
     self, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Params, Ttr, TtrConfig, TtrMethod,
 };
+use gleaner::render::escape;
 use gleaner::Selection;
 
 /// The algorithms that have a curve ([`curve`] returns one for them).

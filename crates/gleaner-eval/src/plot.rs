@@ -24,6 +24,7 @@
 use std::fmt::Write;
 
 use gleaner::extract::Curve;
+use gleaner::render::escape;
 
 /// Line colours, in series order.
 const PALETTE: &[&str] = &["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];
@@ -475,22 +476,6 @@ fn thin(n: usize, budget: usize, point: impl Fn(usize) -> (f64, f64)) -> Vec<Vec
         segments.push(current);
     }
     segments
-}
-
-/// Escapes text for XML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

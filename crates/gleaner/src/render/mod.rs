@@ -14,6 +14,29 @@ mod writer;
 use markup5ever::{local_name, LocalName};
 
 pub use self::html::html;
+
+/// Escapes `text` for HTML or XML text and attribute values (`&`, `<`,
+/// `>`, `"`, `'`), appending to `out`. Reports and plots use it; the
+/// clean-HTML renderer keeps its own lighter escaping.
+pub fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// [`escape_into`] a new string.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text);
+    out
+}
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};

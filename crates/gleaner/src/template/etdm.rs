@@ -89,6 +89,7 @@ use html5ever::local_name;
 use crate::document::tags::is_void;
 use crate::document::{Document, NodeId, NodeKind};
 use crate::error::{Error, Result};
+use crate::render::escape_into;
 
 /// How the children of two mapped nodes are paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -648,7 +649,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
     out.push_str("<title>Template");
     if let Some(u) = doc.url() {
         out.push_str(" of ");
-        escape(&mut out, u);
+        escape_into(&mut out, u);
     }
     out.push_str("</title></head>\n<body>");
     // Open elements: (node, the tag written for it, if any).
@@ -674,7 +675,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
             continue;
         }
         match doc.kind(id) {
-            NodeKind::Text(_) => escape(&mut out, doc.text(id)),
+            NodeKind::Text(_) => escape_into(&mut out, doc.text(id)),
             NodeKind::Element(e) => {
                 let name: &str = &e.name;
                 let plain = name.starts_with(|c: char| c.is_ascii_lowercase())
@@ -703,7 +704,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
-                        escape(&mut out, &value);
+                        escape_into(&mut out, &value);
                         out.push('"');
                     }
                     out.push('>');
@@ -728,20 +729,6 @@ fn close(out: &mut String, tag: Option<&str>) {
         out.push_str("</");
         out.push_str(t);
         out.push('>');
-    }
-}
-
-/// Escapes text or an attribute value (`&`, `<`, `>`, `"`, `'`).
-fn escape(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
     }
 }
 
