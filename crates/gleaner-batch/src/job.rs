@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use gleaner::extract::Extractor;
+use gleaner::layout::LayoutProvider;
 use gleaner::render::{self, Format, RenderOptions};
 use gleaner::template::{SiteTemplates, TemplateModel, Templated};
 use gleaner::{Document, ParseOptions};
@@ -149,6 +150,7 @@ pub struct Job {
     render: RenderOptions,
     max_bytes: usize,
     template: Option<Arc<TemplateModel>>,
+    layout: Option<Arc<dyn LayoutProvider>>,
 }
 
 impl Job {
@@ -168,6 +170,7 @@ impl Job {
             format,
             render: RenderOptions::default(),
             template: None,
+            layout: None,
         }
     }
 
@@ -177,11 +180,22 @@ impl Job {
         self
     }
 
+    /// Lays every page out with `provider` before extraction, so the
+    /// algorithms that read boxes (vce) use its layout instead of their
+    /// estimate. Pages are then parsed with every attribute kept: the
+    /// layout engine needs `style`, `width`, `bgcolor` and the rest.
+    pub fn layout(mut self, provider: Arc<dyn LayoutProvider>) -> Job {
+        self.layout = Some(provider);
+        self.parse = self.parse.keep_all_attributes(true);
+        self
+    }
+
     /// Parse options (forced encoding, size limit); the size limit also
     /// bounds reading.
     pub fn parse_options(mut self, parse: ParseOptions) -> Job {
         self.max_bytes = parse.max_bytes;
-        self.parse = parse;
+        let keep_all = parse.keep_all_attributes || self.layout.is_some();
+        self.parse = parse.keep_all_attributes(keep_all);
         self
     }
 
@@ -253,7 +267,7 @@ impl Job {
         if !matches!(template, TemplateUse::None) {
             record.template_applied = Some(model.is_some());
         }
-        let doc = match Document::parse(bytes, &self.parse) {
+        let doc = match Document::parse(bytes, &self.parse).and_then(|d| self.laid_out(d)) {
             Ok(d) => d,
             Err(e) => {
                 record.error = Some(e.to_string());
@@ -263,6 +277,17 @@ impl Job {
         let aside = model.map_or(Aside::Nothing, Aside::Model);
         self.fill(&mut record, &doc, aside);
         record
+    }
+
+    /// `doc` with the job's layout attached, when the job has a provider.
+    fn laid_out(&self, doc: Document) -> gleaner::Result<Document> {
+        match &self.layout {
+            Some(provider) => {
+                let layout = provider.layout(&doc)?;
+                Ok(doc.with_layout(layout))
+            }
+            None => Ok(doc),
+        }
     }
 
     /// The record of an input that failed before extraction (it could

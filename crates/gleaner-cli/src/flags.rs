@@ -382,6 +382,38 @@ pub struct ExtractArgs {
     /// How URLs are fetched.
     #[command(flatten)]
     pub fetch: FetchArgs,
+
+    /// Where boxes and font sizes come from, for algorithms that read the
+    /// page's layout (vce).
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+/// Which layout the visual algorithms read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LayoutChoice {
+    /// Estimated from the HTML alone: no browser needed.
+    Heuristic,
+    /// Measured by the system's Chromium (headless, offline).
+    Browser,
+}
+
+/// How pages are laid out for the visual algorithms.
+#[derive(Debug, Clone, Args)]
+pub struct LayoutArgs {
+    /// `heuristic` estimates boxes from the HTML; `browser` renders each
+    /// page in headless Chromium, offline, and reads its real boxes.
+    #[arg(long, value_enum, value_name = "KIND", default_value_t = LayoutChoice::Heuristic)]
+    pub layout: LayoutChoice,
+
+    /// With `--layout browser`: run the page's inline scripts (off by
+    /// default; nothing is ever fetched from the network either way).
+    #[arg(long)]
+    pub layout_scripts: bool,
+
+    /// With `--layout browser`: seconds a page may take to lay out.
+    #[arg(long, value_name = "SECS", default_value_t = 20)]
+    pub layout_timeout_secs: u64,
 }
 
 /// Where pages given as URLs come from, and how they are fetched.

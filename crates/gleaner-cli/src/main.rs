@@ -8,6 +8,7 @@ mod extract_cmd;
 mod fetch;
 mod flags;
 mod inspect_cmd;
+mod layout;
 mod template_cmd;
 
 use std::process::ExitCode;

@@ -46,6 +46,10 @@ pub enum Error {
     /// version, or damaged.
     #[error("invalid template model: {0}")]
     InvalidModel(String),
+    /// A layout provider could not lay the page out: the browser is
+    /// missing, crashed, or ran out of time.
+    #[error("layout failed: {0}")]
+    Layout(String),
 }
 
 /// What a non-HTML input was recognised as.

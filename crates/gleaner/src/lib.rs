@@ -40,6 +40,7 @@ assert_eq!(gleaner::metadata::title(&doc).as_deref(), Some("Hello world"));
 pub mod document;
 mod error;
 pub mod extract;
+pub mod layout;
 pub mod metadata;
 pub mod render;
 mod selection;

@@ -17,6 +17,7 @@ pub mod tags;
 mod tree_input;
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 use html5ever::tendril::TendrilSink;
@@ -28,6 +29,7 @@ use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};
 use crate::error::{BinaryKind, Error, Result};
+use crate::layout::Layout;
 
 /// Identifies a node of a [`Document`]: its index in document order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -180,6 +182,7 @@ pub struct Document {
     encoding_source: EncodingSource,
     url: Option<String>,
     input_bytes: usize,
+    layout: Option<Arc<Layout>>,
 }
 
 impl Document {
@@ -246,6 +249,7 @@ impl Document {
             encoding_source: EncodingSource::Given,
             url: options.url.clone(),
             input_bytes,
+            layout: None,
         };
         let dom_texts: Vec<(NodeId, &str)> = doc
             .nodes
@@ -434,6 +438,22 @@ impl Document {
         doc.stats = stats::compute(&doc.nodes, &doc.text, Some(&hidden));
         doc.source.set_aside(&hidden);
         doc
+    }
+
+    /// The document with `layout` attached: every extractor that reads
+    /// boxes, font sizes or visibility ([`Document::layout`]) uses it. A
+    /// layout made for another document (a different node count) is
+    /// ignored.
+    pub fn with_layout(mut self, layout: Layout) -> Document {
+        if layout.len() == self.nodes.len() {
+            self.layout = Some(Arc::new(layout));
+        }
+        self
+    }
+
+    /// The layout attached with [`Document::with_layout`], if any.
+    pub fn layout(&self) -> Option<&Layout> {
+        self.layout.as_deref()
     }
 
     /// The text content of a subtree, whitespace-collapsed, visible text

@@ -1,0 +1,189 @@
+//! Page layout: each element's box, font size, background colour and
+//! visibility, as a browser would render the page.
+//!
+//! The Visual Clustering Extractor (seed 004, `../shared/ALGORITHMS.md`
+//! §2.8) reads the page as a person sees it; its block tree compares an
+//! element's *visual style vector* (width, height, font size, background
+//! colour, top, left) with its parent's. A [`Layout`] holds that vector
+//! for every element of a [`Document`], by [`NodeId`], and travels with
+//! the document ([`Document::with_layout`]) so any extractor may read it.
+//!
+//! Where a layout comes from is a [`LayoutProvider`]:
+//! - a real browser (the `gleaner-browser` crate: Chromium over the
+//!   DevTools protocol, [`LayoutOrigin::Browser`]);
+//! - an estimate from the HTML alone ([`LayoutOrigin::Heuristic`]), which
+//!   needs no browser and is what extractors fall back on when a document
+//!   carries no layout.
+//!
+//! Coordinates are CSS pixels from the top-left corner of the page (not
+//! the viewport), as `DOMSnapshot.captureSnapshot` reports them.
+
+use crate::document::{Document, NodeId};
+use crate::error::Result;
+
+/// An axis-aligned rectangle in CSS pixels, page coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rect {
+    /// Distance of the left edge from the page's left edge.
+    pub left: f32,
+    /// Distance of the top edge from the page's top.
+    pub top: f32,
+    /// Width.
+    pub width: f32,
+    /// Height.
+    pub height: f32,
+}
+
+impl Rect {
+    /// The distance of the bottom edge from the page's top.
+    pub fn bottom(&self) -> f32 {
+        self.top + self.height
+    }
+
+    /// The distance of the right edge from the page's left edge.
+    pub fn right(&self) -> f32 {
+        self.left + self.width
+    }
+
+    /// Width × height; 0 for an empty or inverted box.
+    pub fn area(&self) -> f32 {
+        self.width.max(0.0) * self.height.max(0.0)
+    }
+}
+
+/// A colour with alpha; alpha 0 is transparent (no background of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Rgba {
+    /// Red.
+    pub r: u8,
+    /// Green.
+    pub g: u8,
+    /// Blue.
+    pub b: u8,
+    /// Alpha: 0 transparent, 255 opaque.
+    pub a: u8,
+}
+
+impl Rgba {
+    /// Fully transparent: the initial value of `background-color`.
+    pub const TRANSPARENT: Rgba = Rgba { r: 0, g: 0, b: 0, a: 0 };
+
+    /// An opaque colour.
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Rgba {
+        Rgba { r, g, b, a: 255 }
+    }
+
+    /// True when the colour paints nothing.
+    pub fn is_transparent(&self) -> bool {
+        self.a == 0
+    }
+}
+
+/// What the layout says of one element.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutBox {
+    /// The element's border box.
+    pub rect: Rect,
+    /// Computed `font-size` in CSS pixels.
+    pub font_size: f32,
+    /// Computed `background-color`; transparent when the element paints
+    /// none of its own.
+    pub background: Rgba,
+    /// False when the element is not rendered or cannot be seen:
+    /// `display:none`, `visibility:hidden`, `opacity:0`, a zero-size box
+    /// with hidden overflow, the `hidden` attribute.
+    pub visible: bool,
+}
+
+/// Where a [`Layout`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LayoutOrigin {
+    /// Measured by a real browser engine.
+    Browser,
+    /// Estimated from the HTML alone.
+    Heuristic,
+}
+
+impl LayoutOrigin {
+    /// The name the command line uses: `browser` or `heuristic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayoutOrigin::Browser => "browser",
+            LayoutOrigin::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// The boxes of a document's elements, by node id. See the
+/// [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    boxes: Vec<Option<LayoutBox>>,
+    origin: LayoutOrigin,
+    page: Rect,
+}
+
+impl Layout {
+    /// An empty layout for a document of `node_count` nodes, rendered at
+    /// `viewport_width` pixels.
+    pub fn new(node_count: usize, origin: LayoutOrigin, viewport_width: f32) -> Layout {
+        Layout {
+            boxes: vec![None; node_count],
+            origin,
+            page: Rect { left: 0.0, top: 0.0, width: viewport_width, height: 0.0 },
+        }
+    }
+
+    /// Sets the box of node `id`; ids out of range are ignored. The page
+    /// grows to hold every box set.
+    pub fn set(&mut self, id: NodeId, b: LayoutBox) {
+        if let Some(slot) = self.boxes.get_mut(id.index()) {
+            *slot = Some(b);
+            if b.visible {
+                self.page.width = self.page.width.max(b.rect.right());
+                self.page.height = self.page.height.max(b.rect.bottom());
+            }
+        }
+    }
+
+    /// The box of node `id`, if the layout has one (elements only;
+    /// elements the layout engine did not render have none).
+    pub fn get(&self, id: NodeId) -> Option<&LayoutBox> {
+        self.boxes.get(id.index()).and_then(Option::as_ref)
+    }
+
+    /// Where the layout came from.
+    pub fn origin(&self) -> LayoutOrigin {
+        self.origin
+    }
+
+    /// The whole page: the viewport's width (or wider, when content
+    /// overflows) and the height of the lowest visible box.
+    pub fn page(&self) -> Rect {
+        self.page
+    }
+
+    /// Number of node slots: the node count of the document it was made
+    /// for.
+    pub fn len(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// True when made for an empty node list.
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty()
+    }
+}
+
+/// Something that lays out a document: a browser, or an estimate.
+pub trait LayoutProvider: Send + Sync {
+    /// The layout of `doc`, with a slot for each of its nodes.
+    ///
+    /// # Errors
+    /// [`Error::Layout`](crate::Error::Layout) when the provider cannot
+    /// lay the page out (the browser is missing, crashed or timed out).
+    fn layout(&self, doc: &Document) -> Result<Layout>;
+
+    /// What kind of layout this provider makes.
+    fn origin(&self) -> LayoutOrigin;
+}
