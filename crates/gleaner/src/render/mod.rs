@@ -9,11 +9,13 @@
 //! emphasis and (optionally) links.
 
 mod html;
+mod node_ids;
 mod writer;
 
 use markup5ever::{local_name, LocalName};
 
 pub use self::html::html;
+pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 
 /// Escapes `text` for HTML or XML text and attribute values (`&`, `<`,
 /// `>`, `"`, `'`), appending to `out`. Reports and plots use it; the
