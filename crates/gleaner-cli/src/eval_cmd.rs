@@ -4,7 +4,8 @@
 //! Each page is loaded and parsed once; every algorithm runs on the same
 //! `Document`. Timing is per page on the thread that processed it, so
 //! `ms_per_page` is single-threaded time even when pages run in parallel:
-//! the parse plus the algorithm plus rendering the text.
+//! the parse (and with `--layout browser` the page's layout) plus the
+//! algorithm plus rendering the text.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use gleaner::extract::{self, Extractor, Params};
+use gleaner::layout::LayoutProvider;
 use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
 use gleaner::{render, Document, ParseOptions};
 use gleaner_eval::dataset::Dataset;
@@ -185,6 +187,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
     }
     let site_options = args.clustering.options()?;
+    let layout = crate::layout::provider(&args.layout, args.parallel)?;
+    // Rows of one algorithm with both layouts can share a table.
+    let layout_suffix = if layout.is_some() { "+browser" } else { "" };
     let mut contenders = Vec::new();
     for name in &names {
         // --lines applies to the line-based algorithms only.
@@ -209,7 +214,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             match &sweep {
                 None => {
                     let extractor = build(name, &base)?;
-                    let label = format!("{name}{suffix}");
+                    let label = format!("{name}{suffix}{layout_suffix}");
                     contenders.push(Contender::Algorithm {
                         label,
                         extractor,
@@ -221,7 +226,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
                     for v in &s.values {
                         let params = base.clone().with(&s.key, v);
                         let extractor = build(name, &params)?;
-                        let label = format!("{name}{suffix}[{}={v}]", s.key);
+                        let label = format!("{name}{suffix}{layout_suffix}[{}={v}]", s.key);
                         contenders.push(Contender::Algorithm {
                             label,
                             extractor,
@@ -291,7 +296,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             None
         };
         let scores = pool.install(|| {
-            score_dataset(dataset, &all, site.as_ref(), &metrics, args.limit, progress.as_ref())
+            let site = site.as_ref();
+            let layout = layout.as_deref();
+            score_dataset(dataset, &all, site, layout, &metrics, args.limit, progress.as_ref())
         });
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
@@ -451,6 +458,7 @@ fn score_dataset(
     dataset: &Dataset,
     contenders: &[&Contender],
     site: Option<&SiteTemplates>,
+    layout: Option<&dyn LayoutProvider>,
     metrics: &[Metric],
     limit_pages: Option<usize>,
     progress: Option<&ProgressBar>,
@@ -460,7 +468,7 @@ fn score_dataset(
         .into_par_iter()
         .map(|i| {
             let model = site.and_then(|s| s.model_of(i));
-            let scores = score_page(dataset, i, contenders, model, metrics);
+            let scores = score_page(dataset, i, contenders, model, layout, metrics);
             if let Some(bar) = progress {
                 bar.inc(1);
             }
@@ -483,6 +491,7 @@ fn score_page(
     index: usize,
     contenders: &[&Contender],
     model: Option<&Arc<TemplateModel>>,
+    layout: Option<&dyn LayoutProvider>,
     metrics: &[Metric],
 ) -> Vec<PageScore> {
     let page = match dataset.load(index) {
@@ -496,8 +505,17 @@ fn score_page(
         eprintln!("gleaner: {}: {}: no gold text, the page is not scored", dataset.name(), page.id);
     }
     let started = Instant::now();
-    let options = ParseOptions::default().url(page.url.clone());
-    let doc = Document::parse(&page.html, &options);
+    // A layout engine needs every attribute (`style`, `width`, …); the
+    // page's layout time counts as parse time.
+    let options =
+        ParseOptions::default().url(page.url.clone()).keep_all_attributes(layout.is_some());
+    let doc = Document::parse(&page.html, &options).and_then(|doc| match layout {
+        Some(provider) => {
+            let laid_out = provider.layout(&doc)?;
+            Ok(doc.with_layout(laid_out))
+        }
+        None => Ok(doc),
+    });
     let parse_ms = started.elapsed().as_secs_f64() * 1e3;
     if let Err(e) = &doc {
         eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);

@@ -64,7 +64,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
         .parse_options(ParseOptions::default().max_bytes(args.max_bytes).encoding(encoding))
         .render_options(RenderOptions::default().links(args.links).images(args.images));
-    if let Some(provider) = crate::layout::provider(&args.layout)? {
+    if let Some(provider) = crate::layout::provider(&args.layout, args.parallel)? {
         job = job.layout(provider);
     }
     if let Some(path) = &args.template {

@@ -553,6 +553,13 @@ pub struct EvalArgs {
     /// How --site-templates clusters.
     #[command(flatten)]
     pub clustering: ClusteringArgs,
+
+    /// Where boxes and font sizes come from, for algorithms that read the
+    /// page's layout (vce). With `browser`, every page is laid out once by
+    /// headless Chromium before the algorithms run, and algorithm rows are
+    /// labelled `NAME+browser`.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
 }
 
 /// Arguments of `inspect`.
