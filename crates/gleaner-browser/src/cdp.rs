@@ -377,13 +377,52 @@ impl Drop for Chromium {
     /// waits a little, kills it if it is still there, reaps it, and only
     /// then removes the profile folder.
     fn drop(&mut self) {
+        let helpers = descendants(self.child.id());
         let _ = self.send(None, "Browser.close", json!({}));
-        let _ = self.socket.get_mut().set_read_timeout(Some(Duration::from_millis(100)));
         stop(&mut self.child, Duration::from_secs(5));
+        // The helpers (zygote, renderer, network service) leave on their
+        // own once the browser is gone; wait for them, so that no process
+        // outlives the provider, and kill the ones that stay.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let alive = || helpers.iter().filter(|pid| Path::new(&format!("/proc/{pid}")).exists());
+        while alive().next().is_some() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let stayed: Vec<String> = alive().map(u32::to_string).collect();
+        if !stayed.is_empty() {
+            let _ = Command::new("kill").arg("-KILL").args(&stayed).status();
+        }
         if let Some(profile) = self.profile.take() {
             let _ = profile.close();
         }
     }
+}
+
+/// The processes below `pid`, from `/proc` (none where there is no
+/// `/proc`).
+fn descendants(pid: u32) -> Vec<u32> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent pid) of every process; `stat` is `pid (name) state ppid`,
+    // and the name may hold spaces and parentheses.
+    let parents: Vec<(u32, u32)> = entries
+        .filter_map(|e| {
+            let child = e.ok()?.file_name().to_str()?.parse::<u32>().ok()?;
+            let stat = fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            let (_, after_name) = stat.rsplit_once(')')?;
+            let parent = after_name.split_whitespace().nth(1)?.parse::<u32>().ok()?;
+            Some((child, parent))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while let Some(&p) = found.get(i) {
+        found.extend(parents.iter().filter(|&&(_, parent)| parent == p).map(|&(c, _)| c));
+        i += 1;
+    }
+    found.retain(|&p| p != pid);
+    found
 }
 
 /// Waits up to `grace` for `child` to exit, then kills it; always reaps.
