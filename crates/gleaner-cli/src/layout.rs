@@ -9,11 +9,12 @@ use crate::UsageError;
 
 /// Most browsers `--layout browser` runs at once, whatever `--parallel`
 /// says: each is a few hundred megabytes.
+#[cfg(feature = "browser")]
 pub const MAX_BROWSERS: usize = 4;
 
 /// The provider `--layout` names. `heuristic` is `None`: the visual
 /// algorithms estimate a layout themselves when a page carries none.
-/// `browser` runs min(`parallel`, [`MAX_BROWSERS`]) browsers, `parallel`
+/// `browser` runs min(`parallel`, 4) browsers, `parallel`
 /// being the worker threads (`None` or 0: all cores).
 ///
 /// # Errors
