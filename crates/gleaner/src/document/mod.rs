@@ -28,6 +28,7 @@ pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};
+pub(crate) use self::tree_input::drops_content;
 use crate::error::{BinaryKind, Error, Result};
 use crate::layout::Layout;
 

@@ -11,7 +11,7 @@
 //! quirks mode stays in quirks mode.
 //!
 //! The tree builder never sees the content of `script`, `style`,
-//! `noscript`, `noframes` and `noembed` (see `document/tree_input.rs`), so
+//! `noscript`, `noframes`, `noembed` and `iframe` (`document/tree_input.rs`), so
 //! it is taken from the source: the k-th such element of the DOM gets the
 //! raw text that follows the k-th start tag of that name in the source.
 //! Deviation: an element dropped by the nesting limit shifts the pairing
@@ -23,7 +23,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::escape_into;
 use crate::document::tags::{content_model, is_void, ContentModel};
-use crate::document::{Document, NodeId, NodeKind, TokenKind};
+use crate::document::{drops_content, Document, NodeId, NodeKind, TokenKind};
 
 /// The attribute [`html_with_node_ids`] puts on every element: the
 /// element's [`NodeId`] in decimal.
@@ -113,19 +113,7 @@ fn close(doc: &Document, id: NodeId, out: &mut String) {
     }
 }
 
-/// Elements whose content the tree builder drops (`tree_input.rs`).
-fn content_dropped(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("script")
-            | local_name!("style")
-            | local_name!("noscript")
-            | local_name!("noframes")
-            | local_name!("noembed")
-    )
-}
-
-/// The raw text of each [`content_dropped`] start tag in the source, by
+/// The raw text of each [`drops_content`] start tag in the source, by
 /// name, in source order (empty for an element without content).
 fn raw_texts(doc: &Document) -> HashMap<LocalName, VecDeque<&str>> {
     let source = doc.source();
@@ -133,7 +121,7 @@ fn raw_texts(doc: &Document) -> HashMap<LocalName, VecDeque<&str>> {
     let mut texts: HashMap<LocalName, VecDeque<&str>> = HashMap::new();
     for (i, token) in tokens.iter().enumerate() {
         if let TokenKind::StartTag(name) = &token.kind {
-            if content_dropped(name) {
+            if drops_content(name) {
                 let text = tokens
                     .get(i + 1)
                     .filter(|next| next.kind == TokenKind::RawText)
@@ -191,7 +179,7 @@ mod tests {
             if doc.element(id).is_some() {
                 assert_eq!(again.attr(id, NODE_ID_ATTRIBUTE), Some(id.0.to_string().as_str()));
             }
-            if !doc.name(id).is_some_and(content_dropped) {
+            if !doc.name(id).is_some_and(drops_content) {
                 assert_eq!(doc.text(id), again.text(id));
             }
         }
