@@ -30,12 +30,15 @@ Dropping the provider closes its browsers, kills any that do not exit, and
 removes their temporary profiles.
 
 # Why not chromiumoxide
-chromiumoxide is async and would need a tokio runtime inside this blocking
-provider; its typed bindings for the whole protocol, tokio and an HTTP
-stack cost about three minutes of a cold single-core build, for the five
-commands and one event loop this crate needs. The client here is a few
-hundred lines over tungstenite's blocking WebSocket, which builds in
-seconds and leaves every timeout and process in our hands.
+chromiumoxide (0.9) is async and would need a tokio runtime inside this
+blocking provider, and it drives the page itself (its handler enables
+domains and tracks frames on every page). Its typed bindings for the
+whole protocol, tokio and an HTTP stack took 2 min 49 s for a cold
+single-job debug build here (1 min 52 s CPU), for the handful of commands
+and the one event loop this crate needs. The client here is a few hundred
+lines over tungstenite's blocking WebSocket (its cold build: 43 s CPU)
+and leaves every timeout and process in our hands. It was chosen for
+that, not because chromiumoxide failed with Chromium 156 (not tried).
 
 # Example
 ```no_run
