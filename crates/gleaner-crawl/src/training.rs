@@ -97,15 +97,23 @@ pub fn links_training(
 ) -> Result<LinksTraining, CrawlError> {
     let key = fetch_page(source, key_url)?;
     let targets = links(&key.doc, key.fetched.url.as_str());
-    let mut summaries = vec![Some(PageSummary::of(&key.doc, site))];
+    let key_summary = PageSummary::of(&key.doc, site);
+    let mut summaries = Vec::new();
     let mut names = vec![key.fetched.url.to_string()];
+    let mut pages_fetched = 0;
     for target in targets.iter().take(max_links) {
         let Ok(url) = Url::parse(target) else { continue };
         let Ok(page) = fetch_page(source, &url) else { continue };
-        summaries.push(Some(PageSummary::of(&page.doc, site)));
+        pages_fetched += 1;
+        let summary = PageSummary::of(&page.doc, site);
+        // A copy of the key page would make its content "template".
+        if summary.is_mirror_of(&key_summary) {
+            continue;
+        }
+        summaries.push(Some(summary));
         names.push(page.fetched.url.to_string());
     }
-    let pages_fetched = summaries.len() - 1;
+    summaries.insert(0, Some(key_summary));
     let learned = SiteTemplates::learn(&summaries, &names, site);
     let model = learned.model_of(0).map(|m| TemplateModel::clone(m));
     Ok(LinksTraining { key, pages_fetched, cluster_size: learned.cluster_size(0), model })

@@ -41,15 +41,23 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
             return raw;
         }
     }
+    if let Some(h1) = h1 {
+        // A colon separates too when a segment is the page's own heading
+        // (`Lesson: Page` over `<h1>Page</h1>`); alone it is too common
+        // inside headlines to cut at.
+        let segment = SEPARATORS
+            .iter()
+            .chain([&": "])
+            .flat_map(|sep| raw.split(*sep).map(str::trim))
+            .find(|s| same_heading(s, h1));
+        if let Some(seg) = segment {
+            return seg.to_string();
+        }
+    }
     let Some(sep) = SEPARATORS.iter().find(|s| raw.contains(**s)) else {
         return raw;
     };
     let segments: Vec<&str> = raw.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect();
-    if let Some(h1) = h1 {
-        if let Some(seg) = segments.iter().find(|s| same_heading(s, h1)) {
-            return seg.to_string();
-        }
-    }
     let words = |s: &str| s.split_whitespace().count();
     let best = segments.iter().copied().max_by(|a, b| {
         // Longest by words; on ties the earlier segment.
@@ -140,6 +148,15 @@ mod tests {
     fn h1_match_wins() {
         let html = "<title>Daily Planet World News | Storm</title><h1>Storm</h1>";
         assert_eq!(t(html).as_deref(), Some("Storm"));
+    }
+
+    #[test]
+    fn a_colon_separates_only_before_the_page_heading() {
+        let lesson =
+            "<title>The Unix Shell: Additional Resources</title><h1>Additional Resources</h1>";
+        assert_eq!(t(lesson).as_deref(), Some("Additional Resources"));
+        let headline = "<title>Rust: a language for everyone</title><h1>Other</h1>";
+        assert_eq!(t(headline).as_deref(), Some("Rust: a language for everyone"));
     }
 
     #[test]

@@ -225,7 +225,8 @@ pub const FRAGMENT_SHARE: f64 = 0.25;
 ///   is put back when the text just before and just after it are selected
 ///   (it sits inside the content, not beside it) and it reads as prose (at
 ///   least [`PROSE_WORDS`] words per block on average; menus and link
-///   lists have a word or three per item) or is all headings.
+///   lists have a word or three per item); otherwise only its headings
+///   and heading-like labels (see `is_heading_like`) go back.
 pub fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &mut Selection) {
     let own = crate::extract::lqf::BlockOwnText::compute(doc);
     let texts: Vec<crate::NodeId> =
@@ -267,13 +268,32 @@ pub fn restore_prose_inside_content(doc: &Document, marks: &[bool], selection: &
         let mut blocks: Vec<crate::NodeId> = run.iter().map(|&id| own.owner[id.index()]).collect();
         blocks.dedup();
         let prose = f64::from(words) >= PROSE_WORDS * blocks.len() as f64;
-        let headings = blocks.iter().all(|&b| {
-            doc.name(b).is_some_and(|n| crate::document::tags::heading_level(n).is_some())
-        });
-        if before && after && (prose || headings) {
-            for &id in run {
+        if !(before && after) {
+            continue;
+        }
+        for &id in run {
+            if prose || is_heading_like(doc, own.owner[id.index()]) {
                 selection.set(id, true);
             }
         }
     }
+}
+
+/// Does block `b` title what follows it: a heading element, an element
+/// with `role=heading`, or one whose class names it a title or heading
+/// (`admonition-title`, `card-title`, `panel-heading`: the labels of
+/// callouts and cards that documentation themes repeat on every page)?
+fn is_heading_like(doc: &Document, b: crate::NodeId) -> bool {
+    if doc.name(b).is_some_and(|n| crate::document::tags::heading_level(n).is_some()) {
+        return true;
+    }
+    if doc.attr(b, "role").is_some_and(|r| r.eq_ignore_ascii_case("heading")) {
+        return true;
+    }
+    doc.attr(b, "class").is_some_and(|class| {
+        class.split_ascii_whitespace().any(|c| {
+            let c = c.to_ascii_lowercase();
+            c.ends_with("-title") || c.ends_with("-heading") || c == "title" || c == "heading"
+        })
+    })
 }

@@ -75,6 +75,41 @@ impl PageSummary {
             segments: segment_texts(doc),
         }
     }
+
+    /// Is `other` a copy of this page rather than another page built on
+    /// the same template? Two pages of one template share the template's
+    /// text and differ in their content; a mirror (the same lesson under
+    /// `instructor/`, a print view, a page under two URLs) shares nearly
+    /// all of it. A mirror in a training set doubles the document
+    /// frequency of the page's own content, which then passes the DF cut
+    /// as template text in a small cluster. Measured as the Jaccard
+    /// similarity of the two pages' segment sets, each segment weighted by
+    /// its words (so a long content paragraph outweighs a menu entry), at
+    /// least [`MIRROR_SIMILARITY`].
+    pub fn is_mirror_of(&self, other: &PageSummary) -> bool {
+        weighted_jaccard(&self.segments, &other.segments) >= MIRROR_SIMILARITY
+    }
+}
+
+/// Word-weighted segment overlap above which two pages are one page's
+/// copies (\[I\]: lesson pages and their instructor copies on the dev sites
+/// score above 0.95, pages of one template with a short page between them
+/// below 0.6).
+pub const MIRROR_SIMILARITY: f64 = 0.9;
+
+/// Jaccard similarity of two sets of distinct segments, each weighted by
+/// its word count.
+fn weighted_jaccard(a: &[String], b: &[String]) -> f64 {
+    let weight = |s: &str| s.split_whitespace().count().max(1);
+    let b_set: std::collections::HashSet<&str> = b.iter().map(String::as_str).collect();
+    let a_total: usize = a.iter().map(|s| weight(s)).sum();
+    let b_total: usize = b.iter().map(|s| weight(s)).sum();
+    let shared: usize = a.iter().filter(|s| b_set.contains(s.as_str())).map(|s| weight(s)).sum();
+    let union = a_total + b_total - shared;
+    if union == 0 {
+        return 0.0;
+    }
+    shared as f64 / union as f64
 }
 
 /// The clusters of a collection and the model of each.
@@ -154,6 +189,24 @@ mod tests {
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse")
+    }
+
+    #[test]
+    fn a_copy_is_a_mirror_and_a_sibling_page_is_not() {
+        let options = SiteOptions::default();
+        let menu =
+            "<ul><li><a href=/a>Home</a><li><a href=/b>Lessons</a><li><a href=/c>About us</a></ul>";
+        let page = |body: &str| PageSummary::of(&doc(&format!("{menu}{body}")), &options);
+        let text = "<h1>Not found</h1><p>We cannot find the page you are looking for today; \
+                    go back to the previous page or use the menu to find another lesson.</p>";
+        let key = page(text);
+        let copy = page(&format!("{text}<p>Instructor view</p>"));
+        let sibling =
+            page("<h1>Loops</h1><p>A loop runs the same commands for each file in a list.</p>");
+        assert!(key.is_mirror_of(&copy));
+        assert!(copy.is_mirror_of(&key));
+        assert!(!key.is_mirror_of(&sibling));
+        assert!(!PageSummary::default().is_mirror_of(&PageSummary::default()));
     }
 
     #[test]
