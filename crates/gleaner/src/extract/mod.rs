@@ -21,6 +21,7 @@ pub mod lqf;
 pub mod plain;
 mod signal;
 pub mod ttr;
+pub mod vce;
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,6 +37,7 @@ pub use self::lines::LineMode;
 pub use self::lqf::{Lqf, LqfConfig};
 pub use self::plain::Plain;
 pub use self::ttr::{Ttr, TtrConfig, TtrMethod};
+pub use self::vce::{Vce, VceConfig};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
@@ -291,6 +293,14 @@ const ALGORITHMS: &[Algorithm] = &[
         summary: "Content Extraction via Tag Ratios: 2-D k-means on smoothed ratio and derivative",
         paper: "Weninger, Hsu, Han 2010 (WWW'10)",
         build: |p| Ok(boxed(Cetr::new(p.build()?))),
+    },
+    Algorithm {
+        name: "vce",
+        summary: "Visual Clustering Extractor: visual block tree from the layout (boxes, fonts, \
+                  backgrounds; estimated without --layout browser), the block with the largest \
+                  FactorValue",
+        paper: "Asfia, Pedram, Rahmani, Main Content Extraction from Detailed Web Pages (seed 004)",
+        build: |p| Ok(boxed(Vce::new(p.build()?))),
     },
 ];
 

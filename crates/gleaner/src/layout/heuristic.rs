@@ -47,7 +47,9 @@
 //!   × the largest font size on it tall (`br` ends a line; an image with a
 //!   known size is one wide, tall glyph). Blocks stack below each other
 //!   with the tags' default vertical margins (`p` 1em, `h1` 0.67em, …;
-//!   adjacent margins collapse to the larger, nothing more). A block is as
+//!   adjacent margins collapse to the larger, a first child's top margin
+//!   and a last child's bottom margin collapse through their parent,
+//!   nothing more). A block is as
 //!   tall as its content unless a `height` (inline style or attribute)
 //!   says otherwise. An inline element's box covers the lines its text
 //!   falls on.
@@ -461,7 +463,7 @@ fn grid_fraction(class: &str, viewport: f32) -> Option<f32> {
     let mut best: Option<(f32, f32)> = None; // (breakpoint, fraction)
     let mut foundation: Option<(f32, f32)> = None;
     let mut is_foundation_column = false;
-    let mut offer = |slot: &mut Option<(f32, f32)>, bp: f32, f: f32| {
+    let offer = |slot: &mut Option<(f32, f32)>, bp: f32, f: f32| {
         if bp <= viewport && f > 0.0 && f <= 1.0 && slot.is_none_or(|(b, _)| bp >= b) {
             *slot = Some((bp, f));
         }
@@ -817,7 +819,10 @@ impl<'a> Flow<'a> {
         } else {
             self.close_row(host);
             let hf = self.stack.get_mut(host)?;
-            hf.cursor += hf.margin.max(margin);
+            // A first child's top margin collapses with its parent's (CSS 2
+            // §8.3.1), so a wrapper and its only block share their top.
+            let first = host > 0 && hf.cursor <= hf.rect.top && hf.lines.advance == 0.0;
+            hf.cursor += if first { 0.0 } else { hf.margin.max(margin) };
             hf.margin = 0.0;
             (hf.content_left + margin_left, hf.cursor)
         };
