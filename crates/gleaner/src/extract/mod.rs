@@ -16,6 +16,7 @@ mod cluster;
 pub mod crunch;
 mod curve;
 pub mod dsc;
+pub mod kfe;
 mod lines;
 pub mod lqf;
 pub mod plain;
@@ -33,6 +34,7 @@ pub use self::cetr::{Cetr, CetrConfig};
 pub use self::crunch::{Crunch, CrunchConfig};
 pub use self::curve::Curve;
 pub use self::dsc::{Dsc, DscConfig};
+pub use self::kfe::{Kfe, KfeConfig};
 pub use self::lines::LineMode;
 pub use self::lqf::{Lqf, LqfConfig};
 pub use self::plain::Plain;
@@ -301,6 +303,13 @@ const ALGORITHMS: &[Algorithm] = &[
                   FactorValue",
         paper: "Asfia, Pedram, Rahmani, Main Content Extraction from Detailed Web Pages (seed 004)",
         build: |p| Ok(boxed(Vce::new(p.build()?))),
+    },
+    Algorithm {
+        name: "kfe",
+        summary: "K-Feature Extractor: blocks' text-feature probability, k-means (k = 2), the \
+                  high cluster (VCE's baseline)",
+        paper: "Debnath, Mitra, Pal, Giles 2005 (IEEE TKDE 17(9))",
+        build: |p| Ok(boxed(Kfe::new(p.build()?))),
     },
 ];
 
