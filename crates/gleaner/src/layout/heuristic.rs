@@ -619,6 +619,38 @@ struct Frame {
     start_flushes: u32,
 }
 
+impl Frame {
+    /// A frame for `id` in flow `host`: a block at `rect` when `block`,
+    /// with nothing laid out in it yet.
+    fn open(doc: &Document, id: NodeId, block: bool, host: usize, rect: Rect, font: f32) -> Frame {
+        Frame {
+            id,
+            end: doc.subtree_end(id),
+            block,
+            host,
+            rect,
+            content_left: rect.left,
+            content_width: rect.width.max(1.0),
+            font,
+            background: Rgba::TRANSPARENT,
+            visible: true,
+            fixed_height: None,
+            column: false,
+            margin_after: 0.0,
+            cursor: rect.top,
+            margin: 0.0,
+            lines: Lines::default(),
+            row: None,
+            flushes: 0,
+            shares: None,
+            sidebar_child: false,
+            start: Lines::default(),
+            start_cursor: rect.top,
+            start_flushes: 0,
+        }
+    }
+}
+
 /// The walk: one pre-order pass with a stack of open elements.
 struct Flow<'a> {
     doc: &'a Document,
@@ -641,31 +673,8 @@ impl<'a> Flow<'a> {
         let doc = self.doc;
         let c = self.config;
         let page = Rect { left: 0.0, top: 0.0, width: c.viewport_width, height: 0.0 };
-        self.stack.push(Frame {
-            id: doc.root(),
-            end: doc.subtree_end(doc.root()),
-            block: true,
-            host: 0,
-            rect: page,
-            content_left: 0.0,
-            content_width: c.viewport_width,
-            font: c.base_font_size,
-            background: Rgba::TRANSPARENT,
-            visible: true,
-            fixed_height: None,
-            column: false,
-            margin_after: 0.0,
-            cursor: 0.0,
-            margin: 0.0,
-            lines: Lines::default(),
-            row: None,
-            flushes: 0,
-            shares: None,
-            sidebar_child: false,
-            start: Lines::default(),
-            start_cursor: 0.0,
-            start_flushes: 0,
-        });
+        let root = Frame::open(doc, doc.root(), true, 0, page, c.base_font_size);
+        self.stack.push(root);
         let mut i = 1usize;
         while i < doc.len() {
             let id = NodeId(i as u32);
@@ -837,30 +846,18 @@ impl<'a> Flow<'a> {
         };
         let sidebar_child = doc.children(id).filter_map(|k| doc.element(k)).any(is_sidebar);
         let index = self.stack.len();
+        let rect = Rect { left, top, width, height: 0.0 };
         self.stack.push(Frame {
-            id,
-            end: doc.subtree_end(id),
-            block: true,
-            host: index,
-            rect: Rect { left, top, width, height: 0.0 },
             content_left: left + padding,
             content_width: (width - padding).max(1.0),
-            font,
             background,
             visible,
             fixed_height,
             column,
             margin_after: margin,
-            cursor: top,
-            margin: 0.0,
-            lines: Lines::default(),
-            row: None,
-            flushes: 0,
             shares,
             sidebar_child,
-            start: Lines::default(),
-            start_cursor: top,
-            start_flushes: 0,
+            ..Frame::open(doc, id, true, index, rect, font)
         });
         None
     }
@@ -922,29 +919,14 @@ impl<'a> Flow<'a> {
         }
         let h = self.stack.get(host)?;
         let frame = Frame {
-            id,
-            end: doc.subtree_end(id),
-            block: false,
-            host,
-            rect: Rect::default(),
             content_left: h.content_left,
             content_width: h.content_width,
-            font,
             background,
             visible,
-            fixed_height: None,
-            column: false,
-            margin_after: 0.0,
-            cursor: 0.0,
-            margin: 0.0,
-            lines: Lines::default(),
-            row: None,
-            flushes: 0,
-            shares: None,
-            sidebar_child: false,
             start: h.lines,
             start_cursor: h.cursor,
             start_flushes: h.flushes,
+            ..Frame::open(doc, id, false, host, Rect::default(), font)
         };
         self.stack.push(frame);
         None
