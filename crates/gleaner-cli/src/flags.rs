@@ -26,6 +26,10 @@ pub enum Command {
     /// Write an HTML report of one page: the algorithm's curve and the
     /// page text with the kept parts highlighted.
     Inspect(InspectArgs),
+    /// Show the Visual Clustering Extractor's block tree of one page: each
+    /// block's specification vector and FactorValue, as JSON or as a
+    /// picture of the page's boxes coloured by score.
+    Blocks(BlocksArgs),
     /// Site templates: cluster pages by template, learn a site's template
     /// model, show what a model holds.
     #[command(subcommand)]
@@ -589,6 +593,43 @@ pub struct InspectArgs {
     /// Largest input accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_bytes: usize,
+}
+
+/// Arguments of `blocks`.
+#[derive(Debug, Args)]
+pub struct BlocksArgs {
+    /// The page (`.html`, optionally gzipped); `-` reads standard input.
+    pub input: PathBuf,
+
+    /// `json`: the block tree with specification vectors and scores;
+    /// `html`: the blocks drawn as boxes, coloured by score.
+    #[arg(long, value_enum, default_value_t = BlocksFormat::Json)]
+    pub format: BlocksFormat,
+
+    /// A parameter of vce, as key=value (repeatable).
+    #[arg(short, long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Where to write the output (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Largest input accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
+
+    /// How the page is laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+/// Output formats of `blocks`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BlocksFormat {
+    /// The block tree as JSON.
+    Json,
+    /// A self-contained HTML page drawing the blocks.
+    Html,
 }
 
 /// Arguments of `crawl`.

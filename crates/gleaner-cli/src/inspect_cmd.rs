@@ -3,9 +3,11 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
-use gleaner::extract::Params;
-use gleaner::{Document, ParseOptions};
+use std::path::Path;
+
+use gleaner::extract::{Params, Vce, VceConfig};
+use gleaner::render::escape;
+use gleaner::Document;
 
 use crate::flags::InspectArgs;
 use crate::UsageError;
@@ -24,21 +26,57 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         })?;
     }
     algorithm.build(&params).map_err(UsageError::from)?;
-    let input = gleaner_batch::input::collect(std::slice::from_ref(&args.input), &[], &mut |_| {})?
-        .into_iter()
-        .next()
-        .ok_or_else(|| UsageError("no input page".into()))?;
-    let bytes = gleaner_batch::input::read(&input, args.max_bytes)
-        .with_context(|| format!("cannot read {}", input.source))?;
-    let doc = Document::parse(&bytes, &ParseOptions::default().max_bytes(args.max_bytes))
-        .with_context(|| format!("cannot parse {}", input.source))?;
-    let report = gleaner_eval::inspect::report(&doc, &args.algorithm, &params)?;
-    match &args.output {
-        Some(path) => std::fs::write(path, report)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => crate::print_stdout(&report)?,
+    let (source, doc) =
+        crate::blocks_cmd::read_page(&args.input, args.max_bytes, algorithm.name == "vce")?;
+    let mut report = gleaner_eval::inspect::report(&doc, &args.algorithm, &params)?;
+    if algorithm.name == "vce" {
+        report = with_blocks_picture(report, &doc, &params, &source, args.output.as_deref())?;
     }
+    crate::blocks_cmd::write_output(args.output.as_deref(), &report)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// VCE reads blocks, not a curve: next to a report written to `FILE.html`
+/// goes the block picture of `gleaner blocks --format html`, as
+/// `FILE.blocks.html`, linked from the report; a report on standard output
+/// names the command instead.
+fn with_blocks_picture(
+    report: String,
+    doc: &Document,
+    params: &Params,
+    source: &str,
+    output: Option<&Path>,
+) -> anyhow::Result<String> {
+    let (note, picture) = match output {
+        Some(path) => {
+            let picture = path.with_extension("blocks.html");
+            let name = picture.file_name().map_or_else(String::new, |n| n.to_string_lossy().into());
+            let note = format!(
+                "<p>VCE's visual blocks: <a href=\"{}\">{}</a> (<code>gleaner blocks --format \
+                 html</code>).</p>",
+                escape(&name),
+                escape(&name)
+            );
+            (note, Some(picture))
+        }
+        None => (
+            "<p>VCE's visual blocks: run <code>gleaner blocks PAGE --format html</code>.</p>"
+                .to_string(),
+            None,
+        ),
+    };
+    if let Some(path) = picture {
+        let config: VceConfig = params.build().map_err(UsageError::from)?;
+        let tree = Vce::new(config).block_tree(doc);
+        crate::blocks_cmd::write_output(
+            Some(&path),
+            &crate::blocks_cmd::picture(doc, &tree, source),
+        )?;
+    }
+    Ok(match report.rfind("</body>") {
+        Some(at) => format!("{}{note}{}", &report[..at], &report[at..]),
+        None => report + &note,
+    })
 }
 
 #[cfg(test)]

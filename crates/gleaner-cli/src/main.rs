@@ -2,6 +2,7 @@
 //! library. `flags` describes the arguments; each command module turns
 //! them into library calls.
 
+mod blocks_cmd;
 mod crawl_cmd;
 mod eval_cmd;
 mod extract_cmd;
@@ -88,6 +89,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Algorithms(args) => algorithms(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Inspect(args) => inspect_cmd::run(args),
+        Command::Blocks(args) => blocks_cmd::run(args),
         Command::Template(command) => template_cmd::run(command),
         Command::Crawl(args) => crawl_cmd::run(args),
     }

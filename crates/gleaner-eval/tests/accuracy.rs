@@ -41,6 +41,8 @@ const FLOORS: &[(&str, &str, [f64; 6])] = &[
     ("ttr-farthest-first", "lines=blocks", [0.957, 0.788, 0.929, 0.973, 0.989, 0.987]),
     ("ttr-prediction", "lines=blocks", [0.632, 0.799, 0.664, 0.691, 0.729, 0.634]),
     ("cetr", "lines=blocks", [0.945, 0.895, 0.484, 0.978, 0.966, 0.987]),
+    ("vce", "", [0.772, 0.183, 0.990, 0.835, 0.967, 0.954]),
+    ("kfe", "", [0.835, 0.970, 0.901, 0.832, 0.878, 0.925]),
 ];
 
 fn fixtures() -> Vec<(String, Document, String)> {

@@ -16,11 +16,13 @@ mod cluster;
 pub mod crunch;
 mod curve;
 pub mod dsc;
+pub mod kfe;
 mod lines;
 pub mod lqf;
 pub mod plain;
 mod signal;
 pub mod ttr;
+pub mod vce;
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,10 +34,12 @@ pub use self::cetr::{Cetr, CetrConfig};
 pub use self::crunch::{Crunch, CrunchConfig};
 pub use self::curve::Curve;
 pub use self::dsc::{Dsc, DscConfig};
+pub use self::kfe::{Kfe, KfeConfig};
 pub use self::lines::LineMode;
 pub use self::lqf::{Lqf, LqfConfig};
 pub use self::plain::Plain;
 pub use self::ttr::{Ttr, TtrConfig, TtrMethod};
+pub use self::vce::{Vce, VceConfig};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
@@ -291,6 +295,21 @@ const ALGORITHMS: &[Algorithm] = &[
         summary: "Content Extraction via Tag Ratios: 2-D k-means on smoothed ratio and derivative",
         paper: "Weninger, Hsu, Han 2010 (WWW'10)",
         build: |p| Ok(boxed(Cetr::new(p.build()?))),
+    },
+    Algorithm {
+        name: "vce",
+        summary: "Visual Clustering Extractor: visual block tree from the layout (boxes, fonts, \
+                  backgrounds; estimated without --layout browser), the block with the largest \
+                  FactorValue",
+        paper: "Asfia, Pedram, Rahmani, Main Content Extraction from Detailed Web Pages (seed 004)",
+        build: |p| Ok(boxed(Vce::new(p.build()?))),
+    },
+    Algorithm {
+        name: "kfe",
+        summary: "K-Feature Extractor: blocks' text-feature probability, k-means (k = 2), the \
+                  high cluster (VCE's baseline)",
+        paper: "Debnath, Mitra, Pal, Giles 2005 (IEEE TKDE 17(9))",
+        build: |p| Ok(boxed(Kfe::new(p.build()?))),
     },
 ];
 

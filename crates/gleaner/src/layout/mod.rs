@@ -11,13 +11,16 @@
 //! Where a layout comes from is a [`LayoutProvider`]:
 //! - a real browser (the `gleaner-browser` crate: Chromium over the
 //!   DevTools protocol, [`LayoutOrigin::Browser`]);
-//! - an estimate from the HTML alone ([`LayoutOrigin::Heuristic`]), which
-//!   needs no browser and is what extractors fall back on when a document
+//! - an estimate from the HTML alone ([`HeuristicLayout`],
+//!   [`LayoutOrigin::Heuristic`]), which needs no browser and is what extractors fall back on when a document
 //!   carries no layout.
 //!
 //! Coordinates are CSS pixels from the top-left corner of the page (not
 //! the viewport), as `DOMSnapshot.captureSnapshot` reports them.
 
+mod heuristic;
+
+pub use self::heuristic::{HeuristicConfig, HeuristicLayout};
 use crate::document::{Document, NodeId};
 use crate::error::Result;
 
