@@ -43,9 +43,10 @@ struct Row {
 
 /// The layout of `doc` from a snapshot of its serialization.
 ///
-/// Each element gets the box of its first layout object; elements with no
-/// layout object (`display: none`, `<head>`, and the inside of either)
-/// get none. An element is visible when it is rendered, its own
+/// Each element gets the box of its first layout object. An element of
+/// the body with no layout object and nothing rendered inside it
+/// (`display: none` and its inside) gets an empty invisible box; the
+/// others with none (`<head>`, elements the snapshot lacks) get no box. An element is visible when it is rendered, its own
 /// `visibility` is `visible` (the property is inherited, so this covers
 /// ancestors too), and neither it nor an ancestor has `opacity: 0` or
 /// clips its content to a zero width or height.
@@ -116,6 +117,39 @@ pub(crate) fn layout(doc: &Document, snapshot: &Value, viewport_width: f32) -> R
         });
     }
 
+    // An element the browser parsed but did not render, with nothing
+    // rendered inside it either (`display: none` and what it holds; an
+    // element with `display: contents` has no box but its children do),
+    // gets an invisible empty box: the page hides it.
+    let mut in_snapshot = vec![false; doc.len()];
+    for id in gleaner_ids.iter().flatten() {
+        if let Some(flag) = in_snapshot.get_mut(id.index()) {
+            *flag = true;
+        }
+    }
+    let mut renders = vec![false; doc.len()];
+    for id in doc.ids().rev() {
+        let own = rows.get(id.index()).is_some_and(Option::is_some);
+        let inside = renders.get(id.index()).copied().unwrap_or(false);
+        let here = own || inside;
+        if let (Some(parent), true) = (doc.parent(id), here) {
+            if let Some(flag) = renders.get_mut(parent.index()) {
+                *flag = true;
+            }
+        }
+        if let Some(flag) = renders.get_mut(id.index()) {
+            *flag = here;
+        }
+    }
+    let body = doc.body();
+    let unrendered = |id: NodeId| {
+        in_snapshot[id.index()]
+            && !renders[id.index()]
+            && doc.element(id).is_some()
+            && id != body
+            && doc.contains(body, id)
+    };
+
     let mut layout = Layout::new(doc.len(), LayoutOrigin::Browser, viewport_width);
     // Ancestors come first in document order.
     let mut hidden_inside = vec![false; doc.len()];
@@ -126,6 +160,17 @@ pub(crate) fn layout(doc: &Document, snapshot: &Value, viewport_width: f32) -> R
         let hides = row.is_some_and(|r| r.hides_content);
         if let Some(flag) = hidden_inside.get_mut(id.index()) {
             *flag = from_parent || hides;
+        }
+        if row.is_none() && unrendered(id) {
+            layout.set(
+                id,
+                LayoutBox {
+                    rect: Rect::default(),
+                    font_size: 0.0,
+                    background: Rgba::TRANSPARENT,
+                    visible: false,
+                },
+            );
         }
         if let Some(row) = row {
             let visible = row.shown && !hides && !from_parent;

@@ -107,14 +107,24 @@ fn page_is_laid_out_offline_and_mapped_to_nodes() {
         .collect();
     assert!(tops.windows(2).all(|w| w[0] < w[1]), "{tops:?}");
 
-    // Every rendered element has a box: all of body's elements but the
-    // display:none subtree and scripts.
+    // Every element of the body has a box: a visible one when rendered,
+    // an invisible one for the display:none subtree and scripts.
     let hidden_end = doc.subtree_end(modal);
-    for id in doc.subtree(doc.body()) {
+    for id in doc.subtree(doc.body()).skip(1) {
         let Some(name) = doc.name(id) else { continue };
         let not_rendered = &**name == "script" || (id >= modal && id < hidden_end);
-        assert_eq!(layout.get(id).is_some(), !not_rendered, "element {name} ({id:?})");
+        let see_through = ["ghost", "clear", "inside"].iter().any(|k| id == element(&doc, k));
+        let b = layout.get(id);
+        assert!(b.is_some(), "element {name} ({id:?}) has no box");
+        let visible = !not_rendered && !see_through;
+        assert_eq!(b.is_some_and(|b| b.visible), visible, "element {name} ({id:?})");
     }
+    // Laid out, the page's hidden text is set aside.
+    let laid_out = doc.clone().with_layout(layout.clone());
+    // (opacity:0 is what only a layout engine sees.)
+    assert!(doc.text_content(doc.body()).contains("see-through"));
+    assert!(!laid_out.text_content(laid_out.body()).contains("see-through"));
+    assert!(laid_out.text_content(laid_out.body()).contains("three hundred pixels"));
     assert!(layout.get(element(&doc, "head")).is_none());
     assert!(layout.page().height > 0.0);
 }

@@ -24,7 +24,7 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<ExitCode> {
         params.push_assignment(p).map_err(UsageError::from)?;
     }
     let config: VceConfig = params.build().map_err(UsageError::from)?;
-    let provider = crate::layout::provider(&args.layout)?;
+    let provider = crate::layout::provider(&args.layout, Some(1))?;
     let (source, doc) = read_page(&args.input, args.max_bytes, true)?;
     let provider: &dyn LayoutProvider = match &provider {
         Some(p) => p.as_ref(),

@@ -20,12 +20,21 @@ struct Case {
     content: (&'static str, &'static str),
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case { site: "linux-shell", page: "loops/", content: ("itemprop", "articleBody") },
     Case { site: "linux-shell", page: "processes/", content: ("itemprop", "articleBody") },
     Case { site: "shell-novice", page: "03-create.html", content: ("id", "main-content") },
     Case { site: "shell-novice", page: "05-loop.html", content: ("id", "main-content") },
+    // A short page whose copy (instructor/404.html) is among its links:
+    // the copy must not make the page's own text "template".
+    Case { site: "shell-novice", page: "404.html", content: ("id", "main-content") },
 ];
+
+/// How far a site-trained extraction may fall below the page alone. The
+/// shell-novice lessons' content region holds an "Edit this page" link
+/// that every page repeats: template text by definition, which the links
+/// mode sets aside and the gold counts (0.0004 of F1 on a lesson).
+const TEMPLATE_LINK_TOLERANCE: f64 = 0.001;
 
 fn gleaner() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gleaner"))
@@ -86,7 +95,7 @@ fn site_training_reaches_the_content_and_never_trails_the_page_alone() {
             );
             assert!(score >= 0.9, "{} {} {mode}: F1 {score:.3}", case.site, case.page);
             assert!(
-                score >= alone_f1 - 0.005,
+                score >= alone_f1 - TEMPLATE_LINK_TOLERANCE,
                 "{} {} {mode}: {score:.3} < alone {alone_f1:.3}",
                 case.site,
                 case.page

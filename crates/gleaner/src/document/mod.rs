@@ -442,14 +442,38 @@ impl Document {
     }
 
     /// The document with `layout` attached: every extractor that reads
-    /// boxes, font sizes or visibility ([`Document::layout`]) uses it. A
-    /// layout made for another document (a different node count) is
-    /// ignored.
-    pub fn with_layout(mut self, layout: Layout) -> Document {
-        if layout.len() == self.nodes.len() {
-            self.layout = Some(Arc::new(layout));
+    /// boxes or font sizes ([`Document::layout`]) uses it, and text the
+    /// layout hides (`display:none`, `visibility:hidden`, `opacity:0`,
+    /// clipped to nothing — closed modals, cookie dialogs, off-canvas
+    /// menus) is set aside for every extractor, as with
+    /// [`Document::set_aside`]. A text node is hidden when an element
+    /// above it has an invisible box. A layout made
+    /// for another document (a different node count) is ignored.
+    pub fn with_layout(self, layout: Layout) -> Document {
+        if layout.len() != self.nodes.len() {
+            return self;
         }
-        self
+        let mut hidden = vec![false; self.nodes.len()];
+        let mut any = false;
+        for (i, node) in self.nodes.iter().enumerate() {
+            let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
+            let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
+            hidden[i] = inherited || own;
+            any |= hidden[i] && matches!(node.kind, NodeKind::Text(_));
+        }
+        let mut doc = if any {
+            let text_only: Vec<bool> = self
+                .nodes
+                .iter()
+                .zip(&hidden)
+                .map(|(n, &h)| h && matches!(n.kind, NodeKind::Text(_)))
+                .collect();
+            self.set_aside(&text_only)
+        } else {
+            self
+        };
+        doc.layout = Some(Arc::new(layout));
+        doc
     }
 
     /// The layout attached with [`Document::with_layout`], if any.

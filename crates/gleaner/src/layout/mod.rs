@@ -190,3 +190,35 @@ pub trait LayoutProvider: Send + Sync {
     /// What kind of layout this provider makes.
     fn origin(&self) -> LayoutOrigin;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{render, ParseOptions};
+
+    #[test]
+    fn text_the_layout_hides_is_set_aside_for_every_extractor() {
+        let html = "<body><div id=modal><p>Accept our cookies now</p></div>\
+                    <article><p>The story itself, told at length.</p></article></body>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let mut layout = Layout::new(doc.len(), LayoutOrigin::Browser, 1280.0);
+        let shown = LayoutBox {
+            rect: Rect { left: 0.0, top: 0.0, width: 800.0, height: 20.0 },
+            font_size: 16.0,
+            background: Rgba::TRANSPARENT,
+            visible: true,
+        };
+        for id in doc.ids().filter(|&id| doc.element(id).is_some()) {
+            let modal = doc.attr(id, "id") == Some("modal");
+            layout.set(id, LayoutBox { visible: !modal, ..shown });
+        }
+        let laid_out = doc.clone().with_layout(layout);
+        assert!(laid_out.layout().is_some());
+        assert_eq!(laid_out.text_content(laid_out.body()), "The story itself, told at length.");
+        let plain = crate::extract::by_name("plain").expect("plain").extract(&laid_out);
+        assert_eq!(render::text(&laid_out, &plain), "The story itself, told at length.");
+        // A layout for another document is ignored.
+        let other = Layout::new(3, LayoutOrigin::Heuristic, 1280.0);
+        assert!(doc.with_layout(other).layout().is_none());
+    }
+}
