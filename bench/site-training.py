@@ -9,7 +9,7 @@ HERE=os.path.dirname(os.path.abspath(__file__))
 G=os.path.join(HERE, "..", "target", "release", "gleaner")
 sites={"linux-shell":("itemprop","articleBody"),"shell-novice":("id","main-content")}
 def gold(path, attr):
-    # use gleaner inspect? simpler: python html parse via lxml not available; use gleaner's own render via a tiny rust? use regex-free approach: call python html.parser
+    # The text of the content region, with a line break at block tags.
     from html.parser import HTMLParser
     class P(HTMLParser):
         def __init__(s):
