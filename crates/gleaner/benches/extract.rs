@@ -1,9 +1,11 @@
 //! Extraction benchmarks: each algorithm on real fixture pages, parsed once
 //! outside the timed loop. Every iteration checks that something was
-//! extracted.
+//! extracted. `vce` estimates its layout inside the loop, as it does for a
+//! document without one; `heuristic layout` times that estimate alone.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gleaner::extract::{self, Params};
+use gleaner::layout::HeuristicLayout;
 use gleaner::{Document, ParseOptions};
 
 /// Every algorithm, with the line-based ones also in `lines=blocks` mode.
@@ -25,6 +27,7 @@ const ALGORITHMS: &[(&str, &[(&str, &str)])] = &[
     ("ttr-prediction", &[]),
     ("cetr", &[]),
     ("cetr", &[("lines", "blocks")]),
+    ("vce", &[]),
 ];
 
 const PAGES: &[(&str, &[u8])] = &[
@@ -39,6 +42,10 @@ fn algorithms(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("parse (reference)", |b| {
             b.iter(|| Document::parse(black_box(bytes), &ParseOptions::default()))
+        });
+        // The layout `vce` estimates for itself when the document has none.
+        group.bench_function("heuristic layout", |b| {
+            b.iter(|| HeuristicLayout::default().estimate(black_box(&doc)))
         });
         for &(name, settings) in ALGORITHMS {
             let mut params = Params::new();
