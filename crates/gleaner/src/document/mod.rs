@@ -449,19 +449,36 @@ impl Document {
     /// [`Document::set_aside`]. A text node is hidden when an element
     /// above it has an invisible box. A layout made
     /// for another document (a different node count) is ignored.
-    pub fn with_layout(self, layout: Layout) -> Document {
+    ///
+    /// A page that hides most of its own text is one that scripts reveal
+    /// (`html {display:none}` against clickjacking, `body
+    /// {visibility:hidden}` until an A/B test loads), laid out with
+    /// scripts off: when more than half of the words would be hidden,
+    /// nothing is, and every box counts as visible
+    /// ([`Layout::show_all`]).
+    pub fn with_layout(self, mut layout: Layout) -> Document {
         if layout.len() != self.nodes.len() {
             return self;
         }
         let mut hidden = vec![false; self.nodes.len()];
-        let mut any = false;
+        let (mut hidden_words, mut words) = (0u64, 0u64);
         for (i, node) in self.nodes.iter().enumerate() {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
             hidden[i] = inherited || own;
-            any |= hidden[i] && matches!(node.kind, NodeKind::Text(_));
+            if matches!(node.kind, NodeKind::Text(_)) {
+                let w = u64::from(self.stats[i].words);
+                words += w;
+                if hidden[i] {
+                    hidden_words += w;
+                }
+            }
         }
-        let mut doc = if any {
+        let revealed_by_script = hidden_words * 2 > words;
+        if revealed_by_script {
+            layout.show_all();
+        }
+        let mut doc = if hidden_words > 0 && !revealed_by_script {
             let text_only: Vec<bool> = self
                 .nodes
                 .iter()

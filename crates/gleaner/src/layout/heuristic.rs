@@ -548,15 +548,29 @@ fn breakpoint(name: &str) -> Option<f32> {
     })
 }
 
-/// `aside`, or an id/class naming a sidebar.
+/// The narrowest width text is wrapped in, in px \[I\].
+const MIN_LINE_WIDTH: f32 = 60.0;
+
+/// `aside`, or an id/class naming a sidebar. Names of page layouts that
+/// hold a sidebar (WordPress's `content-sidebar` on `<body>`,
+/// `content-sidebar-wrap`) are not sidebars themselves, nor is the body.
 fn is_sidebar(e: &Element) -> bool {
+    if matches!(e.name, local_name!("body") | local_name!("html")) {
+        return false;
+    }
     e.name == local_name!("aside")
         || e.id_and_class().split(|c: char| c.is_ascii_whitespace() || c == '_').any(|t| {
-            t.contains("sidebar")
-                || t.contains("side-bar")
-                || t == "widget-area"
-                || t == "rail"
-                || t.ends_with("-rail")
+            let layout = t.contains("content")
+                || t.contains("main")
+                || ["-wrap", "-wrapper", "-container", "-layout", "-page"]
+                    .iter()
+                    .any(|end| t.ends_with(end));
+            !layout
+                && (t.contains("sidebar")
+                    || t.contains("side-bar")
+                    || t == "widget-area"
+                    || t == "rail"
+                    || t.ends_with("-rail"))
         })
 }
 
@@ -849,7 +863,10 @@ impl<'a> Flow<'a> {
         let rect = Rect { left, top, width, height: 0.0 };
         self.stack.push(Frame {
             content_left: left + padding,
-            content_width: (width - padding).max(1.0),
+            // Text wraps in at least MIN_LINE_WIDTH, however narrow the
+            // box: deep list indents and nested columns would otherwise
+            // wrap a word per line and make pages of runaway height.
+            content_width: (width - padding).max(MIN_LINE_WIDTH),
             background,
             visible,
             fixed_height,

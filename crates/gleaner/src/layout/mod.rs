@@ -155,6 +155,16 @@ impl Layout {
         self.boxes.get(id.index()).and_then(Option::as_ref)
     }
 
+    /// Counts every box as visible: for a page whose layout hides what
+    /// scripts would show ([`Document::with_layout`]).
+    pub fn show_all(&mut self) {
+        for b in self.boxes.iter_mut().flatten() {
+            b.visible = true;
+            self.page.width = self.page.width.max(b.rect.right());
+            self.page.height = self.page.height.max(b.rect.bottom());
+        }
+    }
+
     /// Where the layout came from.
     pub fn origin(&self) -> LayoutOrigin {
         self.origin
@@ -217,6 +227,17 @@ mod tests {
         assert_eq!(laid_out.text_content(laid_out.body()), "The story itself, told at length.");
         let plain = crate::extract::by_name("plain").expect("plain").extract(&laid_out);
         assert_eq!(render::text(&laid_out, &plain), "The story itself, told at length.");
+        // A page that hides most of its text is shown by its scripts:
+        // nothing is set aside.
+        let mut all_hidden = Layout::new(doc.len(), LayoutOrigin::Browser, 1280.0);
+        for id in doc.ids().filter(|&id| doc.element(id).is_some()) {
+            all_hidden.set(id, LayoutBox { visible: false, ..shown });
+        }
+        let revealed = doc.clone().with_layout(all_hidden);
+        assert_eq!(revealed.text_content(revealed.body()), doc.text_content(doc.body()));
+        assert!(revealed
+            .layout()
+            .is_some_and(|l| l.get(revealed.body()).is_some_and(|b| b.visible)));
         // A layout for another document is ignored.
         let other = Layout::new(3, LayoutOrigin::Heuristic, 1280.0);
         assert!(doc.with_layout(other).layout().is_none());
