@@ -207,9 +207,21 @@ pub fn read(input: &Input, max_bytes: usize) -> Result<Vec<u8>> {
             }
             buf
         }
-        Origin::File(p) => read_regular_file(p, max_bytes)?,
+        Origin::File(p) => return read_path(p, max_bytes),
     };
     gunzip(raw, max_bytes)
+}
+
+/// Reads a page file as [`read`] does: a regular file only, at most
+/// `max_bytes` bytes, decompressed (up to `max_bytes`) when it starts with
+/// gzip's magic bytes, whatever its name. Other readers of page files
+/// (the evaluation's datasets) use it so that every limit holds alike.
+///
+/// # Errors
+/// As [`read_regular_file`], and gzip streams that do not decompress or
+/// decompress past the limit.
+pub fn read_path(path: &Path, max_bytes: usize) -> Result<Vec<u8>> {
+    gunzip(read_regular_file(path, max_bytes)?, max_bytes)
 }
 
 /// Reads a regular file of at most `max_bytes` bytes. Anything else — a

@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn issue_13_worker_threads_are_capped() {
         let (n, capped) = worker_threads(100_000);
-        assert!(capped && n <= MAX_THREADS && n >= 1, "{n}");
+        assert!(capped && (1..=MAX_THREADS).contains(&n), "{n}");
         assert_eq!(worker_threads(1), (1, false));
         assert!(!worker_threads(0).1);
     }
