@@ -36,6 +36,15 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// An input that is not a regular file (a FIFO, a device, a socket,
+    /// a directory): it is never opened for reading.
+    #[error("not a regular file: it is {kind} (give a pipe's bytes as - on standard input)")]
+    NotRegularFile {
+        /// The path as given (or found).
+        path: PathBuf,
+        /// What it is instead: `a FIFO`, `a device`, `a socket`, …
+        kind: &'static str,
+    },
     /// A gzip stream that does not decompress.
     #[error("invalid gzip data: {0}")]
     Gzip(std::io::Error),

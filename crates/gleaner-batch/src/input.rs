@@ -49,9 +49,12 @@ impl Input {
 /// Extensions of page files, without `.gz`.
 const PAGE_EXTENSIONS: &[&str] = &["html", "htm", "xhtml"];
 
-/// Is this a page file by its name (`a.html`, `a.htm.gz`, …)?
+/// Is this a page file by its name (`a.html`, `a.htm.gz`, …)? Names that
+/// are not UTF-8 are judged by their lossy form, so that such a file is
+/// read (and named lossily in its record) rather than dropped.
 pub fn is_page_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+    let name =
+        path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     PAGE_EXTENSIONS
         .iter()
@@ -196,27 +199,89 @@ pub fn read(input: &Input, max_bytes: usize) -> Result<Vec<u8>> {
         Origin::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin().lock().take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
-            buf
-        }
-        Origin::File(p) => {
-            let file = std::fs::File::open(p)?;
-            // Refuse a large regular file before reading it; read anything
-            // else (a device, a pipe) up to one byte past the limit.
-            if let Ok(meta) = file.metadata() {
-                if meta.is_file() && meta.len() > max_bytes as u64 {
-                    return Err(gleaner::Error::TooLarge {
-                        size: meta.len() as usize,
-                        limit: max_bytes,
-                    }
-                    .into());
+            if buf.len() > max_bytes {
+                // Standard input redirected from a file has a known size.
+                if let Some(size) = stdin_file_size() {
+                    return Err(gleaner::Error::TooLarge { size, limit: max_bytes }.into());
                 }
             }
-            let mut buf = Vec::new();
-            file.take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
             buf
         }
+        Origin::File(p) => return read_path(p, max_bytes),
     };
     gunzip(raw, max_bytes)
+}
+
+/// Reads a page file as [`read`] does: a regular file only, at most
+/// `max_bytes` bytes, decompressed (up to `max_bytes`) when it starts with
+/// gzip's magic bytes, whatever its name. Other readers of page files
+/// (the evaluation's datasets) use it so that every limit holds alike.
+///
+/// # Errors
+/// As [`read_regular_file`], and gzip streams that do not decompress or
+/// decompress past the limit.
+pub fn read_path(path: &Path, max_bytes: usize) -> Result<Vec<u8>> {
+    gunzip(read_regular_file(path, max_bytes)?, max_bytes)
+}
+
+/// Reads a regular file of at most `max_bytes` bytes. Anything else — a
+/// FIFO, a device, a socket, a directory, also behind a symlink — is
+/// refused from its metadata before it is opened: opening a FIFO blocks
+/// until a writer comes, and a device may never end. A regular file
+/// larger than the limit is refused before reading, with its real size.
+///
+/// # Errors
+/// [`Error::NotRegularFile`], [`gleaner::Error::TooLarge`] and I/O errors.
+pub fn read_regular_file(path: &Path, max_bytes: usize) -> Result<Vec<u8>> {
+    // Step 1: `metadata` follows symlinks, so a link to a FIFO is a FIFO.
+    let meta = std::fs::metadata(path)?;
+    regular(path, &meta, max_bytes)?;
+    let file = std::fs::File::open(path)?;
+    // Step 2: the same checks on what was opened, in case the name was
+    // replaced in between.
+    regular(path, &file.metadata()?, max_bytes)?;
+    let mut buf = Vec::new();
+    file.take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+/// `Ok` for a regular file within the limit.
+fn regular(path: &Path, meta: &std::fs::Metadata, max_bytes: usize) -> Result<()> {
+    if !meta.is_file() {
+        return Err(Error::NotRegularFile { path: path.to_path_buf(), kind: file_kind(meta) });
+    }
+    if meta.len() > max_bytes as u64 {
+        let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+        return Err(gleaner::Error::TooLarge { size, limit: max_bytes }.into());
+    }
+    Ok(())
+}
+
+/// The size of standard input when it is a regular file (`< page.html`).
+fn stdin_file_size() -> Option<usize> {
+    let meta = std::fs::metadata("/dev/stdin").ok()?;
+    meta.is_file().then(|| usize::try_from(meta.len()).unwrap_or(usize::MAX))
+}
+
+/// What a file that is not a regular file is, for messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        } else if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        } else if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// `bytes`, or [`Error::TooLarge`] when the read went past the limit.
@@ -264,5 +329,53 @@ mod tests {
         assert_eq!(output_path(Path::new("out"), &input, "txt"), Path::new("out/x/y/page.txt"));
         let stdin = Input { source: "-".into(), origin: Origin::Stdin, relative: "stdin".into() };
         assert_eq!(output_path(Path::new("o"), &stdin, "json"), Path::new("o/stdin.json"));
+    }
+
+    /// Reads `input` on a thread, giving up after a few seconds (a read
+    /// that blocks is a failed test, not a hung one).
+    fn read_in_time(input: &Input) -> Result<Vec<u8>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let input = input.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(read(&input, 1 << 20));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(5)).expect("read did not block")
+    }
+
+    // See: issue 13, defect 5.
+    #[cfg(unix)]
+    #[test]
+    fn issue_13_fifos_and_devices_are_never_opened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+        assert!(made.success());
+        std::os::unix::fs::symlink(&fifo, dir.path().join("a.html")).expect("symlink");
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("b.html")).expect("symlink");
+        std::fs::write(dir.path().join("c.html"), "<p>c</p>").expect("write");
+        let inputs =
+            collect(&[], &[dir.path().to_path_buf()], &mut |e| panic!("{e}")).expect("collect");
+        let names: Vec<_> = inputs.iter().map(|i| i.relative.clone()).collect();
+        assert_eq!(names, [Path::new("a.html"), Path::new("b.html"), Path::new("c.html")]);
+        for (input, kind) in inputs.iter().zip(["a FIFO", "a device"]) {
+            let error = read_in_time(input).expect_err("not a regular file").to_string();
+            assert!(error.starts_with(&format!("not a regular file: it is {kind}")), "{error}");
+        }
+        assert_eq!(read_in_time(&inputs[2]).expect("a regular file"), b"<p>c</p>");
+    }
+
+    // See: issue 13, defect 5.
+    #[cfg(unix)]
+    #[test]
+    fn issue_13_names_that_are_not_utf8_are_read() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9.html");
+        std::fs::write(dir.path().join(name), "<p>x</p>").expect("write");
+        let inputs =
+            collect(&[], &[dir.path().to_path_buf()], &mut |e| panic!("{e}")).expect("collect");
+        assert_eq!(inputs.len(), 1, "the page is not dropped");
+        assert!(inputs[0].source.ends_with("caf\u{fffd}.html"), "{}", inputs[0].source);
+        assert_eq!(read_in_time(&inputs[0]).expect("read"), b"<p>x</p>");
     }
 }

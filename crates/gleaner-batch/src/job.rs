@@ -84,7 +84,7 @@ pub struct Record {
 }
 
 impl Record {
-    fn new(source: &str, algorithm: &str) -> Record {
+    pub(crate) fn new(source: &str, algorithm: &str) -> Record {
         Record {
             source: source.to_string(),
             title: None,

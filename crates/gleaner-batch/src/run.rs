@@ -1,5 +1,7 @@
 //! A batch of inputs through a [`Job`] on a thread pool.
 
+use std::collections::BTreeMap;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -11,9 +13,31 @@ use crate::error::Result;
 use crate::input::Input;
 use crate::job::{isolate, Job, Record};
 
-/// Inputs handed to the pool at once; results are handed back per chunk,
-/// so memory stays bounded however long the batch.
-const CHUNK: usize = 64;
+/// Records in flight per worker thread: inputs handed to the pool but not
+/// yet written. A slow page holds back at most this many × threads
+/// records behind it, which bounds the reorder buffer's memory.
+const WINDOW_PER_THREAD: usize = 4;
+
+/// Worker threads per available core at most: more only costs memory
+/// (each thread holds a page and its tree) and never speeds extraction up.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads any batch starts, whatever is asked.
+pub const MAX_THREADS: usize = 256;
+
+/// The worker threads a batch runs for a request of `requested` (0: one
+/// per core): at most [`MAX_THREADS_PER_CORE`] per available core and
+/// never more than [`MAX_THREADS`]. Returns the count and whether the
+/// request was cut down (front ends warn then).
+pub fn worker_threads(requested: usize) -> (usize, bool) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores.saturating_mul(MAX_THREADS_PER_CORE).clamp(1, MAX_THREADS);
+    match requested {
+        0 => (cores.min(cap), false),
+        n if n > cap => (cap, true),
+        n => (n, false),
+    }
+}
 
 /// Whether a batch goes on after a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,10 +71,15 @@ impl Totals {
 }
 
 /// Runs every input through `job` on `threads` worker threads (0: one per
-/// core), handing each record to `each` in input order. One failed or
+/// core; see [`worker_threads`] for the cap), handing each record to
+/// `each` in input order as soon as it and every record before it are
+/// done: output streams, and a slow page holds back only the records
+/// after it. At most 4 × threads inputs are in flight at once, so the
+/// reorder buffer stays bounded however long the batch. One failed or
 /// panicking page is one record with its error; the batch goes on until
-/// the inputs run out or `each` says [`Flow::Stop`]. With `site`, each
-/// page is extracted with its cluster's template model.
+/// the inputs run out or `each` says [`Flow::Stop`] (the inputs already
+/// in flight are finished, not written). With `site`, each page is
+/// extracted with its cluster's template model.
 ///
 /// # Errors
 /// The worker pool cannot start, or `each` fails (a write error).
@@ -59,32 +88,81 @@ pub fn run(
     job: &Job,
     site: Option<&SiteTemplates>,
     threads: usize,
-    mut each: impl FnMut(&Input, Record) -> Result<Flow>,
+    each: impl FnMut(&Input, Record) -> Result<Flow>,
 ) -> Result<Totals> {
+    let process = |k: usize, input: &Input| match site {
+        Some(site) => job.record_in_site(input, site, k),
+        None => job.record(input),
+    };
+    let panicked = |input: &Input, what: String| {
+        let mut record = job.failed_record(&input.source, "");
+        record.error = Some(format!("internal error, please report it: {what}"));
+        record.unreadable = false;
+        record
+    };
+    stream(inputs, threads, process, panicked, each)
+}
+
+/// The streaming core of [`run`]: `process` on the pool, `each` on the
+/// calling thread in input order, through a reorder window (a channel of
+/// finished records and a `BTreeMap` of those that came early). A panic
+/// in `process` becomes the record `panicked` makes, so that the page's
+/// slot is filled and the batch never waits for it.
+fn stream<F, P>(
+    inputs: &[Input],
+    threads: usize,
+    process: F,
+    panicked: P,
+    mut each: impl FnMut(&Input, Record) -> Result<Flow>,
+) -> Result<Totals>
+where
+    F: Fn(usize, &Input) -> Record + Sync,
+    P: Fn(&Input, String) -> Record + Sync,
+{
     let pool = pool(threads)?;
+    let window = pool.current_num_threads().max(1) * WINDOW_PER_THREAD;
     let started = Instant::now();
     let mut totals = Totals::default();
-    let mut offset = 0;
-    'chunks: for chunk in inputs.chunks(CHUNK) {
-        let process = |(k, input): (usize, &Input)| match site {
-            Some(site) => job.record_in_site(input, site, offset + k),
-            None => job.record(input),
-        };
-        let records: Vec<Record> =
-            pool.install(|| chunk.par_iter().enumerate().map(process).collect());
-        offset += chunk.len();
-        for (input, record) in chunk.iter().zip(records) {
-            totals.pages += 1;
-            totals.bytes += record.bytes;
-            if record.error.is_some() {
-                totals.failed += 1;
-                totals.unreadable += usize::from(record.unreadable);
+    let (done, finished) = mpsc::channel::<(usize, Record)>();
+    let (process, panicked) = (&process, &panicked);
+    // `in_place_scope` runs this closure on the calling thread (so `each`
+    // need not be `Send`) and waits for every spawned page at its end.
+    let outcome = pool.in_place_scope(|scope| -> Result<()> {
+        let mut early: BTreeMap<usize, Record> = BTreeMap::new();
+        let (mut submitted, mut written) = (0, 0);
+        while written < inputs.len() {
+            while submitted < inputs.len() && submitted - written < window {
+                let (k, done) = (submitted, done.clone());
+                if let Some(input) = inputs.get(k) {
+                    scope.spawn(move |_| {
+                        let record = isolate(|| process(k, input))
+                            .unwrap_or_else(|what| panicked(input, what));
+                        // The receiver is gone only when the batch stopped.
+                        let _ = done.send((k, record));
+                    });
+                }
+                submitted += 1;
             }
-            if each(input, record)? == Flow::Stop {
-                break 'chunks;
+            // `done` is held here, so this waits for a page, never fails.
+            let Ok((k, record)) = finished.recv() else { break };
+            early.insert(k, record);
+            while let Some(record) = early.remove(&written) {
+                let Some(input) = inputs.get(written) else { break };
+                written += 1;
+                totals.pages += 1;
+                totals.bytes += record.bytes;
+                if record.error.is_some() {
+                    totals.failed += 1;
+                    totals.unreadable += usize::from(record.unreadable);
+                }
+                if each(input, record)? == Flow::Stop {
+                    return Ok(());
+                }
             }
         }
-    }
+        Ok(())
+    });
+    outcome?;
     totals.elapsed = started.elapsed();
     Ok(totals)
 }
@@ -137,9 +215,98 @@ pub fn summarize(
     .flatten()
 }
 
+/// A pool of `threads` workers (0: one per core), capped by
+/// [`worker_threads`].
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(worker_threads(threads).0)
         .build()
         .map_err(|e| std::io::Error::other(format!("cannot start worker threads: {e}")))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use gleaner::extract::Extractor;
+    use gleaner::{render, Document, Selection};
+
+    use super::*;
+    use crate::OutputFormat;
+
+    /// An extractor that takes its time on pages that say "slow".
+    #[derive(Debug)]
+    struct Slow;
+
+    impl Extractor for Slow {
+        fn extract(&self, doc: &Document) -> Selection {
+            let all = Selection::all(doc);
+            if render::text(doc, &all).contains("slow") {
+                std::thread::sleep(Duration::from_millis(1500));
+            }
+            all
+        }
+    }
+
+    // See: issue 13, defect 6.
+    #[test]
+    fn issue_13_records_stream_before_a_slow_page_ends() {
+        let job = Job::new(Box::new(Slow), "slow", OutputFormat::Jsonl);
+        let mut inputs = vec![Input::from_bytes("fast", b"<p>fast</p>".to_vec())];
+        inputs.push(Input::from_bytes("slow", b"<p>slow</p>".to_vec()));
+        inputs.extend((0..10).map(|k| Input::from_bytes(format!("p{k}"), b"<p>x</p>".to_vec())));
+        let started = Instant::now();
+        let mut seen = Vec::new();
+        run(&inputs, &job, None, 2, |_, record| {
+            seen.push((record.source, started.elapsed()));
+            Ok(Flow::Continue)
+        })
+        .expect("batch runs");
+        let order: Vec<&str> = seen.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(order.len(), 12);
+        assert_eq!(order.get(..2), Some(&["fast", "slow"][..]), "input order");
+        let first = seen.first().map(|(_, t)| *t).unwrap_or_default();
+        let last = seen.last().map(|(_, t)| *t).unwrap_or_default();
+        assert!(first < Duration::from_millis(1000), "the first record waited: {first:?}");
+        assert!(last >= Duration::from_millis(1500), "the slow page was slow: {last:?}");
+    }
+
+    // See: issue 13, defect 6.
+    #[test]
+    fn issue_13_the_reorder_window_is_bounded_and_keeps_input_order() {
+        let inputs: Vec<Input> =
+            (0..200).map(|k| Input::from_bytes(format!("{k}"), Vec::new())).collect();
+        let started = AtomicUsize::new(0);
+        let threads = 3;
+        let process = |k: usize, input: &Input| {
+            started.fetch_add(1, Ordering::SeqCst);
+            // Early pages are the slow ones, so later ones pile up.
+            std::thread::sleep(Duration::from_millis(if k % 50 == 0 { 60 } else { 1 }));
+            let job = Job::new(Box::new(Slow), "fake", OutputFormat::Jsonl);
+            job.failed_record(&input.source, "fake")
+        };
+        let panicked = |input: &Input, _: String| Record::new(&input.source, "fake");
+        let mut written = Vec::new();
+        let mut most_in_flight = 0;
+        stream(&inputs, threads, process, panicked, |_, record| {
+            written.push(record.source);
+            let in_flight = started.load(Ordering::SeqCst) - (written.len() - 1);
+            most_in_flight = most_in_flight.max(in_flight);
+            Ok(Flow::Continue)
+        })
+        .expect("batch runs");
+        let expected: Vec<String> = (0..200).map(|k| k.to_string()).collect();
+        assert_eq!(written, expected);
+        assert!(most_in_flight <= threads * WINDOW_PER_THREAD, "{most_in_flight} in flight");
+    }
+
+    // See: issue 13, defect 7.
+    #[test]
+    fn issue_13_worker_threads_are_capped() {
+        let (n, capped) = worker_threads(100_000);
+        assert!(capped && (1..=MAX_THREADS).contains(&n), "{n}");
+        assert_eq!(worker_threads(1), (1, false));
+        assert!(!worker_threads(0).1);
+    }
 }

@@ -40,12 +40,23 @@ impl<W: Write> Sink<W> {
         })
     }
 
-    /// Writes one record.
+    /// Writes one record, whole, and flushes it: a reader (or a crash)
+    /// sees complete records only. A failed record — one with an
+    /// `error` — is written in JSON and JSON Lines only, where it says
+    /// why; the text formats print nothing for it (no header, no blank
+    /// line) and write no file, since the error goes to the front end's
+    /// messages. A file under the output folder is written under a
+    /// temporary name and renamed into place, so that it is either
+    /// absent or complete.
     ///
     /// # Errors
     /// Serialisation and write errors ([`Error::is_broken_pipe`] tells a
     /// reader that went away).
     pub fn write(&mut self, input: &Input, record: &Record) -> Result<()> {
+        let structured = matches!(self.format, OutputFormat::Json | OutputFormat::Jsonl);
+        if record.error.is_some() && !structured {
+            return Ok(());
+        }
         let body = self.body(record)?;
         if let Some(dir) = self.dir.clone() {
             let path = self.free_path(&dir, input);
@@ -53,7 +64,8 @@ impl<W: Write> Sink<W> {
                 std::fs::create_dir_all(parent)
                     .map_err(|cause| Error::Write { path: parent.to_path_buf(), cause })?;
             }
-            std::fs::write(&path, body + "\n").map_err(|cause| Error::Write { path, cause })?;
+            write_atomically(&path, (body + "\n").as_bytes())
+                .map_err(|cause| Error::Write { path, cause })?;
             return Ok(());
         }
         let out = &mut self.out;
@@ -70,6 +82,7 @@ impl<W: Write> Sink<W> {
             }
             _ => writeln!(out, "{body}")?,
         }
+        self.out.flush()?;
         self.written += 1;
         Ok(())
     }
@@ -103,6 +116,24 @@ impl<W: Write> Sink<W> {
         self.out.flush()?;
         Ok(())
     }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it to
+/// `path`: rename within a folder is atomic, so `path` is never seen half
+/// written. The temporary file is removed when writing fails.
+///
+/// Deviation: no `fsync`; after a power loss a file may be empty. Syncing
+/// every output file would cost a disk round trip per page.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(".{}.tmp", std::process::id()));
+    let temp = path.with_file_name(name);
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }
 
 #[cfg(test)]
@@ -154,5 +185,39 @@ mod tests {
         let read =
             |name: &str| std::fs::read_to_string(dir.path().join("x").join(name)).expect("written");
         assert_eq!((read("page.txt"), read("page-2.txt")), ("one\n".into(), "two\n".into()));
+    }
+
+    // See: issue 13, defect 9.
+    #[test]
+    fn issue_13_a_failed_record_prints_nothing_in_text_and_writes_no_text_file() {
+        let mut failed = record("bad", "");
+        failed.error = Some("input is not HTML: it looks like a PNG image".into());
+        let (bad, good) =
+            (Input::from_bytes("x/bad.html", vec![]), Input::from_bytes("x/ok.html", vec![]));
+        for several in [false, true] {
+            let mut sink = Sink::new(Vec::new(), None, OutputFormat::Txt, several);
+            sink.write(&bad, &failed).expect("write");
+            sink.finish().expect("finish");
+            assert_eq!(sink.out, b"", "no blank line for a failed input");
+        }
+        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Markdown, true);
+        sink.write(&bad, &failed).expect("write");
+        sink.write(&good, &record("ok", "one")).expect("write");
+        assert_eq!(String::from_utf8_lossy(&sink.out), "==> ok <==\n\n");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().to_path_buf();
+        let mut sink = Sink::new(Vec::new(), Some(out.clone()), OutputFormat::Txt, true);
+        sink.write(&bad, &failed).expect("write");
+        sink.write(&good, &record("ok", "one")).expect("write");
+        let mut sink = Sink::new(Vec::new(), Some(out), OutputFormat::Jsonl, true);
+        sink.write(&bad, &failed).expect("write");
+        let mut names: Vec<String> = std::fs::read_dir(dir.path().join("x"))
+            .expect("read dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["bad.jsonl", "ok.txt"], "no temporary files left either");
+        let jsonl = std::fs::read_to_string(dir.path().join("x/bad.jsonl")).expect("read");
+        assert!(jsonl.contains("it looks like a PNG image"), "{jsonl}");
     }
 }

@@ -17,7 +17,7 @@ use gleaner::extract::{self, Extractor, Params};
 use gleaner::layout::LayoutProvider;
 use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
 use gleaner::{render, Document, ParseOptions};
-use gleaner_eval::dataset::Dataset;
+use gleaner_eval::dataset::{Dataset, Page};
 use gleaner_eval::{self as eval, Prf, ShinglePage};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -136,9 +136,11 @@ struct PeerOutputs {
 /// Scores of one contender on one page.
 #[derive(Debug, Clone, Default)]
 struct PageScore {
-    /// The page id (empty when the page could not be loaded).
+    /// The page id.
     id: String,
     failed: bool,
+    /// The gold is empty or unreadable: no metric scores the page.
+    no_gold: bool,
     ms: Option<f64>,
     lcs: Option<Prf>,
     edr: Option<Prf>,
@@ -187,7 +189,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
     }
     let site_options = args.clustering.options()?;
-    let layout = crate::layout::provider(&args.layout, args.parallel)?;
+    let max_bytes = crate::max_bytes(args.max_bytes)?;
+    let threads = crate::worker_threads(args.parallel);
+    let layout = crate::layout::provider(&args.layout, Some(threads))?;
     // Rows of one algorithm with both layouts can share a table.
     let layout_suffix = if layout.is_some() { "+browser" } else { "" };
     let mut contenders = Vec::new();
@@ -257,8 +261,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             })
             .collect::<anyhow::Result<_>>()?
     };
+    let datasets: Vec<Dataset> =
+        datasets.into_iter().map(|d| d.with_max_bytes(max_bytes)).collect();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.parallel.unwrap_or(0))
+        .num_threads(threads)
         .build()
         .context("cannot start worker threads")?;
     let total: usize = datasets.iter().map(|d| limit(d.len(), args.limit)).sum();
@@ -300,6 +306,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             let layout = layout.as_deref();
             score_dataset(dataset, &all, site, layout, &metrics, args.limit, progress.as_ref())
         });
+        warn_unscored(dataset, scores.first().map_or(&[][..], Vec::as_slice));
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
                 rows.push(summarize(dataset.name(), c, m, &page_scores));
@@ -324,6 +331,23 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         EvalFormat::Pivot => crate::print_stdout(&pivot_tables(&rows, &metrics))?,
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One warning line for a dataset's files and pages that are not scored:
+/// page files without gold, gold without a page file, and pages whose
+/// gold is empty (skipped by every metric).
+fn warn_unscored(dataset: &Dataset, pages: &[PageScore]) {
+    let unpaired = dataset.unpaired();
+    let empty = pages.iter().filter(|p| p.no_gold).count();
+    if unpaired.pages_without_gold + unpaired.gold_without_pages + empty > 0 {
+        eprintln!(
+            "gleaner: warning: {}: not scored: {} page files without gold, {} gold without a \
+             page file, {empty} pages with empty gold",
+            dataset.name(),
+            unpaired.pages_without_gold,
+            unpaired.gold_without_pages,
+        );
+    }
 }
 
 /// Every dataset folder in `$GLEANER_DATA`, else in `../shared/data/wceb`.
@@ -373,7 +397,8 @@ fn site_templates(
         .into_par_iter()
         .map(|i| {
             let page = dataset.load(i).ok()?;
-            let doc = Document::parse(&page.html, &ParseOptions::default()).ok()?;
+            let parse = ParseOptions::default().max_bytes(dataset.max_bytes());
+            let doc = Document::parse(&page.html, &parse).ok()?;
             Some(PageSummary::of(&doc, options))
         })
         .collect();
@@ -494,11 +519,29 @@ fn score_page(
     layout: Option<&dyn LayoutProvider>,
     metrics: &[Metric],
 ) -> Vec<PageScore> {
+    let id = dataset.ids().get(index).cloned().unwrap_or_default();
     let page = match dataset.load(index) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("gleaner: {}: page {index}: {e}", dataset.name());
-            return vec![PageScore { failed: true, ..PageScore::default() }; contenders.len()];
+            eprintln!("gleaner: {}: {id}: {e}", dataset.name());
+            // The page cannot be read but its gold may be: then it is
+            // scored as an empty extraction, as a page that does not
+            // parse is, and peers' outputs are scored as usual.
+            let gold = dataset.gold(index).map(|(gold, _)| gold).unwrap_or_default();
+            let page = Page { id, html: Vec::new(), gold, url: None };
+            return contenders
+                .iter()
+                .map(|c| {
+                    let (text, failed) = match c {
+                        Contender::Peer { outputs, .. } => match outputs.texts.get(&page.id) {
+                            Some(t) => (t.as_str(), false),
+                            None => ("", true),
+                        },
+                        Contender::Algorithm { .. } => ("", true),
+                    };
+                    page_score(&page, text, failed, None, metrics)
+                })
+                .collect();
         }
     };
     if page.gold.trim().is_empty() {
@@ -507,8 +550,10 @@ fn score_page(
     let started = Instant::now();
     // A layout engine needs every attribute (`style`, `width`, …); the
     // page's layout time counts as parse time.
-    let options =
-        ParseOptions::default().url(page.url.clone()).keep_all_attributes(layout.is_some());
+    let options = ParseOptions::default()
+        .url(page.url.clone())
+        .keep_all_attributes(layout.is_some())
+        .max_bytes(dataset.max_bytes());
     let doc = Document::parse(&page.html, &options).and_then(|doc| match layout {
         Some(provider) => {
             let laid_out = provider.layout(&doc)?;
@@ -556,21 +601,35 @@ fn score_page(
                     None => (String::new(), true, None),
                 },
             };
-            let wants = |m: Metric| metrics.contains(&m);
-            PageScore {
-                id: page.id.clone(),
-                failed,
-                ms,
-                lcs: if wants(Metric::Lcs) { eval::lcs_prf(&text, &page.gold) } else { None },
-                edr: if wants(Metric::Edr) {
-                    eval::edr_scores(&text, &page.gold).map(|e| e.to_prf())
-                } else {
-                    None
-                },
-                shingle: wants(Metric::Shingle).then(|| eval::shingle_page(&text, &page.gold)),
-            }
+            page_score(&page, &text, failed, ms, metrics)
         })
         .collect()
+}
+
+/// The scores of `text` extracted from `page`. A page whose gold is empty
+/// is scored by no metric (every metric skips it alike).
+fn page_score(
+    page: &Page,
+    text: &str,
+    failed: bool,
+    ms: Option<f64>,
+    metrics: &[Metric],
+) -> PageScore {
+    let no_gold = page.gold.trim().is_empty();
+    let wants = |m: Metric| !no_gold && metrics.contains(&m);
+    PageScore {
+        id: page.id.clone(),
+        failed,
+        no_gold,
+        ms,
+        lcs: if wants(Metric::Lcs) { eval::lcs_prf(text, &page.gold) } else { None },
+        edr: if wants(Metric::Edr) {
+            eval::edr_scores(text, &page.gold).map(|e| e.to_prf())
+        } else {
+            None
+        },
+        shingle: wants(Metric::Shingle).then(|| eval::shingle_page(text, &page.gold)),
+    }
 }
 
 /// One JSON line per page and contender: the per-page scores behind the

@@ -61,16 +61,17 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let site_options = args.clustering.options()?;
+    let max_bytes = crate::max_bytes(args.max_bytes)?;
+    let threads = crate::worker_threads(args.parallel);
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
-        .parse_options(ParseOptions::default().max_bytes(args.max_bytes).encoding(encoding))
+        .parse_options(ParseOptions::default().max_bytes(max_bytes).encoding(encoding))
         .render_options(RenderOptions::default().links(args.links).images(args.images));
-    if let Some(provider) = crate::layout::provider(&args.layout, args.parallel)? {
+    if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
     }
     if let Some(path) = &args.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
-    let threads = args.parallel.unwrap_or(0);
     let site = if args.site_templates {
         let site = gleaner_batch::learn_site_templates(&inputs, &job, &site_options, threads)?;
         let with_model = site.models.iter().filter(|m| m.is_some()).count();
@@ -141,7 +142,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             let text = raw.to_string_lossy();
             let url = crate::fetch::parse_url(&text, args.fetch.source.as_deref())?;
             if source.is_none() {
-                source = Some(crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?);
+                source = Some(crate::fetch::page_source(&args.fetch, &url, max_bytes as u64)?);
             }
             let Some(from) = source.as_deref() else { continue };
             let record = url_job.record(&url, from);
@@ -172,6 +173,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             totals.megabytes_per_second()
         );
     }
+    // The exit status: 1 when no input was extracted (every one failed:
+    // unreadable, over --max-bytes, not HTML, …), else 0; see `--help`.
     let pages = totals.pages + url_pages;
-    Ok(if totals.unreadable + url_failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let failed = totals.failed + url_failed;
+    Ok(if pages > 0 && failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -293,8 +293,15 @@ impl Lines {
     }
 }
 
+/// What `extract`'s exit status says.
+const EXTRACT_EXIT_STATUS: &str = "Exit status: 0 when at least one input was extracted; \
+1 when every input failed (unreadable, not a regular file, over --max-bytes, not HTML, …); \
+2 for a usage error. Each failed input is a line on standard error and, in json and jsonl, \
+a record with its `error`; txt, markdown and html print nothing and write no file for it.";
+
 /// Arguments of `extract`.
 #[derive(Debug, Args)]
+#[command(after_help = EXTRACT_EXIT_STATUS)]
 pub struct ExtractArgs {
     /// Input files (`.html`, `.htm`, `.xhtml`, optionally `.gz`); `-` reads
     /// standard input.
@@ -329,11 +336,13 @@ pub struct ExtractArgs {
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
 
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 per core and 256 in
+    /// all, with a warning when more are asked for).
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
 
-    /// Largest input accepted, in bytes.
+    /// Largest input accepted, in bytes, after gzip decompression (at
+    /// most 1 GiB).
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_bytes: usize,
 
@@ -495,9 +504,15 @@ pub struct EvalArgs {
     #[arg(long, value_enum, default_value_t = EvalFormat::Md)]
     pub format: EvalFormat,
 
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 per core and 256 in
+    /// all).
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
+
+    /// Largest page accepted, in bytes, after gzip decompression (at most
+    /// 1 GiB); larger pages fail.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_bytes: usize,
 
     /// Another tool's outputs to score, as ScrapingHub JSON
     /// `{id: {"articleBody": text}}` (repeatable; needs one --data).

@@ -56,6 +56,39 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// The worker threads for `--parallel` (default: one per core), capped
+/// at [`gleaner_batch::MAX_THREADS_PER_CORE`] per core and
+/// [`gleaner_batch::MAX_THREADS`] in all, with a warning when cut down.
+pub fn worker_threads(parallel: Option<usize>) -> usize {
+    let (threads, capped) = gleaner_batch::worker_threads(parallel.unwrap_or(0));
+    if capped {
+        eprintln!(
+            "gleaner: warning: --parallel {}: using {threads} worker threads (at most {} per \
+             core, {} in all)",
+            parallel.unwrap_or(0),
+            gleaner_batch::MAX_THREADS_PER_CORE,
+            gleaner_batch::MAX_THREADS
+        );
+    }
+    threads
+}
+
+/// `--max-bytes`, checked: above what the library supports
+/// ([`gleaner::document::MAX_SUPPORTED_BYTES`], 1 GiB) it is a usage
+/// error rather than a limit silently lowered.
+///
+/// # Errors
+/// A limit above 1 GiB.
+pub fn max_bytes(bytes: usize) -> Result<usize, UsageError> {
+    let most = gleaner::document::MAX_SUPPORTED_BYTES;
+    if bytes > most {
+        return Err(UsageError(format!(
+            "--max-bytes {bytes}: more than the largest supported input, {most} bytes (1 GiB)"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// `params` plus `lines=<mode>` when `algorithm` is line-based (has a
 /// `lines` parameter, which only the TTR family and CETR have); `None`
 /// when it is not.

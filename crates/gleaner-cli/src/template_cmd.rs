@@ -80,8 +80,8 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         truth.extend(first..first + alone.len());
         inputs.extend(alone);
     }
-    let parse = ParseOptions::default().max_bytes(args.max_bytes);
-    let threads = args.parallel.unwrap_or(0);
+    let parse = ParseOptions::default().max_bytes(crate::max_bytes(args.max_bytes)?);
+    let threads = crate::worker_threads(args.parallel);
     let summaries = gleaner_batch::summarize_all(&inputs, &parse, &options, threads)?;
     for (input, summary) in inputs.iter().zip(&summaries) {
         if summary.is_none() {
@@ -169,10 +169,10 @@ fn learn(args: LearnArgs) -> anyhow::Result<ExitCode> {
         return Err(UsageError(format!("--share {}: must be in [0, 1)", args.share)).into());
     }
     let (inputs, _) = pages_of(&args.input_dir)?;
-    let parse = ParseOptions::default().max_bytes(args.max_bytes);
+    let parse = ParseOptions::default().max_bytes(crate::max_bytes(args.max_bytes)?);
     let options = gleaner::template::SiteOptions::default();
-    let summaries =
-        gleaner_batch::summarize_all(&inputs, &parse, &options, args.parallel.unwrap_or(0))?;
+    let threads = crate::worker_threads(args.parallel);
+    let summaries = gleaner_batch::summarize_all(&inputs, &parse, &options, threads)?;
     let mut builder = ModelBuilder::new();
     for (input, summary) in inputs.iter().zip(&summaries) {
         match summary {

@@ -998,3 +998,156 @@ fn a_single_too_large_input_fails_alike_from_a_file_stdin_or_gzip() {
         assert_eq!(out.status.code(), Some(1), "no input could be read: {record}");
     }
 }
+
+// See: issue 13, defect 9.
+#[test]
+fn issue_13_failed_inputs_exit_1_and_print_nothing_in_text() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let png = put(dir.path(), "img.html", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    let out = run(gleaner().arg("extract").arg(&png));
+    assert_eq!(out.status.code(), Some(1), "a single non-HTML input fails");
+    assert!(out.stdout.is_empty(), "no blank line: {:?}", stdout(&out));
+    assert!(stderr(&out).contains("it looks like a PNG image"), "{}", stderr(&out));
+    let good = put(dir.path(), "ok.html", ARTICLE);
+    let txt = dir.path().join("txt");
+    let out = run(gleaner().args(["extract", "-o"]).arg(&txt).arg(&png).arg(&good));
+    assert_eq!(out.status.code(), Some(0), "one input extracted: {}", stderr(&out));
+    assert!(!txt.join("img.txt").exists(), "no file for a failed input in txt");
+    assert!(txt.join("ok.txt").exists());
+    let jsonl = dir.path().join("jsonl");
+    run(gleaner().args(["extract", "-f", "jsonl", "-o"]).arg(&jsonl).arg(&png));
+    let record = std::fs::read_to_string(jsonl.join("img.jsonl")).expect("the error record");
+    assert!(record.contains("PNG image"), "{record}");
+    let out = run(gleaner().args(["extract", "--max-bytes", "2000000000"]).arg(&good));
+    assert_eq!(out.status.code(), Some(2), "over 1 GiB is a usage error");
+    assert!(stderr(&out).contains("1 GiB"), "{}", stderr(&out));
+    let help = stdout(&run(gleaner().args(["extract", "--help"])));
+    assert!(help.contains("Exit status: 0 when at least one input was extracted"), "{help}");
+}
+
+// See: issue 13, defect 7.
+#[test]
+fn issue_13_parallel_is_capped_with_a_warning() {
+    let out =
+        run_ok(gleaner().args(["extract", "--parallel", "100000"]).arg(fixture("heise.html")));
+    assert!(stderr(&out).contains("warning: --parallel 100000: using"), "{}", stderr(&out));
+    assert!(!stdout(&out).is_empty());
+}
+
+// See: issue 13, defect 5.
+#[cfg(unix)]
+#[test]
+fn issue_13_input_dir_with_a_fifo_does_not_hang() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    std::os::unix::fs::symlink(&fifo, dir.path().join("a.html")).expect("symlink");
+    put(dir.path(), "b.html", ARTICLE);
+    let mut child = gleaner()
+        .args(["extract", "-f", "jsonl", "--input-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("gleaner hangs on a FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let records = jsonl(&out);
+    assert_eq!(records.len(), 2);
+    let error = records[0]["error"].as_str().expect("an error record for the FIFO");
+    assert!(error.contains("not a regular file"), "{error}");
+    assert!(records[1]["error"].is_null());
+}
+
+/// A ScrapingHub-layout dataset: a page, a truncated gzip page, an empty
+/// gold, a page without gold and gold without a page.
+fn scrapinghub_dataset(dir: &Path) -> PathBuf {
+    let root = dir.join("scrapinghub");
+    let body = format!("Storm hits the coast\n\n{STORM_SENTENCE}");
+    let truth = serde_json::json!({
+        "good": {"articleBody": body},
+        "cut": {"articleBody": body},
+        "empty": {"articleBody": ""},
+        "lost": {"articleBody": "no page"},
+    });
+    put(&root, "ground-truth.json", truth.to_string());
+    let gz = gzip(ARTICLE.as_bytes());
+    put(&root, "html/good.html.gz", &gz);
+    put(&root, "html/cut.html.gz", gz.get(..gz.len() / 2).unwrap_or(&[]));
+    put(&root, "html/empty.html.gz", &gz);
+    put(&root, "html/orphan.html.gz", &gz);
+    root
+}
+
+// See: issue 13, defect 10.
+#[test]
+fn issue_13_eval_accounts_for_every_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    scrapinghub_dataset(dir.path());
+    let per_page = dir.path().join("pages.jsonl");
+    let out = run_ok(
+        gleaner()
+            .args(["eval", "--no-progress", "--algorithms", "plain", "--format", "json"])
+            .arg("--data")
+            .arg(dir.path().join("scrapinghub"))
+            .arg("--per-page")
+            .arg(&per_page),
+    );
+    for row in json_rows(&out) {
+        assert_eq!(row["pages"], 2, "good and cut are scored, empty is not: {row}");
+        assert_eq!(row["failed"], 1, "{row}");
+    }
+    let pages = std::fs::read_to_string(&per_page).expect("per page");
+    let ids: Vec<String> = pages
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json")["id"].to_string())
+        .collect();
+    assert_eq!(ids, ["\"cut\"", "\"empty\"", "\"good\""], "no empty id");
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "warning: scrapinghub: not scored: 1 page files without gold, 1 gold without a page \
+             file, 1 pages with empty gold"
+        ),
+        "{err}"
+    );
+}
+
+// See: issue 13, defect 10.
+#[test]
+fn issue_13_empty_gold_is_skipped_by_every_metric() {
+    let dir = tiny_dataset();
+    let out = eval(dir.path(), &["l3s-tiny"], &["--algorithms", "plain", "--format", "json"]);
+    for row in json_rows(&out) {
+        assert_eq!(row["pages"], 0, "{row}");
+    }
+}
+
+// See: issue 13, defect 4.
+#[test]
+fn issue_13_eval_reads_gzip_by_magic_bytes_within_max_bytes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("zipped");
+    put(&root, "input/1.html", gzip(ARTICLE.as_bytes()));
+    put(&root, "GoldStandard/1.txt", STORM_SENTENCE);
+    put(&root, "input/2.html", gzip(&vec![b' '; 8 << 20]));
+    put(&root, "GoldStandard/2.txt", STORM_SENTENCE);
+    let out = eval(
+        dir.path(),
+        &["zipped"],
+        &["--algorithms", "plain", "--format", "json", "--max-bytes", "1000000"],
+    );
+    let rows = json_rows(&out);
+    let lcs = rows.iter().find(|r| r["metric"] == "lcs").expect("lcs row");
+    assert_eq!(lcs["failed"], 1, "the bomb fails: {lcs}");
+    assert!(f64_at(&serde_json::json!([lcs["recall"]]), 0) > 0.4, "the gzip page is read: {lcs}");
+    let err = stderr(&out);
+    assert!(err.contains("more than the limit of 1000000 bytes (raise --max-bytes)"), "{err}");
+}

@@ -37,7 +37,6 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use encoding_rs::WINDOWS_1252;
@@ -182,10 +181,23 @@ impl fmt::Display for GoldFormat {
 #[derive(Debug, Clone)]
 pub struct Dataset {
     name: String,
+    max_bytes: usize,
+    unpaired: Unpaired,
     root: PathBuf,
     format: GoldFormat,
     ids: Vec<String>,
     layout: Layout,
+}
+
+/// Files of a dataset folder that have no partner, so are not pages of
+/// the dataset: front ends say so rather than skip them silently.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Unpaired {
+    /// Page files without a gold file (or `ground-truth.json` entry).
+    pub pages_without_gold: usize,
+    /// Gold files (or `ground-truth.json` entries) without a page file.
+    pub gold_without_pages: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -231,12 +243,24 @@ impl Dataset {
         let inputs = stems(&input, ".html")?;
         let golds: HashSet<String> = stems(&gold, ".txt")?.into_iter().collect();
         let mut ids: Vec<String> = inputs.into_iter().filter(|id| golds.contains(id)).collect();
+        let unpaired = Unpaired {
+            pages_without_gold: stems(&input, ".html")?.len() - ids.len(),
+            gold_without_pages: golds.len() - ids.len(),
+        };
         sort_naturally(&mut ids);
         let format = match GoldFormat::from_folder_name(&name) {
             Some(format) => format,
             None => sniff_folder(&gold, &ids),
         };
-        Ok(Dataset { name, root: dir.to_path_buf(), format, ids, layout: Layout::Plain })
+        Ok(Dataset {
+            name,
+            max_bytes: ParseOptions::default().max_bytes,
+            unpaired,
+            root: dir.to_path_buf(),
+            format,
+            ids,
+            layout: Layout::Plain,
+        })
     }
 
     fn open_scrapinghub(dir: &Path, name: String) -> Result<Dataset> {
@@ -255,16 +279,41 @@ impl Dataset {
         let html_dir = dir.join(SH_HTML_DIR);
         let mut ids: Vec<String> = stems(&html_dir, ".html.gz")?;
         ids.extend(stems(&html_dir, ".html")?);
-        ids.retain(|id| truth.contains_key(id));
         sort_naturally(&mut ids);
         ids.dedup();
+        let files = ids.len();
+        ids.retain(|id| truth.contains_key(id));
+        let unpaired = Unpaired {
+            pages_without_gold: files - ids.len(),
+            gold_without_pages: truth.len() - ids.len(),
+        };
         Ok(Dataset {
             name,
+            max_bytes: ParseOptions::default().max_bytes,
+            unpaired,
             root: dir.to_path_buf(),
             format: GoldFormat::ScrapingHub,
             ids,
             layout: Layout::ScrapingHub(truth),
         })
+    }
+
+    /// Reads pages of at most `bytes` bytes (after gzip decompression;
+    /// default: [`ParseOptions::max_bytes`]'s default); a larger page is a
+    /// [`Dataset::load`] error.
+    pub fn with_max_bytes(mut self, bytes: usize) -> Dataset {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// The largest page read, in bytes (see [`Dataset::with_max_bytes`]).
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// The files of the folder left out for want of a partner.
+    pub fn unpaired(&self) -> Unpaired {
+        self.unpaired
     }
 
     /// The dataset's name: its folder name.
@@ -299,31 +348,44 @@ impl Dataset {
     }
 
     /// Reads page `index` (an index into [`Dataset::ids`]): its HTML and
-    /// its gold text.
+    /// its gold text. Pages are read as `gleaner extract` reads them: gzip
+    /// is recognised by its magic bytes whatever the name, and neither
+    /// the file nor its decompressed bytes may pass
+    /// [`Dataset::max_bytes`].
     ///
     /// # Errors
     /// [`Error::Dataset`] if `index` is out of range, a file cannot be
     /// read or decompressed, or a ScrapingHub entry has no `articleBody`;
-    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`]) for a huge HTML gold file
-    /// (see [`GoldFormat::convert`]).
+    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`]) for a page over
+    /// the limit or a huge HTML gold file (see [`GoldFormat::convert`]).
     pub fn load(&self, index: usize) -> Result<Page> {
-        let id = self.ids.get(index).ok_or_else(|| {
-            Error::Dataset(format!("{}: no page {index}, it has {}", self.name, self.ids.len()))
-        })?;
+        let (gold, gold_url) = self.gold(index)?;
+        let id = self.id(index)?;
+        let html = match &self.layout {
+            Layout::Plain => {
+                let path = self.root.join(INPUT_DIR).join(format!("{id}.html"));
+                self.read_page(&path)?
+            }
+            Layout::ScrapingHub(_) => self.read_scrapinghub_html(id)?,
+        };
+        let (html, wrapper_url) = strip_text_wrapper(&html);
+        Ok(Page { id: id.clone(), html: html.to_vec(), gold, url: gold_url.or(wrapper_url) })
+    }
+
+    /// The gold text of page `index` and the URL it records, without
+    /// reading the page: a page that cannot be read is still scored (as
+    /// an empty extraction) when its gold can be.
+    ///
+    /// # Errors
+    /// As [`Dataset::load`], for the gold file.
+    pub fn gold(&self, index: usize) -> Result<(String, Option<String>)> {
+        let id = self.id(index)?;
         match &self.layout {
             Layout::Plain => {
-                let html_path = self.root.join(INPUT_DIR).join(format!("{id}.html"));
-                let html = fs::read(&html_path).map_err(|e| io_error(&html_path, e))?;
-                let (html, wrapper_url) = strip_text_wrapper(&html);
-                let gold_path = self.root.join(GOLD_DIR).join(format!("{id}.txt"));
-                let raw = fs::read(&gold_path).map_err(|e| io_error(&gold_path, e))?;
-                let (gold, gold_url) = self.format.convert(&raw)?;
-                Ok(Page {
-                    id: id.clone(),
-                    html: html.to_vec(),
-                    gold,
-                    url: gold_url.or(wrapper_url),
-                })
+                let path = self.root.join(GOLD_DIR).join(format!("{id}.txt"));
+                let raw = gleaner_batch::input::read_regular_file(&path, self.max_bytes)
+                    .map_err(|e| read_error(&path, e))?;
+                self.format.convert(&raw)
             }
             Layout::ScrapingHub(truth) => {
                 let entry = truth.get(id).ok_or_else(|| {
@@ -332,16 +394,30 @@ impl Dataset {
                 let body = entry.body.as_deref().ok_or_else(|| {
                     Error::Dataset(format!("{}: {id} has no articleBody string", self.name))
                 })?;
-                let html = read_scrapinghub_html(&self.root.join(SH_HTML_DIR), id)?;
-                let (html, wrapper_url) = strip_text_wrapper(&html);
-                Ok(Page {
-                    id: id.clone(),
-                    html: html.to_vec(),
-                    gold: plain_gold(body),
-                    url: entry.url.clone().or(wrapper_url),
-                })
+                Ok((plain_gold(body), entry.url.clone()))
             }
         }
+    }
+
+    fn id(&self, index: usize) -> Result<&String> {
+        self.ids.get(index).ok_or_else(|| {
+            Error::Dataset(format!("{}: no page {index}, it has {}", self.name, self.ids.len()))
+        })
+    }
+
+    /// A page file, through `gleaner-batch`'s reader (limit, gzip).
+    fn read_page(&self, path: &Path) -> Result<Vec<u8>> {
+        gleaner_batch::input::read_path(path, self.max_bytes).map_err(|e| read_error(path, e))
+    }
+
+    /// Reads `ID.html.gz` (gunzipped) or else `ID.html`.
+    fn read_scrapinghub_html(&self, id: &str) -> Result<Vec<u8>> {
+        let dir = self.root.join(SH_HTML_DIR);
+        let gz = dir.join(format!("{id}.html.gz"));
+        if gz.is_file() {
+            return self.read_page(&gz);
+        }
+        self.read_page(&dir.join(format!("{id}.html")))
     }
 
     /// Every page in order, each loaded on demand.
@@ -350,19 +426,13 @@ impl Dataset {
     }
 }
 
-/// Reads `ID.html.gz` (gunzipped) or else `ID.html`.
-fn read_scrapinghub_html(dir: &Path, id: &str) -> Result<Vec<u8>> {
-    let gz = dir.join(format!("{id}.html.gz"));
-    if gz.is_file() {
-        let file = fs::File::open(&gz).map_err(|e| io_error(&gz, e))?;
-        let mut html = Vec::new();
-        flate2::read::GzDecoder::new(file)
-            .read_to_end(&mut html)
-            .map_err(|e| Error::Dataset(format!("{}: not a gzip file: {e}", gz.display())))?;
-        return Ok(html);
+/// A page or gold file's read error: the core's size error as it is
+/// (its message names `--max-bytes`), anything else with the path.
+fn read_error(path: &Path, e: gleaner_batch::Error) -> Error {
+    match e {
+        gleaner_batch::Error::Core(core) => Error::Core(core),
+        other => Error::Dataset(format!("{}: {other}", path.display())),
     }
-    let plain = dir.join(format!("{id}.html"));
-    fs::read(&plain).map_err(|e| io_error(&plain, e))
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> Error {
@@ -980,5 +1050,64 @@ mod tests {
             dataset_dir("broken", &[("ground-truth.json", b"[1, 2"), ("html/a.html.gz", b"")]);
         assert!(matches!(Dataset::open(&root), Err(Error::Dataset(_))));
         assert!(matches!(Dataset::open(Path::new("/nonexistent/gleaner")), Err(Error::Dataset(_))));
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(bytes).expect("gzip");
+        enc.finish().expect("gzip")
+    }
+
+    // See: issue 13, defect 4.
+    #[test]
+    fn issue_13_pages_are_read_with_a_limit_and_gzip_by_magic_bytes() {
+        let bomb = gzip(&vec![b' '; 4 << 20]);
+        assert!(bomb.len() < 64 << 10);
+        let (_tmp, root) = dataset_dir(
+            "other",
+            &[
+                ("input/a.html", &gzip(b"<p>gzipped page</p>")),
+                ("GoldStandard/a.txt", b"gzipped page"),
+                ("input/b.html", &bomb),
+                ("GoldStandard/b.txt", b"bomb"),
+            ],
+        );
+        let data = Dataset::open(&root).expect("opens").with_max_bytes(1 << 20);
+        assert_eq!(data.load(0).expect("a gzip page named .html").html, b"<p>gzipped page</p>");
+        let error = data.load(1).expect_err("decompressed past the limit").to_string();
+        assert!(error.contains(&format!("more than the limit of {} bytes", 1 << 20)), "{error}");
+        let (_tmp, root) = dataset_dir(
+            "scrapinghub",
+            &[("ground-truth.json", br#"{"p": {"articleBody": "x"}}"#), ("html/p.html.gz", &bomb)],
+        );
+        let data = Dataset::open(&root).expect("opens").with_max_bytes(1000);
+        assert!(data.load(0).is_err(), "a bomb in the ScrapingHub layout is bounded too");
+    }
+
+    // See: issue 13, defect 10.
+    #[test]
+    fn issue_13_unpaired_files_are_counted() {
+        let (_tmp, root) = dataset_dir(
+            "other",
+            &[
+                ("input/a.html", b"<p>a</p>"),
+                ("GoldStandard/a.txt", b"a"),
+                ("input/b.html", b"<p>b</p>"),
+                ("GoldStandard/c.txt", b"c"),
+                ("GoldStandard/d.txt", b"d"),
+            ],
+        );
+        let unpaired = Dataset::open(&root).expect("opens").unpaired();
+        assert_eq!((unpaired.pages_without_gold, unpaired.gold_without_pages), (1, 2));
+        let truth = br#"{"a": {"articleBody": "x"}, "b": {"articleBody": "y"}}"#;
+        let (_tmp, root) = dataset_dir(
+            "scrapinghub",
+            &[("ground-truth.json", truth), ("html/a.html.gz", b""), ("html/z.html", b"")],
+        );
+        let data = Dataset::open(&root).expect("opens");
+        assert_eq!(data.ids(), ["a"]);
+        let unpaired = data.unpaired();
+        assert_eq!((unpaired.pages_without_gold, unpaired.gold_without_pages), (1, 1));
+        assert_eq!(data.gold(0).expect("gold without reading the page").0, "x");
     }
 }
