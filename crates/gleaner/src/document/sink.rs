@@ -13,7 +13,7 @@
 //! final document is `Send + Sync` for rayon.
 
 use std::borrow::Cow;
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -52,6 +52,8 @@ pub(crate) enum BuildData {
 /// The html5ever sink.
 pub(crate) struct ArenaSink {
     nodes: RefCell<Vec<BuildNode>>,
+    /// Elements created so far.
+    elements: Cell<usize>,
     /// Returned by `elem_name` for non-elements (html5ever never asks).
     placeholder: QualName,
 }
@@ -86,7 +88,23 @@ impl ArenaSink {
         let root = BuildNode::new(BuildData::Document);
         ArenaSink {
             nodes: RefCell::new(vec![root]),
+            elements: Cell::new(0),
             placeholder: QualName::new(None, ns!(), LocalName::from("")),
+        }
+    }
+
+    /// Elements created so far.
+    pub fn elements(&self) -> usize {
+        self.elements.get()
+    }
+
+    /// True if `node` is an HTML element whose name passes `test`.
+    pub fn element_is(&self, node: u32, test: impl Fn(&LocalName) -> bool) -> bool {
+        match self.nodes.borrow().get(node as usize) {
+            Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => {
+                name.ns == ns!(html) && test(&name.local)
+            }
+            _ => false,
         }
     }
 
@@ -215,6 +233,7 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
+        self.elements.set(self.elements.get() + 1);
         let template_contents = if flags.template { self.push(BuildData::Fragment) } else { NONE };
         self.push(BuildData::Element { name, attrs, template_contents })
     }
