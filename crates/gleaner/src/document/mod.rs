@@ -625,46 +625,54 @@ fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
 fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String) {
     let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
     let mut text = String::new();
-    // (first child, next sibling) of every built node.
-    let links: Vec<(u32, u32)> = built.iter().map(|n| (n.first_child, n.next)).collect();
-    let mut visit = |b: u32, parent: u32, nodes: &mut Vec<Node>| -> usize {
-        let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
-        let kind = match data {
-            BuildData::Document | BuildData::Fragment => NodeKind::Document,
-            BuildData::Doctype => NodeKind::Doctype,
-            BuildData::Comment => NodeKind::Comment,
-            BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
-                name: name.local,
-                attrs: attrs
-                    .into_iter()
-                    .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
-                    .collect(),
-            }),
-            BuildData::Text(t) => {
-                let start = text.len() as u32;
-                text.push_str(&t);
-                NodeKind::Text(start..text.len() as u32)
-            }
-        };
-        nodes.push(Node { parent, end: 0, kind });
-        nodes.len() - 1
-    };
+    let root = lay_out_node(&mut built, 0, NONE, &mut nodes, &mut text);
     // Stack of (next child to visit, position of the laid-out parent).
-    let root = visit(0, NONE, &mut nodes);
-    let mut stack: Vec<(u32, usize)> = vec![(links[0].0, root)];
+    let mut stack: Vec<(u32, usize)> = vec![(built[0].first_child, root)];
     while let Some(&(child, parent_pos)) = stack.last() {
         if child == NONE {
             stack.pop();
             nodes[parent_pos].end = nodes.len() as u32;
             continue;
         }
+        let (next, first_child) = (built[child as usize].next, built[child as usize].first_child);
         if let Some(top) = stack.last_mut() {
-            top.0 = links[child as usize].1;
+            top.0 = next;
         }
-        let pos = visit(child, parent_pos as u32, &mut nodes);
-        stack.push((links[child as usize].0, pos));
+        let pos = lay_out_node(&mut built, child, parent_pos as u32, &mut nodes, &mut text);
+        stack.push((first_child, pos));
     }
     (nodes, text)
+}
+
+/// Moves built node `b` to the end of `nodes`, its text to `text`.
+fn lay_out_node(
+    built: &mut [BuildNode],
+    b: u32,
+    parent: u32,
+    nodes: &mut Vec<Node>,
+    text: &mut String,
+) -> usize {
+    let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
+    let kind = match data {
+        BuildData::Document | BuildData::Fragment => NodeKind::Document,
+        BuildData::Doctype => NodeKind::Doctype,
+        BuildData::Comment => NodeKind::Comment,
+        BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
+            name: name.local,
+            attrs: attrs
+                .into_vec()
+                .into_iter()
+                .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
+                .collect(),
+        }),
+        BuildData::Text(t) => {
+            let start = text.len() as u32;
+            text.push_str(&t);
+            NodeKind::Text(start..text.len() as u32)
+        }
+    };
+    nodes.push(Node { parent, end: 0, kind });
+    nodes.len() - 1
 }
 
 #[cfg(test)]

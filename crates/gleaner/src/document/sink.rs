@@ -41,12 +41,22 @@ pub(crate) enum BuildData {
     Fragment,
     Doctype,
     Element {
-        name: QualName,
-        attrs: Vec<Attribute>,
+        name: ElementName,
+        /// Boxed, not a `Vec`: a node is built once per element, and the
+        /// arena is the parse's largest allocation.
+        attrs: Box<[Attribute]>,
         template_contents: u32,
     },
     Text(StrTendril),
     Comment,
+}
+
+/// An element's name without the prefix, which no algorithm reads: 16
+/// bytes where a `QualName` takes 24.
+#[derive(Debug)]
+pub(crate) struct ElementName {
+    pub ns: Namespace,
+    pub local: LocalName,
 }
 
 /// The html5ever sink.
@@ -55,18 +65,18 @@ pub(crate) struct ArenaSink {
     /// Elements created so far.
     elements: Cell<usize>,
     /// Returned by `elem_name` for non-elements (html5ever never asks).
-    placeholder: QualName,
+    placeholder: ElementName,
 }
 
 /// An element name borrowed from the arena.
 #[derive(Debug)]
 pub(crate) enum ArenaName<'a> {
-    Element(Ref<'a, QualName>),
-    Placeholder(&'a QualName),
+    Element(Ref<'a, ElementName>),
+    Placeholder(&'a ElementName),
 }
 
 impl ArenaName<'_> {
-    fn name(&self) -> &QualName {
+    fn name(&self) -> &ElementName {
         match self {
             ArenaName::Element(r) => r,
             ArenaName::Placeholder(q) => q,
@@ -89,7 +99,7 @@ impl ArenaSink {
         ArenaSink {
             nodes: RefCell::new(vec![root]),
             elements: Cell::new(0),
-            placeholder: QualName::new(None, ns!(), LocalName::from("")),
+            placeholder: ElementName { ns: ns!(), local: LocalName::from("") },
         }
     }
 
@@ -235,6 +245,8 @@ impl TreeSink for ArenaSink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
         self.elements.set(self.elements.get() + 1);
         let template_contents = if flags.template { self.push(BuildData::Fragment) } else { NONE };
+        let name = ElementName { ns: name.ns, local: name.local };
+        let attrs = attrs.into_boxed_slice();
         self.push(BuildData::Element { name, attrs, template_contents })
     }
 
@@ -316,11 +328,13 @@ impl TreeSink for ArenaSink {
         if let BuildData::Element { attrs: existing, .. } =
             &mut self.nodes.borrow_mut()[*target as usize].data
         {
+            let mut all = std::mem::take(existing).into_vec();
             for attr in attrs {
-                if !existing.iter().any(|a| a.name == attr.name) {
-                    existing.push(attr);
+                if !all.iter().any(|a| a.name == attr.name) {
+                    all.push(attr);
                 }
             }
+            *existing = all.into_boxed_slice();
         }
     }
 
