@@ -754,7 +754,8 @@ mod tests {
         let bs: String = (0..500).map(|i| format!("<b id={i}>")).collect();
         let d = doc(&(format!("<p>{bs}") + &"<p>x</p>".repeat(30_000)));
         assert_eq!(d.text_content(d.body()).len(), 30_000);
-        assert!(d.len() < 30_000 * 20, "{} nodes", d.len());
+        // Three elements a start tag, and the text nodes.
+        assert!(d.len() < 30_000 * 5, "{} nodes", d.len());
     }
 
     #[test]

@@ -108,13 +108,15 @@ impl ArenaSink {
         self.elements.get()
     }
 
-    /// True if `node` is an HTML element whose name passes `test`.
-    pub fn element_is(&self, node: u32, test: impl Fn(&LocalName) -> bool) -> bool {
+    /// The local name of `node` if it is an HTML element.
+    pub fn html_name(&self, node: u32) -> Option<LocalName> {
         match self.nodes.borrow().get(node as usize) {
-            Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => {
-                name.ns == ns!(html) && test(&name.local)
+            Some(BuildNode { data: BuildData::Element { name, .. }, .. })
+                if name.ns == ns!(html) =>
+            {
+                Some(name.local.clone())
             }
-            _ => false,
+            _ => None,
         }
     }
 

@@ -39,7 +39,7 @@
 //! [`ParseOptions::keep_all_attributes`](super::ParseOptions) the
 //! attributes are left alone.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use html5ever::driver::Parser;
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -148,6 +148,9 @@ struct Held {
 struct HandleCount<'a> {
     sink: &'a ArenaSink,
     held: Cell<Held>,
+    /// The names of the formatting elements, in the tree builder's order,
+    /// when asked for.
+    formatting: Option<RefCell<Vec<LocalName>>>,
 }
 
 impl Tracer for HandleCount<'_> {
@@ -155,10 +158,14 @@ impl Tracer for HandleCount<'_> {
 
     fn trace_handle(&self, node: &u32) {
         let mut held = self.held.get();
-        if self.sink.element_is(*node, is_formatting) {
-            held.formatting += 1;
-        } else {
-            held.other += 1;
+        match self.sink.html_name(*node).filter(is_formatting) {
+            Some(name) => {
+                held.formatting += 1;
+                if let Some(names) = &self.formatting {
+                    names.borrow_mut().push(name);
+                }
+            }
+            None => held.other += 1,
         }
         self.held.set(held);
     }
@@ -184,6 +191,10 @@ struct Feeder {
 /// Most elements one token can push besides its own: the implied
 /// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
 const IMPLIED: usize = 4;
+
+/// Elements the tree builder may make beyond three per start tag before
+/// formatting elements are closed (see [`Feeder::forget_formatting`]).
+const RECONSTRUCTION_SLACK: usize = 4096;
 
 /// Chunks are flushed at this size at the latest, so the tree builder's
 /// input is never a second copy of the page.
@@ -217,15 +228,51 @@ impl Feeder {
     /// The tree builder's state, exactly: flushes and counts.
     fn measure(&mut self) -> Held {
         if self.pending > 0 || self.pending_formatting > 0 {
-            self.flush();
-            let builder = &self.parser.tokenizer.sink;
-            let count = HandleCount { sink: &builder.sink, held: Cell::new(Held::default()) };
-            builder.trace_handles(&count);
-            self.held = count.held.get();
-            self.pending = 0;
-            self.pending_formatting = 0;
+            self.count(false);
         }
         self.held
+    }
+
+    /// Flushes and counts; returns the formatting elements' names if
+    /// `names`.
+    fn count(&mut self, names: bool) -> Vec<LocalName> {
+        self.flush();
+        let builder = &self.parser.tokenizer.sink;
+        let count = HandleCount {
+            sink: &builder.sink,
+            held: Cell::new(Held::default()),
+            formatting: names.then(|| RefCell::new(Vec::new())),
+        };
+        builder.trace_handles(&count);
+        self.held = count.held.get();
+        self.pending = 0;
+        self.pending_formatting = 0;
+        count.formatting.map(RefCell::into_inner).unwrap_or_default()
+    }
+
+    /// Closes every formatting element the tree builder holds, with an
+    /// end tag for each: the adoption agency removes it from the list of
+    /// active formatting elements, so it is not re-created again.
+    fn forget_formatting(&mut self) {
+        let names = self.count(true);
+        for name in names.iter().rev() {
+            self.chunk.push_str("</");
+            self.chunk.push_str(name);
+            self.chunk.push('>');
+        }
+        self.count(false);
+    }
+
+    /// True if the tree builder may have made more than `limit` elements
+    /// (measured when the bound from the last count is not enough).
+    fn may_exceed(&mut self, limit: usize) -> bool {
+        let bound = self.bound();
+        let per_token = IMPLIED + 1 + bound.formatting;
+        let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
+        elements > limit && {
+            self.measure();
+            self.elements() > limit
+        }
     }
 
     fn flush(&mut self) {
@@ -267,9 +314,19 @@ fn feed(source: &Source, limits: &TreeLimits) -> (Feeder, bool) {
     // Start tags dropped for depth, by name, whose end tags are dropped too.
     let mut dropped: Vec<(LocalName, usize)> = Vec::new();
     let mut slim = String::new();
+    let mut start_tags = 0usize;
     for token in source.tokens() {
         let raw = source.token_text(token);
         let skip_this_raw = std::mem::replace(&mut skip_raw, false);
+        // Deviation: when the tree builder has made more than three
+        // elements for each start tag of the page, it is re-creating
+        // formatting elements a flood of them left open (WHATWG
+        // §13.2.4.3); they are closed, so that the tree stays a small
+        // multiple of the page.
+        let grows = matches!(token.kind, TokenKind::StartTag(_) | TokenKind::Text);
+        if grows && feeder.may_exceed(3 * start_tags + RECONSTRUCTION_SLACK) {
+            feeder.forget_formatting();
+        }
         match &token.kind {
             TokenKind::StartTag(name) => {
                 if feeder.elements() >= limits.max_elements {
@@ -289,6 +346,7 @@ fn feed(source: &Source, limits: &TreeLimits) -> (Feeder, bool) {
                     continue;
                 }
                 skip_raw = drops_content(name);
+                start_tags += 1;
                 if is_formatting(name) {
                     feeder.pending_formatting += 1;
                 }
