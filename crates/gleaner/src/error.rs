@@ -21,6 +21,13 @@ pub enum Error {
         /// The configured limit.
         limit: usize,
     },
+    /// The page would make more elements than
+    /// [`ParseOptions::max_elements`](crate::ParseOptions).
+    #[error("page has more than {limit} elements (the element limit)")]
+    TooManyElements {
+        /// The configured limit.
+        limit: usize,
+    },
     /// The input is binary data (an image, an archive, …), not a web page.
     #[error("input is not HTML: it looks like {kind}")]
     NotHtml {

@@ -59,9 +59,29 @@ pub struct ParseOptions {
     /// The character encoding if known from outside the page (an HTTP
     /// header, a WARC record, the command line). Default: detect.
     pub encoding: Option<&'static Encoding>,
-    /// Deepest element nesting handed to the tree builder; deeper start
-    /// tags are ignored. Default 512, Chromium's parser limit.
+    /// Most elements the tree builder may hold open, not counting
+    /// formatting elements (those count against
+    /// [`ParseOptions::max_formatting`]); deeper start tags are ignored,
+    /// with their end tags. Counted as the tree builder holds them, so
+    /// elements left open (`<div></x>`, `<optgroup>`, `<rb>`) count too.
+    /// Default 512, Chromium's parser limit.
     pub max_nesting: usize,
+    /// Most formatting elements (`a`, `b`, `font`, `i`, …: WHATWG
+    /// §13.2.4.3) the tree builder may hold, counting each once in the
+    /// stack of open elements and once in the list of active formatting
+    /// elements; further formatting start tags are ignored (their text
+    /// stays). The tree builder re-creates every active formatting element
+    /// a paragraph closed at the next text, so without a cap 500 unclosed
+    /// `<b>`s make each later paragraph 500 elements deep. Default 32.
+    pub max_formatting: usize,
+    /// Most elements in the tree. A page that would make more is an
+    /// [`Error::TooManyElements`] (an error, not a truncation: a tree cut
+    /// short would pass for the whole page). Default 16 000 000, twice
+    /// the elements of a 64 MiB page of `<p>x</p>`.
+    pub max_elements: usize,
+    /// Most attributes of one element handed to the tree builder; further
+    /// ones are dropped (the source view keeps them). Default 256.
+    pub max_attributes: usize,
     /// The page's URL, used to resolve links in output.
     pub url: Option<String>,
     /// Keep every attribute in the DOM. By default only the attributes
@@ -76,6 +96,9 @@ impl Default for ParseOptions {
             max_bytes: 64 << 20,
             encoding: None,
             max_nesting: 512,
+            max_formatting: 32,
+            max_elements: 16_000_000,
+            max_attributes: 256,
             url: None,
             keep_all_attributes: false,
         }
@@ -98,6 +121,24 @@ impl ParseOptions {
     /// Sets [`ParseOptions::max_nesting`].
     pub fn max_nesting(mut self, depth: usize) -> ParseOptions {
         self.max_nesting = depth;
+        self
+    }
+
+    /// Sets [`ParseOptions::max_formatting`].
+    pub fn max_formatting(mut self, count: usize) -> ParseOptions {
+        self.max_formatting = count;
+        self
+    }
+
+    /// Sets [`ParseOptions::max_elements`].
+    pub fn max_elements(mut self, count: usize) -> ParseOptions {
+        self.max_elements = count;
+        self
+    }
+
+    /// Sets [`ParseOptions::max_attributes`].
+    pub fn max_attributes(mut self, count: usize) -> ParseOptions {
+        self.max_attributes = count;
         self
     }
 
@@ -191,8 +232,9 @@ impl Document {
     /// with html5ever, computes node statistics and aligns the source.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] when `bytes` exceeds `options.max_bytes`, and
-    /// [`Error::NotHtml`] for recognisable binary data (images, archives,
+    /// [`Error::TooLarge`] when `bytes` exceeds `options.max_bytes`,
+    /// [`Error::TooManyElements`] when the tree would have more than
+    /// `options.max_elements` elements, and [`Error::NotHtml`] for recognisable binary data (images, archives,
     /// PDFs, data full of control bytes). Malformed HTML is never an error.
     ///
     /// ```
@@ -214,7 +256,7 @@ impl Document {
             }
         }
         let (text, encoding, encoding_source) = encoding::decode(bytes, given);
-        let mut doc = Document::from_decoded(text, options);
+        let mut doc = Document::from_decoded(text, options)?;
         doc.encoding = encoding;
         doc.encoding_source = encoding_source;
         doc.input_bytes = bytes.len();
@@ -224,21 +266,31 @@ impl Document {
     /// Parses an already decoded page.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] when the text exceeds `options.max_bytes`.
+    /// [`Error::TooLarge`] when the text exceeds `options.max_bytes`, and
+    /// [`Error::TooManyElements`] when the tree would have more than
+    /// `options.max_elements` elements.
     pub fn parse_str(html: &str, options: &ParseOptions) -> Result<Document> {
         let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
         if html.len() > limit {
             return Err(Error::TooLarge { size: html.len(), limit });
         }
-        Ok(Document::from_decoded(html.to_owned(), options))
+        Document::from_decoded(html.to_owned(), options)
     }
 
-    fn from_decoded(text: String, options: &ParseOptions) -> Document {
+    fn from_decoded(text: String, options: &ParseOptions) -> Result<Document> {
         let input_bytes = text.len();
         let mut source = source::tokenize(text);
-        let input =
-            tree_input::tree_input(&source, options.max_nesting, options.keep_all_attributes);
-        let built = html5ever::parse_document(ArenaSink::new(), Default::default()).one(input);
+        let limits = tree_input::TreeLimits {
+            max_nesting: options.max_nesting,
+            max_formatting: options.max_formatting,
+            max_elements: options.max_elements,
+            max_attributes: options.max_attributes,
+            keep_all_attributes: options.keep_all_attributes,
+        };
+        let (built, truncated) = tree_input::build_tree(&source, &limits);
+        if truncated {
+            return Err(Error::TooManyElements { limit: options.max_elements });
+        }
         let (nodes, text) = layout(built);
         let stats = stats::compute(&nodes, &text, None);
         let mut doc = Document {
@@ -266,7 +318,7 @@ impl Document {
         source.align(&dom_texts);
         drop(dom_texts);
         doc.source = source;
-        doc
+        Ok(doc)
     }
 
     /// Number of nodes.
@@ -573,46 +625,54 @@ fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
 fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String) {
     let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
     let mut text = String::new();
-    // (first child, next sibling) of every built node.
-    let links: Vec<(u32, u32)> = built.iter().map(|n| (n.first_child, n.next)).collect();
-    let mut visit = |b: u32, parent: u32, nodes: &mut Vec<Node>| -> usize {
-        let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
-        let kind = match data {
-            BuildData::Document | BuildData::Fragment => NodeKind::Document,
-            BuildData::Doctype => NodeKind::Doctype,
-            BuildData::Comment => NodeKind::Comment,
-            BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
-                name: name.local,
-                attrs: attrs
-                    .into_iter()
-                    .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
-                    .collect(),
-            }),
-            BuildData::Text(t) => {
-                let start = text.len() as u32;
-                text.push_str(&t);
-                NodeKind::Text(start..text.len() as u32)
-            }
-        };
-        nodes.push(Node { parent, end: 0, kind });
-        nodes.len() - 1
-    };
+    let root = lay_out_node(&mut built, 0, NONE, &mut nodes, &mut text);
     // Stack of (next child to visit, position of the laid-out parent).
-    let root = visit(0, NONE, &mut nodes);
-    let mut stack: Vec<(u32, usize)> = vec![(links[0].0, root)];
+    let mut stack: Vec<(u32, usize)> = vec![(built[0].first_child, root)];
     while let Some(&(child, parent_pos)) = stack.last() {
         if child == NONE {
             stack.pop();
             nodes[parent_pos].end = nodes.len() as u32;
             continue;
         }
+        let (next, first_child) = (built[child as usize].next, built[child as usize].first_child);
         if let Some(top) = stack.last_mut() {
-            top.0 = links[child as usize].1;
+            top.0 = next;
         }
-        let pos = visit(child, parent_pos as u32, &mut nodes);
-        stack.push((links[child as usize].0, pos));
+        let pos = lay_out_node(&mut built, child, parent_pos as u32, &mut nodes, &mut text);
+        stack.push((first_child, pos));
     }
     (nodes, text)
+}
+
+/// Moves built node `b` to the end of `nodes`, its text to `text`.
+fn lay_out_node(
+    built: &mut [BuildNode],
+    b: u32,
+    parent: u32,
+    nodes: &mut Vec<Node>,
+    text: &mut String,
+) -> usize {
+    let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
+    let kind = match data {
+        BuildData::Document | BuildData::Fragment => NodeKind::Document,
+        BuildData::Doctype => NodeKind::Doctype,
+        BuildData::Comment => NodeKind::Comment,
+        BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
+            name: name.local,
+            attrs: attrs
+                .into_vec()
+                .into_iter()
+                .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
+                .collect(),
+        }),
+        BuildData::Text(t) => {
+            let start = text.len() as u32;
+            text.push_str(&t);
+            NodeKind::Text(start..text.len() as u32)
+        }
+    };
+    nodes.push(Node { parent, end: 0, kind });
+    nodes.len() - 1
 }
 
 #[cfg(test)]
@@ -668,6 +728,45 @@ mod tests {
         assert_eq!(d.text_content(d.body()), "deep text");
         let max_depth = d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0);
         assert!(max_depth <= 520, "{max_depth}");
+    }
+
+    fn max_depth(d: &Document) -> u32 {
+        d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0)
+    }
+
+    // See: issue 13, item 1 (quadratic tree building past the nesting
+    // cap: the depth counter fell on any end tag and missed the elements
+    // the tree builder leaves open).
+    #[test]
+    fn issue_13_elements_left_open_are_capped() {
+        for (unit, text) in
+            [("<div></x>", ""), ("<optgroup>", ""), ("<rb>", ""), ("<b class=c></x>x", "x")]
+        {
+            let d = doc(&unit.repeat(100_000));
+            assert!(max_depth(&d) <= 520, "{unit}: {}", max_depth(&d));
+            assert_eq!(d.text_content(d.body()).len(), text.len() * 100_000, "{unit}");
+        }
+    }
+
+    // See: issue 13, item 2 (each paragraph re-created 500 unclosed `<b>`s).
+    #[test]
+    fn issue_13_reconstructed_formatting_is_capped() {
+        let bs: String = (0..500).map(|i| format!("<b id={i}>")).collect();
+        let d = doc(&(format!("<p>{bs}") + &"<p>x</p>".repeat(30_000)));
+        assert_eq!(d.text_content(d.body()).len(), 30_000);
+        // Three elements a start tag, and the text nodes.
+        assert!(d.len() < 30_000 * 5, "{} nodes", d.len());
+    }
+
+    #[test]
+    fn element_limit_is_an_error() {
+        let opts = ParseOptions::default().max_elements(100);
+        let html = "<p>x</p>".repeat(200);
+        assert!(matches!(
+            Document::parse(html.as_bytes(), &opts),
+            Err(Error::TooManyElements { limit: 100 })
+        ));
+        assert!(Document::parse(html.as_bytes(), &opts.max_elements(1000)).is_ok());
     }
 
     #[test]

@@ -1,0 +1,271 @@
+//! The pathological corpus of issue 13, the cases of at most 1 MB: each is
+//! extracted by the real binary in a child process, whose wall time and
+//! peak RSS (`wait4`'s rusage, exact for that one child) are checked
+//! against the guarantee "no input of ≤ 1 MB may take more than 1 s or
+//! 200 MB". `bench/pathological.py` writes the whole corpus, big cases
+//! included.
+//!
+//! The time bound is 1 s when the binary under test is a release build
+//! (`cargo test --release -p gleaner-cli --test pathological`) and 30 s
+//! in a debug build, whose unoptimised extractors are up to 40 times
+//! slower (the binary the test was built with is the one measured, never
+//! a release binary that may be stale); the cases of the issue's defects
+//! took minutes before the fix, so they fail in both. In a debug build
+//! the general corpus is generated at 256 KB instead of 1 MB to keep the
+//! suite short. The memory bound is the same for both. A child that
+//! passes 60 s or 2 GB is killed and fails its case, so a regression
+//! cannot hang the suite or exhaust the machine.
+//!
+//! Peak RSS is the child's `ru_maxrss` from `wait4`. The child shares
+//! this process's memory until it execs (`posix_spawn`), so the figure is
+//! the larger of the child's own peak and this process's size then (about
+//! 50 MB for the debug test binary): an upper bound, exact whenever the
+//! child grew past this process. Each case is generated just before it
+//! runs and dropped before the child starts, to keep that floor low.
+//!
+//! See: issue 13, "Found by the probe", items 1–3.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod support;
+use support::put;
+
+/// Wall time allowed for one input of at most 1 MB.
+const SECONDS: f64 = if cfg!(debug_assertions) { 30.0 } else { 1.0 };
+/// Size of the general corpus's cases (the defect cases keep the issue's).
+const SIZE: usize = if cfg!(debug_assertions) { 1 << 18 } else { 1 << 20 };
+/// Peak RSS allowed for one input of at most 1 MB.
+const PEAK_MB: f64 = 200.0;
+/// A child past either of these is killed.
+const KILL_SECONDS: u64 = 60;
+const KILL_MB: f64 = 2048.0;
+
+/// What one run of the binary cost.
+#[derive(Debug)]
+struct Cost {
+    seconds: f64,
+    peak_mb: f64,
+    /// The exit code, `None` when killed by a signal.
+    code: Option<i32>,
+}
+
+/// Resident set size of a running process, from `/proc/<pid>/status`.
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Runs `gleaner extract -a article` on `path` and measures it.
+// The child is reaped by `wait4`, which also gives its rusage.
+#[allow(clippy::zombie_processes)]
+fn extract(path: &Path) -> Cost {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gleaner"))
+        .args(["extract", "-a", "article", "--no-progress", "--max-bytes", "1073741824"])
+        .arg(path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gleaner starts");
+    let pid = child.id();
+    let mut killed = false;
+    loop {
+        let mut status = 0;
+        // SAFETY: `rusage` is plain data, and zero is a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is our child, not yet reaped; both pointers are
+        // to live locals.
+        let r = unsafe { libc::wait4(pid as libc::pid_t, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(r >= 0, "wait4 failed");
+        if r == pid as libc::pid_t {
+            let exited = libc::WIFEXITED(status);
+            return Cost {
+                seconds: start.elapsed().as_secs_f64(),
+                peak_mb: usage.ru_maxrss as f64 / 1024.0,
+                code: (exited && !killed).then(|| libc::WEXITSTATUS(status)),
+            };
+        }
+        if !killed && (start.elapsed() > Duration::from_secs(KILL_SECONDS) || rss_mb(pid) > KILL_MB)
+        {
+            child.kill().expect("kill");
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A case: its file name and a generator of its bytes.
+type Case = (String, Box<dyn Fn() -> Vec<u8>>);
+
+/// The cases of issue 13 items 1 and 2, and the corpus's others, each at
+/// most 1 MB.
+fn small_cases() -> Vec<Case> {
+    let mut cases: Vec<Case> = Vec::new();
+    let mut add = |name: &str, bytes: Box<dyn Fn() -> Vec<u8>>| {
+        cases.push((name.to_string(), bytes));
+    };
+    // Issue 13 item 1: elements left open past the nesting cap.
+    add("i1-div-stray-end.html", Box::new(|| "<div></x>".repeat(100_000).into_bytes()));
+    add("i1-optgroup.html", Box::new(|| "<optgroup>".repeat(100_000).into_bytes()));
+    add("i1-rb.html", Box::new(|| "<rb>".repeat(100_000).into_bytes()));
+    add("i1-b-class-stray-end.html", Box::new(|| "<b class=c></x>x".repeat(65_000).into_bytes()));
+    // Issue 13 item 2: every paragraph re-creates 500 formatting elements
+    // (a paragraph around them closes them; the text of the next one
+    // re-creates them).
+    for n in [30_000, 100_000] {
+        add(
+            &format!("i2-b500-p{n}.html"),
+            Box::new(move || {
+                let bs: String = (0..500).map(|i| format!("<b id={i}>")).collect();
+                format!("<p>{bs}{}", "<p>x</p>".repeat(n)).into_bytes()
+            }),
+        );
+    }
+    // Deep nesting of each element kind, as deep as the size allows.
+    for kind in [
+        "div",
+        "span",
+        "table",
+        "tr",
+        "td",
+        "li",
+        "ul",
+        "p",
+        "a",
+        "b",
+        "font",
+        "select",
+        "option",
+        "svg",
+        "math",
+        "template",
+        "iframe",
+        "noscript",
+        "textarea",
+        "plaintext",
+    ] {
+        let tag = format!("<{kind}>");
+        add(
+            &format!("nest-{kind}.html"),
+            Box::new(move || tag.repeat(SIZE / tag.len()).into_bytes()),
+        );
+    }
+    // Siblings.
+    add("siblings-p.html", Box::new(|| "<p>x</p>".repeat(SIZE / 8).into_bytes()));
+    add("siblings-br.html", Box::new(|| "<br>".repeat(SIZE / 4).into_bytes()));
+    // A long attribute, kept and dropped; many attributes.
+    let long = || "a".repeat(SIZE - 32);
+    add(
+        "attr-class.html",
+        Box::new(move || format!("<div class=\"{}\">x</div>", long()).into_bytes()),
+    );
+    add(
+        "attr-data.html",
+        Box::new(move || format!("<div data-x='{}'>x</div>", long()).into_bytes()),
+    );
+    add("attr-unterminated.html", Box::new(move || format!("<p class=\"{}", long()).into_bytes()));
+    add(
+        "attrs-many.html",
+        Box::new(|| {
+            let many: String = (0..SIZE / 10).map(|i| format!(" a{i}=1")).collect();
+            format!("<p{many}>x</p>").into_bytes()
+        }),
+    );
+    add(
+        "attrs-same.html",
+        Box::new(|| format!("<p{}>x</p>", " class=x".repeat(SIZE / 9)).into_bytes()),
+    );
+    // Entity floods.
+    add("entity-amp.html", Box::new(|| format!("<p>{}", "&amp;".repeat(SIZE / 5)).into_bytes()));
+    add(
+        "entity-emoji.html",
+        Box::new(|| format!("<p>{}", "&#x1F600;".repeat(SIZE / 9)).into_bytes()),
+    );
+    add(
+        "entity-unterminated.html",
+        Box::new(|| format!("<p>{}", "&amp".repeat(SIZE / 4)).into_bytes()),
+    );
+    add("entity-bare.html", Box::new(|| format!("<p>{}", "&".repeat(SIZE - 3)).into_bytes()));
+    add(
+        "entity-long-name.html",
+        Box::new(|| format!("<p>&{};", "a".repeat(SIZE - 5)).into_bytes()),
+    );
+    // NUL bytes.
+    add(
+        "nul.html",
+        Box::new(|| {
+            let mut nuls = b"<p>".to_vec();
+            nuls.extend(std::iter::repeat_n(0u8, SIZE - 3));
+            nuls
+        }),
+    );
+    add("nul-mixed.html", Box::new(|| "<p>a\0b</p>".repeat(SIZE / 10).into_bytes()));
+    // Charset labels with bytes that are wrong for them.
+    for label in ["utf-8", "shift_jis", "iso-2022-jp", "utf-16le", "gb18030", "replacement"] {
+        add(
+            &format!("charset-{label}.html"),
+            Box::new(move || {
+                let mut page = format!("<meta charset=\"{label}\"><p>").into_bytes();
+                page.extend((0x80..=0xFFu8).cycle().take(SIZE / 2));
+                page
+            }),
+        );
+    }
+    // A PDF named `.html`.
+    add("pdf.html", Box::new(|| b"%PDF-1.4\n".repeat(SIZE / 9)));
+    cases
+}
+
+fn check(dir: &Path, cases: Vec<Case>, seconds: f64, peak_mb: f64) {
+    let mut failures = Vec::new();
+    for (name, generate) in cases {
+        let bytes = generate();
+        let size = bytes.len();
+        assert!(size <= 1 << 20 || name.starts_with("i3"), "{name} is {size} bytes");
+        let path: PathBuf = put(dir, &name, &bytes);
+        drop(bytes);
+        let cost = extract(&path);
+        eprintln!(
+            "{name:28} {size:8} B {:6.2} s {:7.1} MB exit {:?}",
+            cost.seconds, cost.peak_mb, cost.code
+        );
+        if cost.code.is_none() || cost.seconds > seconds || cost.peak_mb > peak_mb {
+            failures.push(format!("{name}: {cost:?}"));
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    assert!(failures.is_empty(), "over {seconds} s or {peak_mb} MB:\n{}", failures.join("\n"));
+}
+
+// See: issue 13 ("no input of ≤ 1 MB may take more than 1 s or 200 MB").
+#[test]
+fn issue_13_small_inputs_are_bounded_in_time_and_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    check(dir.path(), small_cases(), SECONDS, PEAK_MB);
+}
+
+// See: issue 13, item 3 (a 64 MB page of `<p>x</p>` peaked at 50 times its
+// size). A 2 MB page of it, held to 10 times its size plus 40 MB.
+//
+// Ignored: the target is not reached yet. The parse keeps 3 source tokens
+// (32 bytes each), 2 nodes (40) and their statistics (32) for every 8
+// bytes of `<p>x</p>`, plus the build arena (64 a node) while laying out,
+// and `article` adds about 100 bytes a node: about 50 times the input.
+// Run with `cargo test --release -p gleaner-cli --test pathological --
+// --ignored`.
+#[test]
+#[ignore = "issue 13 item 3: the peak is still about 50 times the input"]
+fn issue_13_memory_is_a_small_multiple_of_the_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let size = 2_000_000;
+    let bound = 10.0 * size as f64 / (1 << 20) as f64 + 40.0;
+    let page: Case =
+        ("i3-p-2mb.html".to_string(), Box::new(move || "<p>x</p>".repeat(size / 8).into_bytes()));
+    check(dir.path(), vec![page], 10.0 * SECONDS, bound);
+}
