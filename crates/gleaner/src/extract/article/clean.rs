@@ -32,6 +32,11 @@ pub(super) fn select_text(
                 continue;
             }
             if let Some(seg) = a.segment(id) {
+                // Text that reads as code or data is not the article's
+                // (issue 11).
+                if seg.reads_as_code() {
+                    continue;
+                }
                 if seg.link_quota() > cfg.link_quota
                     && !is_heading(doc, seg.owner)
                     && !tables.in_data_cell(doc, seg.owner)
