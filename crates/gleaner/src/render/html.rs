@@ -61,6 +61,7 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         let end = doc.subtree_end(id).index();
         matches!((prefix.get(id.index()), prefix.get(end)), (Some(a), Some(b)) if b > a)
     };
+    let base = doc.base_url();
     let mut out = String::from("<article>");
     let mut open: Vec<(NodeId, Option<&'static str>)> = Vec::new();
     // A block left out between selected text (`Before<div class=ad>…</div>
@@ -147,7 +148,11 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
-                        escape_attr(&mut out, v);
+                        if matches!(attr, "href" | "src") {
+                            escape_attr(&mut out, &super::absolute_url(base.as_ref(), v));
+                        } else {
+                            escape_attr(&mut out, v);
+                        }
                         out.push('"');
                     }
                 }

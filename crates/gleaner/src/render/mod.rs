@@ -132,6 +132,8 @@ struct Walker<'a> {
     /// columns of the first row).
     table: Option<(usize, usize, usize)>,
     cell_depth: usize,
+    /// The document base URL, for relative links and images.
+    base: Option<url::Url>,
 }
 
 impl<'a> Walker<'a> {
@@ -146,6 +148,7 @@ impl<'a> Walker<'a> {
             lists: Vec::new(),
             table: None,
             cell_depth: 0,
+            base: doc.base_url(),
         }
     }
 
@@ -339,8 +342,9 @@ impl<'a> Walker<'a> {
             local_name!("a") if self.options.links => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
+                        let href = absolute_url(self.base.as_ref(), href);
                         self.w.open_inline("[".into());
-                        return Exit::CloseInline(format!("]({})", escape_url(href)));
+                        return Exit::CloseInline(format!("]({})", escape_url(&href)));
                     }
                 }
                 return Exit::Nothing;
@@ -394,8 +398,9 @@ impl<'a> Walker<'a> {
     fn image(&mut self, id: NodeId) {
         let src = self.doc.attr(id, "src").unwrap_or("").trim();
         if !src.is_empty() && is_safe_url(src) {
+            let src = absolute_url(self.base.as_ref(), src);
             let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
-            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(src)));
+            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(&src)));
         }
     }
 
@@ -504,6 +509,15 @@ pub(crate) fn is_safe_url(url: &str) -> bool {
     }
 }
 
+/// `url` resolved against the document base URL when there is one
+/// (WHATWG URL parsing, as a browser follows the link), else as written.
+pub(crate) fn absolute_url(base: Option<&url::Url>, url: &str) -> String {
+    match base.and_then(|b| b.join(url).ok()) {
+        Some(u) if is_safe_url(u.as_str()) => u.into(),
+        _ => url.to_string(),
+    }
+}
+
 fn escape_url(url: &str) -> String {
     url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
 }
@@ -582,6 +596,32 @@ mod tests {
             "<pre><code><span>a = 1</span>\n<span>b = 2</span>\n  <span>c</span></code></pre>";
         assert_eq!(md(html), "```\na = 1\nb = 2\n  c\n```");
         assert_eq!(txt(html), "a = 1\nb = 2\n  c");
+    }
+
+    /// See: issue 11, "Relative links and image URLs are never made
+    /// absolute".
+    #[test]
+    fn issue_11_relative_urls_are_resolved_against_the_base() {
+        let page = "<head><base href=/docs/></head><p><a href=a.html>a</a> \
+                    <img src='i/p.png' alt=p> <a href='https://x.org/'>x</a></p>";
+        let opts = ParseOptions::default().url(Some("https://example.org/n/page".into()));
+        let doc = Document::parse(page.as_bytes(), &opts).expect("parse");
+        let all = Selection::all(&doc);
+        let o = RenderOptions::default().links(true).images(true);
+        assert_eq!(
+            markdown(&doc, &all, o),
+            "[a](https://example.org/docs/a.html) ![p](https://example.org/docs/i/p.png) [x](https://x.org/)"
+        );
+        let out = html(&doc, &all, o);
+        assert!(out.contains("href=\"https://example.org/docs/a.html\""), "{out}");
+        assert!(out.contains("src=\"https://example.org/docs/i/p.png\""), "{out}");
+        // Without a URL, an absolute <base> is the base; without either,
+        // links stay as written.
+        let doc =
+            Document::parse(b"<base href='https://b.org/'><a href=a>a</a>", &Default::default())
+                .expect("parse");
+        assert_eq!(markdown(&doc, &Selection::all(&doc), o), "[a](https://b.org/a)");
+        assert_eq!(md("<a href=a>a</a>"), "[a](a)");
     }
 
     #[test]
