@@ -354,7 +354,13 @@ impl Job {
         }
         record.rendered = match self.format {
             OutputFormat::Markdown => {
-                render::render(doc, &selection, Format::Markdown, self.render)
+                // The title first, once, whether or not the page's
+                // headline is in the selection (issue 11).
+                let body = render::render(doc, &selection, Format::Markdown, self.render);
+                match &record.title {
+                    Some(title) => render::markdown_with_title(&body, title),
+                    None => body,
+                }
             }
             OutputFormat::Html => render::render(doc, &selection, Format::Html, self.render),
             _ => String::new(),

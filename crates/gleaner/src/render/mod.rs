@@ -100,6 +100,51 @@ pub fn markdown(doc: &Document, sel: &Selection, options: RenderOptions) -> Stri
     Walker::new(doc, sel, true, options).run()
 }
 
+/// `markdown` opened by the page title as a `# Title` heading, so that
+/// every page's Markdown starts with its title (issue 11). Nothing is
+/// added when the first line already is the title (a heading or line
+/// whose words equal it, or contain it or are contained in it, at least
+/// half as long), or when `title` is blank.
+///
+/// ```
+/// use gleaner::render::markdown_with_title;
+/// assert_eq!(markdown_with_title("Body.", "Storm"), "# Storm\n\nBody.");
+/// assert_eq!(markdown_with_title("## Storm!\n\nBody.", "Storm"), "## Storm!\n\nBody.");
+/// ```
+pub fn markdown_with_title(markdown: &str, title: &str) -> String {
+    let title = title.trim();
+    let first = markdown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let (a, b) = (heading_words(first.trim_start_matches('#')), heading_words(title));
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    if title.is_empty()
+        || (!short.is_empty() && long.contains(short.as_str()) && short.len() * 2 >= long.len())
+    {
+        return markdown.to_string();
+    }
+    let mut w = Writer::markdown();
+    w.marker("# ".into());
+    w.text(title, false);
+    let heading = w.finish();
+    if markdown.is_empty() {
+        heading
+    } else {
+        format!("{heading}\n\n{markdown}")
+    }
+}
+
+/// The words of a line, lowercase letters and digits only, without link
+/// targets (`](…)`), for comparing a heading with the title.
+fn heading_words(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find(')').map_or("", |j| &rest[i + j + 1..]);
+    }
+    out.push_str(rest);
+    out.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
 /// What a walker does when it leaves an element.
 #[derive(Debug)]
 enum Exit {
@@ -622,6 +667,21 @@ mod tests {
                 .expect("parse");
         assert_eq!(markdown(&doc, &Selection::all(&doc), o), "[a](https://b.org/a)");
         assert_eq!(md("<a href=a>a</a>"), "[a](a)");
+    }
+
+    /// See: issue 11, "The title appears in Markdown only when the page's
+    /// `<h1>` is inside the chosen block".
+    #[test]
+    fn issue_11_markdown_opens_with_the_title_once() {
+        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A # title\n\nBody text.");
+        assert_eq!(
+            markdown_with_title("# Storm hits\n\nBody.", "Storm hits"),
+            "# Storm hits\n\nBody."
+        );
+        let linked = "## [Storm hits the coast](https://x.org/a)\n\nBody.";
+        assert_eq!(markdown_with_title(linked, "Storm hits the coast"), linked);
+        assert_eq!(markdown_with_title("", "T"), "# T");
+        assert_eq!(markdown_with_title("Body.", " "), "Body.");
     }
 
     #[test]
