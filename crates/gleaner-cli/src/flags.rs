@@ -593,8 +593,9 @@ pub struct InspectArgs {
     /// The page (`.html`, optionally gzipped); `-` reads standard input.
     pub input: PathBuf,
 
-    /// The algorithm; ttr, ttr-*, cetr, ccb, accb and tccb have a curve.
-    #[arg(short, long, value_name = "NAME", default_value = "ttr")]
+    /// The algorithm (default: the default extractor, `article`); ttr,
+    /// ttr-*, cetr, ccb, accb and tccb have a curve.
+    #[arg(short, long, value_name = "NAME", default_value = "default")]
     pub algorithm: String,
 
     /// A parameter of the algorithm, as key=value (repeatable).

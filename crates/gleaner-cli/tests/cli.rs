@@ -1172,3 +1172,20 @@ fn issue_11_url_flag_makes_links_absolute_and_fills_the_record() {
     let bad = run(gleaner().args(["extract", "--url", "news/a"]).arg(&path));
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
+
+/// See: issue 11: `-p` with an unknown key lists the keys, `algorithms
+/// --json` lists each algorithm's parameters with defaults, and `inspect`
+/// defaults to the default extractor.
+#[test]
+fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
+    let bad =
+        run(gleaner().args(["extract", "-a", "lqf", "-p", "nope=1"]).arg(fixture("heise.html")));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("threshold"), "{}", stderr(&bad));
+    let json = run_ok(gleaner().args(["algorithms", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let lqf = v.as_array().expect("array").iter().find(|a| a["name"] == "lqf").expect("lqf");
+    assert_eq!(lqf["params"], serde_json::json!([{"name": "threshold", "default": "0.5"}]));
+    let report = run_ok(gleaner().arg("inspect").arg(fixture("heise.html")));
+    assert!(stdout(&report).contains("gleaner inspect: article on"), "{}", stdout(&report));
+}
