@@ -46,7 +46,7 @@ impl OutputFormat {
 
 /// One output record: what became of one input. Its JSON form is the
 /// `jsonl` contract: `source`, `title`, `text`, `algorithm`, `error`,
-/// `encoding`, `bytes`.
+/// `encoding`, `bytes`, and `url` when known.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct Record {
@@ -64,6 +64,10 @@ pub struct Record {
     pub encoding: Option<String>,
     /// Size of the input in bytes (after gzip decompression).
     pub bytes: usize,
+    /// The page's URL (`--url`, or the URL it was fetched from), the base
+    /// of its relative links; absent when unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// With site templates: how many pages the page's template cluster
     /// has (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +97,7 @@ impl Record {
             error: None,
             encoding: None,
             bytes: 0,
+            url: None,
             template_cluster_size: None,
             template_applied: None,
             site_training: None,
@@ -341,6 +346,7 @@ impl Job {
             }
         }
         record.title = gleaner::metadata::title(doc);
+        record.url = doc.url().map(str::to_string);
         record.encoding = Some(doc.encoding().name().to_string());
         // Each format renders only what it prints.
         if self.format.needs_text() {
@@ -348,7 +354,13 @@ impl Job {
         }
         record.rendered = match self.format {
             OutputFormat::Markdown => {
-                render::render(doc, &selection, Format::Markdown, self.render)
+                // The title first, once, whether or not the page's
+                // headline is in the selection (issue 11).
+                let body = render::render(doc, &selection, Format::Markdown, self.render);
+                match &record.title {
+                    Some(title) => render::markdown_with_title(&body, title),
+                    None => body,
+                }
             }
             OutputFormat::Html => render::render(doc, &selection, Format::Html, self.render),
             _ => String::new(),

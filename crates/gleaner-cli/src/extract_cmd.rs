@@ -60,11 +60,19 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    if let Some(u) = &args.url {
+        match gleaner_crawl::Url::parse(u) {
+            Ok(parsed) if parsed.has_host() => {}
+            _ => return Err(UsageError(format!("--url {u}: not an absolute URL")).into()),
+        }
+    }
     let site_options = args.clustering.options()?;
     let max_bytes = crate::max_bytes(args.max_bytes)?;
     let threads = crate::worker_threads(args.parallel);
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
-        .parse_options(ParseOptions::default().max_bytes(max_bytes).encoding(encoding))
+        .parse_options(
+            ParseOptions::default().max_bytes(max_bytes).encoding(encoding).url(args.url.clone()),
+        )
         .render_options(RenderOptions::default().links(args.links).images(args.images));
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);

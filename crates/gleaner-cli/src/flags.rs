@@ -351,6 +351,12 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "LABEL")]
     pub encoding: Option<String>,
 
+    /// The page's URL: the base for relative links and images (after the
+    /// page's own `<base href>`), and the record's `url`. Pages given as
+    /// URLs use the URL they were fetched from.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
     /// Keep hyperlinks in Markdown and HTML output.
     #[arg(long)]
     pub links: bool,
@@ -587,8 +593,9 @@ pub struct InspectArgs {
     /// The page (`.html`, optionally gzipped); `-` reads standard input.
     pub input: PathBuf,
 
-    /// The algorithm; ttr, ttr-*, cetr, ccb, accb and tccb have a curve.
-    #[arg(short, long, value_name = "NAME", default_value = "ttr")]
+    /// The algorithm (default: the default extractor, `article`); ttr,
+    /// ttr-*, cetr, ccb, accb and tccb have a curve.
+    #[arg(short, long, value_name = "NAME", default_value = "default")]
     pub algorithm: String,
 
     /// A parameter of the algorithm, as key=value (repeatable).

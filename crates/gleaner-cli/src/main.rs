@@ -140,6 +140,11 @@ fn algorithms(args: AlgorithmsArgs) -> anyhow::Result<ExitCode> {
                     "paper": a.paper,
                     "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
                     "needs_template": gleaner::extract::needs_template(a.name),
+                    "params": a
+                        .params()
+                        .into_iter()
+                        .map(|(name, default)| serde_json::json!({"name": name, "default": default}))
+                        .collect::<Vec<_>>(),
                 })
             })
             .collect();

@@ -1151,3 +1151,41 @@ fn issue_13_eval_reads_gzip_by_magic_bytes_within_max_bytes() {
     let err = stderr(&out);
     assert!(err.contains("more than the limit of 1000000 bytes (raise --max-bytes)"), "{err}");
 }
+
+/// See: issue 11, "Relative links and image URLs are never made
+/// absolute": `--url` is the base (after `<base href>`) and the record's
+/// `url`.
+#[test]
+fn issue_11_url_flag_makes_links_absolute_and_fills_the_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = ARTICLE.replace("Officials said", "Officials <a href=report.html>said</a>");
+    let path = put(dir.path(), "page.html", page);
+    let md = run_ok(
+        gleaner()
+            .args(["extract", "-f", "markdown", "--links", "--url", "https://ex.org/news/a"])
+            .arg(&path),
+    );
+    assert!(stdout(&md).contains("[said](https://ex.org/news/report.html)"), "{}", stdout(&md));
+    let rec =
+        run_ok(gleaner().args(["extract", "-f", "jsonl", "--url", "https://ex.org/n"]).arg(&path));
+    assert_eq!(jsonl(&rec)[0]["url"], "https://ex.org/n");
+    let bad = run(gleaner().args(["extract", "--url", "news/a"]).arg(&path));
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}
+
+/// See: issue 11: `-p` with an unknown key lists the keys, `algorithms
+/// --json` lists each algorithm's parameters with defaults, and `inspect`
+/// defaults to the default extractor.
+#[test]
+fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
+    let bad =
+        run(gleaner().args(["extract", "-a", "lqf", "-p", "nope=1"]).arg(fixture("heise.html")));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("threshold"), "{}", stderr(&bad));
+    let json = run_ok(gleaner().args(["algorithms", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let lqf = v.as_array().expect("array").iter().find(|a| a["name"] == "lqf").expect("lqf");
+    assert_eq!(lqf["params"], serde_json::json!([{"name": "threshold", "default": "0.5"}]));
+    let report = run_ok(gleaner().arg("inspect").arg(fixture("heise.html")));
+    assert!(stdout(&report).contains("gleaner inspect: article on"), "{}", stdout(&report));
+}

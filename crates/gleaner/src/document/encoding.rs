@@ -15,7 +15,10 @@
 //! sequences) is replaced by the chardetng guess, because pages that are
 //! really windows-1252 behind a copied `<meta charset=utf-8>` are common in
 //! crawls and decoding them as UTF-8 would turn every accented letter into
-//! U+FFFD.
+//! U+FFFD. The guess is only taken when the invalid sequences outnumber the
+//! valid multi-byte ones: a UTF-8 page with a stray invalid byte is UTF-8
+//! with one U+FFFD, as browsers decode it, not windows-1252 mojibake
+//! throughout (issue 11).
 
 #[cfg(test)]
 use encoding_rs::WINDOWS_1252;
@@ -52,7 +55,7 @@ pub fn decode(
     let (encoding, source) = match given {
         Some(e) => (e, EncodingSource::Given),
         None => match prescan(bytes) {
-            Some(e) if e == UTF_8 && std::str::from_utf8(bytes).is_err() => {
+            Some(e) if e == UTF_8 && mostly_not_utf8(bytes) => {
                 (guess(bytes), EncodingSource::Guessed)
             }
             Some(e) => (e, EncodingSource::Declared),
@@ -61,6 +64,18 @@ pub fn decode(
     };
     let (text, _) = encoding.decode_without_bom_handling(bytes);
     (text.into_owned(), encoding, source)
+}
+
+/// Do invalid UTF-8 sequences in `bytes` outnumber the valid multi-byte
+/// ones (a page in another encoding behind a `<meta charset=utf-8>`), or
+/// are there some and no valid multi-byte character at all?
+fn mostly_not_utf8(bytes: &[u8]) -> bool {
+    let (mut valid, mut invalid) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        valid += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        invalid += usize::from(!chunk.invalid().is_empty());
+    }
+    invalid > 0 && invalid >= valid
 }
 
 /// A chardetng guess; valid UTF-8 is taken as UTF-8 without asking.
@@ -212,6 +227,18 @@ mod tests {
         let (text, _, src) = decode(bytes, None);
         assert_eq!(src, EncodingSource::Guessed);
         assert!(text.contains("Grüße"), "{text}");
+    }
+
+    /// See: issue 11, "a declared-UTF-8 page with one stray invalid byte
+    /// is decoded whole as windows-1252".
+    #[test]
+    fn issue_11_a_stray_byte_in_declared_utf8_is_one_replacement() {
+        let mut bytes = "<meta charset=utf-8><p>Grüße aus Köln, schöne Straße ".as_bytes().to_vec();
+        bytes.push(0xff);
+        bytes.extend_from_slice(b"</p>");
+        let (text, enc, src) = decode(&bytes, None);
+        assert_eq!((enc, src), (UTF_8, EncodingSource::Declared));
+        assert!(text.contains("Grüße aus Köln, schöne Straße \u{FFFD}"), "{text}");
     }
 
     #[test]

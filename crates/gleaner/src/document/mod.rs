@@ -468,6 +468,32 @@ impl Document {
         self.url.as_deref()
     }
 
+    /// The document base URL (WHATWG §4.2.3): the first `<base>` with an
+    /// `href`, resolved against the page's [`url`](Document::url), else
+    /// that URL; `None` when neither gives an absolute URL. Renderers
+    /// resolve relative links and image sources against it.
+    ///
+    /// ```
+    /// use gleaner::{Document, ParseOptions};
+    /// let opts = ParseOptions::default().url(Some("https://example.org/a/b.html".into()));
+    /// let doc = Document::parse(b"<base href=/docs/><p>x</p>", &opts)?;
+    /// assert_eq!(doc.base_url().map(String::from).as_deref(), Some("https://example.org/docs/"));
+    /// # Ok::<(), gleaner::Error>(())
+    /// ```
+    pub fn base_url(&self) -> Option<url::Url> {
+        let page = self.url().and_then(|u| url::Url::parse(u.trim()).ok());
+        let href = self
+            .ids()
+            .find(|&id| self.is(id, local_name!("base")) && self.attr(id, "href").is_some())
+            .and_then(|id| self.attr(id, "href"))
+            .map(str::trim);
+        match (href, page) {
+            (Some(h), Some(p)) => p.join(h).ok().or(Some(p)),
+            (Some(h), None) => url::Url::parse(h).ok(),
+            (None, page) => page,
+        }
+    }
+
     /// Size of the input in bytes.
     pub fn input_bytes(&self) -> usize {
         self.input_bytes

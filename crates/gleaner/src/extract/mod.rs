@@ -144,7 +144,7 @@ pub fn parse_param<T: FromStr>(key: &str, value: &str) -> Result<T> {
 
 /// The error for a parameter an algorithm does not have.
 pub fn unknown_param(algorithm: &str, key: &str) -> Error {
-    Error::InvalidConfig(format!("{algorithm} has no parameter {key:?}"))
+    Error::InvalidConfig(format!("{algorithm} {UNKNOWN_PARAM} {key:?}"))
 }
 
 /// Is this algorithm meaningful only with a site template
@@ -171,8 +171,86 @@ impl Algorithm {
     /// # Errors
     /// [`Error::InvalidConfig`] for unknown or invalid parameters.
     pub fn build(&self, params: &Params) -> Result<Box<dyn Extractor>> {
-        (self.build)(params)
+        (self.build)(params).map_err(|e| match e {
+            // An unknown key: say which keys there are (issue 11).
+            Error::InvalidConfig(m) if m.contains(UNKNOWN_PARAM) => {
+                let keys: Vec<String> = self.params().into_iter().map(|(k, _)| k).collect();
+                let keys = if keys.is_empty() { "none".into() } else { keys.join(", ") };
+                Error::InvalidConfig(format!("{m}; its parameters: {keys}"))
+            }
+            other => other,
+        })
     }
+
+    /// The algorithm's parameters (the keys `-p key=value` takes) with
+    /// their default values, in the order of its configuration's fields.
+    ///
+    /// NOTE: read from the `Debug` form of the default extractor, each
+    /// field kept when the configuration accepts it as a key.
+    ///
+    /// ```
+    /// let lqf = gleaner::extract::algorithm("lqf")?;
+    /// assert_eq!(lqf.params(), [("threshold".to_string(), "0.5".to_string())]);
+    /// # Ok::<(), gleaner::Error>(())
+    /// ```
+    pub fn params(&self) -> Vec<(String, String)> {
+        let Ok(extractor) = (self.build)(&Params::new()) else { return Vec::new() };
+        let debug = format!("{extractor:?}");
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (key, value) in debug_fields(&debug) {
+            let is_key = match (self.build)(&Params::new().with(key, value)) {
+                Ok(_) => true,
+                Err(Error::InvalidConfig(m)) => !m.contains(UNKNOWN_PARAM),
+                Err(_) => true,
+            };
+            if is_key && !out.iter().any(|(k, _)| k == key) {
+                out.push((key.to_string(), value.to_string()));
+            }
+        }
+        out
+    }
+}
+
+/// What [`unknown_param`] says, to recognise its error.
+const UNKNOWN_PARAM: &str = "has no parameter";
+
+/// The `field: value` pairs of a derived `Debug` string whose values are
+/// not structs (`Some(x)` read as `x`, `None` as empty).
+fn debug_fields(debug: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = debug;
+    while let Some(i) = rest.find(": ") {
+        let key_start = rest[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |j| j + 1);
+        let key = &rest[key_start..i];
+        let after = &rest[i + 2..];
+        let mut depth = 0i32;
+        let end = after
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth > 0 => depth -= 1,
+                    ',' | '}' | ')' | ']' => return true,
+                    _ => {}
+                }
+                false
+            })
+            .map_or(after.len(), |(j, _)| j);
+        let value = after[..end].trim();
+        rest = after;
+        if key.is_empty() || value.contains('{') {
+            continue;
+        }
+        let value = match value.strip_prefix("Some(").and_then(|v| v.strip_suffix(')')) {
+            Some(v) => v,
+            None if value == "None" => "",
+            None => value,
+        };
+        out.push((key, value));
+    }
+    out
 }
 
 impl fmt::Debug for Algorithm {
@@ -344,4 +422,21 @@ pub fn algorithm(name: &str) -> Result<&'static Algorithm> {
 /// [`Error::UnknownAlgorithm`].
 pub fn by_name(name: &str) -> Result<Box<dyn Extractor>> {
     algorithm(name)?.build(&Params::new())
+}
+
+#[cfg(test)]
+mod issue_11_tests {
+    use super::*;
+
+    /// See: issue 11, "`-p key=value` with an unknown key should list the
+    /// valid keys".
+    #[test]
+    fn issue_11_unknown_keys_list_the_valid_ones_and_params_have_defaults() {
+        let article = algorithm("article").expect("article");
+        let err = article.build(&Params::new().with("nope", 1)).expect_err("unknown key");
+        assert!(err.to_string().contains("link_quota"), "{err}");
+        let params = article.params();
+        assert!(params.iter().any(|(k, v)| k == "min_article_chars" && v == "250"), "{params:?}");
+        assert_eq!(algorithm("plain").expect("plain").params(), []);
+    }
 }

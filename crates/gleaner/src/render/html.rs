@@ -1,7 +1,8 @@
 //! The selection as a clean HTML fragment: structural and inline elements
 //! from a small allow-list, no attributes but `href`, `src`, `alt`,
-//! `colspan` and `rowspan`, other containers reduced to `<div>` and
-//! unknown inline elements dropped (their text kept).
+//! `colspan` and `rowspan`; other elements, block containers included,
+//! are unwrapped (their content kept, a `<br>` between inline runs that
+//! a block separated), so no empty wrapper `<div>`s nest (issue 11).
 
 use markup5ever::{local_name, LocalName};
 
@@ -61,8 +62,10 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         let end = doc.subtree_end(id).index();
         matches!((prefix.get(id.index()), prefix.get(end)), (Some(a), Some(b)) if b > a)
     };
+    let base = doc.base_url();
     let mut out = String::from("<article>");
-    let mut open: Vec<(NodeId, Option<&'static str>)> = Vec::new();
+    // Open elements: (node, the tag written, an unwrapped block).
+    let mut open: Vec<(NodeId, Option<&'static str>, bool)> = Vec::new();
     // A block left out between selected text (`Before<div class=ad>…</div>
     // After`) still separates it: a `<br>` goes before the next inline
     // content when the output ends inline.
@@ -75,12 +78,13 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     let mut id = NodeId(0);
     let end = NodeId(doc.len() as u32);
     while id < end {
-        while let Some(&(top, tag)) = open.last() {
+        while let Some(&(top, tag, unwrapped)) = open.last() {
             if doc.contains(top, id) {
                 break;
             }
             open.pop();
             close(&mut out, tag);
+            pending_break |= unwrapped;
         }
         let stats = doc.stats(id);
         if stats.flags.contains(NodeFlags::TEXT) {
@@ -113,16 +117,11 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             id = doc.subtree_end(id);
             continue;
         }
-        let tag = match kept_name(&element.name, options) {
-            Some(t) => Some(t),
-            None if stats.flags.contains(NodeFlags::BLOCK)
-                && !text_less
-                && !matches!(element.name, local_name!("html") | local_name!("body")) =>
-            {
-                Some("div")
-            }
-            None => None,
-        };
+        let tag = kept_name(&element.name, options);
+        let unwrapped_block = tag.is_none() && stats.flags.contains(NodeFlags::BLOCK);
+        if unwrapped_block {
+            pending_break = true;
+        }
         if let Some(t) = tag {
             if text_less && !is_void_output(t) {
                 id = doc.subtree_end(id);
@@ -147,7 +146,11 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
-                        escape_attr(&mut out, v);
+                        if matches!(attr, "href" | "src") {
+                            escape_attr(&mut out, &super::absolute_url(base.as_ref(), v));
+                        } else {
+                            escape_attr(&mut out, v);
+                        }
                         out.push('"');
                     }
                 }
@@ -158,10 +161,10 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                 continue;
             }
         }
-        open.push((id, tag));
+        open.push((id, tag, unwrapped_block));
         id = NodeId(id.0 + 1);
     }
-    while let Some((_, tag)) = open.pop() {
+    while let Some((_, tag, _)) = open.pop() {
         close(&mut out, tag);
     }
     out.push_str("</article>");
@@ -266,7 +269,17 @@ mod tests {
         let out = html(&doc, &Selection::all(&doc), RenderOptions::default().links(true));
         assert_eq!(
             out,
-            "<article><div><h1>T &amp; U</h1>\n<p>a b <a href=\"/l\">l</a></p>\n<ul><li>i</li>\n</ul>\n</div>\n</article>"
+            "<article><h1>T &amp; U</h1>\n<p>a b <a href=\"/l\">l</a></p>\n<ul><li>i</li>\n</ul>\n</article>"
         );
+    }
+
+    /// See: issue 11, "HTML output keeps empty wrapper `<div>`s".
+    #[test]
+    fn issue_11_wrappers_are_unwrapped_and_still_separate() {
+        let src = "<div><div><section><div><p>one</p></div></section></div>\
+                   <div>two</div><div><span>three</span></div></div>";
+        let doc = Document::parse(src.as_bytes(), &ParseOptions::default()).expect("parse");
+        let out = html(&doc, &Selection::all(&doc), RenderOptions::default());
+        assert_eq!(out, "<article><p>one</p>\ntwo<br>three</article>");
     }
 }

@@ -100,6 +100,51 @@ pub fn markdown(doc: &Document, sel: &Selection, options: RenderOptions) -> Stri
     Walker::new(doc, sel, true, options).run()
 }
 
+/// `markdown` opened by the page title as a `# Title` heading, so that
+/// every page's Markdown starts with its title (issue 11). Nothing is
+/// added when the first line already is the title (a heading or line
+/// whose words equal it, or contain it or are contained in it, at least
+/// half as long), or when `title` is blank.
+///
+/// ```
+/// use gleaner::render::markdown_with_title;
+/// assert_eq!(markdown_with_title("Body.", "Storm"), "# Storm\n\nBody.");
+/// assert_eq!(markdown_with_title("## Storm!\n\nBody.", "Storm"), "## Storm!\n\nBody.");
+/// ```
+pub fn markdown_with_title(markdown: &str, title: &str) -> String {
+    let title = title.trim();
+    let first = markdown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let (a, b) = (heading_words(first.trim_start_matches('#')), heading_words(title));
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    if title.is_empty()
+        || (!short.is_empty() && long.contains(short.as_str()) && short.len() * 2 >= long.len())
+    {
+        return markdown.to_string();
+    }
+    let mut w = Writer::markdown();
+    w.marker("# ".into());
+    w.text(title, false);
+    let heading = w.finish();
+    if markdown.is_empty() {
+        heading
+    } else {
+        format!("{heading}\n\n{markdown}")
+    }
+}
+
+/// The words of a line, lowercase letters and digits only, without link
+/// targets (`](…)`), for comparing a heading with the title.
+fn heading_words(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find(')').map_or("", |j| &rest[i + j + 1..]);
+    }
+    out.push_str(rest);
+    out.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
 /// What a walker does when it leaves an element.
 #[derive(Debug)]
 enum Exit {
@@ -132,6 +177,8 @@ struct Walker<'a> {
     /// columns of the first row).
     table: Option<(usize, usize, usize)>,
     cell_depth: usize,
+    /// The document base URL, for relative links and images.
+    base: Option<url::Url>,
 }
 
 impl<'a> Walker<'a> {
@@ -146,6 +193,7 @@ impl<'a> Walker<'a> {
             lists: Vec::new(),
             table: None,
             cell_depth: 0,
+            base: doc.base_url(),
         }
     }
 
@@ -339,8 +387,9 @@ impl<'a> Walker<'a> {
             local_name!("a") if self.options.links => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
+                        let href = absolute_url(self.base.as_ref(), href);
                         self.w.open_inline("[".into());
-                        return Exit::CloseInline(format!("]({})", escape_url(href)));
+                        return Exit::CloseInline(format!("]({})", escape_url(&href)));
                     }
                 }
                 return Exit::Nothing;
@@ -394,8 +443,9 @@ impl<'a> Walker<'a> {
     fn image(&mut self, id: NodeId) {
         let src = self.doc.attr(id, "src").unwrap_or("").trim();
         if !src.is_empty() && is_safe_url(src) {
+            let src = absolute_url(self.base.as_ref(), src);
             let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
-            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(src)));
+            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(&src)));
         }
     }
 
@@ -504,6 +554,15 @@ pub(crate) fn is_safe_url(url: &str) -> bool {
     }
 }
 
+/// `url` resolved against the document base URL when there is one
+/// (WHATWG URL parsing, as a browser follows the link), else as written.
+pub(crate) fn absolute_url(base: Option<&url::Url>, url: &str) -> String {
+    match base.and_then(|b| b.join(url).ok()) {
+        Some(u) if is_safe_url(u.as_str()) => u.into(),
+        _ => url.to_string(),
+    }
+}
+
 fn escape_url(url: &str) -> String {
     url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
 }
@@ -582,6 +641,47 @@ mod tests {
             "<pre><code><span>a = 1</span>\n<span>b = 2</span>\n  <span>c</span></code></pre>";
         assert_eq!(md(html), "```\na = 1\nb = 2\n  c\n```");
         assert_eq!(txt(html), "a = 1\nb = 2\n  c");
+    }
+
+    /// See: issue 11, "Relative links and image URLs are never made
+    /// absolute".
+    #[test]
+    fn issue_11_relative_urls_are_resolved_against_the_base() {
+        let page = "<head><base href=/docs/></head><p><a href=a.html>a</a> \
+                    <img src='i/p.png' alt=p> <a href='https://x.org/'>x</a></p>";
+        let opts = ParseOptions::default().url(Some("https://example.org/n/page".into()));
+        let doc = Document::parse(page.as_bytes(), &opts).expect("parse");
+        let all = Selection::all(&doc);
+        let o = RenderOptions::default().links(true).images(true);
+        assert_eq!(
+            markdown(&doc, &all, o),
+            "[a](https://example.org/docs/a.html) ![p](https://example.org/docs/i/p.png) [x](https://x.org/)"
+        );
+        let out = html(&doc, &all, o);
+        assert!(out.contains("href=\"https://example.org/docs/a.html\""), "{out}");
+        assert!(out.contains("src=\"https://example.org/docs/i/p.png\""), "{out}");
+        // Without a URL, an absolute <base> is the base; without either,
+        // links stay as written.
+        let doc =
+            Document::parse(b"<base href='https://b.org/'><a href=a>a</a>", &Default::default())
+                .expect("parse");
+        assert_eq!(markdown(&doc, &Selection::all(&doc), o), "[a](https://b.org/a)");
+        assert_eq!(md("<a href=a>a</a>"), "[a](a)");
+    }
+
+    /// See: issue 11, "The title appears in Markdown only when the page's
+    /// `<h1>` is inside the chosen block".
+    #[test]
+    fn issue_11_markdown_opens_with_the_title_once() {
+        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A # title\n\nBody text.");
+        assert_eq!(
+            markdown_with_title("# Storm hits\n\nBody.", "Storm hits"),
+            "# Storm hits\n\nBody."
+        );
+        let linked = "## [Storm hits the coast](https://x.org/a)\n\nBody.";
+        assert_eq!(markdown_with_title(linked, "Storm hits the coast"), linked);
+        assert_eq!(markdown_with_title("", "T"), "# T");
+        assert_eq!(markdown_with_title("Body.", " "), "Body.");
     }
 
     #[test]

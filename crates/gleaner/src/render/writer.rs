@@ -286,7 +286,8 @@ pub(crate) fn longest_backtick_run(s: &str) -> usize {
 }
 
 /// Writes a word with Markdown's inline syntax characters escaped, and
-/// block syntax (`#`, `>`, `-`, `+`, `1.`) escaped at the start of a line.
+/// block syntax (`#`, `>`, `-`, `+`, `1.`, and `|`, which would start a
+/// table row, issue 11) escaped at the start of a line.
 fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
     if line_start {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -297,7 +298,7 @@ fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
             push_inline_escaped(out, &word[digits..], in_cell);
             return;
         }
-        if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=')) {
+        if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=' | '|')) {
             out.push('\\');
         }
     }
@@ -330,5 +331,14 @@ mod tests {
         w.text("12. items", false);
         assert_eq!(w.finish(), "12\\. items");
         assert_eq!(longest_backtick_run("a ``` b ` c"), 3);
+    }
+
+    /// See: issue 11, "A leading `|` in a Markdown paragraph is not
+    /// escaped".
+    #[test]
+    fn issue_11_a_leading_pipe_is_escaped() {
+        let mut w = Writer::markdown();
+        w.text("| not a row | x", false);
+        assert_eq!(w.finish(), "\\| not a row | x");
     }
 }

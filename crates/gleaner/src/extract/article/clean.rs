@@ -14,8 +14,9 @@ use crate::selection::Selection;
 /// chosen elements outside boilerplate, except text segments whose own
 /// link quota exceeds [`link_quota`](ArticleConfig::link_quota) (LQF's
 /// filter, Mantratzis et al. 2005, applied per segment, so that a link
-/// line in a cell goes and the cell's story stays); headings are kept
-/// whatever their quota.
+/// line in a cell goes and the cell's story stays); headings and the
+/// cells of data tables ([`is_data_table`]) are kept whatever their
+/// quota.
 pub(super) fn select_text(
     doc: &Document,
     a: &Analysis,
@@ -24,13 +25,22 @@ pub(super) fn select_text(
     cfg: &ArticleConfig,
 ) -> Selection {
     let mut sel = Selection::none(doc);
+    let mut tables = DataTables::default();
     for &root in chosen {
         for id in doc.subtree(root) {
             if !doc.is_text(id) || !is_content_text(doc, id) || marks[id.index()] {
                 continue;
             }
             if let Some(seg) = a.segment(id) {
-                if seg.link_quota() > cfg.link_quota && !is_heading(doc, seg.owner) {
+                // Text that reads as code or data is not the article's
+                // (issue 11).
+                if seg.reads_as_code() {
+                    continue;
+                }
+                if seg.link_quota() > cfg.link_quota
+                    && !is_heading(doc, seg.owner)
+                    && !tables.in_data_cell(doc, seg.owner)
+                {
                     continue;
                 }
             }
@@ -47,6 +57,7 @@ pub(super) fn select_text(
 /// only linked words) is removed: related articles, tag lists, share bars.
 /// After Crunch's link-list remover (Gupta et al. 2003), which compares
 /// the same ratio with 0.35 \[K\]; 1 \[I\] spares lists of annotated links.
+/// Data tables ([`is_data_table`]) are not link lists.
 pub(super) fn remove_link_lists(
     doc: &Document,
     chosen: &[NodeId],
@@ -54,6 +65,9 @@ pub(super) fn remove_link_lists(
     cfg: &ArticleConfig,
 ) {
     remove_inside(doc, chosen, sel, |id| {
+        if doc.is(id, local_name!("table")) && is_data_table(doc, id) {
+            return false;
+        }
         let list_like = matches!(
             doc.name(id),
             Some(
@@ -139,6 +153,69 @@ pub(super) fn keep_headline(
     }
 }
 
+/// Whether blocks lie in cells of data tables, memoised per table.
+#[derive(Default)]
+struct DataTables(std::collections::HashMap<NodeId, bool>);
+
+impl DataTables {
+    /// Is `block` a cell of a data table, or inside one (the nearest
+    /// `td`/`th` and its nearest `table`)?
+    fn in_data_cell(&mut self, doc: &Document, block: NodeId) -> bool {
+        let is_cell = |id: NodeId| doc.is(id, local_name!("td")) || doc.is(id, local_name!("th"));
+        let Some(cell) = std::iter::once(block).chain(doc.ancestors(block)).find(|&id| is_cell(id))
+        else {
+            return false;
+        };
+        let Some(table) = doc.ancestors(cell).find(|&id| doc.is(id, local_name!("table"))) else {
+            return false;
+        };
+        *self.0.entry(table).or_insert_with(|| is_data_table(doc, table))
+    }
+}
+
+/// A data table, not navigation or layout \[I\]: at least two rows with
+/// the same number of columns (at least two, `colspan` counted), no
+/// nested table, and at most half of the cells with text are nothing but
+/// a link. Its cells stay whole, so that a cell holding only a link
+/// (`<td><a href=/a>Auckland</a></td>`) does not vanish and shift the
+/// columns (issue 11).
+pub(super) fn is_data_table(doc: &Document, table: NodeId) -> bool {
+    let mut columns: Option<u32> = None;
+    let mut rows = 0u32;
+    let (mut text_cells, mut link_cells) = (0u32, 0u32);
+    for id in doc.subtree(table).skip(1) {
+        match doc.name(id) {
+            Some(&local_name!("table")) => return false,
+            Some(&local_name!("tr")) => {
+                let mut width = 0u32;
+                for c in doc.children(id) {
+                    if !(doc.is(c, local_name!("td")) || doc.is(c, local_name!("th"))) {
+                        continue;
+                    }
+                    let span = doc.attr(c, "colspan").and_then(|s| s.trim().parse().ok());
+                    width = width.saturating_add(span.unwrap_or(1u32).clamp(1, 1000));
+                    let s = doc.stats(c);
+                    if s.chars > 0 {
+                        text_cells += 1;
+                        if s.link_chars >= s.chars {
+                            link_cells += 1;
+                        }
+                    }
+                }
+                if width == 0 {
+                    continue;
+                }
+                if *columns.get_or_insert(width) != width {
+                    return false;
+                }
+                rows += 1;
+            }
+            _ => {}
+        }
+    }
+    rows >= 2 && columns.is_some_and(|c| c >= 2) && link_cells * 2 <= text_cells
+}
+
 fn is_content_text(doc: &Document, id: NodeId) -> bool {
     let s = doc.stats(id);
     s.flags.contains(NodeFlags::TEXT | NodeFlags::VISIBLE) && s.chars > 0
@@ -184,6 +261,28 @@ mod tests {
         let out = run(&html);
         assert!(!out.contains("See the map"), "{out}");
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+    }
+
+    /// See: issue 11, "Table cells holding only a link are dropped".
+    #[test]
+    fn issue_11_link_only_cells_of_a_data_table_are_kept() {
+        let html = format!(
+            "<div><p>{PARA}</p><p>{PARA}</p><table><tr><th>City</th><th>Population</th></tr>\
+             <tr><td><a href=/a>Auckland</a></td><td>1,700,000</td></tr>\
+             <tr><td><a href=/w>Wellington</a></td><td>215,000</td></tr>\
+             <tr><td><a href=/c>Christchurch</a></td><td>380,000</td></tr></table><p>{PARA}</p></div>"
+        );
+        let out = run(&html);
+        assert!(out.contains("Auckland \t1,700,000"), "{out}");
+        assert!(out.contains("Christchurch"), "{out}");
+        // A table of nothing but links is navigation still.
+        let nav = format!(
+            "<div><p>{PARA}</p><p>{PARA}</p><table><tr><td><a href=/a>Politics</a></td>\
+             <td><a href=/b>Sport</a></td></tr><tr><td><a href=/c>Weather</a></td>\
+             <td><a href=/d>Travel</a></td></tr></table><p>{PARA}</p></div>"
+        );
+        let out = run(&nav);
+        assert!(!out.contains("Politics") && !out.contains("Travel"), "{out}");
     }
 
     #[test]

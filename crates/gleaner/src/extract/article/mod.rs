@@ -246,6 +246,25 @@ mod tests {
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
     }
 
+    /// See: issue 11, "a JSON string containing `</script>` ends the
+    /// script early and thousands of words of JSON become text".
+    #[test]
+    fn issue_11_json_after_an_early_script_end_never_wins() {
+        let item = r#"{"@type":"ListItem","position":3,"name":"Storm, rain, wind","item":"https://example.org/a"},"#;
+        let json: String = item.repeat(60);
+        let html = format!(
+            "<html><head><script type=application/ld+json>{{\"text\":\"a </script> b\",{json}}}</script>\
+             </head><body><div class=story><p>{PARA}</p><p>{PARA}</p></div></body></html>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 2, "{out}");
+        assert!(!out.contains("ListItem"), "{out}");
+        // Prose with quotes, colons and a citation is not code.
+        let prose = "\"We were ready,\" she said: \"the (old) sea wall held; the new one did not.\" (Smith, 2003; Jones, 2004)";
+        let out = run(&format!("<div><p>{prose} {prose}</p><p>{PARA}</p></div>"));
+        assert!(out.contains("We were ready"), "{out}");
+    }
+
     #[test]
     fn short_pages_fall_back_to_crunch() {
         assert_eq!(run("<p>Hi.</p>"), "Hi.");

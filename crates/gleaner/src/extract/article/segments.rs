@@ -26,11 +26,45 @@ pub(super) struct Segment {
     /// Mean content-code ratio of the text (TCCB, Gottron 2008), weighted
     /// by characters.
     pub ccr: f32,
+    /// Characters of the raw text outside `<pre>`, whitespace included.
+    pub raw_chars: u32,
+    /// Of those, whitespace.
+    pub spaces: u32,
+    /// Of those, the punctuation of code and data: `{}[]()":;=<>`.
+    pub syntax: u32,
 }
 
 impl Segment {
     fn empty(owner: NodeId) -> Segment {
-        Segment { owner, chars: 0, link_chars: 0, commas: 0, ccr: 0.0 }
+        Segment {
+            owner,
+            chars: 0,
+            link_chars: 0,
+            commas: 0,
+            ccr: 0.0,
+            raw_chars: 0,
+            spaces: 0,
+            syntax: 0,
+        }
+    }
+
+    /// Does the text read as code or data rather than prose \[I\]: at
+    /// least [`CODE_MIN_CHARS`] characters outside `<pre>`, and either
+    /// an eighth of them the punctuation of code and data
+    /// (`{}[]()":;=<>`), or a sixteenth of them with hardly any spaces
+    /// (minified script, JSON)? Prose, dialogue and citations included,
+    /// stays well under both; CJK prose has no spaces but not this
+    /// punctuation. Text from a `<script>` that a `</script>` inside a
+    /// JSON string ended early (WHATWG §13.2.5.4, "script data state")
+    /// is the case in point (issue 11).
+    pub(super) fn reads_as_code(&self) -> bool {
+        let n = f64::from(self.raw_chars);
+        if self.raw_chars < CODE_MIN_CHARS {
+            return false;
+        }
+        let syntax = f64::from(self.syntax) / n;
+        let spaces = f64::from(self.spaces) / n;
+        syntax >= 0.125 || (syntax >= 0.0625 && spaces < 0.0625)
     }
 
     /// Link characters over characters (LQF's link quota).
@@ -42,6 +76,10 @@ impl Segment {
         }
     }
 }
+
+/// The guard of [`Segment::reads_as_code`]: shorter text is never judged
+/// code (a score line, a time table cell) \[I\].
+const CODE_MIN_CHARS: u32 = 100;
 
 /// Per-node facts the passes share.
 pub(super) struct Analysis {
@@ -89,6 +127,19 @@ pub(super) fn analyse(doc: &Document) -> Analysis {
             let w = stats.chars as f32;
             seg.ccr += w * scores.score(id).unwrap_or(1.0).clamp(0.0, 1.0);
             ccr_weight += w;
+            if !stats.flags.contains(crate::document::NodeFlags::IN_PRE) {
+                for c in doc.text(id).chars() {
+                    seg.raw_chars += 1;
+                    if c.is_whitespace() {
+                        seg.spaces += 1;
+                    } else if matches!(
+                        c,
+                        '{' | '}' | '[' | ']' | '(' | ')' | '"' | ':' | ';' | '=' | '<' | '>'
+                    ) {
+                        seg.syntax += 1;
+                    }
+                }
+            }
         }
         segment_of[id.index()] = segments.len() - 1;
         previous = Some(id);
@@ -135,6 +186,9 @@ fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
         e.chars = total;
         e.link_chars += seg.link_chars;
         e.commas += seg.commas;
+        e.raw_chars += seg.raw_chars;
+        e.spaces += seg.spaces;
+        e.syntax += seg.syntax;
     }
     by_owner.into_iter().collect()
 }

@@ -52,7 +52,8 @@ pub(super) fn vote(doc: &Document, a: &Analysis, marks: &[bool], cfg: &ArticleCo
     let mut is_candidate = vec![false; n];
     for (owner, seg) in &a.blocks {
         let owner = *owner;
-        if seg.chars < cfg.min_paragraph_chars || marks[owner.index()] {
+        // Text that reads as code or data never votes (issue 11).
+        if seg.chars < cfg.min_paragraph_chars || marks[owner.index()] || seg.reads_as_code() {
             continue;
         }
         let length = (f64::from(seg.chars) / cfg.chars_per_point).min(cfg.max_length_points);
