@@ -1189,3 +1189,40 @@ fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
     let report = run_ok(gleaner().arg("inspect").arg(fixture("heise.html")));
     assert!(stdout(&report).contains("gleaner inspect: article on"), "{}", stdout(&report));
 }
+
+/// A page that would retitle the terminal (`ESC ] 0 ; … BEL`) and clear it
+/// (`ESC [ 2 J`), by character reference and by raw bytes, in its text and
+/// title: no output format lets a control character through.
+/// See: issue 13, defect 8.
+#[test]
+fn issue_13_no_output_format_prints_control_characters() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let page = "<html><head><meta charset=utf-8>\
+        <title>Storm&#27;]0;pwned&#7; \u{1b}[2J\u{9b}hits</title></head><body>\
+        <p>A powerful storm&#27;]0;pwned&#7; reached the coast \u{1b}[2J on Monday, \
+        bringing heavy rain\u{7}\u{7f}\u{202e} and strong winds to towns along the shore.</p>\
+        <p>Officials said that thousands of homes were without power and that schools \
+        would stay closed until Wednesday.&#x1B;c</p></body></html>";
+    let path = put(dir.path(), "pwned.html", page);
+    let is_control = |c: char| c.is_control() && c != '\n' && c != '\t' || c == '\u{202e}';
+    for format in ["txt", "markdown", "html", "json", "jsonl"] {
+        let out = run_ok(
+            gleaner()
+                .args(["extract", "--algorithm", "plain", "--output-format", format])
+                .args(["--links", "--images"])
+                .arg(&path),
+        );
+        let body = stdout(&out);
+        assert!(!body.chars().any(is_control), "{format}: {body:?}");
+        // Markdown escapes the brackets; the words are the same.
+        assert!(body.contains("pwned reached the coast"), "{format}: {body}");
+        assert!(body.contains("2J on Monday"), "{format}: {body}");
+        if format == "jsonl" {
+            let record = &jsonl(&out)[0];
+            assert_eq!(record["title"], "Storm]0;pwned [2Jhits");
+            let text = record["text"].as_str().unwrap_or_default();
+            assert!(!text.chars().any(is_control), "{text:?}");
+            assert!(text.contains("heavy rain and strong"), "{text:?}");
+        }
+    }
+}

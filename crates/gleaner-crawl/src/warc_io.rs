@@ -228,12 +228,20 @@ impl WarcSource {
     /// # Errors
     /// The file cannot be read or is not a WARC archive.
     pub fn open(path: &Path) -> Result<WarcSource, CrawlError> {
-        let mut file = BufReader::new(File::open(path)?);
-        let gzip = file.fill_buf()?.starts_with(b"\x1f\x8b");
-        let reader: Box<dyn BufRead> = if gzip {
-            Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
+        WarcSource::from_reader(BufReader::new(File::open(path)?))
+    }
+
+    /// Reads every response record of an archive (gzip or plain, told
+    /// apart by the bytes) from `reader` into memory.
+    ///
+    /// # Errors
+    /// The reader fails or the bytes are not a WARC archive.
+    pub fn from_reader(mut reader: impl BufRead) -> Result<WarcSource, CrawlError> {
+        let gzip = reader.fill_buf()?.starts_with(b"\x1f\x8b");
+        let reader: Box<dyn BufRead + '_> = if gzip {
+            Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(reader)))
         } else {
-            Box::new(file)
+            Box::new(reader)
         };
         WarcSource::read(reader)
     }
@@ -378,6 +386,27 @@ mod tests {
                 source.fetch(&Url::parse("http://e.com/y").unwrap()),
                 Err(CrawlError::NotFound)
             ));
+        }
+    }
+
+    #[test]
+    fn from_reader_reads_plain_and_gzip_bytes() {
+        let http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>x</p>";
+        let warc = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/a\r\n\
+             WARC-Date: 2024-01-01T00:00:00Z\r\n\
+             WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n\
+             Content-Type: application/http; msgtype=response\r\n\
+             Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        );
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, warc.as_bytes()).unwrap();
+        for bytes in [warc.as_bytes().to_vec(), gz.finish().unwrap()] {
+            let source = WarcSource::from_reader(&bytes[..]).unwrap();
+            assert_eq!(source.urls().len(), 1);
+            let page = source.fetch(&Url::parse("http://e.com/a").unwrap()).unwrap();
+            assert_eq!(page.body, b"<p>x</p>");
         }
     }
 

@@ -14,7 +14,8 @@ use crate::document::{Document, NodeFlags, NodeId};
 const SEPARATORS: &[&str] =
     &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " ~ "];
 
-/// The page title, cleaned of site-name suffixes and prefixes.
+/// The page title, cleaned of site-name suffixes and prefixes, with
+/// whitespace collapsed and control characters left out.
 pub fn title(doc: &Document) -> Option<String> {
     let meta = meta_content(doc, &["og:title", "twitter:title"]);
     let title_tag = doc
@@ -91,7 +92,7 @@ pub fn frameset_sources(doc: &Document) -> Option<Vec<String>> {
         doc.ids()
             .filter(|&id| doc.is(id, local_name!("frame")))
             .filter_map(|id| doc.attr(id, "src"))
-            .map(str::to_string)
+            .map(|src| crate::render::strip_controls(src).into_owned())
             .collect(),
     )
 }
@@ -119,8 +120,11 @@ fn all_text(doc: &Document, id: NodeId) -> String {
     doc.subtree(id).filter(|&n| doc.is_text(n)).map(|n| doc.text(n)).collect()
 }
 
+/// Whitespace collapsed to single spaces, control characters left out
+/// (issue 13: a title is printed to terminals; see
+/// [`strip_controls`](crate::render::strip_controls)).
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::render::strip_controls(s).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -157,6 +161,16 @@ mod tests {
         assert_eq!(t(lesson).as_deref(), Some("Additional Resources"));
         let headline = "<title>Rust: a language for everyone</title><h1>Other</h1>";
         assert_eq!(t(headline).as_deref(), Some("Rust: a language for everyone"));
+    }
+
+    /// See: issue 13, defect 8: a title must not retitle the terminal.
+    #[test]
+    fn issue_13_title_has_no_control_characters() {
+        let html = "<title>Head&#27;]0;pwned&#7; \u{1b}[2J\u{9b}line\r\u{202e}x | Site</title>";
+        assert_eq!(t(html).as_deref(), Some("Head]0;pwned [2Jline x"));
+        let og = "<meta property=og:title content='OG&#27;&#7;'><h1>H\u{1b}</h1>";
+        assert_eq!(t(og).as_deref(), Some("OG"));
+        assert_eq!(t("<h1>Only\u{1b} heading</h1>").as_deref(), Some("Only heading"));
     }
 
     #[test]

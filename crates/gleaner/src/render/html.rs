@@ -225,9 +225,10 @@ fn close(out: &mut String, tag: Option<&str>) {
     }
 }
 
+/// Escapes text, control characters left out ([`super::strip_controls`]).
 fn escape_text(out: &mut String, text: &str, pre: bool) {
     let mut space = false;
-    for c in text.chars() {
+    for c in super::strip_controls(text).chars() {
         if !pre && c.is_whitespace() {
             if !space {
                 out.push(' ');
@@ -245,8 +246,9 @@ fn escape_text(out: &mut String, text: &str, pre: bool) {
     }
 }
 
+/// Escapes an attribute value, control characters left out.
 fn escape_attr(out: &mut String, v: &str) {
-    for c in v.chars() {
+    for c in super::strip_controls(v).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '"' => out.push_str("&quot;"),

@@ -7,13 +7,19 @@
 //! items and table rows, nothing inside inline elements. Markdown adds
 //! heading markers, list bullets, block quotes, fenced code, tables,
 //! emphasis and (optionally) links.
+//!
+//! Every format leaves out terminal control characters (ESC, BEL, C1
+//! controls, bidi overrides; see [`strip_controls`]), so printing the
+//! output cannot act on the user's terminal.
 
+mod controls;
 mod html;
 mod node_ids;
 mod writer;
 
 use markup5ever::{local_name, LocalName};
 
+pub use self::controls::{is_output_control, strip_controls};
 pub use self::html::html;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 
@@ -682,6 +688,32 @@ mod tests {
         assert_eq!(markdown_with_title(linked, "Storm hits the coast"), linked);
         assert_eq!(markdown_with_title("", "T"), "# T");
         assert_eq!(markdown_with_title("Body.", " "), "Body.");
+    }
+
+    /// A page that would retitle the terminal (`ESC ] 0 ; … BEL`), clear
+    /// it (`ESC [ 2 J`, C1 CSI) or reverse text (RLO), by reference and
+    /// by raw bytes.
+    /// See: issue 13, defect 8.
+    #[test]
+    fn issue_13_control_characters_are_left_out() {
+        let page = "<meta charset=utf-8><p>One&#27;]0;pwned&#7; two \u{1b}[2J three \u{9b}31m \
+                    four\u{7f}\u{202e} five&#x1b;</p><pre>a&#13;b\u{1b}\r\nc&#12;d</pre>\
+                    <p><a href='/x&#27;y'>link&#7;</a> <img src=/i.png alt='alt&#27;&#7;'></p>";
+        let doc = Document::parse(page.as_bytes(), &ParseOptions::default()).expect("parse");
+        let all = Selection::all(&doc);
+        let options = RenderOptions::default().links(true).images(true);
+        let text = text(&doc, &all);
+        assert_eq!(text, "One]0;pwned two [2J three 31m four five\n\na\nb\nc\nd\n\nlink");
+        assert_eq!(
+            markdown(&doc, &all, options),
+            "One\\]0;pwned two \\[2J three 31m four five\n\n```\na\nb\nc\nd\n```\n\n\
+             [link](/xy) ![alt](/i.png)"
+        );
+        let html = html(&doc, &all, options);
+        assert!(html.contains("<a href=\"/xy\">link</a> <img src=\"/i.png\" alt=\"alt\">"));
+        for out in [text, html] {
+            assert!(!out.chars().any(is_output_control), "{out:?}");
+        }
     }
 
     #[test]

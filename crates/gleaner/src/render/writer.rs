@@ -121,7 +121,10 @@ impl Writer {
     }
 
     /// Writes text: whitespace collapses to single spaces unless `pre`.
+    /// Control characters are left out first (before words are split, so
+    /// that a dropped one leaves no double space).
     pub fn text(&mut self, text: &str, pre: bool) {
+        let text = &*super::strip_controls(text);
         if pre {
             let mut lines = text.split('\n');
             if let Some(first) = lines.next() {
@@ -270,13 +273,19 @@ impl Writer {
         self.inline.iter().any(|(o, _)| o == opener)
     }
 
+    /// The output, trailing whitespace trimmed. Control characters that
+    /// reached it other than through [`Writer::text`] (an image's `alt`,
+    /// a link target) are left out here.
     pub fn finish(mut self) -> String {
         if self.fresh {
             self.out.truncate(self.line_start);
         }
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
-        self.out
+        match super::strip_controls(&self.out) {
+            std::borrow::Cow::Borrowed(_) => self.out,
+            std::borrow::Cow::Owned(clean) => clean,
+        }
     }
 }
 

@@ -1,0 +1,104 @@
+//! Control characters taken out of everything gleaner prints.
+//!
+//! A page can carry terminal control sequences in its text, as raw bytes
+//! or as character references (`&#27;]0;title&#7;` retitles an xterm;
+//! `ESC [ 2 J` clears the screen). HTML keeps them: WHATWG §13.2.5.80
+//! "Numeric character reference end state" only reports a
+//! control-character-reference parse error and keeps the character
+//! (apart from NUL and the C1 range it remaps). Printed as is, extracted
+//! text would act on the user's terminal, so every renderer and the title
+//! pass their text through [`strip_controls`] (issue 13, defect 8).
+//!
+//! What goes:
+//! - C0 controls (U+0000–U+001F) except tab and line feed, and DEL
+//!   (U+007F);
+//! - C1 controls (U+0080–U+009F), which some terminals obey as 8-bit
+//!   escape sequences (U+009B is CSI);
+//! - the bidi overrides LRO and RLO (U+202D, U+202E), which display the
+//!   characters after them in reverse, the "Trojan Source" spoof
+//!   (CVE-2021-42574).
+//!
+//! What is normalised: CR LF and a lone CR become LF (WHATWG §13.2.3.5
+//! "Preprocessing the input stream" does this for raw bytes, but not for
+//! `&#13;`); the line-breaking controls VT, FF and NEL (U+000B, U+000C,
+//! U+0085) become LF, so that the words they separated stay apart.
+//!
+//! Deviation: the other bidi formatting characters (embeddings U+202A,
+//! U+202B, pop U+202C, isolates U+2066–U+2069, marks U+200E, U+200F) are
+//! kept: right-to-left pages use them to lay out mixed-direction text,
+//! they reorder runs rather than characters, and their effect ends with
+//! the line.
+
+use std::borrow::Cow;
+
+/// What [`strip_controls`] does with one character.
+enum Action {
+    Keep,
+    Drop,
+    Newline,
+    /// A CR: dropped before a LF, a LF otherwise.
+    CarriageReturn,
+}
+
+fn action(c: char) -> Action {
+    match c {
+        '\t' | '\n' => Action::Keep,
+        '\r' => Action::CarriageReturn,
+        '\u{0B}' | '\u{0C}' | '\u{85}' => Action::Newline,
+        '\u{00}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{202D}' | '\u{202E}' => Action::Drop,
+        _ => Action::Keep,
+    }
+}
+
+/// Is `c` a character that [`strip_controls`] removes or replaces?
+pub fn is_output_control(c: char) -> bool {
+    !matches!(action(c), Action::Keep)
+}
+
+/// `text` without terminal control characters: C0 controls but tab and
+/// line feed, DEL, C1 controls and the bidi overrides LRO and RLO are
+/// dropped; CR LF, CR, VT, FF and NEL become a line feed. Borrows when
+/// there is nothing to change.
+///
+/// ```
+/// use gleaner::render::strip_controls;
+/// assert_eq!(strip_controls("a\u{1b}]0;pwned\u{7}b\r\nc"), "a]0;pwnedb\nc");
+/// assert_eq!(strip_controls("plain"), "plain");
+/// ```
+pub fn strip_controls(text: &str) -> Cow<'_, str> {
+    let Some(first) = text.find(is_output_control) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..first]);
+    let mut chars = text[first..].chars().peekable();
+    while let Some(c) = chars.next() {
+        match action(c) {
+            Action::Keep => out.push(c),
+            Action::Drop => {}
+            Action::Newline => out.push('\n'),
+            Action::CarriageReturn => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_go_and_line_breaks_stay() {
+        assert_eq!(strip_controls("\u{1b}[2J\u{9b}31mred\u{7f}"), "[2J31mred");
+        assert_eq!(strip_controls("a\rb\r\nc\u{0c}d\u{85}e\tf"), "a\nb\nc\nd\ne\tf");
+        assert_eq!(strip_controls("abc\u{202e}fdp.exe"), "abcfdp.exe");
+        // Marks, embeddings and isolates stay; so do non-ASCII letters.
+        let rtl = "\u{2067}שלום\u{2069} \u{200f}é\u{a0}";
+        assert_eq!(strip_controls(rtl), rtl);
+        assert!(matches!(strip_controls("no controls"), Cow::Borrowed(_)));
+    }
+}
