@@ -9,8 +9,7 @@ use std::sync::Arc;
 
 use gleaner::extract::{Extractor, Plain};
 use gleaner::template::{
-    self, Distance, EtdmConfig, Fingerprint, PageShape, TemplateModel, Templated,
-    DEFAULT_SHINGLE,
+    self, Distance, EtdmConfig, Fingerprint, PageShape, TemplateModel, Templated, DEFAULT_SHINGLE,
 };
 use gleaner::{render, Document, ParseOptions};
 use libfuzzer_sys::fuzz_target;
