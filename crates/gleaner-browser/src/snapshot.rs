@@ -201,31 +201,15 @@ fn font_size(value: &str) -> f32 {
 /// as mid grey with their alpha, because converting them is more than the
 /// block comparison needs: it tells a painted background from none.
 fn color(value: &str) -> Rgba {
-    let Some((function, rest)) = value.split_once('(') else {
-        return if value == "transparent" { Rgba::TRANSPARENT } else { Rgba::rgb(128, 128, 128) };
-    };
-    let args = rest.trim_end_matches(')');
-    let numbers: Vec<f32> = args
-        .split(|c: char| c == ',' || c == '/' || c.is_whitespace())
-        .filter_map(|n| n.trim().parse::<f32>().ok())
-        .collect();
-    let channel = |v: f32| v.round().clamp(0.0, 255.0) as u8;
-    let alpha = |v: Option<&f32>| v.map_or(255, |a| channel(a * 255.0));
-    match (function.trim(), numbers.as_slice()) {
-        ("rgb" | "rgba", [r, g, b, rest @ ..]) => {
-            Rgba { r: channel(*r), g: channel(*g), b: channel(*b), a: alpha(rest.first()) }
+    Rgba::parse_css(value).unwrap_or_else(|| {
+        // Another colour space (oklch, lab, …): mid grey, keeping its alpha.
+        let a =
+            value.split_once('/').and_then(|(_, a)| a.trim_end_matches(')').trim().parse().ok());
+        Rgba {
+            a: a.map_or(255, |a: f32| (a.clamp(0.0, 1.0) * 255.0).round() as u8),
+            ..Rgba::rgb(128, 128, 128)
         }
-        ("color", [r, g, b, rest @ ..]) if args.trim_start().starts_with("srgb ") => Rgba {
-            r: channel(r * 255.0),
-            g: channel(g * 255.0),
-            b: channel(b * 255.0),
-            a: alpha(rest.first()),
-        },
-        _ => {
-            let a = args.split_once('/').and_then(|(_, a)| a.trim().parse::<f32>().ok());
-            Rgba { a: alpha(a.as_ref()), ..Rgba::rgb(128, 128, 128) }
-        }
-    }
+    })
 }
 
 #[cfg(test)]

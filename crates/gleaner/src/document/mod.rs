@@ -508,15 +508,20 @@ impl Document {
     /// template's text is kept out of any extractor
     /// ([`template`](crate::template)).
     pub fn set_aside(&self, aside: &[bool]) -> Document {
+        let mut doc = self.clone();
+        doc.hide(aside);
+        doc
+    }
+
+    /// [`Document::set_aside`] in place.
+    fn hide(&mut self, aside: &[bool]) {
         let mut hidden = vec![false; self.nodes.len()];
         for (i, node) in self.nodes.iter().enumerate() {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
-        let mut doc = self.clone();
-        doc.stats = stats::compute(&doc.nodes, &doc.text, Some(&hidden));
-        doc.source.set_aside(&hidden);
-        doc
+        self.stats = stats::compute(&self.nodes, &self.text, Some(&hidden));
+        self.source.set_aside(&hidden);
     }
 
     /// The document with `layout` attached: every extractor that reads
@@ -556,17 +561,16 @@ impl Document {
         if revealed_by_script {
             layout.show_all();
         }
-        let mut doc = if hidden_words > 0 && !revealed_by_script {
-            let text_only: Vec<bool> = self
+        let mut doc = self;
+        if hidden_words > 0 && !revealed_by_script {
+            let text_only: Vec<bool> = doc
                 .nodes
                 .iter()
                 .zip(&hidden)
                 .map(|(n, &h)| h && matches!(n.kind, NodeKind::Text(_)))
                 .collect();
-            self.set_aside(&text_only)
-        } else {
-            self
-        };
+            doc.hide(&text_only);
+        }
         doc.layout = Some(Arc::new(layout));
         doc
     }

@@ -325,66 +325,9 @@ fn font_size(v: &str) -> Option<FontSize> {
     Some(FontSize::Absolute(px))
 }
 
-/// A CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`,
-/// `rgba()`, `transparent` and common names.
+/// A CSS colour ([`Rgba::parse_css`]).
 fn color(v: &str) -> Option<Rgba> {
-    let v = v.trim().trim_end_matches(',');
-    if let Some(hex) = v.strip_prefix('#') {
-        let digit = |i: usize| hex.get(i..=i).and_then(|d| u8::from_str_radix(d, 16).ok());
-        let pair = |i: usize| hex.get(i..i + 2).and_then(|d| u8::from_str_radix(d, 16).ok());
-        return match hex.len() {
-            3 | 4 => {
-                let a = if hex.len() == 4 { digit(3)? * 17 } else { 255 };
-                Some(Rgba { r: digit(0)? * 17, g: digit(1)? * 17, b: digit(2)? * 17, a })
-            }
-            6 | 8 => {
-                let a = if hex.len() == 8 { pair(6)? } else { 255 };
-                Some(Rgba { r: pair(0)?, g: pair(2)?, b: pair(4)?, a })
-            }
-            _ => None,
-        };
-    }
-    if let Some(args) = v.strip_prefix("rgba(").or_else(|| v.strip_prefix("rgb(")) {
-        let mut parts = args.trim_end_matches(')').split([',', ' ', '/']).filter(|p| !p.is_empty());
-        let mut channel = || -> Option<u8> {
-            let p = parts.next()?;
-            let x = match p.strip_suffix('%') {
-                Some(pc) => pc.parse::<f32>().ok()? * 2.55,
-                None => p.parse::<f32>().ok()?,
-            };
-            Some(clamp(x, 0.0, 255.0, 0.0).round() as u8)
-        };
-        let (r, g, b) = (channel()?, channel()?, channel()?);
-        let a = parts.next().and_then(|p| p.parse::<f32>().ok()).map_or(255, |a| {
-            let a = if a > 1.0 { a / 255.0 } else { a };
-            (clamp(a, 0.0, 1.0, 1.0) * 255.0).round() as u8
-        });
-        return Some(Rgba { r, g, b, a });
-    }
-    let (r, g, b) = match v {
-        "transparent" => return Some(Rgba::TRANSPARENT),
-        "white" => (255, 255, 255),
-        "black" => (0, 0, 0),
-        "red" => (255, 0, 0),
-        "green" => (0, 128, 0),
-        "blue" => (0, 0, 255),
-        "yellow" => (255, 255, 0),
-        "orange" => (255, 165, 0),
-        "gray" | "grey" => (128, 128, 128),
-        "silver" => (192, 192, 192),
-        "lightgray" | "lightgrey" => (211, 211, 211),
-        "whitesmoke" => (245, 245, 245),
-        "navy" => (0, 0, 128),
-        "maroon" => (128, 0, 0),
-        "purple" => (128, 0, 128),
-        "teal" => (0, 128, 128),
-        "beige" => (245, 245, 220),
-        "ivory" => (255, 255, 240),
-        "lightblue" => (173, 216, 230),
-        "lightyellow" => (255, 255, 224),
-        _ => return None,
-    };
-    Some(Rgba::rgb(r, g, b))
+    Rgba::parse_css(v.trim().trim_end_matches(','))
 }
 
 /// Elements a browser does not render (user-agent `display:none`).

@@ -80,6 +80,97 @@ impl Rgba {
     pub fn is_transparent(&self) -> bool {
         self.a == 0
     }
+
+    /// A CSS colour as a style sheet or a browser's computed style
+    /// writes it: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`,
+    /// `rgba()` (numbers or percentages, commas or spaces, `/ alpha`),
+    /// `color(srgb r g b / a)`, `transparent` and common names. `None`
+    /// for anything else (other colour spaces, unknown names).
+    pub fn parse_css(v: &str) -> Option<Rgba> {
+        let v = v.trim();
+        if let Some(hex) = v.strip_prefix('#') {
+            return parse_hex(hex);
+        }
+        let Some((function, args)) = v.split_once('(') else {
+            return named_color(v);
+        };
+        let args = args.trim_end().trim_end_matches(')');
+        let mut parts = args.split([',', ' ', '/']).filter(|p| !p.is_empty());
+        let srgb = match function.trim() {
+            "rgb" | "rgba" => false,
+            "color" if parts.next() == Some("srgb") => true,
+            _ => return None,
+        };
+        let mut channel = || -> Option<u8> {
+            let p = parts.next()?;
+            let x = match p.strip_suffix('%') {
+                Some(pc) => pc.parse::<f32>().ok()? * 2.55,
+                None if srgb => p.parse::<f32>().ok()? * 255.0,
+                None => p.parse::<f32>().ok()?,
+            };
+            Some((unit_clamp(x / 255.0, 0.0) * 255.0).round() as u8)
+        };
+        let (r, g, b) = (channel()?, channel()?, channel()?);
+        let a = parts.next().and_then(|p| p.parse::<f32>().ok()).map_or(255, |a| {
+            let a = if a > 1.0 { a / 255.0 } else { a };
+            (unit_clamp(a, 1.0) * 255.0).round() as u8
+        });
+        Some(Rgba { r, g, b, a })
+    }
+}
+
+/// `transparent` and common colour names.
+fn named_color(v: &str) -> Option<Rgba> {
+    let (r, g, b) = match v {
+        "transparent" => return Some(Rgba::TRANSPARENT),
+        "white" => (255, 255, 255),
+        "black" => (0, 0, 0),
+        "red" => (255, 0, 0),
+        "green" => (0, 128, 0),
+        "blue" => (0, 0, 255),
+        "yellow" => (255, 255, 0),
+        "orange" => (255, 165, 0),
+        "gray" | "grey" => (128, 128, 128),
+        "silver" => (192, 192, 192),
+        "lightgray" | "lightgrey" => (211, 211, 211),
+        "whitesmoke" => (245, 245, 245),
+        "navy" => (0, 0, 128),
+        "maroon" => (128, 0, 0),
+        "purple" => (128, 0, 128),
+        "teal" => (0, 128, 128),
+        "beige" => (245, 245, 220),
+        "ivory" => (255, 255, 240),
+        "lightblue" => (173, 216, 230),
+        "lightyellow" => (255, 255, 224),
+        _ => return None,
+    };
+    Some(Rgba::rgb(r, g, b))
+}
+
+/// `x` clamped to 0..=1, `fallback` when it is not a number.
+fn unit_clamp(x: f32, fallback: f32) -> f32 {
+    if x.is_nan() {
+        fallback
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// `rgb`, `rgba`, `rrggbb` or `rrggbbaa` in hexadecimal.
+fn parse_hex(hex: &str) -> Option<Rgba> {
+    let digit = |i: usize| hex.get(i..=i).and_then(|d| u8::from_str_radix(d, 16).ok());
+    let pair = |i: usize| hex.get(i..i + 2).and_then(|d| u8::from_str_radix(d, 16).ok());
+    match hex.len() {
+        3 | 4 => {
+            let a = if hex.len() == 4 { digit(3)? * 17 } else { 255 };
+            Some(Rgba { r: digit(0)? * 17, g: digit(1)? * 17, b: digit(2)? * 17, a })
+        }
+        6 | 8 => {
+            let a = if hex.len() == 8 { pair(6)? } else { 255 };
+            Some(Rgba { r: pair(0)?, g: pair(2)?, b: pair(4)?, a })
+        }
+        _ => None,
+    }
 }
 
 /// What the layout says of one element.
