@@ -336,6 +336,12 @@ impl Job {
             }
             Aside::Nothing => self.extractor.extract(doc),
         };
+        // An extractor that ran out of the page's time budget stopped
+        // early: its selection is not the page's content (issue 13).
+        if doc.deadline().expired() {
+            record.error = Some(doc.deadline().error().to_string());
+            return;
+        }
         if selection.count() == 0 {
             if let Some(frames) = gleaner::metadata::frameset_sources(doc) {
                 let frames =

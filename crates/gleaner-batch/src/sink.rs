@@ -1,5 +1,6 @@
 //! Where records go: a stream (standard output) or one file per input.
 
+use gleaner::render::strip_controls;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -78,7 +79,7 @@ impl<W: Write> Sink<W> {
             OutputFormat::Json => writeln!(out, "{body}")?,
             _ if self.several => {
                 let sep = if self.written == 0 { "" } else { "\n" };
-                writeln!(out, "{sep}==> {} <==\n{body}", record.source)?;
+                writeln!(out, "{sep}==> {} <==\n{body}", strip_controls(&record.source))?;
             }
             _ => writeln!(out, "{body}")?,
         }

@@ -25,7 +25,8 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<ExitCode> {
     }
     let config: VceConfig = params.build().map_err(UsageError::from)?;
     let provider = crate::layout::provider(&args.layout, Some(1))?;
-    let (source, doc) = read_page(&args.input, args.max_bytes, true)?;
+    let (source, doc) =
+        read_page(&args.input, args.limits.parse_options()?.keep_all_attributes(true))?;
     let provider: &dyn LayoutProvider = match &provider {
         Some(p) => p.as_ref(),
         None => &HeuristicLayout::default(),
@@ -46,19 +47,13 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<ExitCode> {
 ///
 /// # Errors
 /// When the page cannot be read or parsed.
-pub fn read_page(
-    path: &Path,
-    max_bytes: usize,
-    keep_all_attributes: bool,
-) -> anyhow::Result<(String, Document)> {
+pub fn read_page(path: &Path, options: ParseOptions) -> anyhow::Result<(String, Document)> {
     let input = gleaner_batch::input::collect(&[path.to_path_buf()], &[], &mut |_| {})?
         .into_iter()
         .next()
         .ok_or_else(|| UsageError("no input page".into()))?;
-    let bytes = gleaner_batch::input::read(&input, max_bytes)
+    let bytes = gleaner_batch::input::read(&input, options.max_bytes)
         .with_context(|| format!("cannot read {}", input.source))?;
-    let options =
-        ParseOptions::default().max_bytes(max_bytes).keep_all_attributes(keep_all_attributes);
     let doc = Document::parse(&bytes, &options)
         .with_context(|| format!("cannot parse {}", input.source))?;
     Ok((input.source.to_string(), doc))

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use gleaner::extract::{self, Extractor, Params};
 use gleaner::layout::LayoutProvider;
 use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
-use gleaner::{render, Document, ParseOptions};
+use gleaner::{render, Document};
 use gleaner_eval::dataset::{Dataset, Page};
 use gleaner_eval::{self as eval, Prf, ShinglePage};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -189,7 +189,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
     }
     let site_options = args.clustering.options()?;
-    let max_bytes = crate::max_bytes(args.max_bytes)?;
+    let parse = args.limits.parse_options()?;
     let threads = crate::worker_threads(args.parallel);
     let layout = crate::layout::provider(&args.layout, Some(threads))?;
     // Rows of one algorithm with both layouts can share a table.
@@ -262,7 +262,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
     let datasets: Vec<Dataset> =
-        datasets.into_iter().map(|d| d.with_max_bytes(max_bytes)).collect();
+        datasets.into_iter().map(|d| d.with_parse_options(parse.clone())).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -348,6 +348,13 @@ fn warn_unscored(dataset: &Dataset, pages: &[PageScore]) {
             unpaired.gold_without_pages,
         );
     }
+    if unpaired.names_not_utf8 > 0 {
+        eprintln!(
+            "gleaner: warning: {}: not scored: {} files whose names are not UTF-8 (rename them)",
+            dataset.name(),
+            unpaired.names_not_utf8,
+        );
+    }
 }
 
 /// Every dataset folder in `$GLEANER_DATA`, else in `../shared/data/wceb`.
@@ -397,8 +404,7 @@ fn site_templates(
         .into_par_iter()
         .map(|i| {
             let page = dataset.load(i).ok()?;
-            let parse = ParseOptions::default().max_bytes(dataset.max_bytes());
-            let doc = Document::parse(&page.html, &parse).ok()?;
+            let doc = Document::parse(&page.html, dataset.parse_options()).ok()?;
             Some(PageSummary::of(&doc, options))
         })
         .collect();
@@ -550,10 +556,8 @@ fn score_page(
     let started = Instant::now();
     // A layout engine needs every attribute (`style`, `width`, …); the
     // page's layout time counts as parse time.
-    let options = ParseOptions::default()
-        .url(page.url.clone())
-        .keep_all_attributes(layout.is_some())
-        .max_bytes(dataset.max_bytes());
+    let options =
+        dataset.parse_options().clone().url(page.url.clone()).keep_all_attributes(layout.is_some());
     let doc = Document::parse(&page.html, &options).and_then(|doc| match layout {
         Some(provider) => {
             let laid_out = provider.layout(&doc)?;
@@ -583,6 +587,17 @@ fn score_page(
                         });
                         let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
                         match ran {
+                            // Out of the page's time budget (shared by
+                            // every contender): an early stop, not its text.
+                            Ok(_) if doc.deadline().expired() => {
+                                eprintln!(
+                                    "gleaner: {}: {}: {}",
+                                    dataset.name(),
+                                    page.id,
+                                    doc.deadline().error()
+                                );
+                                (String::new(), true, ms)
+                            }
                             Ok(text) => (text, false, ms),
                             Err(what) => {
                                 eprintln!(

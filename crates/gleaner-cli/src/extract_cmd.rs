@@ -6,8 +6,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use gleaner::extract::Params;
-use gleaner::render::RenderOptions;
-use gleaner::ParseOptions;
+use gleaner::render::{strip_controls, RenderOptions};
 use gleaner_batch::{input, Flow, Job, Sink};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -67,12 +66,11 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let site_options = args.clustering.options()?;
-    let max_bytes = crate::max_bytes(args.max_bytes)?;
+    let parse = args.limits.parse_options()?;
+    let max_bytes = parse.max_bytes;
     let threads = crate::worker_threads(args.parallel);
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
-        .parse_options(
-            ParseOptions::default().max_bytes(max_bytes).encoding(encoding).url(args.url.clone()),
-        )
+        .parse_options(parse.encoding(encoding).url(args.url.clone()))
         .render_options(RenderOptions::default().links(args.links).images(args.images));
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
@@ -110,7 +108,8 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let mut sink = Sink::new(stdout, args.output.clone(), job.format(), several);
     let ran = gleaner_batch::run(&inputs, &job, site.as_ref(), threads, |input, record| {
         if let Some(e) = &record.error {
-            let message = format!("gleaner: {}: {e}", record.source);
+            let message =
+                format!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
             match &progress {
                 Some(bar) => bar.println(message),
                 None => eprintln!("{message}"),
@@ -157,7 +156,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             url_pages += 1;
             if let Some(e) = &record.error {
                 url_failed += 1;
-                eprintln!("gleaner: {}: {e}", record.source);
+                eprintln!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
             }
             let name = gleaner_batch::Input::from_bytes(url.as_str(), Vec::new());
             match sink.write(&name, &record) {

@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use gleaner::ParseOptions;
+
+use crate::UsageError;
 
 /// gleaner finds the main content of web pages.
 #[derive(Debug, Parser)]
@@ -76,9 +79,9 @@ pub struct TemplateExtractArgs {
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub max_loads: usize,
 
-    /// Largest page body in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// How pages are fetched.
     #[command(flatten)]
@@ -202,9 +205,9 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
 
-    /// Largest input accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Arguments of `template learn`.
@@ -227,9 +230,9 @@ pub struct LearnArgs {
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
 
-    /// Largest input accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Arguments of `template show`.
@@ -341,10 +344,9 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
 
-    /// Largest input accepted, in bytes, after gzip decompression (at
-    /// most 1 GiB).
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Character encoding of the inputs, if known (e.g. `utf-8`,
     /// `windows-1252`); otherwise it is detected per page.
@@ -515,10 +517,9 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
 
-    /// Largest page accepted, in bytes, after gzip decompression (at most
-    /// 1 GiB); larger pages fail.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Another tool's outputs to score, as ScrapingHub JSON
     /// `{id: {"articleBody": text}}` (repeatable; needs one --data).
@@ -612,9 +613,9 @@ pub struct InspectArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Largest input accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Arguments of `blocks`.
@@ -636,9 +637,9 @@ pub struct BlocksArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Largest input accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
-    pub max_bytes: usize,
+    /// Limits on each page's work.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// How the page is laid out.
     #[command(flatten)]
@@ -703,4 +704,82 @@ pub struct CrawlArgs {
     /// member per record, when the name ends in `.gz`).
     #[arg(short, long, value_name = "FILE.warc.gz")]
     pub output: Option<PathBuf>,
+}
+
+/// The help heading of [`LimitArgs`].
+const LIMITS: &str = "Limits per page";
+
+/// Limits on one page's work: the README's "Limits and guarantees".
+/// Defaults are [`ParseOptions::default`]'s.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Largest page accepted, in bytes, after gzip decompression (at most
+    /// 1 GiB); larger pages fail.
+    #[arg(long, help_heading = LIMITS, value_name = "BYTES", default_value_t = ParseOptions::default().max_bytes)]
+    pub max_bytes: usize,
+
+    /// Most elements the parser holds open; deeper start tags are ignored
+    /// with their end tags (Chromium's limit is 512).
+    #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_nesting)]
+    pub max_nesting: usize,
+
+    /// Most formatting elements (`b`, `i`, `a`, `font`, …) held open;
+    /// further ones are ignored, their text kept.
+    #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_formatting)]
+    pub max_formatting: usize,
+
+    /// Most elements in a page's tree; a page that would make more fails.
+    #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_elements)]
+    pub max_elements: usize,
+
+    /// Most attributes of one element; further ones are dropped.
+    #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_attributes)]
+    pub max_attributes: usize,
+
+    /// Most time one page may take from parse to extraction, in
+    /// milliseconds; a page out of time fails with a record that says so.
+    /// 0: no limit.
+    #[arg(
+        long,
+        help_heading = LIMITS,
+        value_name = "MS",
+        default_value_t = gleaner::document::DEFAULT_TIME_BUDGET.as_millis() as u64
+    )]
+    pub time_budget_ms: u64,
+}
+
+impl Default for LimitArgs {
+    fn default() -> LimitArgs {
+        let p = ParseOptions::default();
+        LimitArgs {
+            max_bytes: p.max_bytes,
+            max_nesting: p.max_nesting,
+            max_formatting: p.max_formatting,
+            max_elements: p.max_elements,
+            max_attributes: p.max_attributes,
+            time_budget_ms: p.time_budget.map_or(0, |b| b.as_millis() as u64),
+        }
+    }
+}
+
+impl LimitArgs {
+    /// The parse options these limits make.
+    ///
+    /// # Errors
+    /// `--max-bytes` above 1 GiB, or a zero nesting or element limit.
+    pub fn parse_options(&self) -> Result<ParseOptions, UsageError> {
+        crate::max_bytes(self.max_bytes)?;
+        if self.max_nesting == 0 || self.max_elements == 0 {
+            return Err(UsageError("--max-nesting and --max-elements must be at least 1".into()));
+        }
+        let budget = (self.time_budget_ms > 0)
+            .then(|| std::time::Duration::from_millis(self.time_budget_ms));
+        Ok(ParseOptions::default()
+            .max_bytes(self.max_bytes)
+            .max_nesting(self.max_nesting)
+            .max_formatting(self.max_formatting)
+            .max_elements(self.max_elements)
+            .max_attributes(self.max_attributes)
+            .time_budget(budget))
+    }
 }

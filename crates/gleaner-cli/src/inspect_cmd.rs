@@ -26,8 +26,10 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         })?;
     }
     algorithm.build(&params).map_err(UsageError::from)?;
-    let (source, doc) =
-        crate::blocks_cmd::read_page(&args.input, args.max_bytes, algorithm.name == "vce")?;
+    let (source, doc) = crate::blocks_cmd::read_page(
+        &args.input,
+        args.limits.parse_options()?.keep_all_attributes(algorithm.name == "vce"),
+    )?;
     let mut report = gleaner_eval::inspect::report(&doc, &args.algorithm, &params)?;
     if algorithm.name == "vce" {
         report = with_blocks_picture(report, &doc, &params, &source, args.output.as_deref())?;
@@ -98,7 +100,7 @@ mod tests {
             algorithm: "cetr".into(),
             params: vec!["alpha=2".into()],
             output: Some(report.clone()),
-            max_bytes: 1 << 20,
+            limits: crate::flags::LimitArgs::default(),
             lines: None,
         };
         assert_eq!(run(args).expect("run"), ExitCode::SUCCESS);
@@ -113,7 +115,7 @@ mod tests {
             algorithm: "ttr".into(),
             params: vec!["sigma=1".into()],
             output: None,
-            max_bytes: 1 << 20,
+            limits: crate::flags::LimitArgs::default(),
             lines: None,
         };
         let err = run(args).expect_err("unknown parameter");

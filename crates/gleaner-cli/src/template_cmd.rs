@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use gleaner::render::escape;
+use gleaner::render::{escape, strip_controls};
 use gleaner::template::{groups, page_distance, ModelBuilder, PageSummary, TemplateModel};
 use gleaner::{Document, ParseOptions};
 use gleaner_batch::input::{self, Input};
@@ -80,12 +80,15 @@ fn cluster(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         truth.extend(first..first + alone.len());
         inputs.extend(alone);
     }
-    let parse = ParseOptions::default().max_bytes(crate::max_bytes(args.max_bytes)?);
+    let parse = args.limits.parse_options()?;
     let threads = crate::worker_threads(args.parallel);
     let summaries = gleaner_batch::summarize_all(&inputs, &parse, &options, threads)?;
     for (input, summary) in inputs.iter().zip(&summaries) {
         if summary.is_none() {
-            eprintln!("gleaner: {}: cannot be read or parsed, left out", input.source);
+            eprintln!(
+                "gleaner: {}: cannot be read or parsed, left out",
+                strip_controls(&input.source)
+            );
         }
     }
     // Pages that failed are left out of the clusters and the indices.
@@ -169,7 +172,7 @@ fn learn(args: LearnArgs) -> anyhow::Result<ExitCode> {
         return Err(UsageError(format!("--share {}: must be in [0, 1)", args.share)).into());
     }
     let (inputs, _) = pages_of(&args.input_dir)?;
-    let parse = ParseOptions::default().max_bytes(crate::max_bytes(args.max_bytes)?);
+    let parse = args.limits.parse_options()?;
     let options = gleaner::template::SiteOptions::default();
     let threads = crate::worker_threads(args.parallel);
     let summaries = gleaner_batch::summarize_all(&inputs, &parse, &options, threads)?;
@@ -178,7 +181,10 @@ fn learn(args: LearnArgs) -> anyhow::Result<ExitCode> {
         match summary {
             Some(s) => builder
                 .add_segments(s.segments.iter().map(String::as_str), Some(input.source.as_str())),
-            None => eprintln!("gleaner: {}: cannot be read or parsed, left out", input.source),
+            None => eprintln!(
+                "gleaner: {}: cannot be read or parsed, left out",
+                strip_controls(&input.source)
+            ),
         }
     }
     if builder.pages() < 2 {
@@ -314,7 +320,11 @@ fn significant(doc: &Document, id: gleaner::NodeId) -> bool {
 
 fn extract(args: TemplateExtractArgs) -> anyhow::Result<ExitCode> {
     let url = crate::fetch::parse_url(&args.url, args.fetch.source.as_deref())?;
-    let source = crate::fetch::page_source(&args.fetch, &url, args.max_bytes as u64)?;
+    let source = crate::fetch::page_source(
+        &args.fetch,
+        &url,
+        args.limits.parse_options()?.max_bytes as u64,
+    )?;
     let menu = gleaner::template::menu::MenuConfig::default()
         .n(args.menu_pages.max(1))
         .max_loads(args.max_loads.max(1));

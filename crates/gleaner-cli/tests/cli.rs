@@ -1226,3 +1226,57 @@ fn issue_13_no_output_format_prints_control_characters() {
         }
     }
 }
+
+// See: issue 13 ("Hard limits as configuration"; per-document time budget).
+#[test]
+fn issue_13_limits_are_flags_and_a_page_out_of_time_is_an_error_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dense = put(dir.path(), "dense.html", "<p>x</p>".repeat(250_000));
+    let good = fixture("heise.html");
+    // Out of time: an error record that says so, the other input extracted.
+    let out = run(gleaner()
+        .args(["extract", "-f", "jsonl", "--time-budget-ms", "1"])
+        .arg(&dense)
+        .arg(&good));
+    let records = jsonl(&out);
+    assert_eq!(records.len(), 2);
+    let error = records[0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("time budget of 1 ms"), "{error}");
+    assert_eq!(records[0]["text"], "");
+    // With no budget both extract.
+    let out = run_ok(
+        gleaner().args(["extract", "-f", "jsonl", "--time-budget-ms", "0"]).arg(&dense).arg(&good),
+    );
+    assert!(jsonl(&out).iter().all(|r| r["error"].is_null()), "{}", stdout(&out));
+    // The parse limits: too many elements is an error; nesting, formatting
+    // and attributes are capped, not errors.
+    let out = run(gleaner().args(["extract", "-f", "jsonl", "--max-elements", "1000"]).arg(&dense));
+    assert_eq!(out.status.code(), Some(1));
+    let error = jsonl(&out)[0]["error"].as_str().unwrap_or_default().to_string();
+    assert!(error.contains("more than 1000 elements"), "{error}");
+    let deep = put(dir.path(), "deep.html", "<div>".repeat(100) + "deep text");
+    let out = run_ok(gleaner().args(["extract", "-a", "plain", "--max-nesting", "5"]).arg(&deep));
+    assert!(stdout(&out).contains("deep text"));
+    // Every command that reads pages takes the limits and checks them.
+    for cmd in [&["inspect"][..], &["blocks"], &["extract"]] {
+        let out = run(gleaner().args(cmd).args(["--max-bytes", "2000000000"]).arg(&good));
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {}", stderr(&out));
+        let out = run(gleaner().args(cmd).args(["--max-elements", "0"]).arg(&good));
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {}", stderr(&out));
+    }
+}
+
+// See: issue 13, defect 8 (terminal controls), for file names: the txt
+// header and the messages on stderr print names without them.
+#[test]
+fn issue_13_control_characters_in_file_names_do_not_reach_the_terminal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = put(dir.path(), "a\u{1b}]0;pwned\u{7}.html", ARTICLE);
+    let bad = put(dir.path(), "b\u{1b}[2J.html", [0x89u8, b'P', b'N', b'G', 0, 0, 1, 2]);
+    let out = run(gleaner().arg("extract").arg(&good).arg(&bad));
+    for shown in [stdout(&out), stderr(&out)] {
+        assert!(!shown.contains('\u{1b}') && !shown.contains('\u{7}'), "{shown:?}");
+    }
+    assert!(stdout(&out).contains("]0;pwned.html <=="), "{}", stdout(&out));
+    assert!(stderr(&out).contains("[2J.html: input is not HTML"), "{}", stderr(&out));
+}

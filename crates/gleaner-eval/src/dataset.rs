@@ -181,7 +181,7 @@ impl fmt::Display for GoldFormat {
 #[derive(Debug, Clone)]
 pub struct Dataset {
     name: String,
-    max_bytes: usize,
+    parse: ParseOptions,
     unpaired: Unpaired,
     root: PathBuf,
     format: GoldFormat,
@@ -198,6 +198,9 @@ pub struct Unpaired {
     pub pages_without_gold: usize,
     /// Gold files (or `ground-truth.json` entries) without a page file.
     pub gold_without_pages: usize,
+    /// Page or gold files whose names are not UTF-8: ids are text, so
+    /// these cannot be paired.
+    pub names_not_utf8: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -240,12 +243,15 @@ impl Dataset {
                 dir.display()
             )));
         }
-        let inputs = stems(&input, ".html")?;
-        let golds: HashSet<String> = stems(&gold, ".txt")?.into_iter().collect();
+        let (inputs, bad_inputs) = stems(&input, ".html")?;
+        let (golds, bad_golds) = stems(&gold, ".txt")?;
+        let golds: HashSet<String> = golds.into_iter().collect();
+        let files = inputs.len();
         let mut ids: Vec<String> = inputs.into_iter().filter(|id| golds.contains(id)).collect();
         let unpaired = Unpaired {
-            pages_without_gold: stems(&input, ".html")?.len() - ids.len(),
+            pages_without_gold: files - ids.len(),
             gold_without_pages: golds.len() - ids.len(),
+            names_not_utf8: bad_inputs + bad_golds,
         };
         sort_naturally(&mut ids);
         let format = match GoldFormat::from_folder_name(&name) {
@@ -254,7 +260,7 @@ impl Dataset {
         };
         Ok(Dataset {
             name,
-            max_bytes: ParseOptions::default().max_bytes,
+            parse: ParseOptions::default(),
             unpaired,
             root: dir.to_path_buf(),
             format,
@@ -277,8 +283,9 @@ impl Dataset {
             truth.insert(id, ShEntry { body: field("articleBody"), url: field("url") });
         }
         let html_dir = dir.join(SH_HTML_DIR);
-        let mut ids: Vec<String> = stems(&html_dir, ".html.gz")?;
-        ids.extend(stems(&html_dir, ".html")?);
+        let (mut ids, bad_gz) = stems(&html_dir, ".html.gz")?;
+        let (plain, bad_plain) = stems(&html_dir, ".html")?;
+        ids.extend(plain);
         sort_naturally(&mut ids);
         ids.dedup();
         let files = ids.len();
@@ -286,10 +293,11 @@ impl Dataset {
         let unpaired = Unpaired {
             pages_without_gold: files - ids.len(),
             gold_without_pages: truth.len() - ids.len(),
+            names_not_utf8: bad_gz + bad_plain,
         };
         Ok(Dataset {
             name,
-            max_bytes: ParseOptions::default().max_bytes,
+            parse: ParseOptions::default(),
             unpaired,
             root: dir.to_path_buf(),
             format: GoldFormat::ScrapingHub,
@@ -302,13 +310,25 @@ impl Dataset {
     /// default: [`ParseOptions::max_bytes`]'s default); a larger page is a
     /// [`Dataset::load`] error.
     pub fn with_max_bytes(mut self, bytes: usize) -> Dataset {
-        self.max_bytes = bytes;
+        self.parse.max_bytes = bytes;
         self
+    }
+
+    /// Parses its pages with these options (limits, time budget); their
+    /// `max_bytes` is [`Dataset::with_max_bytes`]'s.
+    pub fn with_parse_options(mut self, parse: ParseOptions) -> Dataset {
+        self.parse = parse;
+        self
+    }
+
+    /// The options its pages are parsed with.
+    pub fn parse_options(&self) -> &ParseOptions {
+        &self.parse
     }
 
     /// The largest page read, in bytes (see [`Dataset::with_max_bytes`]).
     pub fn max_bytes(&self) -> usize {
-        self.max_bytes
+        self.parse.max_bytes
     }
 
     /// The files of the folder left out for want of a partner.
@@ -383,7 +403,7 @@ impl Dataset {
         match &self.layout {
             Layout::Plain => {
                 let path = self.root.join(GOLD_DIR).join(format!("{id}.txt"));
-                let raw = gleaner_batch::input::read_regular_file(&path, self.max_bytes)
+                let raw = gleaner_batch::input::read_regular_file(&path, self.max_bytes())
                     .map_err(|e| read_error(&path, e))?;
                 self.format.convert(&raw)
             }
@@ -407,7 +427,7 @@ impl Dataset {
 
     /// A page file, through `gleaner-batch`'s reader (limit, gzip).
     fn read_page(&self, path: &Path) -> Result<Vec<u8>> {
-        gleaner_batch::input::read_path(path, self.max_bytes).map_err(|e| read_error(path, e))
+        gleaner_batch::input::read_path(path, self.max_bytes()).map_err(|e| read_error(path, e))
     }
 
     /// Reads `ID.html.gz` (gunzipped) or else `ID.html`.
@@ -450,19 +470,28 @@ fn folder_name(dir: &Path) -> String {
 
 /// The stems of the files in `dir` whose names end in `suffix`. Names
 /// that are not UTF-8 are skipped.
-fn stems(dir: &Path, suffix: &str) -> Result<Vec<String>> {
+/// The names of the files in `dir` ending in `suffix`, without it, and the
+/// number of such files whose names are not UTF-8 (left out).
+fn stems(dir: &Path, suffix: &str) -> Result<(Vec<String>, usize)> {
     let entries = fs::read_dir(dir).map_err(|e| io_error(dir, e))?;
     let mut out = Vec::new();
+    let mut not_utf8 = 0;
     for entry in entries {
         let entry = entry.map_err(|e| io_error(dir, e))?;
-        let Ok(name) = entry.file_name().into_string() else { continue };
+        let name = match entry.file_name().into_string() {
+            Ok(name) => name,
+            Err(raw) => {
+                not_utf8 += usize::from(raw.to_string_lossy().ends_with(suffix));
+                continue;
+            }
+        };
         if let Some(stem) = name.strip_suffix(suffix) {
             if !stem.is_empty() && entry.path().is_file() {
                 out.push(stem.to_owned());
             }
         }
     }
-    Ok(out)
+    Ok((out, not_utf8))
 }
 
 /// Sniffs the gold format from the first non-empty gold file.
@@ -1109,5 +1138,20 @@ mod tests {
         let unpaired = data.unpaired();
         assert_eq!((unpaired.pages_without_gold, unpaired.gold_without_pages), (1, 1));
         assert_eq!(data.gold(0).expect("gold without reading the page").0, "x");
+    }
+
+    // See: issue 13 (eval's reader skipped names that are not UTF-8
+    // without a word).
+    #[cfg(unix)]
+    #[test]
+    fn issue_13_names_that_are_not_utf8_are_counted() {
+        use std::os::unix::ffi::OsStrExt;
+        let (_tmp, root) =
+            dataset_dir("other", &[("input/a.html", b"<p>a</p>"), ("GoldStandard/a.txt", b"a")]);
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9.html");
+        std::fs::write(root.join("input").join(name), b"<p>b</p>").expect("write");
+        let data = Dataset::open(&root).expect("opens");
+        assert_eq!(data.ids(), ["a"]);
+        assert_eq!(data.unpaired().names_not_utf8, 1);
     }
 }

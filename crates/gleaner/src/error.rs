@@ -28,6 +28,15 @@ pub enum Error {
         /// The configured limit.
         limit: usize,
     },
+    /// The page's work took longer than
+    /// [`ParseOptions::time_budget`](crate::ParseOptions): parsing stopped,
+    /// or an extractor stopped early (see
+    /// [`Deadline`](crate::document::Deadline)).
+    #[error("page took longer than its time budget of {budget_ms} ms (raise --time-budget-ms)")]
+    TimeBudget {
+        /// The configured budget in milliseconds.
+        budget_ms: u64,
+    },
     /// The input is binary data (an image, an archive, …), not a web page.
     #[error("input is not HTML: it looks like {kind}")]
     NotHtml {

@@ -8,6 +8,7 @@
 //! node `n` are exactly the ids `n+1 .. end(n)`; walking a subtree is
 //! walking a slice, and no traversal needs recursion.
 
+mod deadline;
 mod encoding;
 mod entities;
 mod sink;
@@ -18,11 +19,13 @@ mod tree_input;
 
 use std::ops::Range;
 use std::sync::Arc;
+use std::time::Duration;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 use html5ever::tendril::TendrilSink;
 use html5ever::{local_name, LocalName};
 
+pub use self::deadline::Deadline;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
@@ -47,6 +50,9 @@ impl NodeId {
 /// The largest input any [`ParseOptions::max_bytes`] admits: offsets are
 /// 32-bit, and decoding can triple the size of legacy-encoded text.
 pub const MAX_SUPPORTED_BYTES: usize = 1 << 30;
+
+/// The default [`ParseOptions::time_budget`].
+pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(60);
 
 /// Options for [`Document::parse`].
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +88,14 @@ pub struct ParseOptions {
     /// Most attributes of one element handed to the tree builder; further
     /// ones are dropped (the source view keeps them). Default 256.
     pub max_attributes: usize,
+    /// The most time one page's work may take, from the start of
+    /// [`Document::parse`] to the end of extraction: parsing past it is an
+    /// [`Error::TimeBudget`], and extractors stop early (the document's
+    /// [`Deadline`] says so; batch runs report the page as failed). `None`
+    /// for no limit. Default 60 s: the densest accepted page (64 MiB of
+    /// `<p>x</p>`) takes about 24 s on one core; a real page takes
+    /// milliseconds.
+    pub time_budget: Option<Duration>,
     /// The page's URL, used to resolve links in output.
     pub url: Option<String>,
     /// Keep every attribute in the DOM. By default only the attributes
@@ -99,6 +113,7 @@ impl Default for ParseOptions {
             max_formatting: 32,
             max_elements: 16_000_000,
             max_attributes: 256,
+            time_budget: Some(DEFAULT_TIME_BUDGET),
             url: None,
             keep_all_attributes: false,
         }
@@ -139,6 +154,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::max_attributes`].
     pub fn max_attributes(mut self, count: usize) -> ParseOptions {
         self.max_attributes = count;
+        self
+    }
+
+    /// Sets [`ParseOptions::time_budget`].
+    pub fn time_budget(mut self, budget: Option<Duration>) -> ParseOptions {
+        self.time_budget = budget;
         self
     }
 
@@ -225,6 +246,7 @@ pub struct Document {
     url: Option<String>,
     input_bytes: usize,
     layout: Option<Arc<Layout>>,
+    deadline: Deadline,
 }
 
 impl Document {
@@ -244,6 +266,7 @@ impl Document {
     /// # Ok::<(), gleaner::Error>(())
     /// ```
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
+        let deadline = Deadline::starting_now(options.time_budget);
         let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
         if bytes.len() > limit {
             return Err(Error::TooLarge { size: bytes.len(), limit });
@@ -256,7 +279,7 @@ impl Document {
             }
         }
         let (text, encoding, encoding_source) = encoding::decode(bytes, given);
-        let mut doc = Document::from_decoded(text, options)?;
+        let mut doc = Document::from_decoded(text, options, deadline)?;
         doc.encoding = encoding;
         doc.encoding_source = encoding_source;
         doc.input_bytes = bytes.len();
@@ -270,14 +293,15 @@ impl Document {
     /// [`Error::TooManyElements`] when the tree would have more than
     /// `options.max_elements` elements.
     pub fn parse_str(html: &str, options: &ParseOptions) -> Result<Document> {
+        let deadline = Deadline::starting_now(options.time_budget);
         let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
         if html.len() > limit {
             return Err(Error::TooLarge { size: html.len(), limit });
         }
-        Document::from_decoded(html.to_owned(), options)
+        Document::from_decoded(html.to_owned(), options, deadline)
     }
 
-    fn from_decoded(text: String, options: &ParseOptions) -> Result<Document> {
+    fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
         let input_bytes = text.len();
         let mut source = source::tokenize(text);
         let limits = tree_input::TreeLimits {
@@ -287,10 +311,14 @@ impl Document {
             max_attributes: options.max_attributes,
             keep_all_attributes: options.keep_all_attributes,
         };
-        let (built, truncated) = tree_input::build_tree(&source, &limits);
-        if truncated {
-            return Err(Error::TooManyElements { limit: options.max_elements });
-        }
+        let built = match tree_input::build_tree(&source, &limits, &deadline) {
+            Ok(built) => built,
+            Err(tree_input::Stopped::TooManyElements) => {
+                return Err(Error::TooManyElements { limit: options.max_elements })
+            }
+            Err(tree_input::Stopped::OutOfTime) => return Err(deadline.error()),
+        };
+        deadline.check()?;
         let (nodes, text) = layout(built);
         let stats = stats::compute(&nodes, &text, None);
         let mut doc = Document {
@@ -303,6 +331,7 @@ impl Document {
             url: options.url.clone(),
             input_bytes,
             layout: None,
+            deadline,
         };
         let dom_texts: Vec<(NodeId, &str)> = doc
             .nodes
@@ -318,7 +347,23 @@ impl Document {
         source.align(&dom_texts);
         drop(dom_texts);
         doc.source = source;
+        doc.deadline.check()?;
         Ok(doc)
+    }
+
+    /// The time budget of this page's work, started when parsing began
+    /// ([`ParseOptions::time_budget`]). Extractors check it in their loops
+    /// and stop early once it is spent; callers ask
+    /// [`Deadline::was_hit`] after extracting.
+    pub fn deadline(&self) -> &Deadline {
+        &self.deadline
+    }
+
+    /// The document with its time budget replaced: to give extraction a
+    /// budget of its own, or to lift the limit for a page parsed under one.
+    pub fn with_deadline(mut self, deadline: Deadline) -> Document {
+        self.deadline = deadline;
+        self
     }
 
     /// Number of nodes.
@@ -786,6 +831,20 @@ mod tests {
         assert_eq!(d.text_content(d.body()).len(), 30_000);
         // Three elements a start tag, and the text nodes.
         assert!(d.len() < 30_000 * 5, "{} nodes", d.len());
+    }
+
+    #[test]
+    fn issue_13_a_spent_time_budget_is_an_error_not_a_short_tree() {
+        let html = "<p>x</p>".repeat(50_000);
+        let spent = ParseOptions::default().time_budget(Some(Duration::ZERO));
+        assert!(matches!(
+            Document::parse(html.as_bytes(), &spent),
+            Err(Error::TimeBudget { budget_ms: 0 })
+        ));
+        let unlimited = ParseOptions::default().time_budget(None);
+        let d = Document::parse(html.as_bytes(), &unlimited).unwrap();
+        assert_eq!(d.text_content(d.body()).len(), 50_000);
+        assert!(!d.deadline().expired());
     }
 
     #[test]

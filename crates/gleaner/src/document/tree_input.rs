@@ -46,6 +46,7 @@ use html5ever::tendril::{StrTendril, TendrilSink};
 use markup5ever::interface::Tracer;
 use markup5ever::{local_name, LocalName};
 
+use super::deadline::Deadline;
 use super::sink::{ArenaSink, BuildNode};
 use super::source::{Source, TokenKind};
 use super::tags::{content_model, is_void, ContentModel};
@@ -303,19 +304,33 @@ impl Feeder {
 /// Builds the tree from the source tokens (see the [module docs](self)).
 /// Returns the arena and whether the page was cut at
 /// [`TreeLimits::max_elements`].
-pub(crate) fn build_tree(source: &Source, limits: &TreeLimits) -> (Vec<BuildNode>, bool) {
-    let (feeder, truncated) = feed(source, limits);
-    (feeder.parser.finish(), truncated)
+/// Why [`build_tree`] gave up on a page.
+pub(crate) enum Stopped {
+    /// The page would make more than `max_elements` elements.
+    TooManyElements,
+    /// The page's time budget ran out while building.
+    OutOfTime,
 }
 
-fn feed(source: &Source, limits: &TreeLimits) -> (Feeder, bool) {
+pub(crate) fn build_tree(
+    source: &Source,
+    limits: &TreeLimits,
+    deadline: &Deadline,
+) -> Result<Vec<BuildNode>, Stopped> {
+    feed(source, limits, deadline).map(|feeder| feeder.parser.finish())
+}
+
+fn feed(source: &Source, limits: &TreeLimits, deadline: &Deadline) -> Result<Feeder, Stopped> {
     let mut feeder = Feeder::new();
     let mut skip_raw = false;
     // Start tags dropped for depth, by name, whose end tags are dropped too.
     let mut dropped: Vec<(LocalName, usize)> = Vec::new();
     let mut slim = String::new();
     let mut start_tags = 0usize;
-    for token in source.tokens() {
+    for (i, token) in source.tokens().iter().enumerate() {
+        if deadline.expired_at(i) {
+            return Err(Stopped::OutOfTime);
+        }
         let raw = source.token_text(token);
         let skip_this_raw = std::mem::replace(&mut skip_raw, false);
         // Deviation: when the tree builder has made more than three
@@ -330,8 +345,7 @@ fn feed(source: &Source, limits: &TreeLimits) -> (Feeder, bool) {
         match &token.kind {
             TokenKind::StartTag(name) => {
                 if feeder.elements() >= limits.max_elements {
-                    feeder.flush();
-                    return (feeder, true);
+                    return Err(Stopped::TooManyElements);
                 }
                 let self_closing = raw.ends_with("/>");
                 let nests = !(is_void(name) || self_closing);
@@ -388,7 +402,7 @@ fn feed(source: &Source, limits: &TreeLimits) -> (Feeder, bool) {
         }
     }
     feeder.flush();
-    (feeder, false)
+    Ok(feeder)
 }
 
 /// True if start tag `name` would open more than the limits allow: more
@@ -489,7 +503,10 @@ mod tests {
             max_attributes: 256,
             keep_all_attributes: false,
         };
-        feed(&tokenize(html), &limits).0.record
+        match feed(&tokenize(html), &limits, &Deadline::never()) {
+            Ok(feeder) => feeder.record,
+            Err(_) => unreachable!("no limit, no deadline"),
+        }
     }
 
     fn input(html: &str) -> String {

@@ -214,7 +214,7 @@ impl Cetr {
         // pinned at the origin; the origin cluster is non-content.
         let points: Vec<[f64; 2]> =
             smoothed.iter().zip(&derivative).map(|(&t, &g)| [t, g]).collect();
-        let (clustering, _) = kmeans(&points, c.k, true, c.max_iterations);
+        let (clustering, _) = kmeans(&points, c.k, true, c.max_iterations, doc.deadline());
         let content = clustering.labels.iter().map(|&l| l != 0).collect();
         Analysis { table, raw, smoothed, derivative, content }
     }

@@ -11,6 +11,8 @@
 //! its total). Farthest-first starts at the lowest point. EM starts from
 //! the k-means solution.
 
+use crate::document::Deadline;
+
 /// The result of a clustering: a cluster label per point.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Clustering {
@@ -99,6 +101,7 @@ pub(crate) fn kmeans<const D: usize>(
     k: usize,
     pin_origin: bool,
     max_iterations: usize,
+    deadline: &Deadline,
 ) -> (Clustering, Vec<[f64; D]>) {
     let k = k.max(1);
     if points.is_empty() {
@@ -107,6 +110,9 @@ pub(crate) fn kmeans<const D: usize>(
     let mut centroids = seed(points, k, pin_origin);
     let mut labels: Vec<usize> = points.iter().map(|p| nearest(p, &centroids).0).collect();
     for _ in 0..max_iterations {
+        if deadline.expired() {
+            break;
+        }
         let mut sums = vec![([0.0; D], 0usize); centroids.len()];
         for (p, &l) in points.iter().zip(&labels) {
             if let Some((s, c)) = sums.get_mut(l) {
@@ -141,9 +147,14 @@ pub(crate) fn kmeans<const D: usize>(
 }
 
 /// One-dimensional k-means (no pinned centroid).
-pub(crate) fn kmeans_1d(values: &[f64], k: usize, max_iterations: usize) -> Clustering {
+pub(crate) fn kmeans_1d(
+    values: &[f64],
+    k: usize,
+    max_iterations: usize,
+    deadline: &Deadline,
+) -> Clustering {
     let points: Vec<[f64; 1]> = values.iter().map(|&v| [v]).collect();
-    kmeans(&points, k, false, max_iterations).0
+    kmeans(&points, k, false, max_iterations, deadline).0
 }
 
 /// Farthest-first traversal (Hochbaum & Shmoys; Weka's FarthestFirst):
@@ -194,10 +205,15 @@ pub(crate) fn farthest_first_1d(values: &[f64], k: usize) -> Clustering {
 /// Standard deviations are floored at `1e-3 × std(values)` (and 1e-9) so
 /// that a component on many equal values (the TTR of markup lines is
 /// often exactly 0) cannot collapse to a spike \[I; Weka floors at 1e-6\].
-pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clustering {
+pub(crate) fn em_1d(
+    values: &[f64],
+    k: usize,
+    max_iterations: usize,
+    deadline: &Deadline,
+) -> Clustering {
     let k = k.max(1);
     let n = values.len();
-    let start = kmeans_1d(values, k, max_iterations);
+    let start = kmeans_1d(values, k, max_iterations, deadline);
     if n == 0 || k == 1 {
         // One component: every value belongs to it.
         return start;
@@ -241,6 +257,9 @@ pub(crate) fn em_1d(values: &[f64], k: usize, max_iterations: usize) -> Clusteri
     let mut logp = vec![0.0; k];
     let mut previous = f64::NEG_INFINITY;
     for _ in 0..max_iterations {
+        if deadline.expired() {
+            break;
+        }
         let mut nk = vec![0.0; k];
         let mut sx = vec![0.0; k];
         let mut sxx = vec![0.0; k];
@@ -382,7 +401,7 @@ mod tests {
     #[test]
     fn kmeans_separates_three_groups() {
         let v = three_groups();
-        let c = kmeans_1d(&v, 3, 100);
+        let c = kmeans_1d(&v, 3, 100, &Deadline::never());
         assert!(same_partition(&c, &v), "{:?}", c.labels);
         let means = c.member_means(&v);
         let mut m: Vec<f64> = means.into_iter().flatten().collect();
@@ -393,7 +412,7 @@ mod tests {
     #[test]
     fn em_separates_three_groups() {
         let v = three_groups();
-        assert!(same_partition(&em_1d(&v, 3, 100), &v));
+        assert!(same_partition(&em_1d(&v, 3, 100, &Deadline::never()), &v));
     }
 
     #[test]
@@ -405,14 +424,26 @@ mod tests {
     #[test]
     fn k_of_one_is_one_cluster_and_degenerate_inputs_do_not_fail() {
         let v = three_groups();
-        for c in [kmeans_1d(&v, 1, 100), em_1d(&v, 1, 100), farthest_first_1d(&v, 1)] {
+        for c in [
+            kmeans_1d(&v, 1, 100, &Deadline::never()),
+            em_1d(&v, 1, 100, &Deadline::never()),
+            farthest_first_1d(&v, 1),
+        ] {
             assert!(c.labels.iter().all(|&l| l == 0));
         }
-        for c in [kmeans_1d(&[], 3, 100), em_1d(&[], 3, 100), farthest_first_1d(&[], 3)] {
+        for c in [
+            kmeans_1d(&[], 3, 100, &Deadline::never()),
+            em_1d(&[], 3, 100, &Deadline::never()),
+            farthest_first_1d(&[], 3),
+        ] {
             assert!(c.labels.is_empty());
         }
         let flat = [4.0; 20];
-        for c in [kmeans_1d(&flat, 3, 100), em_1d(&flat, 3, 100), farthest_first_1d(&flat, 3)] {
+        for c in [
+            kmeans_1d(&flat, 3, 100, &Deadline::never()),
+            em_1d(&flat, 3, 100, &Deadline::never()),
+            farthest_first_1d(&flat, 3),
+        ] {
             assert_eq!(c.labels.len(), 20);
             assert!(c.labels.iter().all(|&l| l == c.labels[0]));
         }
@@ -429,7 +460,7 @@ mod tests {
             points.push([30.0 + (i % 3) as f64, 2.0]);
             points.push([10.0, 25.0 + (i % 4) as f64]);
         }
-        let (c, centroids) = kmeans(&points, 3, true, 100);
+        let (c, centroids) = kmeans(&points, 3, true, 100, &Deadline::never());
         assert_eq!(centroids[0], [0.0, 0.0]);
         assert!(c.labels[..40].iter().all(|&l| l == 0), "markup in the origin cluster");
         let a = c.labels[40];
@@ -437,7 +468,7 @@ mod tests {
         assert!(a != 0 && b != 0 && a != b);
         assert!(c.labels[40..].chunks(2).all(|p| p[0] == a && p[1] == b));
         // All-zero input: everything stays in the origin cluster.
-        let (c, _) = kmeans(&[[0.0, 0.0]; 5], 3, true, 100);
+        let (c, _) = kmeans(&[[0.0, 0.0]; 5], 3, true, 100, &Deadline::never());
         assert!(c.labels.iter().all(|&l| l == 0));
     }
 }

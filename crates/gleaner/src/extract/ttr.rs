@@ -278,11 +278,15 @@ impl Ttr {
             // Step 4 [S-3 §V-B]: content iff TTR'[k] ≥ λ·std(TTR'), not mean + σ.
             TtrMethod::Threshold => (smoothed.iter().map(|&v| v >= bar).collect(), Some(bar)),
             TtrMethod::KMeans => (
-                select_clusters(&smoothed, c.max_k, bar, |v, k| kmeans_1d(v, k, c.max_iterations)),
+                select_clusters(&smoothed, c.max_k, bar, |v, k| {
+                    kmeans_1d(v, k, c.max_iterations, doc.deadline())
+                }),
                 Some(bar),
             ),
             TtrMethod::Em => (
-                select_clusters(&smoothed, c.max_k, bar, |v, k| em_1d(v, k, c.max_iterations)),
+                select_clusters(&smoothed, c.max_k, bar, |v, k| {
+                    em_1d(v, k, c.max_iterations, doc.deadline())
+                }),
                 Some(bar),
             ),
             TtrMethod::FarthestFirst => {
@@ -360,6 +364,7 @@ fn predict(raw: &[f64], jump: f64, lookback: usize, lookahead: usize) -> Vec<boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::Deadline;
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &Default::default()).expect("parse")
@@ -422,7 +427,8 @@ mod tests {
         values.extend(vec![60.0; 6]);
         let bar = std_dev(&values);
         assert!(mean(&values) < bar);
-        let content = select_clusters(&values, 3, bar, |v, k| kmeans_1d(v, k, 100));
+        let content =
+            select_clusters(&values, 3, bar, |v, k| kmeans_1d(v, k, 100, &Deadline::never()));
         assert_eq!(content.iter().filter(|&&c| c).count(), 6);
         assert!(content[30..].iter().all(|&c| c));
         // No content cluster at all.

@@ -129,6 +129,9 @@ impl Extractor for Article {
     /// The passes, in order; see the [module docs](self).
     fn extract(&self, doc: &Document) -> Selection {
         let a = analyse(doc);
+        if doc.deadline().expired() {
+            return Selection::none(doc);
+        }
         retry_less_strictly(doc, &self.config, |strictness| self.attempt(doc, &a, strictness))
             .unwrap_or_else(|| crunch_fallback(doc))
     }
@@ -164,6 +167,11 @@ fn retry_less_strictly(
 ) -> Option<Selection> {
     let mut best: Option<(u32, Selection)> = None;
     for strictness in Strictness::ALL {
+        // Each attempt is a few linear passes; a page out of time stops
+        // before the next (the caller reports it, see `Deadline::was_hit`).
+        if doc.deadline().expired() {
+            break;
+        }
         let Some(sel) = attempt(strictness) else { continue };
         let chars: u32 = sel.iter().map(|id| doc.stats(id).chars).sum();
         if chars >= cfg.min_article_chars {
