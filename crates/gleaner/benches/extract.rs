@@ -6,6 +6,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gleaner::extract::{self, Params};
 use gleaner::layout::HeuristicLayout;
+use gleaner::render::{self, Format, RenderOptions};
 use gleaner::{Document, ParseOptions};
 
 /// Every algorithm, with the line-based ones also in `lines=blocks` mode.
@@ -28,6 +29,7 @@ const ALGORITHMS: &[(&str, &[(&str, &str)])] = &[
     ("cetr", &[]),
     ("cetr", &[("lines", "blocks")]),
     ("vce", &[]),
+    ("kfe", &[]),
 ];
 
 const PAGES: &[(&str, &[u8])] = &[
@@ -61,6 +63,20 @@ fn algorithms(c: &mut Criterion) {
                     let selection = extractor.extract(black_box(&doc));
                     assert!(selection.count() > 0, "{name} extracted nothing from {page}");
                     selection
+                })
+            });
+        }
+        // The renderers, on the default extractor's selection.
+        let selection = extract::by_name("article").expect("registered").extract(&doc);
+        group.bench_function("render text", |b| {
+            b.iter(|| render::text(black_box(&doc), &selection))
+        });
+        for (label, format) in
+            [("render markdown", Format::Markdown), ("render html", Format::Html)]
+        {
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    render::render(black_box(&doc), &selection, format, RenderOptions::default())
                 })
             });
         }

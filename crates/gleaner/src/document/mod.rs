@@ -304,13 +304,7 @@ impl Document {
     fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
         let input_bytes = text.len();
         let mut source = source::tokenize(text);
-        let limits = tree_input::TreeLimits {
-            max_nesting: options.max_nesting,
-            max_formatting: options.max_formatting,
-            max_elements: options.max_elements,
-            max_attributes: options.max_attributes,
-            keep_all_attributes: options.keep_all_attributes,
-        };
+        let limits = tree_input::TreeLimits::of(options);
         let built = match tree_input::build_tree(&source, &limits, &deadline) {
             Ok(built) => built,
             Err(tree_input::Stopped::TooManyElements) => {
@@ -333,22 +327,26 @@ impl Document {
             layout: None,
             deadline,
         };
-        let dom_texts: Vec<(NodeId, &str)> = doc
+        doc.align(&mut source);
+        doc.source = source;
+        doc.deadline.check()?;
+        Ok(doc)
+    }
+
+    /// Maps `source`'s text tokens to this document's text nodes.
+    fn align(&self, source: &mut Source) {
+        let dom_texts: Vec<(NodeId, &str)> = self
             .nodes
             .iter()
             .enumerate()
             .filter_map(|(i, n)| match &n.kind {
                 NodeKind::Text(r) => {
-                    Some((NodeId(i as u32), &doc.text[r.start as usize..r.end as usize]))
+                    Some((NodeId(i as u32), &self.text[r.start as usize..r.end as usize]))
                 }
                 _ => None,
             })
             .collect();
         source.align(&dom_texts);
-        drop(dom_texts);
-        doc.source = source;
-        doc.deadline.check()?;
-        Ok(doc)
     }
 
     /// The time budget of this page's work, started when parsing began
@@ -644,6 +642,42 @@ impl Document {
 #[doc(hidden)]
 pub fn bench_tree_building(html: &str) -> usize {
     html5ever::parse_document(ArenaSink::new(), Default::default()).one(html).len()
+}
+
+/// The parse's stages one at a time, for the per-stage benchmarks
+/// (`cargo bench -p gleaner --bench parse`, issue 12). Not part of the API.
+#[doc(hidden)]
+pub mod stages {
+    use super::{encoding, source, stats, tree_input, Deadline, Document, ParseOptions, Source};
+
+    /// Encoding detection and decoding.
+    pub fn decode(bytes: &[u8]) -> String {
+        encoding::decode(bytes, None).0
+    }
+
+    /// The source tokenizer.
+    pub fn tokenize(text: String) -> Source {
+        source::tokenize(text)
+    }
+
+    /// Tree construction from tokens (the tree builder's input and
+    /// html5ever's tree builder): the number of nodes built.
+    pub fn tree(source: &Source) -> usize {
+        let limits = tree_input::TreeLimits::of(&ParseOptions::default());
+        tree_input::build_tree(source, &limits, &Deadline::never()).map_or(0, |b| b.len())
+    }
+
+    /// Node statistics over a parsed document: the number of nodes.
+    pub fn stats(doc: &Document) -> usize {
+        stats::compute(&doc.nodes, &doc.text, None).len()
+    }
+
+    /// Tokenizing `text` and aligning its tokens with `doc`'s text nodes.
+    pub fn tokenize_and_align(text: String, doc: &Document) -> usize {
+        let mut source = source::tokenize(text);
+        doc.align(&mut source);
+        source.tokens().len()
+    }
 }
 
 /// Appends `text` to `out` with runs of whitespace collapsed to one space

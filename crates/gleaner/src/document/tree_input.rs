@@ -134,6 +134,19 @@ pub(crate) struct TreeLimits {
     pub keep_all_attributes: bool,
 }
 
+impl TreeLimits {
+    /// The tree limits of `options`.
+    pub(crate) fn of(options: &super::ParseOptions) -> TreeLimits {
+        TreeLimits {
+            max_nesting: options.max_nesting,
+            max_formatting: options.max_formatting,
+            max_elements: options.max_elements,
+            max_attributes: options.max_attributes,
+            keep_all_attributes: options.keep_all_attributes,
+        }
+    }
+}
+
 /// What the tree builder holds, as counted after the last flush.
 #[derive(Debug, Clone, Copy, Default)]
 struct Held {
