@@ -85,6 +85,51 @@ pub struct Record {
     /// The input could not be read at all (as opposed to read and failed).
     #[serde(skip)]
     pub unreadable: bool,
+    /// What kind of failure `error` is, for front ends that map failures
+    /// to types (the Python package's exceptions); `None` when it did not
+    /// fail. Not part of the JSON record: `error` says it in words.
+    #[serde(skip)]
+    pub failure: Option<Failure>,
+}
+
+/// The kinds of [`Record::error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Failure {
+    /// The input could not be read, or was over the size limit while
+    /// reading.
+    Unreadable,
+    /// Over [`ParseOptions::max_bytes`](gleaner::ParseOptions).
+    TooLarge,
+    /// Binary data, not a web page.
+    NotHtml,
+    /// More elements than the element limit.
+    TooManyElements,
+    /// Out of the page's time budget.
+    TimeBudget,
+    /// The layout provider failed.
+    Layout,
+    /// Nothing to extract where the page says its content is elsewhere
+    /// (a frameset).
+    NoContent,
+    /// A bug: a panic caught on this page.
+    Internal,
+    /// Anything else.
+    Other,
+}
+
+impl Failure {
+    /// The kind of a library error.
+    pub fn of(error: &gleaner::Error) -> Failure {
+        match error {
+            gleaner::Error::TooLarge { .. } => Failure::TooLarge,
+            gleaner::Error::NotHtml { .. } => Failure::NotHtml,
+            gleaner::Error::TooManyElements { .. } => Failure::TooManyElements,
+            gleaner::Error::TimeBudget { .. } => Failure::TimeBudget,
+            gleaner::Error::Layout(_) => Failure::Layout,
+            _ => Failure::Other,
+        }
+    }
 }
 
 impl Record {
@@ -103,6 +148,7 @@ impl Record {
             site_training: None,
             rendered: String::new(),
             unreadable: false,
+            failure: None,
         }
     }
 }
@@ -241,11 +287,12 @@ impl Job {
 
     fn record_using(&self, input: &Input, template: TemplateUse<'_>) -> Record {
         guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
-            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, template),
+            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, template, &self.parse),
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
                 record.error = Some(e.to_string());
                 record.unreadable = true;
+                record.failure = Some(Failure::Unreadable);
                 record
             }
         })
@@ -254,11 +301,28 @@ impl Job {
     /// Parses and extracts a page already in memory (no gzip, no
     /// reading), with the same guarantees as [`Job::record`].
     pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
-        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
-        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes, template))
+        self.record_for_bytes_parsed_with(source, bytes, &self.parse)
     }
 
-    fn record_from_bytes(&self, source: &str, bytes: &[u8], template: TemplateUse<'_>) -> Record {
+    /// [`Job::record_for_bytes`] with other parse options for this page
+    /// (its own URL or known encoding, say).
+    pub fn record_for_bytes_parsed_with(
+        &self,
+        source: &str,
+        bytes: &[u8],
+        parse: &ParseOptions,
+    ) -> Record {
+        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
+        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes, template, parse))
+    }
+
+    fn record_from_bytes(
+        &self,
+        source: &str,
+        bytes: &[u8],
+        template: TemplateUse<'_>,
+        parse: &ParseOptions,
+    ) -> Record {
         let mut record = Record::new(source, &self.algorithm);
         record.bytes = bytes.len();
         let model = match template {
@@ -272,10 +336,11 @@ impl Job {
         if !matches!(template, TemplateUse::None) {
             record.template_applied = Some(model.is_some());
         }
-        let doc = match Document::parse(bytes, &self.parse).and_then(|d| self.laid_out(d)) {
+        let doc = match Document::parse(bytes, parse).and_then(|d| self.laid_out(d)) {
             Ok(d) => d,
             Err(e) => {
                 record.error = Some(e.to_string());
+                record.failure = Some(Failure::of(&e));
                 return record;
             }
         };
@@ -301,6 +366,7 @@ impl Job {
         let mut record = Record::new(source, &self.algorithm);
         record.error = Some(error.to_string());
         record.unreadable = true;
+        record.failure = Some(Failure::Unreadable);
         record
     }
 
@@ -340,12 +406,14 @@ impl Job {
         // early: its selection is not the page's content (issue 13).
         if doc.deadline().expired() {
             record.error = Some(doc.deadline().error().to_string());
+            record.failure = Some(Failure::TimeBudget);
             return;
         }
         if selection.count() == 0 {
             if let Some(frames) = gleaner::metadata::frameset_sources(doc) {
                 let frames =
                     if frames.is_empty() { "no frame sources".into() } else { frames.join(", ") };
+                record.failure = Some(Failure::NoContent);
                 record.error = Some(format!(
                     "frameset page: its content is in the frames ({frames}); extract those pages"
                 ));
@@ -379,6 +447,7 @@ fn guarded(source: &str, algorithm: &str, make: impl FnOnce() -> Record) -> Reco
     isolate(make).unwrap_or_else(|what| {
         let mut record = Record::new(source, algorithm);
         record.error = Some(format!("internal error, please report it: {what}"));
+        record.failure = Some(Failure::Internal);
         record
     })
 }

@@ -42,7 +42,7 @@ pub mod sink;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
-pub use crate::job::{isolate, Job, OutputFormat, Record, SiteTraining};
+pub use crate::job::{isolate, Failure, Job, OutputFormat, Record, SiteTraining};
 pub use crate::run::{
     learn_site_templates, run, summarize, summarize_all, worker_threads, Flow, Totals, MAX_THREADS,
     MAX_THREADS_PER_CORE,

@@ -97,6 +97,7 @@ pub fn run(
     let panicked = |input: &Input, what: String| {
         let mut record = job.failed_record(&input.source, "");
         record.error = Some(format!("internal error, please report it: {what}"));
+        record.failure = Some(crate::job::Failure::Internal);
         record.unreadable = false;
         record
     };

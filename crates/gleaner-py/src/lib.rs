@@ -1,0 +1,323 @@
+//! The native half of the `gleaner` Python package (issue 14): extraction
+//! of one page or many (the GIL released, every core used), site template
+//! models, and the library's errors as Python exceptions.
+//!
+//! The Python half (`python/gleaner/__init__.py`) gives these functions
+//! their keyword arguments and turns JSON records into dicts; `__init__.pyi`
+//! types them. A page goes through [`gleaner_batch::Job`], as every page of
+//! the command line does, so records carry the same keys as `gleaner
+//! extract -f json`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gleaner::extract::{self as extractors, Params};
+use gleaner::template::{ModelBuilder, TemplateModel, DEFAULT_SHARE};
+use gleaner::{Document, ParseOptions};
+use gleaner_batch::{Failure, Job, OutputFormat, Record};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+create_exception!(_gleaner, GleanerError, PyException, "Base class of gleaner's errors.");
+create_exception!(_gleaner, InputTooLarge, GleanerError, "The page is larger than max_bytes.");
+create_exception!(_gleaner, NotHtml, GleanerError, "The input is binary data, not a web page.");
+create_exception!(
+    _gleaner,
+    TooManyElements,
+    GleanerError,
+    "The page would make more elements than the element limit."
+);
+create_exception!(
+    _gleaner,
+    TimeBudgetExceeded,
+    GleanerError,
+    "The page took longer than its time budget."
+);
+create_exception!(
+    _gleaner,
+    ExtractionError,
+    GleanerError,
+    "Extraction failed for another reason (the message says which)."
+);
+create_exception!(_gleaner, InvalidModel, GleanerError, "A template model that cannot be read.");
+
+/// A page as Python gives it: text (taken as UTF-8) or raw bytes (the
+/// encoding detected as for a file).
+#[derive(FromPyObject)]
+enum Html {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Html {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Html::Text(s) => s.as_bytes(),
+            Html::Bytes(b) => b,
+        }
+    }
+
+    fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        match self {
+            Html::Text(_) => Some(encoding_rs::UTF_8),
+            Html::Bytes(_) => None,
+        }
+    }
+}
+
+/// What to extract and how: everything but the page.
+struct Settings {
+    job: Job,
+    url: Option<String>,
+    format: OutputFormat,
+}
+
+impl Settings {
+    fn new(
+        algorithm: Option<&str>,
+        output_format: &str,
+        params: Vec<(String, String)>,
+        url: Option<String>,
+        template: Option<Arc<TemplateModel>>,
+    ) -> PyResult<Settings> {
+        let format = match output_format {
+            "txt" | "text" => OutputFormat::Txt,
+            "markdown" | "md" => OutputFormat::Markdown,
+            "html" => OutputFormat::Html,
+            "json" | "dict" => OutputFormat::Json,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "output_format {other:?}: one of txt, markdown, html, json"
+                )))
+            }
+        };
+        let algorithm = extractors::algorithm(algorithm.unwrap_or(extractors::DEFAULT_ALGORITHM))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut p = Params::new();
+        for (key, value) in params {
+            p.push_assignment(&format!("{key}={value}"))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+        let extractor = algorithm.build(&p).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut job = Job::new(extractor, algorithm.name, format);
+        if let Some(model) = template {
+            job = job.template(model);
+        }
+        Ok(Settings { job, url, format })
+    }
+
+    /// The record of one page.
+    fn record(&self, html: &Html, source: &str) -> Record {
+        self.record_at(html, source, self.url.clone())
+    }
+
+    /// The record of one page at `url` (the base of its links).
+    fn record_at(&self, html: &Html, source: &str, url: Option<String>) -> Record {
+        let parse = ParseOptions::default().url(url).encoding(html.encoding());
+        self.job.record_for_bytes_parsed_with(source, html.bytes(), &parse)
+    }
+
+    /// What Python gets for a record: the text, the rendered body, or the
+    /// JSON record; `Err` for a failed page.
+    fn output(&self, record: Record) -> Result<String, (Failure, String)> {
+        if let (Some(error), OutputFormat::Txt | OutputFormat::Markdown | OutputFormat::Html) =
+            (&record.error, self.format)
+        {
+            return Err((record.failure.unwrap_or(Failure::Other), error.clone()));
+        }
+        Ok(match self.format {
+            OutputFormat::Txt => record.text,
+            OutputFormat::Markdown | OutputFormat::Html => record.rendered,
+            _ => serde_json::to_string(&record)
+                .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the record: {e}\"}}")),
+        })
+    }
+}
+
+/// The Python exception for a failed page.
+fn exception((failure, message): (Failure, String)) -> PyErr {
+    match failure {
+        Failure::TooLarge => InputTooLarge::new_err(message),
+        Failure::NotHtml => NotHtml::new_err(message),
+        Failure::TooManyElements => TooManyElements::new_err(message),
+        Failure::TimeBudget => TimeBudgetExceeded::new_err(message),
+        _ => ExtractionError::new_err(message),
+    }
+}
+
+/// Extracts one page. See `gleaner.extract` for the arguments. Returns the
+/// text, the Markdown/HTML body, or (`json`) the record as JSON text.
+#[pyfunction]
+#[pyo3(signature = (html, url=None, algorithm=None, output_format="txt", params=Vec::new(), template=None))]
+fn extract(
+    py: Python<'_>,
+    html: Html,
+    url: Option<String>,
+    algorithm: Option<&str>,
+    output_format: &str,
+    params: Vec<(String, String)>,
+    template: Option<&Template>,
+) -> PyResult<String> {
+    let settings =
+        Settings::new(algorithm, output_format, params, url, template.map(|t| t.model.clone()))?;
+    py.detach(|| settings.output(settings.record(&html, "<page>"))).map_err(exception)
+}
+
+/// Extracts many pages in parallel, the GIL released. Returns one entry
+/// per page, in order: like [`extract`], with `None` for a page that
+/// failed (in `json` the record says why instead).
+#[pyfunction]
+#[pyo3(signature = (pages, parallel=None, urls=None, algorithm=None, output_format="txt", params=Vec::new(), template=None))]
+#[allow(clippy::too_many_arguments)]
+fn extract_batch(
+    py: Python<'_>,
+    pages: Vec<Html>,
+    parallel: Option<usize>,
+    urls: Option<Vec<Option<String>>>,
+    algorithm: Option<&str>,
+    output_format: &str,
+    params: Vec<(String, String)>,
+    template: Option<&Template>,
+) -> PyResult<Vec<Option<String>>> {
+    if let Some(urls) = &urls {
+        if urls.len() != pages.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} urls for {} pages: give one per page (or None)",
+                urls.len(),
+                pages.len()
+            )));
+        }
+    }
+    let settings =
+        Settings::new(algorithm, output_format, params, None, template.map(|t| t.model.clone()))?;
+    let threads = parallel.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
+    let out = py.detach(|| {
+        pool.install(|| {
+            pages
+                .par_iter()
+                .enumerate()
+                .map(|(i, html)| {
+                    let url = urls.as_ref().and_then(|u| u.get(i).cloned().flatten());
+                    let source = format!("<page {i}>");
+                    settings.output(settings.record_at(html, &source, url)).ok()
+                })
+                .collect()
+        })
+    });
+    Ok(out)
+}
+
+/// A site's template model (Gottron's template text, learned from pages of
+/// one template): learn it from pages, save and load it, and extract pages
+/// with their template text set aside.
+#[pyclass(frozen, module = "gleaner._gleaner")]
+struct Template {
+    model: Arc<TemplateModel>,
+}
+
+#[pymethods]
+impl Template {
+    /// Learns a model from pages of one site: a text is template text when
+    /// it occurs on more than `share` of them (default a third).
+    #[staticmethod]
+    #[pyo3(signature = (pages, share=None))]
+    fn learn(py: Python<'_>, pages: Vec<Html>, share: Option<f64>) -> PyResult<Template> {
+        let share = share.unwrap_or(DEFAULT_SHARE);
+        if !(0.0..=1.0).contains(&share) {
+            return Err(PyValueError::new_err(format!("share {share}: between 0 and 1")));
+        }
+        let model = py.detach(|| {
+            let docs: Vec<Document> = pages
+                .par_iter()
+                .filter_map(|html| {
+                    let parse = ParseOptions::default().encoding(html.encoding());
+                    Document::parse(html.bytes(), &parse).ok()
+                })
+                .collect();
+            let mut builder = ModelBuilder::new();
+            for doc in &docs {
+                builder.add(doc, None);
+            }
+            builder.finish(share)
+        });
+        Ok(Template { model: Arc::new(model) })
+    }
+
+    /// Reads a model written by `save` or `gleaner template learn`.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Template> {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+        Template::from_json(&bytes)
+    }
+
+    /// A model from its JSON form.
+    #[staticmethod]
+    fn from_json(json: &[u8]) -> PyResult<Template> {
+        let model =
+            TemplateModel::from_json(json).map_err(|e| InvalidModel::new_err(e.to_string()))?;
+        Ok(Template { model: Arc::new(model) })
+    }
+
+    /// The model's JSON form (what `save` writes).
+    fn to_json(&self) -> PyResult<String> {
+        self.model.to_json().map_err(|e| GleanerError::new_err(e.to_string()))
+    }
+
+    /// Writes the model to `path` (readable by `load` and by `gleaner
+    /// extract --template`).
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        std::fs::write(&path, self.to_json()?)
+            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
+    }
+
+    /// How many pages the model was learned from.
+    #[getter]
+    fn pages(&self) -> u32 {
+        self.model.pages
+    }
+
+    /// The template texts (segments on more than `share` of the pages).
+    #[getter]
+    fn segments(&self) -> Vec<String> {
+        self.model.template_segments().map(|s| s.text.clone()).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Template(pages={}, segments={})",
+            self.model.pages,
+            self.model.template_segments().count()
+        )
+    }
+}
+
+/// The names of the extractors (`gleaner algorithms`).
+#[pyfunction]
+fn algorithms() -> Vec<&'static str> {
+    extractors::algorithms().iter().map(|a| a.name).collect()
+}
+
+#[pymodule]
+fn _gleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_class::<Template>()?;
+    m.add("GleanerError", py.get_type::<GleanerError>())?;
+    m.add("InputTooLarge", py.get_type::<InputTooLarge>())?;
+    m.add("NotHtml", py.get_type::<NotHtml>())?;
+    m.add("TooManyElements", py.get_type::<TooManyElements>())?;
+    m.add("TimeBudgetExceeded", py.get_type::<TimeBudgetExceeded>())?;
+    m.add("ExtractionError", py.get_type::<ExtractionError>())?;
+    m.add("InvalidModel", py.get_type::<InvalidModel>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

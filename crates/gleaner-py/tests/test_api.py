@@ -1,0 +1,151 @@
+"""The Python API of gleaner (issue 14): extraction of one page and of many,
+output formats and record keys, errors as exceptions, thread safety, and
+template models."""
+
+import concurrent.futures
+import importlib.resources
+import json
+from pathlib import Path
+
+import pytest
+
+import gleaner
+
+FIXTURES = Path(__file__).resolve().parents[3] / "tests" / "fixtures"
+PAGES = sorted(FIXTURES.glob("*.html"))
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+
+
+def page(name):
+    return (FIXTURES / name).read_bytes()
+
+
+def gold(name):
+    return (FIXTURES / name).with_suffix(".gold.txt").read_text(encoding="utf-8")
+
+
+def words(text):
+    return set(text.split())
+
+
+def test_extract_keeps_the_article_and_drops_the_page_around_it():
+    text = gleaner.extract(page("ars-1.html"))
+    assert "Minecraft" in text
+    # Most of the gold's words, little else.
+    g = words(gold("ars-1.html"))
+    got = words(text)
+    assert len(g & got) / len(g) > 0.9
+    assert len(g & got) / len(got) > 0.8
+
+
+def test_str_and_bytes_give_the_same_text():
+    raw = page("lemonde-1.html")
+    assert gleaner.extract(raw) == gleaner.extract(raw.decode("utf-8"))
+
+
+def test_json_records_have_the_command_line_keys():
+    record = gleaner.extract(page("ars-1.html"), url="https://arstechnica.com/a", output_format="json")
+    for key in ("source", "title", "text", "algorithm", "error", "encoding", "bytes", "url"):
+        assert key in record
+    assert record["error"] is None
+    assert record["algorithm"] == "article"
+    assert record["url"] == "https://arstechnica.com/a"
+    assert record["title"].startswith("Just-released Minecraft exploit")
+
+
+def test_formats_and_algorithms():
+    raw = page("ars-1.html")
+    md = gleaner.extract(raw, output_format="markdown")
+    assert md.startswith("# ")
+    html = gleaner.extract(raw, output_format="html")
+    assert "<p>" in html and "<script" not in html
+    assert "plain" in gleaner.algorithms()
+    assert gleaner.extract(raw, algorithm="plain") != gleaner.extract(raw)
+    # Parameters change the result, typed as Python values.
+    loose = gleaner.extract(raw, algorithm="lqf", threshold=0.9)
+    strict = gleaner.extract(raw, algorithm="lqf", threshold=0.05)
+    assert len(strict) < len(loose)
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="gleaner algorithms"):
+        gleaner.extract("<p>x</p>", algorithm="no-such")
+    with pytest.raises(ValueError, match="threshold"):
+        gleaner.extract("<p>x</p>", algorithm="lqf", no_such_key=1)
+    with pytest.raises(ValueError, match="output_format"):
+        gleaner.extract("<p>x</p>", output_format="pdf")
+
+
+def test_failures_raise_typed_exceptions():
+    with pytest.raises(gleaner.NotHtml, match="PNG"):
+        gleaner.extract(PNG)
+    assert issubclass(gleaner.NotHtml, gleaner.GleanerError)
+    # In json the record says why instead.
+    record = gleaner.extract(PNG, output_format="json")
+    assert "PNG" in record["error"]
+
+
+def test_batch_equals_one_by_one_and_a_bad_page_costs_only_itself():
+    pages = [p.read_bytes() for p in PAGES] + [PNG]
+    alone = [gleaner.extract(p) for p in pages[:-1]]
+    batch = gleaner.extract_batch(pages, parallel=2)
+    assert batch[:-1] == alone
+    assert batch[-1] is None
+    records = gleaner.extract_batch(pages, output_format="json")
+    assert [r["text"] for r in records[:-1]] == alone
+    assert "PNG" in records[-1]["error"]
+    urls = ["https://example.org/%d" % i for i in range(len(pages))]
+    records = gleaner.extract_batch(pages, urls=urls, output_format="json")
+    assert [r.get("url") for r in records[:-1]] == urls[:-1]
+    with pytest.raises(ValueError):
+        gleaner.extract_batch(pages, urls=urls[:1])
+
+
+def test_thread_safety_under_a_thread_pool():
+    pages = [p.read_bytes() for p in PAGES]
+    expected = {(i, a): gleaner.extract(p, algorithm=a) for i, p in enumerate(pages) for a in ("article", "ttr", "bte")}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        futures = {
+            key: pool.submit(gleaner.extract, pages[key[0]], algorithm=key[1])
+            for key in list(expected) * 3
+        }
+        got = {key: f.result() for key, f in futures.items()}
+    assert got == expected
+
+
+SITE = """<html><head><title>Page {i} | Example Site</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About us and our long story</a> <a href="/contact">Contact the newsroom</a></nav>
+<main><h1>Story number {i}</h1><p>{body}</p></main>
+<footer>Copyright Example Site, all rights reserved. Imprint and privacy policy.</footer>
+</body></html>"""
+
+
+def site_page(i):
+    body = " ".join(f"Sentence {i}.{k} tells its own distinct story about topic {i * 7 + k}." for k in range(12))
+    return SITE.format(i=i, body=body)
+
+
+def test_template_learns_sets_aside_and_round_trips(tmp_path):
+    template = gleaner.Template.learn([site_page(i) for i in range(6)])
+    assert template.pages == 6
+    assert any("Copyright Example Site" in s for s in template.segments)
+    fresh = site_page(42)
+    with_template = template.extract(fresh, algorithm="plain")
+    assert "Sentence 42.3" in with_template
+    assert "Copyright Example Site" not in with_template
+    assert "Copyright Example Site" in gleaner.extract(fresh, algorithm="plain")
+    path = tmp_path / "site.model"
+    template.save(path)
+    loaded = gleaner.Template.load(path)
+    assert loaded.to_json() == template.to_json()
+    assert loaded.extract(fresh, algorithm="plain") == with_template
+    assert template.extract_batch([fresh], algorithm="plain") == [with_template]
+    with pytest.raises(gleaner.InvalidModel):
+        gleaner.Template.from_json(b"{}")
+
+
+def test_the_package_ships_type_stubs():
+    files = importlib.resources.files("gleaner")
+    assert (files / "__init__.pyi").is_file()
+    assert (files / "py.typed").is_file()
+    assert gleaner.__version__
