@@ -42,9 +42,9 @@ pub mod sink;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
-pub use crate::job::{isolate, Job, OutputFormat, Record, SiteTraining};
+pub use crate::job::{isolate, Job, OutputFormat, Page, Record, SiteTraining};
 pub use crate::run::{
-    learn_site_templates, run, summarize, summarize_all, worker_threads, Flow, Totals, MAX_THREADS,
-    MAX_THREADS_PER_CORE,
+    learn_site_templates, ordered, run, summarize, summarize_all, worker_threads, Flow, Totals,
+    MAX_THREADS, MAX_THREADS_PER_CORE,
 };
 pub use crate::sink::Sink;

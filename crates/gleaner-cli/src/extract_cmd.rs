@@ -5,7 +5,6 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use gleaner::extract::Params;
 use gleaner::render::RenderOptions;
 use gleaner::ParseOptions;
 use gleaner_batch::{input, Flow, Job, Sink};
@@ -16,17 +15,7 @@ use crate::UsageError;
 
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    let algorithm = gleaner::extract::algorithm(&args.algorithm).map_err(UsageError::from)?;
-    let mut params = Params::new();
-    for p in &args.params {
-        params.push_assignment(p).map_err(UsageError::from)?;
-    }
-    if let Some(lines) = args.lines {
-        params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
-            UsageError(format!("--lines: {} does not read source lines", algorithm.name))
-        })?;
-    }
-    let extractor = algorithm.build(&params).map_err(UsageError::from)?;
+    let (algorithm, extractor) = args.extractor.build()?;
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {

@@ -11,6 +11,7 @@ mod flags;
 mod inspect_cmd;
 mod layout;
 mod template_cmd;
+mod warc_cmd;
 
 use std::process::ExitCode;
 
@@ -125,6 +126,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Blocks(args) => blocks_cmd::run(args),
         Command::Template(command) => template_cmd::run(command),
         Command::Crawl(args) => crawl_cmd::run(args),
+        Command::Warc(args) => warc_cmd::run(args),
     }
 }
 
