@@ -364,11 +364,23 @@ pub enum TextFormat {
 }
 
 /// What `warc`'s help says after the options.
-const WARC_HELP: &str = "Records: only HTML `response` records are extracted (by the HTTP Content-Type, or by sniffing the body when there is none); revisit, request, metadata, warcinfo and non-HTML responses are skipped and counted in the summary on standard error. The HTTP charset wins over the page's <meta charset>; chunked and gzip/deflate/br bodies are decoded. Each record's `source` is FILE#OFFSET: the byte offset of its gzip member (or of the record in a plain archive; OFFSET+N for the N-th uncompressed byte of a whole-file gzip). A page that fails is a record with `error`; a corrupt or truncated archive is one record with `error` after its good records, and the batch goes on.
+const WARC_HELP: &str = "Records: only HTML `response` records are extracted (by the HTTP \
+Content-Type, or by sniffing the body when there is none); revisit, request, metadata, warcinfo \
+and non-HTML responses are skipped and counted in the summary on standard error. The HTTP \
+charset wins over the page's <meta charset>; chunked and gzip/deflate/br bodies are decoded. \
+Each record's `source` is FILE#OFFSET: the byte offset of its gzip member (or of the record in \
+a plain archive; OFFSET+N for the N-th uncompressed byte of a whole-file gzip member). A page \
+that fails is a record with `error`; a corrupt or truncated archive is one record with `error` \
+(its source: the offset of the last good record) after its good records, and the batch goes on.
 
-Resume: with -o OUT, every finished input archive (shard) ends a gzip member or zstd frame of OUT, OUT is synced, and OUT.manifest.json (the finished shards and OUT's length after each) is replaced atomically. `--resume` truncates OUT to the manifest's length — dropping the records of a shard that was cut off — and skips the shards it lists, so a killed run restarted with --resume writes every record exactly once. Without --resume OUT is rewritten from the start.
+Resume: with -o OUT, each finished input archive (shard) ends a gzip member or zstd frame of \
+OUT, OUT is synced, and OUT.manifest.json (the finished shards and OUT's length after each) is \
+replaced atomically. --resume truncates OUT to the manifest's length, dropping the records of \
+a shard that was cut off, and skips the shards it lists, so a killed run restarted with \
+--resume writes every record exactly once. Without --resume, OUT is written from the start.
 
-Exit status: 0 when every archive was read to its end; 1 when one could not be opened or was corrupt (its error record is in the output); 2 for a usage error.";
+Exit status: 0 when every archive was read to its end; 1 when one could not be opened or was \
+corrupt (its error record is in the output); 2 for a usage error.";
 
 /// Arguments of `warc`.
 #[derive(Debug, Args)]

@@ -261,9 +261,9 @@ fn host_of(url: Option<&str>) -> String {
 enum Item {
     /// A record of archive `file`; `position`: archive bytes read so far.
     Record { file: usize, record: WarcRecord, position: u64 },
-    /// Archive `file` ended, cleanly or with the error of the record at
-    /// `offset`.
-    End { file: usize, error: Option<(RecordOffset, String)>, bytes: u64 },
+    /// Archive `file` ended, cleanly or with an error after the record at
+    /// an offset (`None`: before any record).
+    End { file: usize, error: Option<(Option<RecordOffset>, String)>, bytes: u64 },
 }
 
 /// Streams the records of `files` into `items` (stops when it is gone).
@@ -276,7 +276,7 @@ fn read_archives(files: &[(usize, PathBuf)], max_bytes: usize, items: &mpsc::Syn
         let mut reader = match opened {
             Ok(r) => r,
             Err(e) => {
-                let error = Some((RecordOffset { file: 0, within: 0 }, e.to_string()));
+                let error = Some((None, format!("cannot open: {e}")));
                 if items.send(Item::End { file, error, bytes: 0 }).is_err() {
                     return;
                 }
@@ -284,11 +284,11 @@ fn read_archives(files: &[(usize, PathBuf)], max_bytes: usize, items: &mpsc::Syn
             }
         };
         let mut error = None;
-        let mut last = RecordOffset { file: 0, within: 0 };
+        let mut last = None;
         while let Some(read) = reader.next_record(|h| block_bytes_to_keep(h, max_bytes)) {
             match read {
                 Ok(record) => {
-                    last = record.offset;
+                    last = Some(record.offset);
                     let position = reader.file_position();
                     if items.send(Item::Record { file, record, position }).is_err() {
                         return;
@@ -637,9 +637,16 @@ pub fn run_warc(
     let text_in_rendered = matches!(job.format(), OutputFormat::Markdown | OutputFormat::Html);
     let process = |item: Item| match item {
         Item::End { file, error, bytes } => {
-            let error = error.map(|(offset, e)| {
-                let source = source_of(path_of(files, file), offset);
-                Box::new(job.failed_record(&source, &format!("corrupt or truncated WARC: {e}")))
+            let error = error.map(|(last, e)| {
+                let path = path_of(files, file);
+                let (source, message) = match last {
+                    Some(offset) => (
+                        source_of(path, offset),
+                        format!("corrupt or truncated WARC after the record at this offset: {e}"),
+                    ),
+                    None => (path.display().to_string(), format!("corrupt or truncated WARC: {e}")),
+                };
+                Box::new(job.failed_record(&source, &message))
             });
             Outcome::End { file, error, bytes }
         }
