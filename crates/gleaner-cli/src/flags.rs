@@ -296,6 +296,53 @@ impl Lines {
     }
 }
 
+/// What Markdown and HTML output keep (`extract`, `warc`).
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// Keep hyperlinks in Markdown and HTML output.
+    #[arg(long)]
+    pub links: bool,
+
+    /// Keep images in Markdown and HTML output.
+    #[arg(long)]
+    pub images: bool,
+}
+
+impl RenderArgs {
+    /// The library's render options.
+    pub fn options(&self) -> gleaner::render::RenderOptions {
+        gleaner::render::RenderOptions::default().links(self.links).images(self.images)
+    }
+}
+
+/// Which template text is set aside before extraction (`extract`, `warc`).
+#[derive(Debug, Clone, Args)]
+pub struct TemplateArgs {
+    /// A site's template model (`gleaner template learn`): its template
+    /// text is set aside before the algorithm runs.
+    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
+    pub template: Option<PathBuf>,
+
+    /// Cluster the inputs by template, learn one model per cluster and
+    /// extract every page with its cluster's model (pages in clusters
+    /// smaller than --min-cluster without one). `warc` clusters each host
+    /// of WARC-Target-URI apart: it reads the archives twice and keeps a
+    /// summary of every page in memory between the two passes.
+    #[arg(long)]
+    pub site_templates: bool,
+
+    /// How --site-templates clusters.
+    #[command(flatten)]
+    pub clustering: ClusteringArgs,
+}
+
+impl TemplateArgs {
+    /// Is a template given, one way or the other?
+    pub fn given(&self) -> bool {
+        self.template.is_some() || self.site_templates
+    }
+}
+
 /// Which algorithm extracts, with which parameters (`extract`, `warc`).
 #[derive(Debug, Clone, Args)]
 pub struct ExtractorArgs {
@@ -316,27 +363,39 @@ pub struct ExtractorArgs {
 }
 
 impl ExtractorArgs {
+    /// The algorithm and its parameters, `--lines` included.
+    ///
+    /// # Errors
+    /// An unknown algorithm, a malformed parameter, or `--lines` for an
+    /// algorithm that does not read lines.
+    pub fn params(
+        &self,
+    ) -> Result<(&'static gleaner::extract::Algorithm, gleaner::extract::Params), crate::UsageError>
+    {
+        let mut params = gleaner::extract::Params::new();
+        for p in &self.params {
+            params.push_assignment(p)?;
+        }
+        let algorithm = gleaner::extract::algorithm(&self.algorithm)?;
+        if let Some(lines) = self.lines {
+            params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
+                crate::UsageError(format!("--lines: {} does not read source lines", algorithm.name))
+            })?;
+        }
+        Ok((algorithm, params))
+    }
+
     /// The algorithm and its extractor with the parameters applied.
     ///
     /// # Errors
-    /// An unknown algorithm, a bad parameter, or `--lines` for an
-    /// algorithm that does not read lines.
+    /// As [`ExtractorArgs::params`], and parameters the algorithm rejects.
     pub fn build(
         &self,
     ) -> Result<
         (&'static gleaner::extract::Algorithm, Box<dyn gleaner::extract::Extractor>),
         crate::UsageError,
     > {
-        let algorithm = gleaner::extract::algorithm(&self.algorithm)?;
-        let mut params = gleaner::extract::Params::new();
-        for p in &self.params {
-            params.push_assignment(p)?;
-        }
-        if let Some(lines) = self.lines {
-            params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
-                crate::UsageError(format!("--lines: {} does not read source lines", algorithm.name))
-            })?;
-        }
+        let (algorithm, params) = self.params()?;
         Ok((algorithm, algorithm.build(&params)?))
     }
 }
@@ -424,33 +483,17 @@ pub struct WarcArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_bytes: usize,
 
-    /// Keep hyperlinks in Markdown and HTML text.
-    #[arg(long)]
-    pub links: bool,
+    /// Template models set aside before extraction.
+    #[command(flatten)]
+    pub templates: TemplateArgs,
 
-    /// Keep images in Markdown and HTML text.
-    #[arg(long)]
-    pub images: bool,
+    /// Links and images in Markdown and HTML.
+    #[command(flatten)]
+    pub render: RenderArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
-
-    /// A site's template model (`gleaner template learn`): its template
-    /// text is set aside on every page before the algorithm runs.
-    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
-    pub template: Option<PathBuf>,
-
-    /// Per host of WARC-Target-URI: cluster its pages by template, learn
-    /// one model per cluster and extract every page with its cluster's
-    /// model. Reads the archives twice and keeps a summary of every page
-    /// in memory between the two passes.
-    #[arg(long)]
-    pub site_templates: bool,
-
-    /// How --site-templates clusters.
-    #[command(flatten)]
-    pub clustering: ClusteringArgs,
 }
 
 /// What `extract`'s exit status says.
@@ -506,32 +549,17 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
 
-    /// Keep hyperlinks in Markdown and HTML output.
-    #[arg(long)]
-    pub links: bool,
-
-    /// Keep images in Markdown and HTML output.
-    #[arg(long)]
-    pub images: bool,
+    /// Links and images in Markdown and HTML.
+    #[command(flatten)]
+    pub render: RenderArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
 
-    /// A site's template model (`gleaner template learn`): its template
-    /// text is set aside before the algorithm runs.
-    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
-    pub template: Option<PathBuf>,
-
-    /// Cluster the inputs by template, learn one model per cluster and
-    /// extract every page with its cluster's model (pages in clusters
-    /// smaller than --min-cluster without one).
-    #[arg(long)]
-    pub site_templates: bool,
-
-    /// How --site-templates clusters.
+    /// Template models set aside before extraction.
     #[command(flatten)]
-    pub clustering: ClusteringArgs,
+    pub templates: TemplateArgs,
 
     /// For inputs given as URLs: learn the page's template from the pages
     /// it links to and set it aside before extracting.
@@ -742,20 +770,10 @@ pub struct InspectArgs {
     /// The page (`.html`, optionally gzipped); `-` reads standard input.
     pub input: PathBuf,
 
-    /// The algorithm (default: the default extractor, `article`); ttr,
-    /// ttr-*, cetr, ccb, accb and tccb have a curve.
-    #[arg(short, long, value_name = "NAME", default_value = "default")]
-    pub algorithm: String,
-
-    /// A parameter of the algorithm, as key=value (repeatable).
-    #[arg(short, long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
-
-    /// For line-based algorithms (ttr*, cetr): cut the source into physical
-    /// lines (`source`, the papers' default) or virtual lines at
-    /// block-level tags (`blocks`). Same as `-p lines=...`.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub lines: Option<Lines>,
+    /// The algorithm and its parameters (ttr, ttr-*, cetr, ccb, accb and
+    /// tccb have a curve).
+    #[command(flatten)]
+    pub extractor: ExtractorArgs,
 
     /// Where to write the report (default: standard output).
     #[arg(short, long, value_name = "FILE")]

@@ -5,29 +5,18 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use gleaner::render::RenderOptions;
 use gleaner::ParseOptions;
 use gleaner_batch::{Job, OutputFormat};
 use gleaner_crawl::warc::{self, WarcEvent, WarcOptions, WarcOutputFormat};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flags::{TextFormat, WarcArgs, WarcFormat};
-use crate::UsageError;
 
 /// Runs `warc`.
 pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     let (algorithm, extractor) = args.extractor.build()?;
-    if gleaner::extract::needs_template(algorithm.name)
-        && args.template.is_none()
-        && !args.site_templates
-    {
-        return Err(UsageError(format!(
-            "{} needs a template: give --template site.model or --site-templates",
-            algorithm.name
-        ))
-        .into());
-    }
-    let site_options = args.clustering.options()?;
+    crate::check_template(algorithm, args.templates.given())?;
+    let site_options = args.templates.clustering.options()?;
     let max_bytes = crate::max_bytes(args.max_bytes)?;
     let threads = crate::worker_threads(args.parallel);
     let format = match args.text_format {
@@ -37,8 +26,8 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     };
     let mut job = Job::new(extractor, algorithm.name, format)
         .parse_options(ParseOptions::default().max_bytes(max_bytes))
-        .render_options(RenderOptions::default().links(args.links).images(args.images));
-    if let Some(path) = &args.template {
+        .render_options(args.render.options());
+    if let Some(path) = &args.templates.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
     let options = WarcOptions::new(match args.output_format {
@@ -59,7 +48,7 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let site = if args.site_templates {
+    let site = if args.templates.site_templates {
         let site =
             warc::learn_host_templates(&args.inputs, &job, &site_options, max_bytes, threads)?;
         let (clusters, with_model) = site.clusters();
@@ -116,14 +105,15 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     };
     eprintln!(
         "{} archives{resumed}, {} records read: {} extracted, {} failed, {skipped} skipped{}{}; \
-         {:.1} MB/s",
+         {:.1} MB/s of archive, {:.1} MB/s of HTML",
         totals.files,
         totals.records,
         totals.extracted,
         totals.failed,
         if kinds.is_empty() { "" } else { " (" },
         if kinds.is_empty() { String::new() } else { kinds.join(", ") + ")" },
-        totals.megabytes_per_second()
+        totals.megabytes_per_second(),
+        totals.html_megabytes_per_second()
     );
     Ok(if totals.files_failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

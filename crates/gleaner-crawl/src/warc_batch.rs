@@ -6,8 +6,11 @@
 //! ([`WarcReader`]); records are selected ([`select`]) and extracted on a
 //! worker pool through [`gleaner_batch::ordered`], whose window of
 //! 4 × threads records in flight spans the end of one archive and the
-//! start of the next; the writer gets them back in order. Memory is
-//! bounded by that window times the page limit.
+//! start of the next; the writer gets them back in order. With the
+//! reader's queue of another 4 × threads records, at most 8 × threads
+//! records are in memory at once, each at most the page limit (plus
+//! 64 KiB of HTTP header); records that are not responses are never read
+//! into memory.
 //!
 //! # Resume
 //! With an output file, each finished shard ends a compression member
@@ -183,6 +186,11 @@ impl WarcTotals {
     pub fn megabytes_per_second(&self) -> f64 {
         self.input_bytes as f64 / 1e6 / self.elapsed.as_secs_f64().max(1e-9)
     }
+
+    /// HTML throughput (decoded pages extracted) in megabytes per second.
+    pub fn html_megabytes_per_second(&self) -> f64 {
+        self.page_bytes as f64 / 1e6 / self.elapsed.as_secs_f64().max(1e-9)
+    }
 }
 
 /// What the batch tells its front end as it goes.
@@ -319,7 +327,7 @@ fn stream_archives<R: Send>(
 ) -> gleaner_batch::Result<()> {
     let mut each = each;
     let threads = gleaner_batch::worker_threads(threads).0;
-    let (send, receive) = mpsc::sync_channel(threads * 8);
+    let (send, receive) = mpsc::sync_channel(threads * 4);
     std::thread::scope(|scope| {
         scope.spawn(move || read_archives(files, max_bytes, &send));
         let outcome = gleaner_batch::ordered(

@@ -153,8 +153,11 @@ fn too_large(max_bytes: usize) -> String {
     format!("page is more than the limit of {max_bytes} bytes (raise --max-bytes)")
 }
 
+/// Header fields, in order, values trimmed.
+type Fields = Vec<(String, String)>;
+
 /// Splits an HTTP response block into its headers and body.
-fn parse_http(block: &[u8]) -> Result<(Vec<(String, String)>, &[u8]), String> {
+fn parse_http(block: &[u8]) -> Result<(Fields, &[u8]), String> {
     let mut slots = [httparse::EMPTY_HEADER; MAX_HTTP_HEADERS];
     let mut response = httparse::Response::new(&mut slots);
     let mut config = httparse::ParserConfig::default();

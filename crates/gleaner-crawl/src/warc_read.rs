@@ -237,15 +237,18 @@ impl<R: BufRead> Read for Uncompressed<R> {
                 }
                 Layer::Between(mut r) => {
                     let next = r.fill_buf()?;
-                    if next.is_empty() {
-                        return Ok(0);
-                    }
-                    if !next.starts_with(&[0x1f]) {
+                    let (empty, gzip) = (next.is_empty(), next.starts_with(&[0x1f]));
+                    if empty || !gzip {
+                        let at = r.consumed;
+                        // Kept for `file_position`; reading stays at the end.
+                        self.layer = Layer::Between(r);
+                        if empty {
+                            return Ok(0);
+                        }
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
                             format!(
-                                "bytes after gzip member at offset {} are not gzip",
-                                r.consumed
+                                "bytes after the gzip member ending at offset {at} are not gzip"
                             ),
                         ));
                     }
