@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn chunked_and_encoded_bodies_are_decoded() {
-        let chunked = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<p>a\r\n5\r\nbc</p>\r\n0\r\n\r\n";
+        let chunked = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<p>a\r\n6\r\nbc</p>\r\n0\r\n\r\n";
         assert_eq!(page(chunked).body, b"<p>abc</p>");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(b"<p>zipped</p>").expect("gzip");
