@@ -390,3 +390,59 @@ fn resume_refuses_a_manifest_of_another_algorithm() {
     let lines = std::fs::read_to_string(&out).expect("output").lines().count();
     assert_eq!(lines, 3, "nothing written twice");
 }
+
+#[test]
+fn site_templates_are_learned_per_host() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let menu = "<nav><ul><li><a href=/>Home page of the shop</a></li>\
+                <li><a href=/about>About our small company</a></li></ul></nav>";
+    let foot =
+        "<footer><p>Copyright 2024 The Small Shop Company, all rights reserved.</p></footer>";
+    let page = |n: usize| {
+        format!(
+            "<html><head><title>Page {n}</title></head><body>{menu}<main><h1>Article {n}</h1>\
+             <p>The unique article number {n}: {}</p></main>{foot}</body></html>",
+            "alpha beta gamma delta ".repeat(n + 3)
+        )
+    };
+    // Five pages of one shop, and one page of another host with the same
+    // menu: alone on its host, it has no model and keeps its menu.
+    let mut records: Vec<Vec<u8>> = (0..5)
+        .map(|n| {
+            response(
+                &format!("http://shop.example/{n}"),
+                &format!("{n:036}"),
+                "Content-Type: text/html\r\n",
+                page(n).as_bytes(),
+            )
+        })
+        .collect();
+    records.push(response(
+        "http://other.example/9",
+        &format!("{:036}", 9),
+        "Content-Type: text/html\r\n",
+        page(9).as_bytes(),
+    ));
+    let archive = support::put(dir.path(), "sites.warc", records.concat());
+    let out = run_ok(
+        gleaner().args(["warc", "-a", "plain", "--site-templates", "--no-progress"]).arg(&archive),
+    );
+    assert!(stderr(&out).contains("2 hosts, 2 template clusters"), "{}", stderr(&out));
+    let records = jsonl(&out);
+    assert_eq!(records.len(), 6);
+    for r in &records[..5] {
+        let text = r["text"].as_str().expect("text");
+        assert_eq!(
+            (r["template_cluster_size"].as_u64(), r["template_applied"].as_bool()),
+            (Some(5), Some(true))
+        );
+        assert!(
+            text.starts_with("Article")
+                && !text.contains("Home page")
+                && !text.contains("Copyright"),
+            "{text}"
+        );
+    }
+    assert_eq!(records[5]["template_applied"], false);
+    assert!(records[5]["text"].as_str().expect("text").contains("Home page of the shop"));
+}
