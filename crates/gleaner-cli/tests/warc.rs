@@ -389,6 +389,14 @@ fn resume_refuses_a_manifest_of_another_algorithm() {
     assert!(stderr(&same).contains("0 archives (1 already done, skipped)"), "{}", stderr(&same));
     let lines = std::fs::read_to_string(&out).expect("output").lines().count();
     assert_eq!(lines, 3, "nothing written twice");
+    // An archive that changed since it was extracted is not skipped blindly.
+    let mut grown = std::fs::read(&archive).expect("archive");
+    grown.extend_from_slice(&crawl()[2]);
+    std::fs::write(&archive, grown).expect("write");
+    let changed =
+        run(gleaner().args(["warc", "--resume", "-a", "plain", "-o"]).arg(&out).arg(&archive));
+    assert_eq!(changed.status.code(), Some(1));
+    assert!(stderr(&changed).contains("bytes when it was extracted"), "{}", stderr(&changed));
 }
 
 #[test]

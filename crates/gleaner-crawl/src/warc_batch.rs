@@ -630,17 +630,27 @@ pub fn run_warc(
     let algorithm = job.algorithm().to_string();
     let (mut writer, done) = open_output(options, &algorithm)?;
     let mut totals = WarcTotals::default();
-    let todo: Vec<(usize, PathBuf)> = files
-        .iter()
-        .cloned()
-        .enumerate()
-        .filter(|(_, p)| {
-            let name = p.display().to_string();
-            let finished = done.iter().any(|s| s.input == name);
-            totals.files_resumed += usize::from(finished);
-            !finished
-        })
-        .collect();
+    let sizes: Vec<u64> =
+        files.iter().map(|p| std::fs::metadata(p).map_or(0, |m| m.len())).collect();
+    let mut todo: Vec<(usize, PathBuf)> = Vec::new();
+    for (k, path) in files.iter().enumerate() {
+        let name = path.display().to_string();
+        let Some(shard) = done.iter().find(|s| s.input == name) else {
+            todo.push((k, path.clone()));
+            continue;
+        };
+        let size = sizes.get(k).copied().unwrap_or(0);
+        if shard.input_bytes != size {
+            return Err(WarcBatchError::Manifest {
+                path: options.output.as_deref().map(manifest_path).unwrap_or_default(),
+                reason: format!(
+                    "{name} was {} bytes when it was extracted and is {size} bytes now",
+                    shard.input_bytes
+                ),
+            });
+        }
+        totals.files_resumed += 1;
+    }
     let max_bytes = options.max_bytes;
     let text_in_rendered = matches!(job.format(), OutputFormat::Markdown | OutputFormat::Html);
     let process = |item: Item| match item {
@@ -683,8 +693,6 @@ pub fn run_warc(
             }
         }
     };
-    let sizes: Vec<u64> =
-        files.iter().map(|p| std::fs::metadata(p).map_or(0, |m| m.len())).collect();
     let mut before = 0u64; // archive bytes of the shards finished this run
     let mut shard = Shard::default();
     let mut failure: Option<WarcBatchError> = None;
@@ -726,7 +734,7 @@ pub fn run_warc(
                     }
                     let size = sizes.get(file).copied().unwrap_or(bytes);
                     before += size.max(bytes);
-                    totals.input_bytes += bytes;
+                    totals.input_bytes += size.max(bytes);
                     totals.records += shard.records;
                     totals.extracted += shard.extracted;
                     totals.failed += shard.failed;
