@@ -290,14 +290,28 @@ fn markdown_text_keeps_links_when_asked() {
 
 /// Archives for the resume test: `files` archives of `pages` pages each.
 fn many_archives(dir: &Path, files: usize, pages: usize) -> Vec<PathBuf> {
-    let filler = format!("<p>{ARTICLE}</p>").repeat(40);
     (0..files)
         .map(|f| {
             let members: Vec<u8> = (0..pages)
                 .flat_map(|p| {
-                    let body = format!("<html><head><title>{f}-{p}</title></head><body><div>{filler}</div></body></html>");
+                    // Words that differ from page to page, so that the
+                    // output compresses little and reaches the file while
+                    // its shard is still being written.
+                    let words: Vec<String> = (0..400)
+                        .map(|i| format!("w{}", (f * 7919 + p * 104_729 + i * 613) % 1_000_003))
+                        .collect();
+                    let body = format!(
+                        "<html><head><title>{f}-{p}</title></head><body><div><p>{ARTICLE}</p>\
+                         <p>{}.</p></div></body></html>",
+                        words.join(" ")
+                    );
                     let uri = format!("http://h{f}.example/{p}");
-                    gzip(&response(&uri, &format!("{f:08}-0000-0000-0000-{p:012}"), "Content-Type: text/html\r\n", body.as_bytes()))
+                    gzip(&response(
+                        &uri,
+                        &format!("{f:08}-0000-0000-0000-{p:012}"),
+                        "Content-Type: text/html\r\n",
+                        body.as_bytes(),
+                    ))
                 })
                 .collect();
             support::put(dir, &format!("shard-{f}.warc.gz"), members)
@@ -327,28 +341,33 @@ fn resume_after_sigkill_writes_every_record_exactly_once() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("gleaner starts");
-    // Kill it in the middle of a shard: one shard finished, another begun.
+    // Kill it once a shard is finished and before the last one is.
     let started = Instant::now();
-    let mut killed_mid_shard = false;
-    loop {
+    let mut killed = false;
+    while child.try_wait().expect("wait").is_none() && started.elapsed() < Duration::from_secs(120)
+    {
+        // Best in the middle of a shard, with part of it written; at the
+        // latest once the last shard has begun.
         let (done, end) = manifest(&out);
         let len = std::fs::metadata(&out).map_or(0, |m| m.len());
-        if done >= 1 && len > end {
+        if (done >= 1 && len > end) || done + 1 >= files {
             child.kill().expect("SIGKILL");
-            killed_mid_shard = true;
-            break;
-        }
-        if child.try_wait().expect("wait").is_some() || started.elapsed() > Duration::from_secs(120)
-        {
+            killed = true;
             break;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
     let _ = child.wait();
-    assert!(
-        killed_mid_shard,
-        "the run ended before it could be killed mid-shard: make the shards larger"
-    );
+    assert!(killed, "the run ended before it could be killed: make the shards larger");
+    let (done_before, end) = manifest(&out);
+    assert!((1..files).contains(&done_before), "killed between shards: {done_before}");
+    // What a killed writer leaves after the last finished shard: part of
+    // a gzip member (the kill itself usually leaves some; make sure).
+    let len = std::fs::metadata(&out).expect("output").len();
+    if len == end {
+        let mut file = std::fs::OpenOptions::new().append(true).open(&out).expect("open");
+        file.write_all(&gzip(b"{\"url\": \"half a record")[..20]).expect("append");
+    }
     let (done_before, _) = manifest(&out);
     assert!(done_before < files, "killed before the end");
     let resumed = run_ok(
