@@ -68,6 +68,10 @@ pub struct Record {
     /// of its relative links; absent when unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// When the page was captured (a WARC record's `WARC-Date`); absent
+    /// when unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// With site templates: how many pages the page's template cluster
     /// has (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,6 +147,7 @@ impl Record {
             encoding: None,
             bytes: 0,
             url: None,
+            date: None,
             template_cluster_size: None,
             template_applied: None,
             site_training: None,
@@ -171,6 +176,32 @@ pub struct SiteTraining {
     /// Whether a template was found and set aside (otherwise the page was
     /// extracted alone).
     pub template_applied: bool,
+}
+
+/// A page in memory with what is known of it from outside: its name in
+/// records, its URL and the encoding its server declared.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The record's `source`.
+    pub source: &'a str,
+    /// The page's bytes (no gzip: already decoded).
+    pub bytes: &'a [u8],
+    /// Its URL: the base of its relative links and the record's `url`.
+    pub url: Option<&'a str>,
+    /// The encoding the server declared (the HTTP `charset`), which wins
+    /// over the page's own declaration; `None` leaves the job's.
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+}
+
+impl Page<'_> {
+    /// `base` with this page's URL and declared encoding.
+    pub fn parse_options(&self, base: &ParseOptions) -> ParseOptions {
+        let mut parse = base.clone().url(self.url.map(str::to_string));
+        if self.encoding.is_some() {
+            parse = parse.encoding(self.encoding);
+        }
+        parse
+    }
 }
 
 /// Which template, if any, a page is extracted with.
@@ -256,6 +287,11 @@ impl Job {
         self
     }
 
+    /// The algorithm's name, as records carry it.
+    pub fn algorithm(&self) -> &str {
+        &self.algorithm
+    }
+
     /// The output format.
     pub fn format(&self) -> OutputFormat {
         self.format
@@ -287,7 +323,7 @@ impl Job {
 
     fn record_using(&self, input: &Input, template: TemplateUse<'_>) -> Record {
         guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
-            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, template, &self.parse),
+            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, &self.parse, template),
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
                 record.error = Some(e.to_string());
@@ -301,27 +337,46 @@ impl Job {
     /// Parses and extracts a page already in memory (no gzip, no
     /// reading), with the same guarantees as [`Job::record`].
     pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
-        self.record_for_bytes_parsed_with(source, bytes, &self.parse)
+        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
+        guarded(source, &self.algorithm, || {
+            self.record_from_bytes(source, bytes, &self.parse, template)
+        })
     }
 
-    /// [`Job::record_for_bytes`] with other parse options for this page
-    /// (its own URL or known encoding, say).
-    pub fn record_for_bytes_parsed_with(
+    /// Parses and extracts a page already in memory whose URL and
+    /// character encoding are known from outside the page (an archived
+    /// HTTP response: its `Content-Type` charset wins over the page's
+    /// `<meta charset>`), with the model of page `index` of `site` when
+    /// given. The record carries `url`. Same guarantees as
+    /// [`Job::record`].
+    pub fn record_for_page(
         &self,
-        source: &str,
-        bytes: &[u8],
-        parse: &ParseOptions,
+        page: &Page<'_>,
+        site: Option<(&SiteTemplates, usize)>,
     ) -> Record {
-        let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
-        guarded(source, &self.algorithm, || self.record_from_bytes(source, bytes, template, parse))
+        let template = match site {
+            Some((site, index)) => TemplateUse::Site {
+                model: site.model_of(index),
+                cluster_size: site.cluster_size(index),
+            },
+            None => self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model),
+        };
+        let parse = page.parse_options(&self.parse);
+        guarded(page.source, &self.algorithm, || {
+            let mut record = self.record_from_bytes(page.source, page.bytes, &parse, template);
+            if record.url.is_none() {
+                record.url = page.url.map(str::to_string);
+            }
+            record
+        })
     }
 
     fn record_from_bytes(
         &self,
         source: &str,
         bytes: &[u8],
-        template: TemplateUse<'_>,
         parse: &ParseOptions,
+        template: TemplateUse<'_>,
     ) -> Record {
         let mut record = Record::new(source, &self.algorithm);
         record.bytes = bytes.len();

@@ -18,7 +18,9 @@ everywhere:
 - [`run()`]: a batch of inputs through a [`Job`] on a thread pool, with
   results handed back in input order; [`learn_site_templates`] first
   clusters a collection by template and learns a model per cluster, so
-  that each page is extracted with its site's template set aside.
+  that each page is extracted with its site's template set aside;
+  [`ordered`] is the same pool and reorder window over any stream of
+  items (the records of a WARC archive read as they come).
 
 ```
 use gleaner_batch::{Input, Job, OutputFormat};
@@ -42,9 +44,9 @@ pub mod sink;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
-pub use crate::job::{isolate, Failure, Job, OutputFormat, Record, SiteTraining};
+pub use crate::job::{isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining};
 pub use crate::run::{
-    learn_site_templates, run, summarize, summarize_all, worker_threads, Flow, Totals, MAX_THREADS,
-    MAX_THREADS_PER_CORE,
+    learn_site_templates, ordered, run, summarize, summarize_all, worker_threads, Flow, Totals,
+    MAX_THREADS, MAX_THREADS_PER_CORE,
 };
 pub use crate::sink::Sink;

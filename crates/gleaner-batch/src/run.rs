@@ -104,11 +104,8 @@ pub fn run(
     stream(inputs, threads, process, panicked, each)
 }
 
-/// The streaming core of [`run`]: `process` on the pool, `each` on the
-/// calling thread in input order, through a reorder window (a channel of
-/// finished records and a `BTreeMap` of those that came early). A panic
-/// in `process` becomes the record `panicked` makes, so that the page's
-/// slot is filled and the batch never waits for it.
+/// The streaming core of [`run`] over a slice of inputs: each record is
+/// counted into the [`Totals`] and handed to `each` with its input.
 fn stream<F, P>(
     inputs: &[Input],
     threads: usize,
@@ -120,52 +117,95 @@ where
     F: Fn(usize, &Input) -> Record + Sync,
     P: Fn(&Input, String) -> Record + Sync,
 {
-    let pool = pool(threads)?;
-    let window = pool.current_num_threads().max(1) * WINDOW_PER_THREAD;
     let started = Instant::now();
     let mut totals = Totals::default();
-    let (done, finished) = mpsc::channel::<(usize, Record)>();
+    let missing = |k: usize, what: String| match inputs.get(k) {
+        Some(input) => panicked(input, what),
+        None => Record::new("", ""),
+    };
+    ordered(inputs.iter(), threads, process, missing, |k, record| {
+        let Some(input) = inputs.get(k) else { return Ok(Flow::Stop) };
+        totals.pages += 1;
+        totals.bytes += record.bytes;
+        if record.error.is_some() {
+            totals.failed += 1;
+            totals.unreadable += usize::from(record.unreadable);
+        }
+        each(input, record)
+    })?;
+    totals.elapsed = started.elapsed();
+    Ok(totals)
+}
+
+/// Runs `process` over `items` on a pool of `threads` workers (0: one per
+/// core) and hands each result to `each` on the calling thread, in the
+/// items' order, as soon as it and every result before it are done.
+/// Items are pulled from the iterator (on the calling thread) only while
+/// fewer than 4 × threads are in flight, so a reorder buffer of at most
+/// that many results — and a stream of any length — fits in bounded
+/// memory: the items may come from a reader that never holds its input
+/// whole (a WARC archive). A panic in `process` becomes the result
+/// `panicked` makes from the item's position and the panic message, so
+/// that the slot is filled and the stream never waits for it. Stops when
+/// the items run out or `each` says [`Flow::Stop`] (results already in
+/// flight are then dropped).
+///
+/// # Errors
+/// The worker pool cannot start, or `each` fails (a write error).
+pub fn ordered<T, R, F, P>(
+    items: impl IntoIterator<Item = T>,
+    threads: usize,
+    process: F,
+    panicked: P,
+    mut each: impl FnMut(usize, R) -> Result<Flow>,
+) -> Result<()>
+where
+    T: Send,
+    R: Send,
+    F: Fn(usize, T) -> R + Sync,
+    P: Fn(usize, String) -> R + Sync,
+{
+    let pool = pool(threads)?;
+    let window = pool.current_num_threads().max(1) * WINDOW_PER_THREAD;
+    let (done, finished) = mpsc::channel::<(usize, R)>();
     let (process, panicked) = (&process, &panicked);
+    let mut items = items.into_iter();
     // `in_place_scope` runs this closure on the calling thread (so `each`
-    // need not be `Send`) and waits for every spawned page at its end.
-    let outcome = pool.in_place_scope(|scope| -> Result<()> {
-        let mut early: BTreeMap<usize, Record> = BTreeMap::new();
+    // and the iterator need not be `Send`) and waits for every spawned
+    // item at its end.
+    pool.in_place_scope(|scope| -> Result<()> {
+        let mut early: BTreeMap<usize, R> = BTreeMap::new();
         let (mut submitted, mut written) = (0, 0);
-        while written < inputs.len() {
-            while submitted < inputs.len() && submitted - written < window {
+        let mut exhausted = false;
+        loop {
+            while !exhausted && submitted - written < window {
+                let Some(item) = items.next() else {
+                    exhausted = true;
+                    break;
+                };
                 let (k, done) = (submitted, done.clone());
-                if let Some(input) = inputs.get(k) {
-                    scope.spawn(move |_| {
-                        let record = isolate(|| process(k, input))
-                            .unwrap_or_else(|what| panicked(input, what));
-                        // The receiver is gone only when the batch stopped.
-                        let _ = done.send((k, record));
-                    });
-                }
+                scope.spawn(move |_| {
+                    let result =
+                        isolate(|| process(k, item)).unwrap_or_else(|what| panicked(k, what));
+                    // The receiver is gone only when the stream stopped.
+                    let _ = done.send((k, result));
+                });
                 submitted += 1;
             }
-            // `done` is held here, so this waits for a page, never fails.
-            let Ok((k, record)) = finished.recv() else { break };
-            early.insert(k, record);
-            while let Some(record) = early.remove(&written) {
-                let Some(input) = inputs.get(written) else { break };
+            if written == submitted {
+                return Ok(());
+            }
+            // `done` is held here, so this waits for an item, never fails.
+            let Ok((k, result)) = finished.recv() else { return Ok(()) };
+            early.insert(k, result);
+            while let Some(result) = early.remove(&written) {
                 written += 1;
-                totals.pages += 1;
-                totals.bytes += record.bytes;
-                if record.error.is_some() {
-                    totals.failed += 1;
-                    totals.unreadable += usize::from(record.unreadable);
-                }
-                if each(input, record)? == Flow::Stop {
+                if each(written - 1, result)? == Flow::Stop {
                     return Ok(());
                 }
             }
         }
-        Ok(())
-    });
-    outcome?;
-    totals.elapsed = started.elapsed();
-    Ok(totals)
+    })
 }
 
 /// Reads and parses every input on `threads` workers, clusters the pages

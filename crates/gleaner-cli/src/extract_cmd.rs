@@ -5,8 +5,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use gleaner::extract::Params;
-use gleaner::render::{strip_controls, RenderOptions};
+use gleaner::render::strip_controls;
 use gleaner_batch::{input, Flow, Job, Sink};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -15,17 +14,7 @@ use crate::UsageError;
 
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    let algorithm = gleaner::extract::algorithm(&args.algorithm).map_err(UsageError::from)?;
-    let mut params = Params::new();
-    for p in &args.params {
-        params.push_assignment(p).map_err(UsageError::from)?;
-    }
-    if let Some(lines) = args.lines {
-        params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
-            UsageError(format!("--lines: {} does not read source lines", algorithm.name))
-        })?;
-    }
-    let extractor = algorithm.build(&params).map_err(UsageError::from)?;
+    let (algorithm, extractor) = args.extractor.build()?;
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {
@@ -49,36 +38,27 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if inputs.is_empty() && urls.is_empty() {
         return Err(UsageError("no inputs: give files, URLs, `-` or --input-dir DIR".into()).into());
     }
-    if gleaner::extract::needs_template(algorithm.name)
-        && args.template.is_none()
-        && !args.site_templates
-    {
-        return Err(UsageError(format!(
-            "{} needs a template: give --template site.model or --site-templates",
-            algorithm.name
-        ))
-        .into());
-    }
+    crate::check_template(algorithm, args.templates.given())?;
     if let Some(u) = &args.url {
         match gleaner_crawl::Url::parse(u) {
             Ok(parsed) if parsed.has_host() => {}
             _ => return Err(UsageError(format!("--url {u}: not an absolute URL")).into()),
         }
     }
-    let site_options = args.clustering.options()?;
+    let site_options = args.templates.clustering.options()?;
     let parse = args.limits.parse_options()?;
     let max_bytes = parse.max_bytes;
     let threads = crate::worker_threads(args.parallel);
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
         .parse_options(parse.encoding(encoding).url(args.url.clone()))
-        .render_options(RenderOptions::default().links(args.links).images(args.images));
+        .render_options(args.render.options());
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
     }
-    if let Some(path) = &args.template {
+    if let Some(path) = &args.templates.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
-    let site = if args.site_templates {
+    let site = if args.templates.site_templates {
         let site = gleaner_batch::learn_site_templates(&inputs, &job, &site_options, threads)?;
         let with_model = site.models.iter().filter(|m| m.is_some()).count();
         let pages_with_model = (0..inputs.len()).filter(|&i| site.model_of(i).is_some()).count();

@@ -40,6 +40,9 @@ pub enum Command {
     /// Crawl a site breadth-first from a page (or replay a crawl from a
     /// folder or a WARC file) and write the pages as WARC records.
     Crawl(CrawlArgs),
+    /// Extract the HTML pages of WARC archives, streamed and in parallel,
+    /// into JSON Lines or a WARC of conversion records; resumable.
+    Warc(WarcArgs),
 }
 
 /// The subcommands of `template`.
@@ -296,6 +299,206 @@ impl Lines {
     }
 }
 
+/// What Markdown and HTML output keep (`extract`, `warc`).
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// Keep hyperlinks in Markdown and HTML output.
+    #[arg(long)]
+    pub links: bool,
+
+    /// Keep images in Markdown and HTML output.
+    #[arg(long)]
+    pub images: bool,
+}
+
+impl RenderArgs {
+    /// The library's render options.
+    pub fn options(&self) -> gleaner::render::RenderOptions {
+        gleaner::render::RenderOptions::default().links(self.links).images(self.images)
+    }
+}
+
+/// Which template text is set aside before extraction (`extract`, `warc`).
+#[derive(Debug, Clone, Args)]
+pub struct TemplateArgs {
+    /// A site's template model (`gleaner template learn`): its template
+    /// text is set aside before the algorithm runs.
+    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
+    pub template: Option<PathBuf>,
+
+    /// Cluster the inputs by template, learn one model per cluster and
+    /// extract every page with its cluster's model (pages in clusters
+    /// smaller than --min-cluster without one). `warc` clusters each host
+    /// of WARC-Target-URI apart: it reads the archives twice and keeps a
+    /// summary of every page in memory between the two passes.
+    #[arg(long)]
+    pub site_templates: bool,
+
+    /// How --site-templates clusters.
+    #[command(flatten)]
+    pub clustering: ClusteringArgs,
+}
+
+impl TemplateArgs {
+    /// Is a template given, one way or the other?
+    pub fn given(&self) -> bool {
+        self.template.is_some() || self.site_templates
+    }
+}
+
+/// Which algorithm extracts, with which parameters (`extract`, `warc`).
+#[derive(Debug, Clone, Args)]
+pub struct ExtractorArgs {
+    /// The extraction algorithm (`gleaner algorithms` lists them).
+    /// Default: the best available.
+    #[arg(short, long, value_name = "NAME", default_value = "default")]
+    pub algorithm: String,
+
+    /// A parameter of the algorithm, as key=value (repeatable).
+    #[arg(short, long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// For line-based algorithms (ttr*, cetr): cut the source into physical
+    /// lines (`source`, the papers' default) or virtual lines at
+    /// block-level tags (`blocks`). Same as `-p lines=...`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub lines: Option<Lines>,
+}
+
+impl ExtractorArgs {
+    /// The algorithm and its parameters, `--lines` included.
+    ///
+    /// # Errors
+    /// An unknown algorithm, a malformed parameter, or `--lines` for an
+    /// algorithm that does not read lines.
+    pub fn params(
+        &self,
+    ) -> Result<(&'static gleaner::extract::Algorithm, gleaner::extract::Params), crate::UsageError>
+    {
+        let mut params = gleaner::extract::Params::new();
+        for p in &self.params {
+            params.push_assignment(p)?;
+        }
+        let algorithm = gleaner::extract::algorithm(&self.algorithm)?;
+        if let Some(lines) = self.lines {
+            params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
+                crate::UsageError(format!("--lines: {} does not read source lines", algorithm.name))
+            })?;
+        }
+        Ok((algorithm, params))
+    }
+
+    /// The algorithm and its extractor with the parameters applied.
+    ///
+    /// # Errors
+    /// As [`ExtractorArgs::params`], and parameters the algorithm rejects.
+    pub fn build(
+        &self,
+    ) -> Result<
+        (&'static gleaner::extract::Algorithm, Box<dyn gleaner::extract::Extractor>),
+        crate::UsageError,
+    > {
+        let (algorithm, params) = self.params()?;
+        Ok((algorithm, algorithm.build(&params)?))
+    }
+}
+
+/// Output formats of `warc`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WarcFormat {
+    /// One JSON object per HTML record per line: the `extract` keys plus
+    /// `url` (WARC-Target-URI) and `date` (WARC-Date).
+    Jsonl,
+    /// A WARC of `conversion` records: the text, `WARC-Refers-To` the
+    /// response's WARC-Record-ID, its WARC-Target-URI and WARC-Date.
+    Warc,
+}
+
+/// The form of the extracted text in `warc` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextFormat {
+    /// Plain text with paragraph breaks.
+    Txt,
+    /// Markdown (`--links`, `--images` keep links and images).
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+}
+
+/// What `warc`'s help says after the options.
+const WARC_HELP: &str = "Records: only HTML `response` records are extracted (by the HTTP \
+Content-Type, or by sniffing the body when there is none); revisit, request, metadata, warcinfo \
+and non-HTML responses are skipped and counted in the summary on standard error. The HTTP \
+charset wins over the page's <meta charset>; chunked and gzip/deflate/br bodies are decoded. \
+Each record's `source` is FILE#OFFSET: the byte offset of its gzip member (or of the record in \
+a plain archive; OFFSET+N for the N-th uncompressed byte of a whole-file gzip member). A page \
+that fails is a record with `error`; a corrupt or truncated archive is one record with `error` \
+(its source: the offset of the last good record) after its good records, and the batch goes on.
+
+Resume: with -o OUT, each finished input archive (shard) ends a gzip member or zstd frame of \
+OUT, OUT is synced, and OUT.manifest.json (the finished shards and OUT's length after each) is \
+replaced atomically. --resume truncates OUT to the manifest's length, dropping the records of \
+a shard that was cut off, and skips the shards it lists, so a killed run restarted with \
+--resume writes every record exactly once. Without --resume, OUT is written from the start.
+
+Exit status: 0 when every archive was read to its end; 1 when one could not be opened or was \
+corrupt (its error record is in the output); 2 for a usage error.";
+
+/// Arguments of `warc`.
+#[derive(Debug, Args)]
+#[command(after_help = WARC_HELP)]
+pub struct WarcArgs {
+    /// WARC archives: plain, gzipped one member per record (`.warc.gz`),
+    /// or gzipped whole; each is a shard of the output.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    /// The algorithm and its parameters.
+    #[command(flatten)]
+    pub extractor: ExtractorArgs,
+
+    /// Output format.
+    #[arg(short = 'f', long, value_enum, default_value_t = WarcFormat::Jsonl)]
+    pub output_format: WarcFormat,
+
+    /// The form of the extracted text (the `text` key, or the body of the
+    /// conversion records).
+    #[arg(long, value_enum, default_value_t = TextFormat::Txt)]
+    pub text_format: TextFormat,
+
+    /// The output file (`.gz` gzips, `.zst` compresses with zstd), with
+    /// its manifest OUT.manifest.json beside it. Default: standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Skip the archives the manifest of -o lists as finished, after
+    /// cutting the output back to its last finished archive.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Worker threads (default: all cores; at most 4 per core and 256 in
+    /// all, with a warning when more are asked for).
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
+
+    /// Limits on each page's work (`--max-bytes` counts a page after
+    /// de-chunking and decoding).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Template models set aside before extraction.
+    #[command(flatten)]
+    pub templates: TemplateArgs,
+
+    /// Links and images in Markdown and HTML.
+    #[command(flatten)]
+    pub render: RenderArgs,
+
+    /// Do not show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
 /// What `extract`'s exit status says.
 const EXTRACT_EXIT_STATUS: &str = "Exit status: 0 when at least one input was extracted; \
 1 when every input failed (unreadable, not a regular file, over --max-bytes, not HTML, …); \
@@ -315,20 +518,9 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "DIR")]
     pub input_dir: Vec<PathBuf>,
 
-    /// The extraction algorithm (`gleaner algorithms` lists them).
-    /// Default: the best available.
-    #[arg(short, long, value_name = "NAME", default_value = "default")]
-    pub algorithm: String,
-
-    /// A parameter of the algorithm, as key=value (repeatable).
-    #[arg(short, long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
-
-    /// For line-based algorithms (ttr*, cetr): cut the source into physical
-    /// lines (`source`, the papers' default) or virtual lines at
-    /// block-level tags (`blocks`). Same as `-p lines=...`.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub lines: Option<Lines>,
+    /// The algorithm and its parameters.
+    #[command(flatten)]
+    pub extractor: ExtractorArgs,
 
     /// Output format.
     #[arg(short = 'f', long, value_enum, default_value_t = OutputFormat::Txt)]
@@ -359,32 +551,17 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
 
-    /// Keep hyperlinks in Markdown and HTML output.
-    #[arg(long)]
-    pub links: bool,
-
-    /// Keep images in Markdown and HTML output.
-    #[arg(long)]
-    pub images: bool,
+    /// Links and images in Markdown and HTML.
+    #[command(flatten)]
+    pub render: RenderArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
 
-    /// A site's template model (`gleaner template learn`): its template
-    /// text is set aside before the algorithm runs.
-    #[arg(long, value_name = "FILE", conflicts_with = "site_templates")]
-    pub template: Option<PathBuf>,
-
-    /// Cluster the inputs by template, learn one model per cluster and
-    /// extract every page with its cluster's model (pages in clusters
-    /// smaller than --min-cluster without one).
-    #[arg(long)]
-    pub site_templates: bool,
-
-    /// How --site-templates clusters.
+    /// Template models set aside before extraction.
     #[command(flatten)]
-    pub clustering: ClusteringArgs,
+    pub templates: TemplateArgs,
 
     /// For inputs given as URLs: learn the page's template from the pages
     /// it links to and set it aside before extracting.
@@ -594,20 +771,10 @@ pub struct InspectArgs {
     /// The page (`.html`, optionally gzipped); `-` reads standard input.
     pub input: PathBuf,
 
-    /// The algorithm (default: the default extractor, `article`); ttr,
-    /// ttr-*, cetr, ccb, accb and tccb have a curve.
-    #[arg(short, long, value_name = "NAME", default_value = "default")]
-    pub algorithm: String,
-
-    /// A parameter of the algorithm, as key=value (repeatable).
-    #[arg(short, long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
-
-    /// For line-based algorithms (ttr*, cetr): cut the source into physical
-    /// lines (`source`, the papers' default) or virtual lines at
-    /// block-level tags (`blocks`). Same as `-p lines=...`.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub lines: Option<Lines>,
+    /// The algorithm and its parameters (ttr, ttr-*, cetr, ccb, accb and
+    /// tccb have a curve).
+    #[command(flatten)]
+    pub extractor: ExtractorArgs,
 
     /// Where to write the report (default: standard output).
     #[arg(short, long, value_name = "FILE")]

@@ -14,23 +14,14 @@ use crate::UsageError;
 
 /// Runs `inspect`.
 pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
-    let mut params = Params::new();
-    for p in &args.params {
-        params.push_assignment(p).map_err(UsageError::from)?;
-    }
     // Check the algorithm and its parameters before reading the page.
-    let algorithm = gleaner::extract::algorithm(&args.algorithm).map_err(UsageError::from)?;
-    if let Some(lines) = args.lines {
-        params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
-            UsageError(format!("--lines: {} does not read source lines", algorithm.name))
-        })?;
-    }
+    let (algorithm, params) = args.extractor.params()?;
     algorithm.build(&params).map_err(UsageError::from)?;
     let (source, doc) = crate::blocks_cmd::read_page(
         &args.input,
         args.limits.parse_options()?.keep_all_attributes(algorithm.name == "vce"),
     )?;
-    let mut report = gleaner_eval::inspect::report(&doc, &args.algorithm, &params)?;
+    let mut report = gleaner_eval::inspect::report(&doc, &args.extractor.algorithm, &params)?;
     if algorithm.name == "vce" {
         report = with_blocks_picture(report, &doc, &params, &source, args.output.as_deref())?;
     }
@@ -84,6 +75,7 @@ fn with_blocks_picture(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flags::ExtractorArgs;
 
     #[test]
     fn writes_a_report_with_the_curve() {
@@ -97,11 +89,13 @@ mod tests {
         let report = dir.path().join("report.html");
         let args = InspectArgs {
             input: page,
-            algorithm: "cetr".into(),
-            params: vec!["alpha=2".into()],
+            extractor: ExtractorArgs {
+                algorithm: "cetr".into(),
+                params: vec!["alpha=2".into()],
+                lines: None,
+            },
             output: Some(report.clone()),
             limits: crate::flags::LimitArgs::default(),
-            lines: None,
         };
         assert_eq!(run(args).expect("run"), ExitCode::SUCCESS);
         let html = std::fs::read_to_string(report).expect("report");
@@ -112,11 +106,13 @@ mod tests {
     fn bad_parameters_are_usage_errors() {
         let args = InspectArgs {
             input: "missing.html".into(),
-            algorithm: "ttr".into(),
-            params: vec!["sigma=1".into()],
+            extractor: ExtractorArgs {
+                algorithm: "ttr".into(),
+                params: vec!["sigma=1".into()],
+                lines: None,
+            },
             output: None,
             limits: crate::flags::LimitArgs::default(),
-            lines: None,
         };
         let err = run(args).expect_err("unknown parameter");
         assert!(err.downcast_ref::<UsageError>().is_some());

@@ -11,6 +11,7 @@ mod flags;
 mod inspect_cmd;
 mod layout;
 mod template_cmd;
+mod warc_cmd;
 
 use std::process::ExitCode;
 
@@ -89,6 +90,24 @@ pub fn max_bytes(bytes: usize) -> Result<usize, UsageError> {
     Ok(bytes)
 }
 
+/// A usage error when `algorithm` needs a template model and none is
+/// given (`--template` or `--site-templates`).
+///
+/// # Errors
+/// That usage error.
+pub fn check_template(
+    algorithm: &gleaner::extract::Algorithm,
+    given: bool,
+) -> Result<(), UsageError> {
+    if gleaner::extract::needs_template(algorithm.name) && !given {
+        return Err(UsageError(format!(
+            "{} needs a template: give --template site.model or --site-templates",
+            algorithm.name
+        )));
+    }
+    Ok(())
+}
+
 /// `params` plus `lines=<mode>` when `algorithm` is line-based (has a
 /// `lines` parameter, which only the TTR family and CETR have); `None`
 /// when it is not.
@@ -125,6 +144,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Blocks(args) => blocks_cmd::run(args),
         Command::Template(command) => template_cmd::run(command),
         Command::Crawl(args) => crawl_cmd::run(args),
+        Command::Warc(args) => warc_cmd::run(args),
     }
 }
 

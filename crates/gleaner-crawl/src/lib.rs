@@ -12,6 +12,9 @@
 //!   crawler), so a crawl can be replayed offline and every experiment
 //!   repeats without the network.
 //!
+//! [`warc`] reads archives of any size as a stream and extracts their
+//! HTML responses in parallel (`gleaner warc`).
+//!
 //! [`crawl`] walks a site breadth-first from a start page through any
 //! source, with caps on pages, attempts, time and queue size; URLs are
 //! normalised ([`url_key`]) so each page is fetched once.
@@ -28,7 +31,26 @@ mod links;
 mod sniff;
 pub mod training;
 mod urls;
+mod warc_batch;
 mod warc_io;
+mod warc_page;
+mod warc_read;
+
+/// Reading WARC archives as a stream and extracting their pages: a
+/// streaming reader ([`warc::WarcReader`]), the choice of which records
+/// are pages ([`warc::select`]), and the batch that extracts them into
+/// JSON Lines or a WARC of `conversion` records, resumably
+/// ([`warc::run_warc`]).
+pub mod warc {
+    pub use crate::warc_batch::{
+        learn_host_templates, manifest_path, run_warc, HostTemplates, WarcBatchError, WarcEvent,
+        WarcOptions, WarcOutputFormat, WarcTotals,
+    };
+    pub use crate::warc_page::{
+        block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE,
+    };
+    pub use crate::warc_read::{RecordOffset, WarcError, WarcReader, WarcRecord, MAX_HEADER_BYTES};
+}
 
 pub use url::Url;
 

@@ -228,44 +228,44 @@ impl WarcSource {
     /// # Errors
     /// The file cannot be read or is not a WARC archive.
     pub fn open(path: &Path) -> Result<WarcSource, CrawlError> {
-        WarcSource::from_reader(BufReader::new(File::open(path)?))
+        WarcSource::from_reader(BufReader::with_capacity(1 << 16, File::open(path)?))
     }
 
     /// Reads every response record of an archive (gzip or plain, told
-    /// apart by the bytes) from `reader` into memory.
+    /// apart by the bytes) from `reader` into memory, with the streaming
+    /// reader of [`crate::warc`] (other records are skipped unread).
     ///
     /// # Errors
     /// The reader fails or the bytes are not a WARC archive.
-    pub fn from_reader(mut reader: impl BufRead) -> Result<WarcSource, CrawlError> {
-        let gzip = reader.fill_buf()?.starts_with(b"\x1f\x8b");
-        let reader: Box<dyn BufRead + '_> = if gzip {
-            Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(reader)))
-        } else {
-            Box::new(reader)
-        };
+    pub fn from_reader(reader: impl BufRead) -> Result<WarcSource, CrawlError> {
         WarcSource::read(reader)
     }
 
     fn read(reader: impl BufRead) -> Result<WarcSource, CrawlError> {
         let mut source = WarcSource::default();
-        for record in warc::WarcReader::new(reader).iter_raw_records() {
-            let (header, block) = record.map_err(warc_error)?;
-            let get = |h: WarcHeader| {
-                header.as_ref().get(&h).map(|v| String::from_utf8_lossy(v).trim().to_string())
-            };
-            if !get(WarcHeader::WarcType).is_some_and(|t| t.eq_ignore_ascii_case("response")) {
+        let mut archive = crate::warc_read::WarcReader::new(reader).map_err(warc_error)?;
+        let responses = |headers: &[(String, String)]| {
+            let response = crate::warc_read::header(headers, "warc-type")
+                .is_some_and(|t| t.eq_ignore_ascii_case("response"));
+            if response {
+                u64::MAX
+            } else {
+                0
+            }
+        };
+        while let Some(record) = archive.next_record(responses) {
+            let record = record.map_err(warc_error)?;
+            if record.warc_type() != "response" {
                 continue;
             }
-            let Some(url) = get(WarcHeader::TargetURI)
-                .and_then(|u| Url::parse(u.trim_start_matches('<').trim_end_matches('>')).ok())
-            else {
+            let Some(url) = record.target_uri().and_then(|u| Url::parse(u).ok()) else {
                 continue;
             };
             let key = url_key(&url);
             if source.responses.contains_key(&key) {
                 continue;
             }
-            let Some(stored) = parse_response(url, &block) else {
+            let Some(stored) = parse_response(url, &record.block) else {
                 continue;
             };
             if !is_redirect(stored.status) {

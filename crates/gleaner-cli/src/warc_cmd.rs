@@ -1,0 +1,119 @@
+//! `gleaner warc`: the HTML pages of WARC archives through one extractor,
+//! by `gleaner_crawl::warc`; this module adds the terminal: the progress
+//! bar in bytes, error lines on stderr and the closing summary.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use gleaner_batch::{Job, OutputFormat};
+use gleaner_crawl::warc::{self, WarcEvent, WarcOptions, WarcOutputFormat};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::flags::{TextFormat, WarcArgs, WarcFormat};
+
+/// Runs `warc`.
+pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
+    let (algorithm, extractor) = args.extractor.build()?;
+    crate::check_template(algorithm, args.templates.given())?;
+    let site_options = args.templates.clustering.options()?;
+    let parse = args.limits.parse_options()?;
+    let max_bytes = parse.max_bytes;
+    let threads = crate::worker_threads(args.parallel);
+    let format = match args.text_format {
+        TextFormat::Txt => OutputFormat::Jsonl,
+        TextFormat::Markdown => OutputFormat::Markdown,
+        TextFormat::Html => OutputFormat::Html,
+    };
+    let mut job = Job::new(extractor, algorithm.name, format)
+        .parse_options(parse)
+        .render_options(args.render.options());
+    if let Some(path) = &args.templates.template {
+        job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
+    }
+    let options = WarcOptions::new(match args.output_format {
+        WarcFormat::Jsonl => WarcOutputFormat::Jsonl,
+        WarcFormat::Warc => WarcOutputFormat::Warc,
+    })
+    .output(args.output.clone())
+    .resume(args.resume)
+    .max_bytes(max_bytes)
+    .threads(threads);
+    if args.resume {
+        if let Some(out) = &args.output {
+            if !warc::manifest_path(out).exists() {
+                eprintln!(
+                    "gleaner: no manifest beside {}: starting from the beginning",
+                    out.display()
+                );
+            }
+        }
+    }
+    let site = if args.templates.site_templates {
+        let site =
+            warc::learn_host_templates(&args.inputs, &job, &site_options, max_bytes, threads)?;
+        let (clusters, with_model) = site.clusters();
+        eprintln!(
+            "gleaner: {} hosts, {clusters} template clusters ({} distance, threshold {}), \
+             {with_model} with a model",
+            site.hosts(),
+            site_options.distance,
+            site_options.threshold,
+        );
+        Some(site)
+    } else {
+        None
+    };
+    let total: u64 = args.inputs.iter().map(|p| std::fs::metadata(p).map_or(0, |m| m.len())).sum();
+    let progress = (!args.no_progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(total);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let ran = warc::run_warc(&args.inputs, &job, site.as_ref(), &options, |event| match event {
+        WarcEvent::Progress(bytes) => {
+            if let Some(bar) = &progress {
+                bar.set_position(bytes);
+            }
+        }
+        WarcEvent::Failed(source, error) => {
+            let message = format!("gleaner: {source}: {error}");
+            match &progress {
+                Some(bar) => bar.println(message),
+                None => eprintln!("{message}"),
+            }
+        }
+        _ => {}
+    });
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let totals = match ran {
+        Ok(totals) => totals,
+        Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e.into()),
+    };
+    let skipped: usize = totals.skipped.values().sum();
+    let kinds: Vec<String> = totals.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let resumed = if totals.files_resumed > 0 {
+        format!(" ({} already done, skipped)", totals.files_resumed)
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "{} archives{resumed}, {} records read: {} extracted, {} failed, {skipped} skipped{}{}; \
+         {:.1} MB/s of archive, {:.1} MB/s of HTML",
+        totals.files,
+        totals.records,
+        totals.extracted,
+        totals.failed,
+        if kinds.is_empty() { "" } else { " (" },
+        if kinds.is_empty() { String::new() } else { kinds.join(", ") + ")" },
+        totals.megabytes_per_second(),
+        totals.html_megabytes_per_second()
+    );
+    Ok(if totals.files_failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

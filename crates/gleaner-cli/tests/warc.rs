@@ -1,0 +1,475 @@
+//! `gleaner warc`: WARC archives built here (plain, gzipped per record,
+//! gzipped whole) through the real binary: which records are pages, the
+//! HTTP charset over the meta charset, `url` and `date`, error records,
+//! the WARC output read back, and `--resume` after SIGKILL.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use support::{gleaner, jsonl, run, run_ok, stderr};
+
+/// One WARC record, as a crawler writes it.
+fn record(kind: &str, uri: &str, id: &str, content_type: &str, block: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Date: 2024-05-01T10:00:00Z\r\nWARC-Target-URI: {uri}\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(block);
+    out.extend_from_slice(b"\r\n\r\n");
+    out
+}
+
+/// A `response` record of an HTTP response with `headers` and `body`.
+fn response(uri: &str, id: &str, headers: &str, body: &[u8]) -> Vec<u8> {
+    let mut http = format!("HTTP/1.1 200 OK\r\n{headers}\r\n").into_bytes();
+    http.extend_from_slice(body);
+    record("response", uri, id, "application/http; msgtype=response", &http)
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out).expect("gunzip");
+    out
+}
+
+const ARTICLE: &str = "A long paragraph of the article text that the extractor keeps, with \
+    enough words in it to count as the main content of the page for any algorithm at all.";
+
+/// The records of one small crawl: 3 HTML pages (one in windows-1252 by
+/// its HTTP header against a UTF-8 meta charset, one chunked and gzipped)
+/// and 5 records that are not pages.
+fn crawl() -> Vec<Vec<u8>> {
+    let page = |title: &str| {
+        format!("<html><head><title>{title}</title></head><body><p>{ARTICLE}</p></body></html>")
+    };
+    let mut latin = b"<html><head><meta charset=\"utf-8\"><title>Caf\xe9</title></head><body><p>Caf\xe9 au lait. "
+        .to_vec();
+    latin.extend_from_slice(ARTICLE.as_bytes());
+    latin.extend_from_slice(b"</p></body></html>");
+    let zipped = gzip(page("Zipped").as_bytes());
+    let mut chunked = format!("{:x}\r\n", zipped.len()).into_bytes();
+    chunked.extend_from_slice(&zipped);
+    chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+    vec![
+        record(
+            "warcinfo",
+            "",
+            "00000000-0000-0000-0000-000000000000",
+            "application/warc-fields",
+            b"software: test\r\n",
+        ),
+        record(
+            "request",
+            "http://a.example/one",
+            "10000000-0000-0000-0000-000000000001",
+            "application/http; msgtype=request",
+            b"GET /one HTTP/1.1\r\nHost: a.example\r\n\r\n",
+        ),
+        response(
+            "http://a.example/one",
+            "20000000-0000-0000-0000-000000000002",
+            "Content-Type: text/html; charset=utf-8\r\n",
+            page("One").as_bytes(),
+        ),
+        response(
+            "http://b.example/latin",
+            "30000000-0000-0000-0000-000000000003",
+            "Content-Type: text/html; charset=windows-1252\r\n",
+            &latin,
+        ),
+        record(
+            "revisit",
+            "http://a.example/one",
+            "40000000-0000-0000-0000-000000000004",
+            "application/http; msgtype=response",
+            b"HTTP/1.1 304 Not Modified\r\n\r\n",
+        ),
+        response(
+            "http://a.example/logo.png",
+            "50000000-0000-0000-0000-000000000005",
+            "Content-Type: image/png\r\n",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+        ),
+        record(
+            "metadata",
+            "http://a.example/one",
+            "60000000-0000-0000-0000-000000000006",
+            "application/warc-fields",
+            b"fetchTimeMs: 5\r\n",
+        ),
+        response(
+            "http://a.example/zipped",
+            "70000000-0000-0000-0000-000000000007",
+            "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n",
+            &chunked,
+        ),
+    ]
+}
+
+/// The three ways archives are stored.
+fn write_archives(dir: &Path, records: &[Vec<u8>]) -> [PathBuf; 3] {
+    let plain = records.concat();
+    let per_record: Vec<u8> = records.iter().flat_map(|r| gzip(r)).collect();
+    [
+        support::put(dir, "plain.warc", &plain),
+        support::put(dir, "per-record.warc.gz", per_record),
+        support::put(dir, "whole.warc.gz", gzip(&plain)),
+    ]
+}
+
+#[test]
+fn html_responses_are_extracted_alike_from_plain_and_gzipped_archives() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut seen = Vec::new();
+    for archive in write_archives(dir.path(), &crawl()) {
+        let out = run_ok(gleaner().arg("warc").arg(&archive).arg("--no-progress"));
+        let records = jsonl(&out);
+        let keys: Vec<(String, String, String)> = records
+            .iter()
+            .map(|r| {
+                assert_eq!(r["error"], serde_json::Value::Null, "{r}");
+                let source = r["source"].as_str().expect("source");
+                assert!(source.starts_with(&format!("{}#", archive.display())), "{source}");
+                let field = |k: &str| r[k].as_str().expect(k).to_string();
+                (field("url"), field("date"), field("text"))
+            })
+            .collect();
+        let urls: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
+        assert_eq!(
+            urls,
+            ["http://a.example/one", "http://b.example/latin", "http://a.example/zipped"]
+        );
+        assert_eq!(keys[0].1, "2024-05-01T10:00:00Z");
+        // The HTTP charset wins over <meta charset="utf-8">.
+        assert_eq!(records[1]["encoding"], "windows-1252");
+        assert_eq!(records[1]["title"], "Café");
+        assert!(keys[1].2.starts_with("Café au lait."), "{}", keys[1].2);
+        assert_eq!(records[2]["title"], "Zipped", "de-chunked and gunzipped");
+        assert!(keys.iter().all(|k| k.2.contains("main content of the page")));
+        let summary = stderr(&out);
+        assert!(
+            summary.contains("8 records read: 3 extracted, 0 failed, 5 skipped (metadata 1, non-html 1, request 1, revisit 1, warcinfo 1)"),
+            "{summary}"
+        );
+        seen.push(keys);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "the same records from every storage");
+}
+
+#[test]
+fn a_bad_record_and_a_truncated_archive_are_error_records_and_the_batch_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut records = crawl();
+    records.insert(
+        3,
+        response(
+            "http://a.example/bad",
+            "80000000-0000-0000-0000-000000000008",
+            "Content-Type: text/html\r\nContent-Encoding: br\r\n",
+            b"\xff\xfe not brotli",
+        ),
+    );
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+    // The archive ends in the middle of the fifth record's member.
+    let mut cut = members[..4].concat();
+    cut.extend_from_slice(&members[4][..members[4].len() / 2]);
+    let broken = support::put(dir.path(), "broken.warc.gz", &cut);
+    let good = support::put(dir.path(), "good.warc.gz", members.concat());
+    let out = run(gleaner().arg("warc").arg(&broken).arg(&good).arg("--no-progress"));
+    assert_eq!(out.status.code(), Some(1), "a corrupt archive sets the exit status");
+    let records = jsonl(&out);
+    let summary: Vec<(String, Option<String>)> = records
+        .iter()
+        .map(|r| {
+            (r["url"].as_str().unwrap_or("-").to_string(), r["error"].as_str().map(str::to_string))
+        })
+        .collect();
+    assert_eq!(summary.len(), 2 + 1 + 4, "{summary:?}");
+    assert_eq!(summary[0], ("http://a.example/one".to_string(), None));
+    let bad = summary[1].1.as_deref().expect("the bad record fails");
+    assert!(bad.starts_with("cannot decode br content"), "{bad}");
+    assert_eq!(summary[1].0, "http://a.example/bad");
+    let offset = members[..3].iter().map(Vec::len).sum::<usize>();
+    assert_eq!(
+        records[2]["source"],
+        format!("{}#{offset}", broken.display()),
+        "the last good record"
+    );
+    let truncated = summary[2].1.as_deref().expect("the archive fails");
+    assert!(
+        truncated.starts_with("corrupt or truncated WARC after the record at this offset"),
+        "{truncated}"
+    );
+    assert_eq!(summary[3..].iter().filter(|s| s.1.is_none()).count(), 3, "{summary:?}");
+    assert!(
+        stderr(&out).contains("2 archives, 13 records read: 4 extracted, 3 failed"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn warc_output_is_conversion_records_that_refer_to_their_responses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let [_, archive, _] = write_archives(dir.path(), &crawl());
+    let json = jsonl(&run_ok(gleaner().arg("warc").arg(&archive).arg("--no-progress")));
+    let out = dir.path().join("text.warc.gz");
+    run_ok(gleaner().args(["warc", "-f", "warc", "--no-progress", "-o"]).arg(&out).arg(&archive));
+    let bytes = std::fs::read(&out).expect("output");
+    let mut reader = gleaner_crawl::warc::WarcReader::new(&bytes[..]).expect("a WARC");
+    let mut read = Vec::new();
+    while let Some(r) = reader.next_record(|_| u64::MAX) {
+        read.push(r.expect("a valid record"));
+    }
+    let kinds: Vec<String> = read.iter().map(|r| r.warc_type()).collect();
+    assert_eq!(kinds, ["warcinfo", "conversion", "conversion", "conversion"]);
+    let refers: Vec<&str> =
+        read[1..].iter().map(|r| r.header("WARC-Refers-To").expect("refers")).collect();
+    assert_eq!(
+        refers,
+        [
+            "<urn:uuid:20000000-0000-0000-0000-000000000002>",
+            "<urn:uuid:30000000-0000-0000-0000-000000000003>",
+            "<urn:uuid:70000000-0000-0000-0000-000000000007>"
+        ]
+    );
+    for (conversion, record) in read[1..].iter().zip(&json) {
+        assert_eq!(conversion.target_uri(), record["url"].as_str());
+        assert_eq!(conversion.date(), record["date"].as_str());
+        assert_eq!(conversion.header("content-type"), Some("text/plain; charset=utf-8"));
+        assert_eq!(
+            String::from_utf8_lossy(&conversion.block),
+            record["text"].as_str().expect("text")
+        );
+        assert!(conversion.record_id().is_some_and(|id| id.starts_with("<urn:uuid:")));
+    }
+    // One gzip member per record, as in any .warc.gz.
+    assert_eq!(read[1].offset.within, 0);
+    assert_ne!(read[1].offset.file, read[2].offset.file);
+}
+
+#[test]
+fn markdown_text_keeps_links_when_asked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page =
+        format!("<html><body><p>{ARTICLE} <a href=\"/more\">Read more</a></p></body></html>");
+    let archive = support::put(
+        dir.path(),
+        "a.warc",
+        response(
+            "http://a.example/x/",
+            "90000000-0000-0000-0000-000000000009",
+            "Content-Type: text/html\r\n",
+            page.as_bytes(),
+        ),
+    );
+    let out = run_ok(
+        gleaner()
+            .args(["warc", "--text-format", "markdown", "--links", "-a", "plain"])
+            .arg(&archive),
+    );
+    let text = jsonl(&out)[0]["text"].as_str().expect("text").to_string();
+    assert!(
+        text.contains("[Read more](http://a.example/more)"),
+        "links resolved against WARC-Target-URI: {text}"
+    );
+}
+
+/// Archives for the resume test: `files` archives of `pages` pages each.
+fn many_archives(dir: &Path, files: usize, pages: usize) -> Vec<PathBuf> {
+    (0..files)
+        .map(|f| {
+            let members: Vec<u8> = (0..pages)
+                .flat_map(|p| {
+                    // Words that differ from page to page, so that the
+                    // output compresses little and reaches the file while
+                    // its shard is still being written.
+                    let words: Vec<String> = (0..400)
+                        .map(|i| format!("w{}", (f * 7919 + p * 104_729 + i * 613) % 1_000_003))
+                        .collect();
+                    let body = format!(
+                        "<html><head><title>{f}-{p}</title></head><body><div><p>{ARTICLE}</p>\
+                         <p>{}.</p></div></body></html>",
+                        words.join(" ")
+                    );
+                    let uri = format!("http://h{f}.example/{p}");
+                    gzip(&response(
+                        &uri,
+                        &format!("{f:08}-0000-0000-0000-{p:012}"),
+                        "Content-Type: text/html\r\n",
+                        body.as_bytes(),
+                    ))
+                })
+                .collect();
+            support::put(dir, &format!("shard-{f}.warc.gz"), members)
+        })
+        .collect()
+}
+
+/// The shards a manifest lists and the output length it vouches for.
+fn manifest(out: &Path) -> (usize, u64) {
+    let path = gleaner_crawl::warc::manifest_path(out);
+    let Ok(text) = std::fs::read(path) else { return (0, 0) };
+    let json: serde_json::Value = serde_json::from_slice(&text).expect("a manifest is whole JSON");
+    let shards = json["shards"].as_array().expect("shards");
+    (shards.len(), shards.last().map_or(0, |s| s["output_end"].as_u64().expect("output_end")))
+}
+
+#[test]
+fn resume_after_sigkill_writes_every_record_exactly_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (files, pages) = (6, 60);
+    let archives = many_archives(dir.path(), files, pages);
+    let out = dir.path().join("out.jsonl.gz");
+    let mut child = gleaner()
+        .args(["warc", "--parallel", "1", "--no-progress", "-o"])
+        .arg(&out)
+        .args(&archives)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("gleaner starts");
+    // Kill it once a shard is finished and before the last one is.
+    let started = Instant::now();
+    let mut killed = false;
+    while child.try_wait().expect("wait").is_none() && started.elapsed() < Duration::from_secs(120)
+    {
+        // Best in the middle of a shard, with part of it written; at the
+        // latest once the last shard has begun.
+        let (done, end) = manifest(&out);
+        let len = std::fs::metadata(&out).map_or(0, |m| m.len());
+        if (done >= 1 && len > end) || done + 1 >= files {
+            child.kill().expect("SIGKILL");
+            killed = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.wait();
+    assert!(killed, "the run ended before it could be killed: make the shards larger");
+    let (done_before, end) = manifest(&out);
+    assert!((1..files).contains(&done_before), "killed between shards: {done_before}");
+    // What a killed writer leaves after the last finished shard: part of
+    // a gzip member (the kill itself usually leaves some; make sure).
+    let len = std::fs::metadata(&out).expect("output").len();
+    if len == end {
+        let mut file = std::fs::OpenOptions::new().append(true).open(&out).expect("open");
+        file.write_all(&gzip(b"{\"url\": \"half a record")[..20]).expect("append");
+    }
+    let (done_before, _) = manifest(&out);
+    assert!(done_before < files, "killed before the end");
+    let resumed = run_ok(
+        gleaner()
+            .args(["warc", "--resume", "--parallel", "2", "--no-progress", "-o"])
+            .arg(&out)
+            .args(&archives),
+    );
+    assert!(
+        stderr(&resumed).contains(&format!("({done_before} already done, skipped)")),
+        "{}",
+        stderr(&resumed)
+    );
+    let text = String::from_utf8(gunzip(&std::fs::read(&out).expect("output"))).expect("utf-8");
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for line in text.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("whole JSON lines");
+        assert_eq!(record["error"], serde_json::Value::Null);
+        *count.entry(record["url"].as_str().expect("url").to_string()).or_default() += 1;
+    }
+    assert_eq!(count.len(), files * pages, "every page");
+    assert!(count.values().all(|&n| n == 1), "no page twice");
+    assert_eq!(manifest(&out).0, files);
+}
+
+#[test]
+fn resume_refuses_a_manifest_of_another_algorithm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let [archive, ..] = write_archives(dir.path(), &crawl());
+    let out = dir.path().join("o.jsonl");
+    run_ok(gleaner().args(["warc", "-a", "plain", "-o"]).arg(&out).arg(&archive));
+    let again =
+        run(gleaner().args(["warc", "--resume", "-a", "article", "-o"]).arg(&out).arg(&archive));
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("cannot resume from"), "{}", stderr(&again));
+    let same =
+        run_ok(gleaner().args(["warc", "--resume", "-a", "plain", "-o"]).arg(&out).arg(&archive));
+    assert!(stderr(&same).contains("0 archives (1 already done, skipped)"), "{}", stderr(&same));
+    let lines = std::fs::read_to_string(&out).expect("output").lines().count();
+    assert_eq!(lines, 3, "nothing written twice");
+    // An archive that changed since it was extracted is not skipped blindly.
+    let mut grown = std::fs::read(&archive).expect("archive");
+    grown.extend_from_slice(&crawl()[2]);
+    std::fs::write(&archive, grown).expect("write");
+    let changed =
+        run(gleaner().args(["warc", "--resume", "-a", "plain", "-o"]).arg(&out).arg(&archive));
+    assert_eq!(changed.status.code(), Some(1));
+    assert!(stderr(&changed).contains("bytes when it was extracted"), "{}", stderr(&changed));
+}
+
+#[test]
+fn site_templates_are_learned_per_host() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let menu = "<nav><ul><li><a href=/>Home page of the shop</a></li>\
+                <li><a href=/about>About our small company</a></li></ul></nav>";
+    let foot =
+        "<footer><p>Copyright 2024 The Small Shop Company, all rights reserved.</p></footer>";
+    let page = |n: usize| {
+        format!(
+            "<html><head><title>Page {n}</title></head><body>{menu}<main><h1>Article {n}</h1>\
+             <p>The unique article number {n}: {}</p></main>{foot}</body></html>",
+            "alpha beta gamma delta ".repeat(n + 3)
+        )
+    };
+    // Five pages of one shop, and one page of another host with the same
+    // menu: alone on its host, it has no model and keeps its menu.
+    let mut records: Vec<Vec<u8>> = (0..5)
+        .map(|n| {
+            response(
+                &format!("http://shop.example/{n}"),
+                &format!("{n:036}"),
+                "Content-Type: text/html\r\n",
+                page(n).as_bytes(),
+            )
+        })
+        .collect();
+    records.push(response(
+        "http://other.example/9",
+        &format!("{:036}", 9),
+        "Content-Type: text/html\r\n",
+        page(9).as_bytes(),
+    ));
+    let archive = support::put(dir.path(), "sites.warc", records.concat());
+    let out = run_ok(
+        gleaner().args(["warc", "-a", "plain", "--site-templates", "--no-progress"]).arg(&archive),
+    );
+    assert!(stderr(&out).contains("2 hosts, 2 template clusters"), "{}", stderr(&out));
+    let records = jsonl(&out);
+    assert_eq!(records.len(), 6);
+    for r in &records[..5] {
+        let text = r["text"].as_str().expect("text");
+        assert_eq!(
+            (r["template_cluster_size"].as_u64(), r["template_applied"].as_bool()),
+            (Some(5), Some(true))
+        );
+        assert!(
+            text.starts_with("Article")
+                && !text.contains("Home page")
+                && !text.contains("Copyright"),
+            "{text}"
+        );
+    }
+    assert_eq!(records[5]["template_applied"], false);
+    assert!(records[5]["text"].as_str().expect("text").contains("Home page of the shop"));
+}
