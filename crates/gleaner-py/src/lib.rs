@@ -14,11 +14,13 @@ use std::sync::Arc;
 use gleaner::extract::{self as extractors, Params};
 use gleaner::template::{ModelBuilder, TemplateModel, DEFAULT_SHARE};
 use gleaner::{Document, ParseOptions};
-use gleaner_batch::{Failure, Job, OutputFormat, Record};
+use gleaner_batch::{Failure, Job, OutputFormat, Page, Record};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+
+mod warc;
 
 create_exception!(_gleaner, GleanerError, PyException, "Base class of gleaner's errors.");
 create_exception!(_gleaner, InputTooLarge, GleanerError, "The page is larger than max_bytes.");
@@ -115,8 +117,15 @@ impl Settings {
 
     /// The record of one page at `url` (the base of its links).
     fn record_at(&self, html: &Html, source: &str, url: Option<String>) -> Record {
-        let parse = ParseOptions::default().url(url).encoding(html.encoding());
-        self.job.record_for_bytes_parsed_with(source, html.bytes(), &parse)
+        let page =
+            Page { source, bytes: html.bytes(), url: url.as_deref(), encoding: html.encoding() };
+        self.job.record_for_page(&page, None)
+    }
+
+    /// A record as JSON text (the Python side makes it a dict).
+    fn json(&self, record: &Record) -> String {
+        serde_json::to_string(record)
+            .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the record: {e}\"}}"))
     }
 
     /// What Python gets for a record: the text, the rendered body, or the
@@ -130,8 +139,7 @@ impl Settings {
         Ok(match self.format {
             OutputFormat::Txt => record.text,
             OutputFormat::Markdown | OutputFormat::Html => record.rendered,
-            _ => serde_json::to_string(&record)
-                .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the record: {e}\"}}")),
+            _ => self.json(&record),
         })
     }
 }
@@ -311,6 +319,7 @@ fn _gleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_batch, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_class::<Template>()?;
+    m.add_class::<warc::WarcRecords>()?;
     m.add("GleanerError", py.get_type::<GleanerError>())?;
     m.add("InputTooLarge", py.get_type::<InputTooLarge>())?;
     m.add("NotHtml", py.get_type::<NotHtml>())?;

@@ -149,3 +149,25 @@ def test_the_package_ships_type_stubs():
     assert (files / "__init__.pyi").is_file()
     assert (files / "py.typed").is_file()
     assert gleaner.__version__
+
+
+def test_iter_warc_streams_the_html_records(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from warcs import write_warc
+
+    urls = write_warc(tmp_path / "a.warc.gz", "news.example", 70)
+    records = list(gleaner.iter_warc(tmp_path / "a.warc.gz"))
+    assert [r["url"] for r in records] == urls, "every HTML response once, in order; others skipped"
+    assert all(r["error"] is None and r["date"] == "2024-05-01T12:00:00Z" for r in records)
+    assert all(r["source"].startswith(str(tmp_path / "a.warc.gz") + "#") for r in records)
+    assert "story 3 sentence 1" in records[3]["text"]
+    # A truncated archive yields its good records, then one that says so.
+    data = (tmp_path / "a.warc.gz").read_bytes()
+    (tmp_path / "cut.warc.gz").write_bytes(data[: len(data) // 2])
+    cut = list(gleaner.iter_warc(tmp_path / "cut.warc.gz"))
+    assert cut[-1]["error"] and "WARC" in cut[-1]["error"]
+    assert [r["url"] for r in cut[:-1]] == urls[: len(cut) - 1]
+    with pytest.raises(OSError):
+        list(gleaner.iter_warc(tmp_path / "missing.warc.gz"))

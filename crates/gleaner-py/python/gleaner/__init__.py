@@ -28,6 +28,7 @@ from ._gleaner import (
 __all__ = [
     "extract",
     "extract_batch",
+    "iter_warc",
     "algorithms",
     "Template",
     "GleanerError",
@@ -86,6 +87,19 @@ def extract_batch(pages, parallel=None, urls=None, algorithm=None, output_format
         output_format, _params(params),
     )
     return [_decoded(o, output_format) for o in outs]
+
+
+def iter_warc(path, algorithm=None, **params):
+    """The HTML pages of a WARC file (``.warc``, ``.warc.gz``, whole-file gzip
+    too), extracted: one dict per HTML ``response`` record, with ``url`` and
+    ``date`` from the WARC headers and the keys of ``gleaner warc``
+    (``source`` is ``FILE#OFFSET``). Revisits, requests, metadata and non-HTML
+    responses are skipped; a record that cannot be read or extracted is a dict
+    whose ``error`` says why, and a corrupt archive ends with one. The archive
+    is streamed (never read whole); pages are extracted in parallel batches
+    with the GIL released."""
+    for out in _gleaner.WarcRecords(str(path), algorithm, _params(params)):
+        yield _json.loads(out)
 
 
 class Template:

@@ -1,5 +1,5 @@
 from os import PathLike
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Union, overload
 
 __version__: str
 
@@ -37,6 +37,10 @@ def extract_batch(
     pages: Iterable[Html], parallel: Optional[int] = ..., urls: Optional[Sequence[Optional[str]]] = ...,
     algorithm: Optional[str] = ..., output_format: JsonFormat = ..., **params: Param,
 ) -> List[Dict[str, Any]]: ...
+
+def iter_warc(
+    path: Union[str, "PathLike[str]"], algorithm: Optional[str] = ..., **params: Param,
+) -> Iterator[Dict[str, Any]]: ...
 
 class Template:
     @classmethod

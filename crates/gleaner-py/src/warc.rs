@@ -1,0 +1,125 @@
+//! `gleaner.iter_warc`: the HTML pages of a WARC file, extracted, one
+//! record at a time, streamed: the archive is read a batch of pages ahead
+//! (never whole), and each batch is extracted on all cores with the GIL
+//! released.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::BufReader;
+
+use gleaner_batch::{Job, Page, Record};
+use gleaner_crawl::warc::{block_bytes_to_keep, select, Selected, WarcReader};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::Settings;
+
+/// Pages read ahead and extracted together.
+const BATCH: usize = 64;
+
+/// A page or a failure read from the archive, before extraction.
+enum Item {
+    Page { source: String, page: gleaner_crawl::warc::WarcPage },
+    Failed(Record),
+}
+
+/// The extracted records of a WARC file's HTML responses, as JSON (the
+/// Python side decodes them): `url` and `date` from the WARC headers, the
+/// keys of `gleaner warc` otherwise. Revisits, requests, metadata and
+/// non-HTML responses are skipped; a record that cannot be read is a
+/// record with `error`; a corrupt archive ends with one.
+#[pyclass(module = "gleaner._gleaner")]
+pub struct WarcRecords {
+    path: String,
+    reader: Option<WarcReader<BufReader<File>>>,
+    settings: Settings,
+    ready: VecDeque<String>,
+}
+
+#[pymethods]
+impl WarcRecords {
+    #[new]
+    #[pyo3(signature = (path, algorithm=None, params=Vec::new()))]
+    fn new(path: String, algorithm: Option<&str>, params: Vec<(String, String)>) -> PyResult<Self> {
+        let settings = Settings::new(algorithm, "json", params, None, None)?;
+        let file = File::open(&path).map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
+        let reader = WarcReader::new(BufReader::with_capacity(1 << 16, file))
+            .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
+        Ok(WarcRecords { path, reader: Some(reader), settings, ready: VecDeque::new() })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> Option<String> {
+        if self.ready.is_empty() {
+            let WarcRecords { path, reader, settings, ready } = self;
+            py.detach(|| {
+                let items = read_batch(path, reader, &settings.job);
+                let records: Vec<String> = items
+                    .into_par_iter()
+                    .map(|item| {
+                        let record = match item {
+                            Item::Failed(record) => record,
+                            Item::Page { source, page } => {
+                                let at = Page {
+                                    source: &source,
+                                    bytes: &page.body,
+                                    url: page.url.as_deref(),
+                                    encoding: page.encoding,
+                                };
+                                let mut record = settings.job.record_for_page(&at, None);
+                                record.date = page.date.clone();
+                                record
+                            }
+                        };
+                        settings.json(&record)
+                    })
+                    .collect();
+                ready.extend(records);
+            });
+        }
+        self.ready.pop_front()
+    }
+}
+
+/// Up to [`BATCH`] pages (and failures) from the archive; at its end or
+/// after an error the reader is dropped (an error becomes a record).
+fn read_batch(
+    path: &str,
+    reader: &mut Option<WarcReader<BufReader<File>>>,
+    job: &Job,
+) -> Vec<Item> {
+    let mut items = Vec::new();
+    let max_bytes = job.parse().max_bytes;
+    while items.len() < BATCH {
+        let Some(r) = reader.as_mut() else { break };
+        match r.next_record(|headers| block_bytes_to_keep(headers, max_bytes)) {
+            None => {
+                *reader = None;
+            }
+            Some(Err(e)) => {
+                *reader = None;
+                items.push(Item::Failed(
+                    job.failed_record(path, &format!("corrupt or truncated WARC: {e}")),
+                ));
+            }
+            Some(Ok(record)) => {
+                let source = format!("{path}#{}", record.offset);
+                match select(&record, max_bytes) {
+                    Selected::Skipped(_) => {}
+                    Selected::Failed { url, date, error } => {
+                        let mut failed = job.failed_record(&source, &error);
+                        failed.url = url;
+                        failed.date = date;
+                        items.push(Item::Failed(failed));
+                    }
+                    Selected::Page(page) => items.push(Item::Page { source, page }),
+                }
+            }
+        }
+    }
+    items
+}
