@@ -26,6 +26,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             UsageError(format!("--lines: {} does not read source lines", algorithm.name))
         })?;
     }
+    let params = args.preset.apply(algorithm.name, params)?;
     let extractor = algorithm.build(&params).map_err(UsageError::from)?;
     let encoding = match &args.encoding {
         None => None,
@@ -73,7 +74,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         .parse_options(
             ParseOptions::default().max_bytes(max_bytes).encoding(encoding).url(args.url.clone()),
         )
-        .render_options(RenderOptions::default().links(args.links).images(args.images));
+        .render_options(RenderOptions::default().links(args.links).images(args.images))
+        .with_metadata(args.with_metadata)
+        .comments(args.comments);
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
     }

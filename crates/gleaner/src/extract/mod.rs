@@ -22,6 +22,7 @@ mod lines;
 pub mod lqf;
 pub mod page_kind;
 pub mod plain;
+pub mod preset;
 mod signal;
 pub mod ttr;
 pub mod vce;
