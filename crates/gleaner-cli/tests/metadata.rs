@@ -204,29 +204,25 @@ fn is_article_is_false_on_index_list_and_search_pages_and_true_on_articles() {
 
 #[test]
 fn precision_and_recall_presets_move_the_decision_and_exclude_each_other() {
-    // A doubtful block beside the article: a short sibling paragraph with
-    // a few links in it.
+    // Doubtful blocks inside the article: a paragraph with 40 % of its
+    // text in links (kept by default, left out by --precision) and one
+    // with 60 % (left out by default, kept by --recall).
     let dir = tempfile::tempdir().expect("tempdir");
-    let page = put(
-        dir.path(),
-        "doubt.html",
-        format!(
-            "<div id=main><div class=story>{}</div>\
-             <div class=extra><p>Read more about <a href=/a>the bridge</a> and \
-             <a href=/b>the river works</a> in our archive of city news.</p></div></div>",
-            (1..=4).map(|i| format!("<p>Part {i}. {PARA}</p>")).collect::<String>()
-        ),
-    );
+    let body: String = (1..=4).map(|i| format!("<p>Part {i}. {PARA}</p>")).collect();
+    let forty =
+        "<p>Unlinked words of this one here <a href=/x>and the linked words here</a> ok.</p>";
+    let sixty =
+        "<p>Some unlinked words <a href=/y>then linked words of this paragraph</a> end.</p>";
+    let page = put(dir.path(), "doubt.html", format!("<article>{body}{forty}{sixty}</article>"));
     let text = |flags: &[&str]| -> String {
-        let out = run_ok(gleaner().arg("extract").args(flags).arg(&page));
-        stdout(&out)
+        stdout(&run_ok(gleaner().arg("extract").args(flags).arg(&page)))
     };
-    let (default, precise, recall) = (text(&[]), text(&["--precision"]), text(&["--recall"]));
-    assert!(precise.len() <= default.len() && default.len() <= recall.len());
-    assert!(
-        precise.len() < recall.len(),
-        "the presets differ on a doubtful block:\n{precise}\n--\n{recall}"
-    );
+    let kept = |t: &str| (t.contains("Unlinked words"), t.contains("Some unlinked words"));
+    assert_eq!(kept(&text(&[])), (true, false), "{}", text(&[]));
+    assert_eq!(kept(&text(&["--precision"])), (false, false), "{}", text(&["--precision"]));
+    assert_eq!(kept(&text(&["--recall"])), (true, true), "{}", text(&["--recall"]));
+    // -p after a preset overrides it.
+    assert_eq!(kept(&text(&["--precision", "-p", "link_quota=0.5"])), (true, false));
     let both = run(gleaner().args(["extract", "--precision", "--recall"]).arg(&page));
     assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
     let other = run(gleaner().args(["extract", "-a", "ttr", "--precision"]).arg(&page));
@@ -236,4 +232,6 @@ fn precision_and_recall_presets_move_the_decision_and_exclude_each_other() {
         "{}",
         stderr(&other)
     );
+    let eval = run(gleaner().args(["eval", "--algorithms", "plain", "--recall"]));
+    assert_eq!(eval.status.code(), Some(2), "{}", stderr(&eval));
 }

@@ -13,7 +13,9 @@
 //!    its characters sit in runs of sibling items of one shape (same tag
 //!    and class), at least [`MIN_TEASERS`] of them, each led by a link to
 //!    another page — a linked title with an unlinked blurb and date is
-//!    still a teaser (issue 11, "teaser lists").
+//!    still a teaser (issue 11, "teaser lists") — and the rest holds fewer
+//!    than [`MIN_BODY_CHARS`] (an article body beside a related-stories
+//!    list or a live feed the extractor kept is still an article).
 //! 4. **The page says it is a website and the content holds a teaser
 //!    run**: `og:type` `website` (or a JSON-LD `WebPage`/`CollectionPage`/
 //!    `SearchResultsPage`) with at least [`MIN_TEASERS`] teasers holding
@@ -45,8 +47,12 @@ pub const MIN_ARTICLE_CHARS: usize = 500;
 /// Largest share of link text in an article's content. \[I\]
 pub const MAX_LINK_SHARE: f64 = 0.5;
 
-/// Largest share of an article's content in teaser runs. \[I\]
+/// Largest share of an article's content in teaser runs … \[I\]
 pub const MAX_TEASER_SHARE: f64 = 0.5;
+
+/// … unless the rest, outside the teasers, holds at least this many
+/// characters: an article body with a teaser list beside it. \[I\]
+pub const MIN_BODY_CHARS: usize = 1000;
 
 /// Fewest sibling items of one shape that make a teaser run. \[I\]
 pub const MIN_TEASERS: usize = 4;
@@ -55,10 +61,31 @@ pub const MIN_TEASERS: usize = 4;
 const LISTING_TYPES: &[&str] =
     &["website", "WebSite", "CollectionPage", "SearchResultsPage", "ItemList", "ProfilePage"];
 
+/// What a page is, and which rule of the module documentation said so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PageKind {
+    /// An article: none of the rules below holds.
+    Article,
+    /// Rule 1: little or nothing extracted.
+    LittleText,
+    /// Rule 2: the content is mostly link text.
+    MostlyLinks,
+    /// Rule 3: the content is mostly teasers.
+    Teasers,
+    /// Rule 4: a page declared a website whose content holds a teaser run.
+    DeclaredListing,
+}
+
 /// Is the page an article rather than a list, index or search page,
 /// given the extractor's `selection` and the page's metadata? See the
 /// module documentation for the rules.
 pub fn is_article(doc: &Document, selection: &Selection, meta: &Metadata) -> bool {
+    classify(doc, selection, meta) == PageKind::Article
+}
+
+/// The page's kind and the rule that decided it (see [`is_article`]).
+pub fn classify(doc: &Document, selection: &Selection, meta: &Metadata) -> PageKind {
     let mut chars = 0usize;
     let mut link_chars = 0usize;
     for id in selection.iter() {
@@ -69,19 +96,28 @@ pub fn is_article(doc: &Document, selection: &Selection, meta: &Metadata) -> boo
         }
     }
     let min = if meta.declares_article() { MIN_ARTICLE_CHARS / 3 } else { MIN_ARTICLE_CHARS };
-    if chars < min || link_chars as f64 > MAX_LINK_SHARE * chars as f64 {
-        return false;
+    if chars < min {
+        return PageKind::LittleText;
+    }
+    if link_chars as f64 > MAX_LINK_SHARE * chars as f64 {
+        return PageKind::MostlyLinks;
     }
     let (teasers, teaser_chars) = teaser_runs(doc, selection);
     let teaser_share = teaser_chars as f64 / chars as f64;
-    if teaser_share > MAX_TEASER_SHARE {
-        return false;
+    // An article body beside a teaser list the extractor kept (related
+    // stories, a live feed) still makes an article.
+    let body_chars = chars.saturating_sub(teaser_chars);
+    if teaser_share > MAX_TEASER_SHARE && body_chars < MIN_BODY_CHARS {
+        return PageKind::Teasers;
     }
     let says_listing = meta
         .page_type
         .as_deref()
         .is_some_and(|t| LISTING_TYPES.iter().any(|l| l.eq_ignore_ascii_case(t)));
-    !(says_listing && teasers >= MIN_TEASERS && teaser_share > 1.0 / 3.0)
+    if says_listing && teasers >= MIN_TEASERS && teaser_share > 1.0 / 3.0 {
+        return PageKind::DeclaredListing;
+    }
+    PageKind::Article
 }
 
 /// The teasers in the selection (items of runs of at least
@@ -178,6 +214,21 @@ mod tests {
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
         let selection = crate::extract::by_name("article").expect("article").extract(&doc);
         is_article(&doc, &selection, &Metadata::extract(&doc))
+    }
+
+    /// `GLEANER_PAGE_KIND=a.html:b.html cargo test -p gleaner --lib
+    /// page_kind -- --ignored --nocapture` prints each page's kind.
+    #[test]
+    #[ignore = "a tool for looking at pages, run by hand"]
+    fn print_page_kinds() {
+        for path in std::env::var("GLEANER_PAGE_KIND").unwrap_or_default().split(':') {
+            let Ok(bytes) = std::fs::read(path) else { continue };
+            let doc = Document::parse(&bytes, &ParseOptions::default()).expect("parse");
+            let selection = crate::extract::by_name("article").expect("article").extract(&doc);
+            let (teasers, teaser_chars) = teaser_runs(&doc, &selection);
+            let kind = classify(&doc, &selection, &Metadata::extract(&doc));
+            println!("{path}: {kind:?} teasers {teasers} chars {teaser_chars}");
+        }
     }
 
     #[test]
