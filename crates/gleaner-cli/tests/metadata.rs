@@ -176,7 +176,7 @@ fn is_article_is_false_on_index_list_and_search_pages_and_true_on_articles() {
     // SOURCE.md): Sphinx's generated index and search pages (nearly
     // empty), the lesson's key-points summary (a run of linked episode
     // titles, each with its list) and its image list, and the near-empty
-    // placeholder and not-found pages.
+    // placeholder, resources and not-found pages.
     let listings = [
         ("linux-shell", "genindex/index.html"),
         ("linux-shell", "search/index.html"),
@@ -184,6 +184,7 @@ fn is_article_is_false_on_index_list_and_search_pages_and_true_on_articles() {
         ("shell-novice", "images.html"),
         ("shell-novice", "profiles.html"),
         ("shell-novice", "404.html"),
+        ("shell-novice", "resources.html"),
     ];
     let articles = [
         ("linux-shell", "loops/index.html"),

@@ -147,8 +147,12 @@ fn language_tag(declared: &str) -> Option<String> {
 /// is also required).
 pub const MIN_DETECTION_CHARS: usize = 200;
 
+/// Characters of text read for detection, at most.
+const MAX_DETECTION_CHARS: usize = 2000;
+
 /// The language of `text` as an ISO 639-1 code (`en`, `de`), detected by
-/// whatlang's trigram and alphabet models; `None` when the text is shorter
+/// whatlang's trigram and alphabet models on its first 2000 characters;
+/// `None` when the text is shorter
 /// than [`MIN_DETECTION_CHARS`] letters, the detection is not reliable, or the
 /// language has no two-letter code.
 ///
@@ -166,7 +170,10 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
     {
         return None;
     }
-    let info = whatlang::detect(text)?;
+    // The first few thousand characters tell the language as well as the
+    // whole text, at a bounded cost.
+    let end = text.char_indices().nth(MAX_DETECTION_CHARS).map_or(text.len(), |(i, _)| i);
+    let info = whatlang::detect(&text[..end])?;
     if !info.is_reliable() {
         return None;
     }
