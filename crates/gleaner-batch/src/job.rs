@@ -4,9 +4,10 @@ use std::sync::Arc;
 
 use gleaner::extract::Extractor;
 use gleaner::layout::LayoutProvider;
+use gleaner::metadata::Metadata;
 use gleaner::render::{self, Format, RenderOptions};
 use gleaner::template::{SiteTemplates, TemplateModel, Templated};
-use gleaner::{Document, ParseOptions};
+use gleaner::{Document, ParseOptions, Selection};
 use serde::Serialize;
 
 use crate::input::{self, Input};
@@ -46,7 +47,10 @@ impl OutputFormat {
 
 /// One output record: what became of one input. Its JSON form is the
 /// `jsonl` contract: `source`, `title`, `text`, `algorithm`, `error`,
-/// `encoding`, `bytes`, and `url` when known.
+/// `encoding`, `bytes`, `url` when known, then the page's metadata
+/// (`author`, `date`, `site_name`, `language`, `canonical_url`,
+/// `description`, `image`: null when unknown; `categories`, `tags`: empty
+/// when unknown), `is_article` and `comments`.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct Record {
@@ -68,10 +72,41 @@ pub struct Record {
     /// of its relative links; absent when unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// When the page was captured (a WARC record's `WARC-Date`); absent
-    /// when unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The author or authors (`; ` between names).
+    pub author: Option<String>,
+    /// The publication date, ISO 8601 (`2024-05-01`, or with the time
+    /// and offset when the page gives them). In `gleaner warc` records:
+    /// the capture date (`WARC-Date`), the page's own in `published_date`.
     pub date: Option<String>,
+    /// In `gleaner warc` records: the page's publication date (what `date`
+    /// is elsewhere); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published_date: Option<String>,
+    /// The site's or publisher's name.
+    pub site_name: Option<String>,
+    /// The page's language: as declared (`<html lang>`, `<meta>`,
+    /// `og:locale`, JSON-LD `inLanguage`; a BCP 47 tag), else detected
+    /// from the extracted text when there is enough of it (ISO 639-1).
+    pub language: Option<String>,
+    /// The canonical URL the page names (`<link rel=canonical>`, `og:url`,
+    /// JSON-LD `url`/`mainEntityOfPage`), made absolute. Not `url`, which
+    /// stays the URL the page came from and the base of its links.
+    pub canonical_url: Option<String>,
+    /// The page's summary of itself.
+    pub description: Option<String>,
+    /// The page's representative image, absolute when resolvable.
+    pub image: Option<String>,
+    /// Sections or categories.
+    pub categories: Vec<String>,
+    /// Tags or keywords.
+    pub tags: Vec<String>,
+    /// Whether the page is an article, rather than a list, index or
+    /// search page ([`gleaner::extract::page_kind::is_article`]).
+    pub is_article: bool,
+    /// With comments asked for ([`Job::comments`]): the page's comment
+    /// section as plain text, null when there is none (and always null
+    /// otherwise).
+    pub comments: Option<String>,
     /// With site templates: how many pages the page's template cluster
     /// has (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,7 +118,9 @@ pub struct Record {
     /// With `--site-training`: how it went (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub site_training: Option<SiteTraining>,
-    /// The body in Markdown or HTML, when that is the output format.
+    /// The printed body in Markdown or HTML, when that is the output
+    /// format; in txt, when a metadata header or comments are added to the
+    /// text (empty otherwise: `text` is printed).
     #[serde(skip)]
     pub rendered: String,
     /// The input could not be read at all (as opposed to read and failed).
@@ -147,7 +184,18 @@ impl Record {
             encoding: None,
             bytes: 0,
             url: None,
+            author: None,
             date: None,
+            published_date: None,
+            site_name: None,
+            language: None,
+            canonical_url: None,
+            description: None,
+            image: None,
+            categories: Vec::new(),
+            tags: Vec::new(),
+            is_article: false,
+            comments: None,
             template_cluster_size: None,
             template_applied: None,
             site_training: None,
@@ -233,6 +281,8 @@ pub struct Job {
     max_bytes: usize,
     template: Option<Arc<TemplateModel>>,
     layout: Option<Arc<dyn LayoutProvider>>,
+    with_metadata: bool,
+    comments: bool,
 }
 
 impl Job {
@@ -253,7 +303,25 @@ impl Job {
             render: RenderOptions::default(),
             template: None,
             layout: None,
+            with_metadata: false,
+            comments: false,
         }
+    }
+
+    /// Opens txt and Markdown output with a metadata header (trafilatura's
+    /// front matter, [`render::front_matter`]).
+    pub fn with_metadata(mut self, yes: bool) -> Job {
+        self.with_metadata = yes;
+        self
+    }
+
+    /// Extracts the page's comment section apart
+    /// ([`gleaner::extract::comments`]): the record's `comments`, and in
+    /// txt, Markdown and HTML output after the main content under a
+    /// "Comments" separator.
+    pub fn comments(mut self, yes: bool) -> Job {
+        self.comments = yes;
+        self
     }
 
     /// Extracts every page with `model`'s template text set aside.
@@ -448,7 +516,7 @@ impl Job {
     /// Extracts `doc` and fills in the record's text, title and checks.
     fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
         let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
-        let selection = match aside {
+        let mut selection = match aside {
             Aside::Model(m) => Templated::new(&*self.extractor, Arc::clone(m))
                 .keep_content_prose(keep_prose)
                 .extract(doc),
@@ -474,26 +542,91 @@ impl Job {
                 ));
             }
         }
-        record.title = gleaner::metadata::title(doc);
+        // With --comments the comment section is printed apart and is not
+        // main content (unless it is all the page has). The default
+        // extractor leaves comment sections out by itself.
+        let comments = if self.comments {
+            let found = gleaner::extract::comments::comments(doc, &Selection::none(doc));
+            let mut main = selection.clone();
+            for id in found.iter() {
+                main.set(id, false);
+            }
+            if main.count() > 0 {
+                selection = main;
+            }
+            Some(gleaner::extract::comments::comments(doc, &selection)).filter(|c| c.count() > 0)
+        } else {
+            None
+        };
+        let meta = Metadata::extract(doc);
+        record.title = meta.title.clone();
         record.url = doc.url().map(str::to_string);
         record.encoding = Some(doc.encoding().name().to_string());
+        record.author = meta.author.clone();
+        record.date = meta.date.clone();
+        record.site_name = meta.site_name.clone();
+        record.canonical_url = meta.url.clone();
+        record.description = meta.description.clone();
+        record.image = meta.image.clone();
+        record.categories = meta.categories.clone();
+        record.tags = meta.tags.clone();
+        record.is_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
+        record.comments = comments.as_ref().map(|c| render::text(doc, c));
         // Each format renders only what it prints.
+        let text = if self.format.needs_text() || meta.language.is_none() {
+            render::text(doc, &selection)
+        } else {
+            String::new()
+        };
+        record.language = meta
+            .language
+            .clone()
+            .or_else(|| gleaner::metadata::detect_language(&text).map(str::to_string));
         if self.format.needs_text() {
-            record.text = render::text(doc, &selection);
+            record.text = text;
         }
+        let header = match self.with_metadata {
+            true => render::front_matter(&meta, record.url.as_deref()),
+            false => String::new(),
+        };
         record.rendered = match self.format {
             OutputFormat::Markdown => {
                 // The title first, once, whether or not the page's
                 // headline is in the selection (issue 11).
                 let body = render::render(doc, &selection, Format::Markdown, self.render);
-                match &record.title {
+                let body = match &record.title {
                     Some(title) => render::markdown_with_title(&body, title),
+                    None => body,
+                };
+                let comments = comments
+                    .as_ref()
+                    .map(|c| render::render(doc, c, Format::Markdown, self.render));
+                with_comments(header + &body, comments.as_deref(), "\n\n---\n\n## Comments\n\n")
+            }
+            OutputFormat::Html => {
+                let body = render::render(doc, &selection, Format::Html, self.render);
+                let comments =
+                    comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
+                match comments {
+                    Some(c) => format!("{body}\n<section class=\"comments\">\n{c}\n</section>"),
                     None => body,
                 }
             }
-            OutputFormat::Html => render::render(doc, &selection, Format::Html, self.render),
+            OutputFormat::Txt if self.with_metadata || comments.is_some() => with_comments(
+                header + &record.text,
+                record.comments.as_deref(),
+                "\n\n----- Comments -----\n\n",
+            ),
             _ => String::new(),
         };
+    }
+}
+
+/// `body`, then `separator` and `comments` when there are comments.
+fn with_comments(body: String, comments: Option<&str>, separator: &str) -> String {
+    match comments {
+        Some(c) => body + separator + c,
+        None => body,
     }
 }
 

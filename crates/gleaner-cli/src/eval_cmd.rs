@@ -188,6 +188,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     if let Some(name) = names.iter().find(|n| extract::needs_template(n) && !args.site_templates) {
         return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
     }
+    if let Some(p) = args.preset.preset() {
+        if !names.iter().any(|n| n == extract::DEFAULT_ALGORITHM) {
+            return Err(UsageError(format!(
+                "--{} tunes the default extractor: include {} in --algorithms",
+                p.name(),
+                extract::DEFAULT_ALGORITHM
+            ))
+            .into());
+        }
+    }
     let site_options = args.clustering.options()?;
     let parse = args.limits.parse_options()?;
     let threads = crate::worker_threads(args.parallel);
@@ -204,6 +214,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             }
             None => base.clone(),
         };
+        // A preset tunes the default extractor and is named in its rows.
+        let (base, preset_suffix) = match args.preset.preset() {
+            Some(p) if algorithm.name == extract::DEFAULT_ALGORITHM => {
+                (args.preset.apply(algorithm.name, base)?, format!("+{}", p.name()))
+            }
+            _ => (base, String::new()),
+        };
         // Without --site-templates, every algorithm alone; with it, also
         // each with its pages' templates (`NAME+templates`), and the
         // template-only ones (entropy) that way alone, under their name.
@@ -215,6 +232,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         };
         for &templated in variants {
             let suffix = if templated && !needs { "+templates" } else { "" };
+            let suffix = format!("{preset_suffix}{suffix}");
             match &sweep {
                 None => {
                     let extractor = build(name, &base)?;

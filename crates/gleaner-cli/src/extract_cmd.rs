@@ -14,7 +14,9 @@ use crate::UsageError;
 
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    let (algorithm, extractor) = args.extractor.build()?;
+    let (algorithm, params) = args.extractor.params()?;
+    let params = args.preset.apply(algorithm.name, params)?;
+    let extractor = algorithm.build(&params).map_err(UsageError::from)?;
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {
@@ -51,7 +53,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let threads = crate::worker_threads(args.parallel);
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
         .parse_options(parse.encoding(encoding).url(args.url.clone()))
-        .render_options(args.render.options());
+        .render_options(args.render.options())
+        .with_metadata(args.with_metadata)
+        .comments(args.comments);
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
     }

@@ -555,6 +555,23 @@ pub struct ExtractArgs {
     #[command(flatten)]
     pub render: RenderArgs,
 
+    /// Open txt and Markdown output with a metadata header (title,
+    /// author, url, hostname, description, sitename, date, categories,
+    /// tags) between `---` lines, as trafilatura does.
+    #[arg(long)]
+    pub with_metadata: bool,
+
+    /// Extract the page's comment section apart: the `comments` key in
+    /// json/jsonl, and after the main content under a "Comments"
+    /// separator in txt, markdown and html. The main content never holds
+    /// the comments.
+    #[arg(long)]
+    pub comments: bool,
+
+    /// Move the default extractor towards precision or recall.
+    #[command(flatten)]
+    pub preset: PresetArgs,
+
     /// Do not show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -723,6 +740,12 @@ pub struct EvalArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub lines: Option<Lines>,
 
+    /// Score the default extractor with a preset (`--precision` or
+    /// `--recall`, as for `extract`); its rows are labelled
+    /// `article+precision` / `article+recall`.
+    #[command(flatten)]
+    pub preset: PresetArgs,
+
     /// Sweep one numeric parameter: key=start:end:step.
     #[arg(long, value_name = "SPEC")]
     pub sweep: Option<String>,
@@ -763,6 +786,56 @@ pub struct EvalArgs {
     /// labelled `NAME+browser`.
     #[command(flatten)]
     pub layout: LayoutArgs,
+}
+
+/// `--precision` / `--recall`: presets over the default extractor's
+/// parameters (`gleaner::extract::preset`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct PresetArgs {
+    /// Keep fewer doubtful blocks (the default extractor, `article`,
+    /// only): stricter link and sibling rules. `-p` values override it.
+    #[arg(long, conflicts_with = "recall")]
+    pub precision: bool,
+
+    /// Keep more doubtful blocks (the default extractor, `article`,
+    /// only): looser link and sibling rules, more secondary containers.
+    #[arg(long)]
+    pub recall: bool,
+}
+
+impl PresetArgs {
+    /// The preset asked for, if any.
+    pub fn preset(self) -> Option<gleaner::extract::preset::Preset> {
+        use gleaner::extract::preset::Preset;
+        match (self.precision, self.recall) {
+            (true, _) => Some(Preset::Precision),
+            (_, true) => Some(Preset::Recall),
+            _ => None,
+        }
+    }
+
+    /// `params` with the preset's assignments first (so `-p` overrides
+    /// them), for `algorithm`; a usage error when a preset is asked for
+    /// another algorithm than the default one.
+    pub fn apply(
+        self,
+        algorithm: &str,
+        params: gleaner::extract::Params,
+    ) -> Result<gleaner::extract::Params, crate::UsageError> {
+        let Some(preset) = self.preset() else { return Ok(params) };
+        if algorithm != gleaner::extract::DEFAULT_ALGORITHM {
+            return Err(crate::UsageError(format!(
+                "--{} tunes the default extractor ({}), not {algorithm}",
+                preset.name(),
+                gleaner::extract::DEFAULT_ALGORITHM
+            )));
+        }
+        let mut out = preset.params();
+        for (k, v) in params.iter() {
+            out = out.with(k, v);
+        }
+        Ok(out)
+    }
 }
 
 /// Arguments of `inspect`.

@@ -683,7 +683,9 @@ pub fn run_warc(
                 Selected::Page(page) => {
                     let templates = site.and_then(|s| s.of(file, record.offset));
                     let mut out = job.record_for_page(&batch_page(&page, &source), templates);
-                    out.date = page.date.clone();
+                    // `date` is the capture date here (issue 14); the
+                    // page's own date moves to `published_date`.
+                    out.published_date = std::mem::replace(&mut out.date, page.date.clone());
                     if text_in_rendered {
                         out.text = std::mem::take(&mut out.rendered);
                     }

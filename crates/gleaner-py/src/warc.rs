@@ -71,7 +71,8 @@ impl WarcRecords {
                                     encoding: page.encoding,
                                 };
                                 let mut record = settings.job.record_for_page(&at, None);
-                                record.date = page.date.clone();
+                                record.published_date =
+                                    std::mem::replace(&mut record.date, page.date.clone());
                                 record
                             }
                         };

@@ -6,8 +6,11 @@ per-node statistics, and the source token stream aligned with the DOM's
 text nodes. An [`Extractor`](extract::Extractor) (one per algorithm of the
 papers, see [`extract::algorithms`]) decides which text nodes are main
 content and returns a [`Selection`]. A renderer in [`render`] turns the
-selection into text, Markdown or clean HTML; [`metadata`] reads the title
-and page-level facts such as a frameset's frames. The curve algorithms
+selection into text, Markdown or clean HTML; [`metadata`] reads what the
+page says about itself (title, author, date, site, language, canonical
+URL, …, from JSON-LD, `<meta>` and the markup) and page-level facts such
+as a frameset's frames; [`extract::comments`] finds the comment section
+and [`extract::page_kind`] tells articles from list pages. The curve algorithms
 (CCB, TTR, CETR) also expose their per-position data
 ([`extract::Curve`]).
 

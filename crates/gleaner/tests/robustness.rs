@@ -331,3 +331,61 @@ fn text_around_a_dropped_block_stays_apart() {
     assert_eq!(render::markdown(&doc, &sel, options), "Before the advert\n\nAfter the advert");
     assert!(!render::html(&doc, &sel, options).contains("advertAfter"));
 }
+
+/// Does `s` have the shape of [`gleaner::metadata::normalise_date`]'s
+/// output: `YYYY-MM-DD`, optionally `Thh:mm:ss` and `Z` or `±hh:mm`?
+fn is_iso_shape(s: &str) -> bool {
+    let digits_at = |range: std::ops::Range<usize>| {
+        s.get(range).is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let date = digits_at(0..4) && digits_at(5..7) && digits_at(8..10) && s.get(4..5) == Some("-");
+    match s.len() {
+        10 => date,
+        19 | 20 | 25 => {
+            date && s.get(10..11) == Some("T") && digits_at(11..13) && digits_at(14..16)
+        }
+        _ => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Any text where dates are expected is a well-formed ISO 8601 date
+    /// or nothing, without a panic.
+    #[test]
+    fn any_date_text_is_iso_or_none(text in "\\PC{0,40}", digits in "[0-9 :./,TZ+-]{0,30}") {
+        for s in [text.as_str(), digits.as_str()] {
+            if let Some(iso) = gleaner::metadata::normalise_date(s) {
+                prop_assert!(is_iso_shape(&iso), "{s:?} -> {iso:?}");
+            }
+        }
+    }
+
+    /// Random text in every metadata source (JSON-LD, `<meta>`, `<time>`,
+    /// comment regions) never panics the metadata, the comment finder,
+    /// `is_article` or the front matter.
+    #[test]
+    fn random_metadata_never_panics(json in "\\PC{0,80}", value in "\\PC{0,40}", html in tag_soup()) {
+        let page = format!(
+            "<html lang='{value}'><script type=application/ld+json>{json}</script>\
+             <script type=application/ld+json>{{\"@graph\": [{{\"@type\": \"Article\", \
+             \"author\": {{\"@id\": \"{value}\"}}, \"datePublished\": \"{value}\"}}]}}</script>\
+             <meta property=og:url content='{value}'><meta name=date content='{value}'>\
+             <link rel=canonical href='{value}'><time datetime='{value}'>x</time>\
+             <div id=comments>{html}</div>{html}"
+        );
+        let doc = Document::parse(page.as_bytes(), &ParseOptions::default().url(Some("https://a.example/b".into())))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let meta = gleaner::metadata::Metadata::extract(&doc);
+        if let Some(date) = &meta.date {
+            prop_assert!(is_iso_shape(date), "{date:?}");
+        }
+        let all = gleaner::Selection::all(&doc);
+        let _ = extract::page_kind::is_article(&doc, &all, &meta);
+        let _ = render::text(&doc, &extract::comments::comments(&doc, &all));
+        let header = render::front_matter(&meta, doc.url());
+        prop_assert!(header.starts_with("---\n") && header.ends_with("---\n"));
+        prop_assert_eq!(header.lines().count(), header.lines().filter(|l| !l.is_empty()).count());
+    }
+}

@@ -13,6 +13,7 @@
 //! output cannot act on the user's terminal.
 
 mod controls;
+mod front_matter;
 mod html;
 mod node_ids;
 mod writer;
@@ -20,6 +21,7 @@ mod writer;
 use markup5ever::{local_name, LocalName};
 
 pub use self::controls::{is_output_control, strip_controls};
+pub use self::front_matter::front_matter;
 pub use self::html::html;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 

@@ -1,0 +1,236 @@
+//! Metadata from JSON-LD (`<script type="application/ld+json">`), the
+//! schema.org vocabulary most news sites and blogs embed.
+//!
+//! The script bodies are not in the DOM (the tree builder never sees
+//! them, see [`document`](crate::document)), so they are read from the
+//! source tokens. Each script may hold one object, an array of objects, or
+//! an object with an `@graph` array (JSON-LD 1.1 §4.9); every object with
+//! an `@type` is a node. The article node is the first whose type is a
+//! kind of `Article` or a `WebPage`/`CreativeWork` (schema.org's type
+//! hierarchy); `author` and `publisher` may be names, objects, arrays or
+//! `{"@id": …}` references to other nodes of the graph.
+//!
+//! References: JSON-LD 1.1 (W3C Recommendation, 2020),
+//! <https://www.w3.org/TR/json-ld11/>; schema.org `Article`,
+//! <https://schema.org/Article>.
+
+use markup5ever::local_name;
+use serde_json::Value;
+
+use super::Metadata;
+use crate::document::{Document, TokenKind};
+
+/// The schema.org types taken as the page's article, best first.
+pub(super) const ARTICLE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "ReportageNewsArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "ReviewNewsArticle",
+    "BackgroundNewsArticle",
+    "TechArticle",
+    "ScholarlyArticle",
+    "SocialMediaPosting",
+    "LiveBlogPosting",
+    "Report",
+    "Review",
+    "Recipe",
+];
+
+/// Types that describe the page without being an article.
+const PAGE_TYPES: &[&str] =
+    &["WebPage", "ItemPage", "AboutPage", "FAQPage", "QAPage", "CreativeWork", "VideoObject"];
+
+/// Most nodes read from one page: a page's JSON-LD is small; a huge one
+/// is data, not metadata.
+const MAX_NODES: usize = 1000;
+
+/// The JSON-LD nodes of `doc`, in source order, each script's `@graph`
+/// flattened.
+pub(super) fn nodes(doc: &Document) -> Vec<Value> {
+    let source = doc.source();
+    let tokens = source.tokens();
+    let mut out = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let TokenKind::StartTag(name) = &token.kind else { continue };
+        if *name != local_name!("script") {
+            continue;
+        }
+        let tag = source.token_text(token).to_ascii_lowercase();
+        if !tag.contains("ld+json") {
+            continue;
+        }
+        let Some(body) = tokens.get(i + 1).filter(|t| t.kind == TokenKind::RawText) else {
+            continue;
+        };
+        // Some pages wrap the JSON in a CDATA section or an HTML comment.
+        let text = source
+            .token_text(body)
+            .trim()
+            .trim_start_matches("<!--")
+            .trim_start_matches("//<![CDATA[")
+            .trim_end_matches("-->")
+            .trim_end_matches("//]]>")
+            .trim();
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            flatten(value, &mut out);
+        }
+        if out.len() >= MAX_NODES {
+            out.truncate(MAX_NODES);
+            break;
+        }
+    }
+    out
+}
+
+/// Pushes every object of `value` (an object, an array, an `@graph`).
+fn flatten(value: Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Array(items) => {
+            for item in items.into_iter().take(MAX_NODES) {
+                flatten(item, out);
+            }
+        }
+        Value::Object(mut map) => {
+            if let Some(graph) = map.remove("@graph") {
+                flatten(graph, out);
+            }
+            if map.contains_key("@type") {
+                out.push(Value::Object(map));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Does node `v` have schema.org type `name` (`@type` may be an array,
+/// and may carry a prefix such as `schema:`)?
+fn has_type(v: &Value, names: &[&str]) -> bool {
+    let matches = |t: &Value| {
+        t.as_str().is_some_and(|t| {
+            let t = t.rsplit([':', '/']).next().unwrap_or(t);
+            names.iter().any(|n| n.eq_ignore_ascii_case(t))
+        })
+    };
+    match v.get("@type") {
+        Some(Value::Array(types)) => types.iter().any(matches),
+        Some(t) => matches(t),
+        None => false,
+    }
+}
+
+/// The page's metadata as its JSON-LD states it.
+pub(super) fn metadata(nodes: &[Value]) -> Metadata {
+    let article = nodes
+        .iter()
+        .find(|n| has_type(n, ARTICLE_TYPES))
+        .or_else(|| nodes.iter().find(|n| has_type(n, PAGE_TYPES)));
+    let website = nodes.iter().find(|n| has_type(n, &["WebSite"]));
+    let mut meta = Metadata::default();
+    if let Some(a) = article {
+        meta.title = string(a, "headline").or_else(|| string(a, "name"));
+        meta.author = people(a.get("author"), nodes);
+        meta.date = ["datePublished", "dateCreated", "uploadDate", "dateModified"]
+            .iter()
+            .find_map(|k| string(a, k).and_then(|d| super::normalise_date(&d)));
+        meta.description = string(a, "description");
+        meta.image = a.get("image").and_then(|i| url_of(i, nodes));
+        meta.url = a
+            .get("url")
+            .and_then(|u| url_of(u, nodes))
+            .or_else(|| a.get("mainEntityOfPage").and_then(|u| url_of(u, nodes)));
+        meta.language = a.get("inLanguage").and_then(|l| url_of(l, nodes));
+        meta.categories = list(a.get("articleSection"));
+        meta.tags = list(a.get("keywords"));
+        meta.site_name = a.get("publisher").and_then(|p| name_of(p, nodes));
+        meta.page_type = a
+            .get("@type")
+            .and_then(|t| t.as_str().or_else(|| t.get(0).and_then(Value::as_str)))
+            .map(str::to_string);
+    }
+    if let Some(site) = website {
+        meta.site_name = meta.site_name.or_else(|| string(site, "name"));
+        meta.language = meta.language.or_else(|| string(site, "inLanguage"));
+    }
+    meta
+}
+
+/// A non-empty string property, whitespace collapsed.
+fn string(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(super::collapse).filter(|s| !s.is_empty())
+}
+
+/// The node `{"@id": id}` refers to, or `v` itself.
+fn resolve<'a>(v: &'a Value, nodes: &'a [Value]) -> &'a Value {
+    let Some(id) = v.get("@id").and_then(Value::as_str) else { return v };
+    if v.as_object().is_some_and(|o| o.len() > 1) {
+        return v;
+    }
+    nodes.iter().find(|n| n.get("@id").and_then(Value::as_str) == Some(id)).unwrap_or(v)
+}
+
+/// A person's or organisation's name: a string, `{"name": …}`,
+/// `givenName` + `familyName`, or a reference to such a node.
+fn name_of(v: &Value, nodes: &[Value]) -> Option<String> {
+    if let Some(s) = v.as_str() {
+        let s = super::collapse(s);
+        return (!s.is_empty() && !super::looks_like_url(&s)).then_some(s);
+    }
+    let v = resolve(v, nodes);
+    string(v, "name").or_else(|| {
+        let given = string(v, "givenName")?;
+        Some(match string(v, "familyName") {
+            Some(family) => format!("{given} {family}"),
+            None => given,
+        })
+    })
+}
+
+/// The names of `author` (one or an array), joined with `; ` as
+/// trafilatura does.
+fn people(v: Option<&Value>, nodes: &[Value]) -> Option<String> {
+    let names: Vec<String> = match v? {
+        Value::Array(items) => items.iter().filter_map(|p| name_of(p, nodes)).collect(),
+        one => name_of(one, nodes).into_iter().collect(),
+    };
+    let mut unique: Vec<String> = Vec::new();
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    (!unique.is_empty()).then(|| unique.join("; "))
+}
+
+/// A URL (or other string) given as a string, `{"url": …}`, `{"@id": …}`,
+/// an `ImageObject`, or the first of an array.
+fn url_of(v: &Value, nodes: &[Value]) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Array(items) => items.iter().find_map(|i| url_of(i, nodes)),
+        Value::Object(_) => {
+            let v = resolve(v, nodes);
+            ["url", "contentUrl", "@id", "name", "alternateName"]
+                .iter()
+                .find_map(|k| v.get(*k).and_then(Value::as_str))
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        }
+        _ => None,
+    }
+}
+
+/// A list property: an array of strings, or one string of
+/// comma-separated items.
+fn list(v: Option<&Value>) -> Vec<String> {
+    let items: Vec<String> = match v {
+        Some(Value::Array(items)) => {
+            items.iter().filter_map(Value::as_str).map(super::collapse).collect()
+        }
+        Some(Value::String(s)) => s.split(',').map(super::collapse).collect(),
+        _ => Vec::new(),
+    };
+    super::unique_nonempty(items)
+}

@@ -1,0 +1,577 @@
+//! Page metadata: what a page says about itself (title, author, date,
+//! site, language, canonical URL, description, image, categories, tags),
+//! and whether the page is a frameset.
+//!
+//! [`Metadata::extract`] reads three sources and takes each field from
+//! the first that has it:
+//!
+//! 1. JSON-LD (schema.org `Article` and kin, `@graph` arrays, nested
+//!    authors): [`json_ld`];
+//! 2. `<meta>` elements (OpenGraph, `article:*`, Twitter, Dublin Core,
+//!    `name=author`, `name=date`, …): [`meta_tags`];
+//! 3. the markup (`<html lang>`, `<link rel=canonical>`, `<time
+//!    datetime>`, `rel=author`, microdata): [`page`].
+//!
+//! The order is reversed for the language and the canonical URL, where
+//! the markup's own statement (`<html lang>`, `<link rel=canonical>`) is
+//! the authoritative one. Dates are normalised to ISO 8601
+//! ([`normalise_date`]); URLs are resolved against the document's base
+//! URL. A page that declares no language can have it detected from its
+//! text ([`detect_language`], whatlang's trigram model).
+//!
+//! ```
+//! use gleaner::{metadata::Metadata, Document, ParseOptions};
+//! let html = r#"<html lang=en><meta property=og:site_name content="Daily Planet">
+//!   <meta name=author content="Lois Lane"><time datetime=2024-05-01>May 1</time>
+//!   <title>Big storm hits the coast | Daily Planet</title>"#;
+//! let doc = Document::parse(html.as_bytes(), &ParseOptions::default())?;
+//! let meta = Metadata::extract(&doc);
+//! assert_eq!(meta.title.as_deref(), Some("Big storm hits the coast"));
+//! assert_eq!(meta.author.as_deref(), Some("Lois Lane"));
+//! assert_eq!(meta.date.as_deref(), Some("2024-05-01"));
+//! assert_eq!(meta.site_name.as_deref(), Some("Daily Planet"));
+//! assert_eq!(meta.language.as_deref(), Some("en"));
+//! # Ok::<(), gleaner::Error>(())
+//! ```
+//!
+//! The title comes from `og:title` (or `twitter:title`), else `<title>`,
+//! else the first `<h1>` (else JSON-LD's `headline`). Site names are cut
+//! off the way readers expect:
+//! `"Story headline | Example News"` becomes `"Story headline"`. When an
+//! `<h1>` matches one segment of the title, that segment wins; otherwise
+//! the longest segment does (Readability.js uses a similar rule).
+
+mod date;
+mod json_ld;
+mod meta_tags;
+mod page;
+
+use markup5ever::local_name;
+
+use crate::document::{Document, NodeFlags, NodeId};
+
+pub use self::date::normalise_date;
+
+/// What a page says about itself. Every field is `None` (or empty) when
+/// the page does not say it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Metadata {
+    /// The title, site name cut off (see [`title`]).
+    pub title: Option<String>,
+    /// The author or authors (`; ` between names).
+    pub author: Option<String>,
+    /// The publication date (else the last modification date), ISO 8601:
+    /// `2024-05-01`, or `2024-05-01T10:30:00+02:00` when the time is known.
+    pub date: Option<String>,
+    /// The site's or publisher's name.
+    pub site_name: Option<String>,
+    /// The declared language as a BCP 47 tag (`en`, `en-US`, `fr-FR`).
+    pub language: Option<String>,
+    /// The canonical URL, absolute.
+    pub url: Option<String>,
+    /// The summary the page gives of itself.
+    pub description: Option<String>,
+    /// The page's representative image, absolute when it can be resolved.
+    pub image: Option<String>,
+    /// Sections or categories.
+    pub categories: Vec<String>,
+    /// Tags or keywords.
+    pub tags: Vec<String>,
+    /// The type the page declares: `og:type` (`article`, `website`) or the
+    /// JSON-LD `@type` of its main node (`NewsArticle`, `WebPage`).
+    pub page_type: Option<String>,
+}
+
+impl Metadata {
+    /// Reads the metadata of `doc` from its JSON-LD, `<meta>` elements
+    /// and markup. Never fails: malformed JSON-LD and unreadable dates are
+    /// skipped.
+    pub fn extract(doc: &Document) -> Metadata {
+        let ld = json_ld::metadata(&json_ld::nodes(doc));
+        let tags = meta_tags::MetaTags::read(doc).metadata();
+        let markup = page::metadata(doc);
+        let base = doc.base_url();
+        let absolute = |u: String| match &base {
+            Some(b) => b.join(&u).map(String::from).unwrap_or(u),
+            None => u,
+        };
+        let first = |a: &Option<String>, b: &Option<String>, c: &Option<String>| {
+            a.clone().or_else(|| b.clone()).or_else(|| c.clone())
+        };
+        let first_list = |a: &Vec<String>, b: &Vec<String>, c: &Vec<String>| {
+            [a, b, c].into_iter().find(|l| !l.is_empty()).cloned().unwrap_or_default()
+        };
+        Metadata {
+            title: markup.title.clone().or_else(|| ld.title.clone()),
+            author: first(&ld.author, &tags.author, &markup.author),
+            date: first(&ld.date, &tags.date, &markup.date),
+            site_name: first(&ld.site_name, &tags.site_name, &markup.site_name),
+            language: first(&markup.language, &tags.language, &ld.language)
+                .and_then(|l| language_tag(&l)),
+            url: first(&markup.url, &tags.url, &ld.url).map(absolute).filter(|u| !u.is_empty()),
+            description: first(&ld.description, &tags.description, &markup.description),
+            image: first(&ld.image, &tags.image, &markup.image).map(absolute),
+            categories: first_list(&ld.categories, &tags.categories, &markup.categories),
+            tags: first_list(&ld.tags, &tags.tags, &markup.tags),
+            page_type: first(&tags.page_type, &ld.page_type, &None),
+        }
+    }
+
+    /// Does the page declare itself an article (`og:type` `article`, or
+    /// a JSON-LD node of a schema.org `Article` type)?
+    pub fn declares_article(&self) -> bool {
+        self.page_type.as_deref().is_some_and(|t| {
+            t.eq_ignore_ascii_case("article")
+                || json_ld::ARTICLE_TYPES.iter().any(|a| a.eq_ignore_ascii_case(t))
+        })
+    }
+}
+
+/// A declared language as a BCP 47 tag: the first of a list
+/// (`Content-Language: en, fr`), `_` as `-` (`og:locale` writes `fr_FR`);
+/// `None` when it is not a tag (letters, digits and hyphens, starting with
+/// two or three letters).
+fn language_tag(declared: &str) -> Option<String> {
+    let tag = declared.split([',', ';', ' ']).find(|s| !s.is_empty())?.replace('_', "-");
+    let primary = tag.split('-').next().unwrap_or("");
+    let ok = (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_alphabetic())
+        && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && tag.len() <= 35;
+    ok.then_some(tag)
+}
+
+/// Characters of text below which the language is not detected: on
+/// shorter text trigram models guess (whatlang's own reliability check
+/// is also required).
+pub const MIN_DETECTION_CHARS: usize = 200;
+
+/// Characters of text read for detection, at most.
+const MAX_DETECTION_CHARS: usize = 2000;
+
+/// The language of `text` as an ISO 639-1 code (`en`, `de`), detected by
+/// whatlang's trigram and alphabet models on its first 2000 characters;
+/// `None` when the text is shorter
+/// than [`MIN_DETECTION_CHARS`] letters, the detection is not reliable, or the
+/// language has no two-letter code.
+///
+/// ```
+/// let text = "Der schnelle braune Fuchs springt über den faulen Hund, und die \
+///     Katze schläft weiter auf dem Sofa, während draußen der Regen fällt und \
+///     die Kinder in der Schule sitzen und lernen, wie man Texte schreibt. \
+///     Am Abend kommen alle nach Hause und essen gemeinsam mit der Familie.";
+/// assert_eq!(gleaner::metadata::detect_language(text), Some("de"));
+/// assert_eq!(gleaner::metadata::detect_language("Hallo"), None);
+/// ```
+pub fn detect_language(text: &str) -> Option<&'static str> {
+    if text.chars().filter(|c| c.is_alphabetic()).take(MIN_DETECTION_CHARS).count()
+        < MIN_DETECTION_CHARS
+    {
+        return None;
+    }
+    // The first few thousand characters tell the language as well as the
+    // whole text, at a bounded cost.
+    let end = text.char_indices().nth(MAX_DETECTION_CHARS).map_or(text.len(), |(i, _)| i);
+    let info = whatlang::detect(&text[..end])?;
+    if !info.is_reliable() {
+        return None;
+    }
+    iso_639_1(info.lang().code())
+}
+
+/// ISO 639-3 (whatlang's codes) to ISO 639-1, for the languages whatlang
+/// knows (ISO 639-2 registration authority tables).
+fn iso_639_1(code: &str) -> Option<&'static str> {
+    #[rustfmt::skip]
+    const TABLE: &[(&str, &str)] = &[
+        ("afr", "af"), ("aka", "ak"), ("amh", "am"), ("ara", "ar"), ("aze", "az"),
+        ("bel", "be"), ("ben", "bn"), ("bul", "bg"), ("cat", "ca"), ("ces", "cs"),
+        ("cmn", "zh"), ("cym", "cy"), ("dan", "da"), ("deu", "de"), ("ell", "el"),
+        ("eng", "en"), ("epo", "eo"), ("est", "et"), ("fin", "fi"), ("fra", "fr"),
+        ("guj", "gu"), ("heb", "he"), ("hin", "hi"), ("hrv", "hr"), ("hun", "hu"),
+        ("hye", "hy"), ("ind", "id"), ("ita", "it"), ("jav", "jv"), ("jpn", "ja"),
+        ("kan", "kn"), ("kat", "ka"), ("khm", "km"), ("kor", "ko"), ("lat", "la"),
+        ("lav", "lv"), ("lit", "lt"), ("mal", "ml"), ("mar", "mr"), ("mkd", "mk"),
+        ("mya", "my"), ("nep", "ne"), ("nld", "nl"), ("nob", "nb"), ("ori", "or"),
+        ("pan", "pa"), ("pes", "fa"), ("pol", "pl"), ("por", "pt"), ("ron", "ro"),
+        ("rus", "ru"), ("sin", "si"), ("slk", "sk"), ("slv", "sl"), ("sna", "sn"),
+        ("spa", "es"), ("srp", "sr"), ("swe", "sv"), ("tam", "ta"), ("tel", "te"),
+        ("tgl", "tl"), ("tha", "th"), ("tuk", "tk"), ("tur", "tr"), ("ukr", "uk"),
+        ("urd", "ur"), ("uzb", "uz"), ("vie", "vi"), ("yid", "yi"), ("zul", "zu"),
+    ];
+    TABLE.iter().find(|(three, _)| *three == code).map(|(_, two)| *two)
+}
+
+/// Does `s` look like a URL rather than a name (`article:author` often
+/// holds a profile URL)?
+fn looks_like_url(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with("http://")
+        || s.starts_with("https://")
+        || s.starts_with("//")
+        || s.starts_with("www.")
+}
+
+/// `items` without empty strings and repeats (compared ignoring case),
+/// in first-seen order.
+fn unique_nonempty(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        if !item.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&item)) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// Separators between a headline and a site name.
+const SEPARATORS: &[&str] =
+    &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " ~ "];
+
+/// The page title, cleaned of site-name suffixes and prefixes, with
+/// whitespace collapsed and control characters left out.
+pub fn title(doc: &Document) -> Option<String> {
+    let meta = meta_content(doc, &["og:title", "twitter:title"]);
+    let title_tag = doc
+        .ids()
+        .find(|&id| doc.is(id, local_name!("title")))
+        .map(|id| collapse(&all_text(doc, id)))
+        .filter(|t| !t.is_empty());
+    let h1 = doc
+        .ids()
+        .find(|&id| {
+            doc.is(id, local_name!("h1")) && doc.stats(id).flags.contains(NodeFlags::VISIBLE)
+        })
+        .map(|id| doc.text_content(id))
+        .filter(|t| !t.is_empty());
+    let raw = meta.or(title_tag).or_else(|| h1.clone())?;
+    Some(clean(&raw, h1.as_deref()))
+}
+
+/// Cuts a site name off `raw`, preferring the segment that equals the h1.
+pub fn clean(raw: &str, h1: Option<&str>) -> String {
+    let raw = collapse(raw);
+    if let Some(h1) = h1 {
+        if same_heading(&raw, h1) {
+            return raw;
+        }
+    }
+    if let Some(h1) = h1 {
+        // A colon separates too when a segment is the page's own heading
+        // (`Lesson: Page` over `<h1>Page</h1>`); alone it is too common
+        // inside headlines to cut at.
+        let segment = SEPARATORS
+            .iter()
+            .chain([&": "])
+            .flat_map(|sep| raw.split(*sep).map(str::trim))
+            .find(|s| same_heading(s, h1));
+        if let Some(seg) = segment {
+            return seg.to_string();
+        }
+    }
+    let Some(sep) = SEPARATORS.iter().find(|s| raw.contains(**s)) else {
+        return raw;
+    };
+    let segments: Vec<&str> = raw.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect();
+    let words = |s: &str| s.split_whitespace().count();
+    let best = segments.iter().copied().max_by(|a, b| {
+        // Longest by words; on ties the earlier segment.
+        words(a).cmp(&words(b)).then(std::cmp::Ordering::Greater)
+    });
+    match best {
+        Some(seg) if words(seg) >= 2 => seg.to_string(),
+        _ => raw,
+    }
+}
+
+/// Do a title (or title segment) and a heading say the same, ignoring
+/// case and a permalink mark after the heading (`¶`, `#`, an icon font's
+/// private-use glyph, as Sphinx and others add)?
+pub(crate) fn same_heading(title: &str, heading: &str) -> bool {
+    let heading = heading
+        .trim()
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '¶' | '#' | '§' | '\u{e000}'..='\u{f8ff}')
+        })
+        .trim();
+    !heading.is_empty() && title.trim().eq_ignore_ascii_case(heading)
+}
+
+/// The `src` of every `<frame>` when the page is a frameset, `None`
+/// otherwise. A frameset page has no content of its own: what a reader
+/// sees is in the frames, which are other pages to fetch and extract.
+pub fn frameset_sources(doc: &Document) -> Option<Vec<String>> {
+    doc.ids().find(|&id| doc.is(id, local_name!("frameset")))?;
+    Some(
+        doc.ids()
+            .filter(|&id| doc.is(id, local_name!("frame")))
+            .filter_map(|id| doc.attr(id, "src"))
+            .map(|src| crate::render::strip_controls(src).into_owned())
+            .collect(),
+    )
+}
+
+fn meta_content(doc: &Document, keys: &[&str]) -> Option<String> {
+    for key in keys {
+        for id in doc.ids() {
+            if !doc.is(id, local_name!("meta")) {
+                continue;
+            }
+            let matches = ["property", "name"]
+                .iter()
+                .any(|a| doc.attr(id, a).is_some_and(|v| v.trim().eq_ignore_ascii_case(key)));
+            if matches {
+                if let Some(c) = doc.attr(id, "content").map(collapse).filter(|c| !c.is_empty()) {
+                    return Some(c);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn all_text(doc: &Document, id: NodeId) -> String {
+    doc.subtree(id).filter(|&n| doc.is_text(n)).map(|n| doc.text(n)).collect()
+}
+
+/// Whitespace collapsed to single spaces, control characters left out
+/// (issue 13: a title is printed to terminals; see
+/// [`strip_controls`](crate::render::strip_controls)).
+fn collapse(s: &str) -> String {
+    crate::render::strip_controls(s).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ParseOptions;
+
+    fn t(html: &str) -> Option<String> {
+        title(&Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse"))
+    }
+
+    fn meta_of(html: &str, url: Option<&str>) -> Metadata {
+        let opts = ParseOptions::default().url(url.map(str::to_string));
+        Metadata::extract(&Document::parse(html.as_bytes(), &opts).expect("parse"))
+    }
+
+    #[test]
+    fn json_ld_graph_with_nested_authors_and_references() {
+        let html = r#"<html><head><script type="application/ld+json">
+        {"@context": "https://schema.org", "@graph": [
+          {"@type": "WebSite", "@id": "https://ex.org/#site", "name": "Example Times"},
+          {"@type": "Person", "@id": "https://ex.org/#jane", "name": "Jane Roe"},
+          {"@type": ["NewsArticle"], "headline": "Bridge reopens",
+           "author": [{"@id": "https://ex.org/#jane"}, {"@type": "Person", "name": "John Doe"},
+                      "https://ex.org/authors/x"],
+           "datePublished": "2024-05-01T08:00:00+02:00", "dateModified": "2024-06-01",
+           "description": "The bridge is open again.",
+           "image": {"@type": "ImageObject", "url": "/img/bridge.jpg"},
+           "mainEntityOfPage": {"@id": "https://ex.org/news/bridge"},
+           "inLanguage": "en-GB", "articleSection": ["City", "Transport"],
+           "keywords": "bridge, traffic,  city "}
+        ]}</script></head><body><p>x</p></body></html>"#;
+        let m = meta_of(html, Some("https://ex.org/news/bridge?utm=1"));
+        assert_eq!(m.title.as_deref(), Some("Bridge reopens"));
+        assert_eq!(m.author.as_deref(), Some("Jane Roe; John Doe"));
+        assert_eq!(m.date.as_deref(), Some("2024-05-01T08:00:00+02:00"));
+        assert_eq!(m.site_name.as_deref(), Some("Example Times"));
+        assert_eq!(m.language.as_deref(), Some("en-GB"));
+        assert_eq!(m.url.as_deref(), Some("https://ex.org/news/bridge"));
+        assert_eq!(m.description.as_deref(), Some("The bridge is open again."));
+        assert_eq!(m.image.as_deref(), Some("https://ex.org/img/bridge.jpg"));
+        assert_eq!(m.categories, ["City", "Transport"]);
+        assert_eq!(m.tags, ["bridge", "traffic", "city"]);
+        assert!(m.declares_article());
+    }
+
+    #[test]
+    fn json_ld_arrays_publisher_and_broken_scripts() {
+        let html = r#"<script type="application/ld+json">{not json</script>
+        <script type='application/ld+json'>[{"@type": "BreadcrumbList"},
+          {"@type": "BlogPosting", "author": {"@type": "Person", "givenName": "Ada",
+           "familyName": "Lovelace"}, "publisher": {"@type": "Organization", "name": "Engines"},
+           "dateCreated": "March 3, 2021", "url": "https://blog.example/p/1"}]</script>"#;
+        let m = meta_of(html, None);
+        assert_eq!(m.author.as_deref(), Some("Ada Lovelace"));
+        assert_eq!(m.site_name.as_deref(), Some("Engines"));
+        assert_eq!(m.date.as_deref(), Some("2021-03-03"));
+        assert_eq!(m.url.as_deref(), Some("https://blog.example/p/1"));
+        assert_eq!(m.page_type.as_deref(), Some("BlogPosting"));
+    }
+
+    #[test]
+    fn open_graph_and_article_meta() {
+        let html = r#"<meta property="og:title" content="Rain again">
+        <meta property="og:site_name" content="Weather Daily">
+        <meta property="og:locale" content="fr_FR"><meta property="og:type" content="article">
+        <meta property="og:url" content="/2024/rain"><meta property="og:image" content="rain.png">
+        <meta property="og:description" content="It rains.">
+        <meta property="article:author" content="https://facebook.com/someone">
+        <meta property="article:modified_time" content="2024-05-03">
+        <meta property="article:published_time" content="2024-05-02T06:00:00Z">
+        <meta property="article:section" content="Weather">
+        <meta property="article:tag" content="rain"><meta property="article:tag" content="clouds">
+        <meta name="keywords" content="ignored, because, article:tag">"#;
+        let m = meta_of(html, Some("https://wd.example/today/index.html"));
+        assert_eq!(m.title.as_deref(), Some("Rain again"));
+        // A profile URL is not an author's name.
+        assert_eq!(m.author, None);
+        assert_eq!(m.date.as_deref(), Some("2024-05-02T06:00:00Z"));
+        assert_eq!(m.site_name.as_deref(), Some("Weather Daily"));
+        assert_eq!(m.language.as_deref(), Some("fr-FR"));
+        assert_eq!(m.url.as_deref(), Some("https://wd.example/2024/rain"));
+        assert_eq!(m.image.as_deref(), Some("https://wd.example/today/rain.png"));
+        assert_eq!(m.description.as_deref(), Some("It rains."));
+        assert_eq!(m.categories, ["Weather"]);
+        assert_eq!(m.tags, ["rain", "clouds"]);
+        assert!(m.declares_article());
+    }
+
+    #[test]
+    fn dublin_core_and_standard_names() {
+        let html = r#"<meta name="DC.creator" content="Max Mustermann">
+        <meta name="DC.date" content="08.04.2015"><meta name="DC.language" content="de">
+        <meta name="description" content="Kurz."><meta name="keywords" content="a, b,,a">
+        <meta property="og:type" content="website">"#;
+        let m = meta_of(html, None);
+        assert_eq!(m.author.as_deref(), Some("Max Mustermann"));
+        assert_eq!(m.date.as_deref(), Some("2015-04-08"));
+        assert_eq!(m.language.as_deref(), Some("de"));
+        assert_eq!(m.description.as_deref(), Some("Kurz."));
+        assert_eq!(m.tags, ["a", "b"]);
+        assert!(!m.declares_article());
+        let named = meta_of(
+            r#"<meta name=author content="Jo Bloggs"><meta name=date content="2020-01-02">"#,
+            None,
+        );
+        assert_eq!(named.author.as_deref(), Some("Jo Bloggs"));
+        assert_eq!(named.date.as_deref(), Some("2020-01-02"));
+    }
+
+    #[test]
+    fn markup_time_rel_author_canonical_and_lang() {
+        let html = r#"<html lang="en_US"><head><base href="https://site.example/blog/">
+        <link rel="canonical" href="post-7"></head><body>
+        <article><h1>Post</h1><p class=byline>By <a rel="author" href="/me">By Sam Smith</a>
+        <time datetime="2019-07-04T10:00">July 4</time></p>
+        <p>Text.</p><p>Filed under <a rel="category tag" href="/c/news">News</a>
+        <a rel="tag" href="/t/x">x-files</a></p></article>
+        <aside><time datetime="2001-01-01">old</time></aside></body></html>"#;
+        let m = meta_of(html, None);
+        assert_eq!(m.language.as_deref(), Some("en-US"));
+        assert_eq!(m.url.as_deref(), Some("https://site.example/blog/post-7"));
+        assert_eq!(m.author.as_deref(), Some("Sam Smith"));
+        assert_eq!(m.date.as_deref(), Some("2019-07-04T10:00:00"));
+        assert_eq!(m.categories, ["News"]);
+        assert_eq!(m.tags, ["x-files"]);
+        let micro = r#"<div itemprop="author" itemscope><span itemprop="name">Ann Lee</span>
+            <span itemprop="description">writes about many things at great length</span></div>
+            <span itemprop="datePublished" content="2022-02-02">Feb 2</span>"#;
+        let m = meta_of(micro, None);
+        assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+        assert_eq!(m.date.as_deref(), Some("2022-02-02"));
+    }
+
+    #[test]
+    fn precedence_json_ld_over_meta_over_markup_but_markup_lang_and_canonical_first() {
+        let html = r#"<html lang=nl><link rel=canonical href="https://a.example/canon">
+        <meta property=og:url content="https://a.example/og"><meta property=og:locale content=en_GB>
+        <meta name=author content="Meta Name"><time datetime=2000-01-01>x</time>
+        <script type="application/ld+json">{"@type": "Article", "author": "Ld Name",
+          "url": "https://a.example/ld", "inLanguage": "de"}</script>"#;
+        let m = meta_of(html, None);
+        assert_eq!(m.author.as_deref(), Some("Ld Name"));
+        assert_eq!(m.url.as_deref(), Some("https://a.example/canon"));
+        assert_eq!(m.language.as_deref(), Some("nl"));
+        assert_eq!(m.date.as_deref(), Some("2000-01-01"));
+        assert_eq!(meta_of("<html lang='x y z 1'>", None).language, None);
+    }
+
+    #[test]
+    fn shipped_fixtures() {
+        let fixture = |name: &str| {
+            let path = format!("{}/../../tests/fixtures/{name}.html", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(path).expect("fixture");
+            Metadata::extract(&Document::parse(&bytes, &ParseOptions::default()).expect("parse"))
+        };
+        let ars = fixture("ars-1");
+        assert_eq!(ars.site_name.as_deref(), Some("Ars Technica"));
+        assert_eq!(ars.language.as_deref(), Some("en-us"));
+        assert!(ars.url.as_deref().is_some_and(|u| u.starts_with("https://arstechnica.com/")));
+        assert!(ars.image.as_deref().is_some_and(|u| u.ends_with("server-crash-640x215.jpg")));
+        assert!(ars.declares_article());
+        let heise = fixture("heise");
+        assert_eq!(heise.date.as_deref(), Some("2015-04-08T12:46:00"));
+        assert_eq!(heise.language.as_deref(), Some("de"));
+        assert_eq!(heise.site_name.as_deref(), Some("Mac & i"));
+        assert_eq!(heise.page_type.as_deref(), Some("website"));
+        let herald = fixture("herald-sun-1");
+        assert_eq!(herald.author.as_deref(), Some("Laurie Oakes"));
+        assert_eq!(herald.date.as_deref(), Some("2015-03-13T21:30:09"));
+        let medium = fixture("medium-2");
+        assert_eq!(medium.author.as_deref(), Some("Courtney Kirchoff"));
+        assert_eq!(medium.date.as_deref(), Some("2015-02-24T19:56:33Z"));
+        // `<html lang>` before `og:locale` (`fr_FR`).
+        assert_eq!(fixture("lemonde-1").language.as_deref(), Some("fr"));
+    }
+
+    #[test]
+    fn language_is_detected_only_on_enough_text() {
+        let english = "The committee met on Tuesday to discuss the budget for the coming \
+            year, and after a long debate the members agreed to spend more on the \
+            schools and the roads, while the library will have to wait another year. Nobody was surprised \
+            by the result of the vote.";
+        assert_eq!(detect_language(english), Some("en"));
+        assert_eq!(detect_language("The committee met on Tuesday."), None);
+        assert_eq!(detect_language(&"1234 5678 ".repeat(100)), None);
+    }
+
+    #[test]
+    fn site_name_is_cut() {
+        assert_eq!(
+            t("<title>Big storm hits the coast | Daily Planet</title>").as_deref(),
+            Some("Big storm hits the coast")
+        );
+        assert_eq!(
+            t("<title>News - Big storm hits the coast</title>").as_deref(),
+            Some("Big storm hits the coast")
+        );
+    }
+
+    #[test]
+    fn h1_match_wins() {
+        let html = "<title>Daily Planet World News | Storm</title><h1>Storm</h1>";
+        assert_eq!(t(html).as_deref(), Some("Storm"));
+    }
+
+    #[test]
+    fn a_colon_separates_only_before_the_page_heading() {
+        let lesson =
+            "<title>The Unix Shell: Additional Resources</title><h1>Additional Resources</h1>";
+        assert_eq!(t(lesson).as_deref(), Some("Additional Resources"));
+        let headline = "<title>Rust: a language for everyone</title><h1>Other</h1>";
+        assert_eq!(t(headline).as_deref(), Some("Rust: a language for everyone"));
+    }
+
+    /// See: issue 13, defect 8: a title must not retitle the terminal.
+    #[test]
+    fn issue_13_title_has_no_control_characters() {
+        let html = "<title>Head&#27;]0;pwned&#7; \u{1b}[2J\u{9b}line\r\u{202e}x | Site</title>";
+        assert_eq!(t(html).as_deref(), Some("Head]0;pwned [2Jline x"));
+        let og = "<meta property=og:title content='OG&#27;&#7;'><h1>H\u{1b}</h1>";
+        assert_eq!(t(og).as_deref(), Some("OG"));
+        assert_eq!(t("<h1>Only\u{1b} heading</h1>").as_deref(), Some("Only heading"));
+    }
+
+    #[test]
+    fn og_title_then_title_then_h1() {
+        assert_eq!(
+            t("<meta property=og:title content='OG one'><title>T two</title>").as_deref(),
+            Some("OG one")
+        );
+        assert_eq!(t("<h1>Only heading</h1>").as_deref(), Some("Only heading"));
+        assert_eq!(t("<p>nothing</p>"), None);
+    }
+}

@@ -1,0 +1,97 @@
+//! Metadata from the page's own markup, when no `<meta>` or JSON-LD says
+//! it: `<html lang>`, `<link rel=canonical>`, `<time datetime>`,
+//! microdata `itemprop` on visible elements, and the link types `author`,
+//! `category` and `tag` (`<a rel="category tag">`, as WordPress writes).
+//!
+//! References: WHATWG HTML §3.2.6.2 (`lang`), §4.6.7 (link types:
+//! `author`, `canonical` from RFC 6596, `tag`), §4.5.14 (`time`),
+//! §5 (microdata).
+
+use markup5ever::local_name;
+
+use super::Metadata;
+use crate::document::{Document, NodeId};
+
+/// Most characters of an author's name read from the page's text: longer
+/// text under `itemprop=author` or `rel=author` is a bio, not a name.
+const MAX_AUTHOR_CHARS: usize = 100;
+
+/// The page's metadata as its markup states it.
+pub(super) fn metadata(doc: &Document) -> Metadata {
+    let mut meta = Metadata::default();
+    let mut categories = Vec::new();
+    let mut tags = Vec::new();
+    let mut first_time = None;
+    for id in doc.ids() {
+        let Some(name) = doc.name(id) else { continue };
+        let itemprop = doc.attr(id, "itemprop").map(str::to_ascii_lowercase);
+        let rel = doc.attr(id, "rel").map(str::to_ascii_lowercase);
+        let has_rel =
+            |word: &str| rel.as_deref().is_some_and(|r| r.split_whitespace().any(|w| w == word));
+        match *name {
+            local_name!("html") if meta.language.is_none() => {
+                meta.language = doc.attr(id, "lang").map(super::collapse).filter(|l| !l.is_empty());
+            }
+            local_name!("link") if has_rel("canonical") && meta.url.is_none() => {
+                meta.url = doc.attr(id, "href").map(|h| h.trim().to_string());
+            }
+            local_name!("time") => {
+                let date = doc.attr(id, "datetime").and_then(super::normalise_date);
+                if itemprop.as_deref() == Some("datepublished") && date.is_some() {
+                    meta.date = meta.date.or(date);
+                } else if first_time.is_none() {
+                    first_time = date;
+                }
+            }
+            local_name!("a") if has_rel("author") && meta.author.is_none() => {
+                meta.author = short_text(doc, id);
+            }
+            local_name!("a") if has_rel("category") || has_rel("tag") => {
+                let Some(text) = short_text(doc, id) else { continue };
+                if has_rel("category") {
+                    categories.push(text)
+                } else {
+                    tags.push(text)
+                }
+            }
+            _ if itemprop.as_deref() == Some("author") && meta.author.is_none() => {
+                // `<span itemprop=author><span itemprop=name>…`: the name
+                // when marked, else the element's text.
+                let named = doc.subtree(id).find(|&n| {
+                    doc.attr(n, "itemprop").is_some_and(|p| p.eq_ignore_ascii_case("name"))
+                });
+                meta.author = short_text(doc, named.unwrap_or(id));
+            }
+            _ if itemprop.as_deref() == Some("datepublished") && meta.date.is_none() => {
+                meta.date = ["datetime", "content"]
+                    .iter()
+                    .find_map(|a| doc.attr(id, a))
+                    .and_then(super::normalise_date)
+                    .or_else(|| super::normalise_date(&doc.text_content(id)));
+            }
+            _ => {}
+        }
+    }
+    meta.date = meta.date.or(first_time);
+    meta.title = super::title(doc);
+    meta.categories = super::unique_nonempty(categories);
+    meta.tags = super::unique_nonempty(tags);
+    meta
+}
+
+/// The element's text, collapsed, when it is short enough to be a name.
+fn short_text(doc: &Document, id: NodeId) -> Option<String> {
+    let text = super::collapse(&doc.text_content(id));
+    let text = text.trim_start_matches('@').trim();
+    let text = strip_by(text);
+    (!text.is_empty() && text.chars().count() <= MAX_AUTHOR_CHARS && !super::looks_like_url(text))
+        .then(|| text.to_string())
+}
+
+/// `By Jane Doe` → `Jane Doe`.
+fn strip_by(text: &str) -> &str {
+    match text.get(..3) {
+        Some(by) if by.eq_ignore_ascii_case("by ") => text[3..].trim_start(),
+        _ => text,
+    }
+}
