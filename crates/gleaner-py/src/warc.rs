@@ -21,7 +21,7 @@ const BATCH: usize = 64;
 /// A page or a failure read from the archive, before extraction.
 enum Item {
     Page { source: String, page: gleaner_crawl::warc::WarcPage },
-    Failed(Record),
+    Failed(Box<Record>),
 }
 
 /// The extracted records of a WARC file's HTML responses, as JSON (the
@@ -62,7 +62,7 @@ impl WarcRecords {
                     .into_par_iter()
                     .map(|item| {
                         let record = match item {
-                            Item::Failed(record) => record,
+                            Item::Failed(record) => *record,
                             Item::Page { source, page } => {
                                 let at = Page {
                                     source: &source,
@@ -103,9 +103,9 @@ fn read_batch(
             }
             Some(Err(e)) => {
                 *reader = None;
-                items.push(Item::Failed(
+                items.push(Item::Failed(Box::new(
                     job.failed_record(path, &format!("corrupt or truncated WARC: {e}")),
-                ));
+                )));
             }
             Some(Ok(record)) => {
                 let source = format!("{path}#{}", record.offset);
@@ -115,7 +115,7 @@ fn read_batch(
                         let mut failed = job.failed_record(&source, &error);
                         failed.url = url;
                         failed.date = date;
-                        items.push(Item::Failed(failed));
+                        items.push(Item::Failed(Box::new(failed)));
                     }
                     Selected::Page(page) => items.push(Item::Page { source, page }),
                 }
