@@ -3,6 +3,8 @@
 //! ratio, the segments summed per block (the voters), and what each
 //! element's class and id say.
 
+use std::collections::HashMap;
+
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
@@ -148,13 +150,31 @@ pub(super) fn analyse(doc: &Document) -> Analysis {
         finish_ccr(last, ccr_weight);
     }
     let blocks = sum_by_block(&segments);
-    let names = doc
-        .ids()
-        .map(|id| {
-            doc.element(id).map_or_else(NameRoles::default, |e| NameRoles::of(&e.id_and_class()))
-        })
-        .collect();
+    let names = element_name_roles(doc);
     Analysis { segments, segment_of, blocks, names }
+}
+
+/// The [`NameRoles`] of every node. Matching a name against the whole
+/// vocabulary is the costliest step of the analysis, and a page repeats
+/// few distinct id/class strings over many elements (most have none), so
+/// each distinct string is matched once.
+fn element_name_roles(doc: &Document) -> Vec<NameRoles> {
+    let mut seen: HashMap<String, NameRoles> = HashMap::new();
+    doc.ids()
+        .map(|id| {
+            let Some(element) = doc.element(id) else { return NameRoles::default() };
+            let names = element.id_and_class();
+            if names.is_empty() {
+                return NameRoles::default();
+            }
+            if let Some(&roles) = seen.get(&names) {
+                return roles;
+            }
+            let roles = NameRoles::of(&names);
+            seen.insert(names, roles);
+            roles
+        })
+        .collect()
 }
 
 /// Turns a segment's character-weighted CCR sum into its mean.
