@@ -92,16 +92,55 @@ pub(super) fn remove_link_lists(
 /// blocks named as share bars, newsletter boxes, promotions, related
 /// teasers or advertisements ([`Role::InnerBoilerplate`], whole name
 /// parts, so `shared-content` or `adult` do not match) are removed, unless
-/// they are headings.
+/// they are headings or hold more than
+/// [`rescue_share`](ArticleConfig::rescue_share) of their container's
+/// characters.
 pub(super) fn remove_inner_boilerplate(
     doc: &Document,
     a: &Analysis,
     chosen: &[NodeId],
     sel: &mut Selection,
+    cfg: &ArticleConfig,
 ) {
-    remove_inside(doc, chosen, sel, |id| {
-        doc.element(id).is_some() && a.names(id).has(Role::InnerBoilerplate) && !is_heading(doc, id)
-    });
+    // Selected characters before each node, so that a subtree's are one
+    // subtraction.
+    let mut before = Vec::with_capacity(doc.len() + 1);
+    let mut total = 0u64;
+    for id in doc.ids() {
+        before.push(total);
+        if sel.contains(id) {
+            total += u64::from(doc.stats(id).chars);
+        }
+    }
+    before.push(total);
+    let selected = |id: NodeId| {
+        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(total);
+        (end - before.get(id.index()).copied().unwrap_or(0)) as f64
+    };
+    for &root in chosen {
+        let most = cfg.rescue_share * selected(root);
+        remove_inside(doc, &[root], sel, |id| {
+            doc.element(id).is_some()
+                && a.names(id).has(Role::InnerBoilerplate)
+                && !is_heading(doc, id)
+                && !(is_named_article(doc, a, id) && selected(id) > most)
+        });
+    }
+}
+
+/// Guard of [`remove_inner_boilerplate`] (issue 11): a block whose name
+/// also says "article" (`gigya-share-btns text-wrapper`, `ad-content`) or
+/// that is marked up as the article's body (`itemprop="articleBody"`) is
+/// the article when it holds most of its container's selected text.
+fn is_named_article(doc: &Document, a: &Analysis, id: NodeId) -> bool {
+    a.names(id).has(Role::ArticleHint) || is_article_body(doc, id)
+}
+
+/// Is the element marked up as an article's body (schema.org microdata,
+/// `itemprop="articleBody"`, <https://schema.org/articleBody>)?
+pub(super) fn is_article_body(doc: &Document, id: NodeId) -> bool {
+    doc.attr(id, "itemprop")
+        .is_some_and(|v| v.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody")))
 }
 
 /// Deselects, below each chosen root, the outermost subtrees whose root
@@ -294,5 +333,28 @@ mod tests {
         let out = run(&html);
         assert!(out.starts_with("Storm hits the coast\n\n"), "{out}");
         assert!(!out.contains("By a reporter"), "{out}");
+    }
+
+    /// See: issue 11, "the real body wrapper has a class that contains a
+    /// boilerplate word as part of a longer name (`no-share`, `readmore`,
+    /// `ad-content`, …) and the inner cleaning removes it".
+    #[test]
+    fn issue_11_an_article_body_with_a_boilerplate_name_part_stays() {
+        for name in
+            ["class=no-share", "class=ad-content", "id=gigya-share-btns itemprop=articleBody"]
+        {
+            let html = format!(
+                "<div class=story><h1>Storm</h1><p>Short intro line.</p><div {name}><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
+                 <div class=share>Share this story on every network</div></div>"
+            );
+            let out = run(&html);
+            assert_eq!(out.matches("A powerful storm").count(), 3, "{name}: {out}");
+            assert!(!out.contains("Share this"), "{name}: {out}");
+        }
+        // A small block so named is still removed.
+        let html = format!(
+            "<div class=story><p>{PARA}</p><p>{PARA}</p><div class=ad-content><p>Buy a boat today, the best boats in town.</p></div></div>"
+        );
+        assert!(!run(&html).contains("Buy a boat"));
     }
 }

@@ -1,7 +1,7 @@
 //! Pass 1, **analyse**: the facts every later pass and every attempt
 //! shares — text segments with their link quota, commas and content-code
 //! ratio, the segments summed per block (the voters), and what each
-//! element's class and id say.
+//! element's class and id say, and the widgets (`widgets`).
 
 use markup5ever::local_name;
 
@@ -9,6 +9,7 @@ use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::BlockOwnText;
 use super::super::Extractor;
 use super::vocabulary::NameRoles;
+use super::widgets::find_widgets;
 use crate::document::{Document, NodeId};
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
@@ -91,6 +92,8 @@ pub(super) struct Analysis {
     pub blocks: Vec<(NodeId, Segment)>,
     /// What each element's id and class say (empty for other nodes).
     pub names: Vec<NameRoles>,
+    /// The roots of the widgets on the page (`widgets`).
+    pub widgets: Vec<NodeId>,
 }
 
 /// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
@@ -154,7 +157,8 @@ pub(super) fn analyse(doc: &Document) -> Analysis {
             doc.element(id).map_or_else(NameRoles::default, |e| NameRoles::of(&e.id_and_class()))
         })
         .collect();
-    Analysis { segments, segment_of, blocks, names }
+    let widgets = find_widgets(doc);
+    Analysis { segments, segment_of, blocks, names, widgets }
 }
 
 /// Turns a segment's character-weighted CCR sum into its mean.
