@@ -170,7 +170,7 @@ mod tests {
     /// `from`, and the id of the result.
     fn refined(html: &str, from: &str) -> String {
         let doc = parse(html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let cfg = ArticleConfig::default();
         let votes = vote(&doc, &a, &vec![false; doc.len()], &cfg);
         let top = doc.ids().find(|&id| doc.attr(id, "id") == Some(from)).expect("from");

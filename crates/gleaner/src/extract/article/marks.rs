@@ -160,7 +160,7 @@ mod tests {
     /// The marks of the first element named `tag`, at each strictness.
     fn marked(html: &str, tag: &str) -> [bool; 3] {
         let doc = parse(html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let id = doc.ids().find(|&id| doc.name(id).is_some_and(|n| &**n == tag)).expect("tag");
         Strictness::ALL
             .map(|s| mark_boilerplate(&doc, &a, s, &ArticleConfig::default())[id.index()])

@@ -108,7 +108,9 @@ mod widgets;
 
 pub use self::config::ArticleConfig;
 
-use self::clean::{keep_headline, remove_inner_boilerplate, remove_link_lists, select_text};
+use self::clean::{
+    keep_headline, remove_inner_boilerplate, remove_link_lists, remove_teaser_lists, select_text,
+};
 use self::container::{article_body_elsewhere, choose_container, refine_container};
 use self::marks::{mark_boilerplate, Strictness};
 use self::segments::{analyse, Analysis};
@@ -134,7 +136,7 @@ impl Article {
 impl Extractor for Article {
     /// The passes, in order; see the [module docs](self).
     fn extract(&self, doc: &Document) -> Selection {
-        let a = analyse(doc);
+        let a = analyse(doc, &self.config);
         retry_less_strictly(doc, &self.config, |strictness| self.attempt(doc, &a, strictness))
             .unwrap_or_else(|| crunch_fallback(doc))
     }
@@ -148,7 +150,8 @@ impl Article {
         let votes = vote(doc, a, &marks, cfg);
         let top = choose_container(doc, &votes, &marks)?;
         let top = refine_container(doc, &votes, top, cfg);
-        let pointed = article_body_elsewhere(doc, &marks, top, cfg);
+        let pointed =
+            article_body_elsewhere(doc, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
         let top = pointed.unwrap_or(top);
         let mut chosen = add_siblings(doc, &votes, &marks, top, cfg);
         if pointed.is_none() {
@@ -156,6 +159,9 @@ impl Article {
         }
         let mut sel = select_text(doc, a, &marks, &chosen, cfg);
         remove_link_lists(doc, &chosen, &mut sel, cfg);
+        if cfg.teaser_lists {
+            remove_teaser_lists(doc, &chosen, &mut sel);
+        }
         remove_inner_boilerplate(doc, a, &chosen, &mut sel, cfg);
         keep_headline(doc, &marks, &chosen, &mut sel);
         Some(sel)

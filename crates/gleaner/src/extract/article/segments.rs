@@ -10,6 +10,7 @@ use super::super::lqf::BlockOwnText;
 use super::super::Extractor;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
+use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
@@ -100,7 +101,7 @@ pub(super) struct Analysis {
 /// them with token-level Content Code Blurring (TCCB, Gottron 2008, as
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
-pub(super) fn analyse(doc: &Document) -> Analysis {
+pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let own = BlockOwnText::compute(doc);
     let scores = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).extract(doc);
     let mut segments: Vec<Segment> = Vec::new();
@@ -157,7 +158,7 @@ pub(super) fn analyse(doc: &Document) -> Analysis {
             doc.element(id).map_or_else(NameRoles::default, |e| NameRoles::of(&e.id_and_class()))
         })
         .collect();
-    let widgets = find_widgets(doc);
+    let widgets = find_widgets(doc, cfg);
     Analysis { segments, segment_of, blocks, names, widgets }
 }
 
@@ -230,7 +231,7 @@ mod tests {
             "<table><tr><td>{story} {story}<br><br><a href=/a>Next story</a> <a href=/b>Archive</a><hr>{story}</td></tr></table>"
         );
         let doc = parse(&html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
         let in_cell: Vec<f64> =
             a.segments.iter().filter(|s| s.owner == cell).map(Segment::link_quota).collect();
@@ -243,7 +244,7 @@ mod tests {
     #[test]
     fn blocks_sum_their_segments_and_names_are_read() {
         let doc = parse("<div class=story-box><p>One, two.</p>x<br><br>y, z</div>");
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let chars: Vec<u32> = a.blocks.iter().map(|(_, s)| s.chars).collect();
         let commas: Vec<u32> = a.blocks.iter().map(|(_, s)| s.commas).collect();
         assert_eq!((chars, commas), (vec![4, 8], vec![1, 1]));

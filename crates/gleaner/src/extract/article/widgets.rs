@@ -2,16 +2,23 @@
 //! their structure as something other than the article, whatever their
 //! class names say (issue 11, "prefer structure, nearest-ancestor
 //! evidence and guards"): slideshows, whose slides count themselves
-//! ("3 / 12"), and the embedded posts of social networks. Pass 2 sets
+//! ("3 / 12"), and the embedded posts of social networks (a quote that
+//! links to one post). Pass 2 sets
 //! them aside like boilerplate, so they neither vote nor are selected
 //! while anything else is left.
 
+use markup5ever::local_name;
+
+use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
 /// The roots of every widget on the page, outermost first, none inside
 /// another.
-pub(super) fn find_widgets(doc: &Document) -> Vec<NodeId> {
-    let mut roots = slideshows(doc);
+pub(super) fn find_widgets(doc: &Document, cfg: &ArticleConfig) -> Vec<NodeId> {
+    let mut roots = if cfg.slideshows { slideshows(doc) } else { Vec::new() };
+    if cfg.embedded_posts {
+        roots.extend(embedded_posts(doc));
+    }
     roots.sort();
     let mut outermost: Vec<NodeId> = Vec::with_capacity(roots.len());
     for id in roots {
@@ -58,6 +65,32 @@ fn slideshows(doc: &Document) -> Vec<NodeId> {
         }
     }
     roots
+}
+
+/// Embedded posts of social networks: a `blockquote` holding a link to
+/// one post (`twitter.com/…/status/…`, `x.com/…/status/…`,
+/// `instagram.com/p/…`, `tiktok.com/@…/video/…`), which is what the
+/// networks' embed code writes (their script turns it into a card). The
+/// post is someone else's text, not the article's (issue 11).
+fn embedded_posts(doc: &Document) -> Vec<NodeId> {
+    doc.ids()
+        .filter(|&id| doc.is(id, local_name!("blockquote")))
+        .filter(|&id| doc.subtree(id).any(|l| doc.attr(l, "href").is_some_and(is_social_post_url)))
+        .collect()
+}
+
+/// Is `href` the address of one post on a social network?
+fn is_social_post_url(href: &str) -> bool {
+    let Ok(url) = url::Url::parse(href.trim()) else { return false };
+    let host =
+        url.host_str().unwrap_or("").trim_start_matches("www.").trim_start_matches("mobile.");
+    let path = url.path();
+    match host {
+        "twitter.com" | "x.com" => path.contains("/status/"),
+        "instagram.com" => path.starts_with("/p/") || path.starts_with("/reel/"),
+        "tiktok.com" => path.contains("/video/"),
+        _ => false,
+    }
 }
 
 /// Fewest slides a slideshow has \[I\].
@@ -120,7 +153,7 @@ mod tests {
         );
         let doc = parse(&html);
         let ul = doc.ids().find(|&id| doc.attr(id, "class") == Some("slides")).expect("ul");
-        assert_eq!(find_widgets(&doc), [ul]);
+        assert_eq!(find_widgets(&doc, &ArticleConfig::default()), [ul]);
         let out = run(&html);
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
         assert!(!out.contains("caption of slide") && !out.contains("GETTY"), "{out}");
@@ -132,6 +165,22 @@ mod tests {
             "<div><p>{PARA}</p><ul><li><span>1/4</span> cup of flour</li>\
              <li><span>3/4</span> cup of sugar</li><li><span>1/4</span> cup of milk</li></ul></div>"
         );
-        assert!(find_widgets(&parse(&recipe)).is_empty());
+        assert!(find_widgets(&parse(&recipe), &ArticleConfig::default()).is_empty());
+    }
+
+    /// See: issue 11, "embedded posts (tweets, Instagram blockquotes)
+    /// inside the body".
+    #[test]
+    fn issue_11_embedded_tweets_go_and_quotes_stay() {
+        let tweet = "<blockquote class=twitter-tweet><p>The sea wall is gone, the whole street is under water now.</p>\
+                     &mdash; A Resident (@resident) <a href='https://twitter.com/resident/status/123'>May 1, 2024</a></blockquote>";
+        let quote = "<blockquote><p>We were ready, she said, and the old sea wall held for a while.</p></blockquote>";
+        let html = format!("<div><p>{PARA}</p>{tweet}<p>{PARA}</p>{quote}<p>{PARA}</p></div>");
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("whole street") && !out.contains("@resident"), "{out}");
+        assert!(out.contains("We were ready"), "{out}");
+        assert!(is_social_post_url("https://x.com/a/status/1"));
+        assert!(!is_social_post_url("https://twitter.com/a"));
     }
 }
