@@ -88,20 +88,110 @@ pub(super) fn remove_link_lists(
     });
 }
 
+/// Pass 9, **teaser lists** \[I\]: inside the chosen elements, a block
+/// with at least [`TEASERS`] child items of the same shape (tag and
+/// class; `li`, `div` or `article`), each led by a linked title in a block of its own, and each short
+/// (at most [`TEASER_WORDS`] words), is a list of other stories: "most
+/// popular", promo cards, "more from" (issue 11). Their unlinked blurbs
+/// and dates keep the link quota low, so [`remove_link_lists`] misses
+/// them; the shape does not.
+pub(super) fn remove_teaser_lists(doc: &Document, chosen: &[NodeId], sel: &mut Selection) {
+    remove_inside(doc, chosen, sel, |id| doc.element(id).is_some() && is_teaser_list(doc, id));
+}
+
+/// Fewest teasers a teaser list has \[I\].
+const TEASERS: usize = 3;
+/// Most words a teaser has \[I\].
+const TEASER_WORDS: u32 = 60;
+
+fn is_teaser_list(doc: &Document, id: NodeId) -> bool {
+    let items: Vec<NodeId> = doc.children(id).filter(|&c| doc.element(c).is_some()).collect();
+    if items.len() < TEASERS {
+        return false;
+    }
+    let shape = |c: NodeId| (doc.name(c).cloned(), doc.attr(c, "class").map(str::trim));
+    let first = shape(items[0]);
+    // Rows of a table are a table's, not a list's.
+    let item_tag =
+        matches!(first.0, Some(local_name!("li") | local_name!("div") | local_name!("article")));
+    item_tag
+        && items.iter().all(|&c| shape(c) == first)
+        && items.iter().all(|&c| {
+            let s = doc.stats(c);
+            s.words <= TEASER_WORDS
+                && s.link_words < s.words
+                && doc
+                    .subtree(c)
+                    .find(|&t| doc.is_text(t) && doc.stats(t).chars > 0)
+                    .is_some_and(|t| leads_with_a_linked_title(doc, c, t))
+        })
+}
+
+/// Is `text`, the first text of `item`, a link in a block of its own
+/// inside the item (`<h3><a>Title</a></h3><p>Blurb</p>`)? A link that
+/// runs on into its annotation on one line (`<li><a>Name</a> – what it
+/// is</li>`) is a list of resources in the article, not teasers.
+fn leads_with_a_linked_title(doc: &Document, item: NodeId, text: NodeId) -> bool {
+    doc.stats(text).flags.contains(NodeFlags::IN_LINK)
+        && doc
+            .ancestors(text)
+            .take_while(|&a| a != item)
+            .any(|a| doc.stats(a).flags.contains(NodeFlags::BLOCK))
+}
+
 /// Pass 10, **inner boilerplate** \[I\]: inside the chosen elements,
 /// blocks named as share bars, newsletter boxes, promotions, related
 /// teasers or advertisements ([`Role::InnerBoilerplate`], whole name
 /// parts, so `shared-content` or `adult` do not match) are removed, unless
-/// they are headings.
+/// they are headings or hold more than
+/// [`rescue_share`](ArticleConfig::rescue_share) of their container's
+/// characters.
 pub(super) fn remove_inner_boilerplate(
     doc: &Document,
     a: &Analysis,
     chosen: &[NodeId],
     sel: &mut Selection,
+    cfg: &ArticleConfig,
 ) {
-    remove_inside(doc, chosen, sel, |id| {
-        doc.element(id).is_some() && a.names(id).has(Role::InnerBoilerplate) && !is_heading(doc, id)
-    });
+    // Selected characters before each node, so that a subtree's are one
+    // subtraction.
+    let mut before = Vec::with_capacity(doc.len() + 1);
+    let mut total = 0u64;
+    for id in doc.ids() {
+        before.push(total);
+        if sel.contains(id) {
+            total += u64::from(doc.stats(id).chars);
+        }
+    }
+    before.push(total);
+    let selected = |id: NodeId| {
+        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(total);
+        (end - before.get(id.index()).copied().unwrap_or(0)) as f64
+    };
+    for &root in chosen {
+        let most = cfg.rescue_share * selected(root);
+        remove_inside(doc, &[root], sel, |id| {
+            doc.element(id).is_some()
+                && a.names(id).has(Role::InnerBoilerplate)
+                && !is_heading(doc, id)
+                && !(cfg.inner_guard && is_named_article(doc, a, id) && selected(id) > most)
+        });
+    }
+}
+
+/// Guard of [`remove_inner_boilerplate`] (issue 11): a block whose name
+/// also says "article" (`gigya-share-btns text-wrapper`, `ad-content`) or
+/// that is marked up as the article's body (`itemprop="articleBody"`) is
+/// the article when it holds most of its container's selected text.
+fn is_named_article(doc: &Document, a: &Analysis, id: NodeId) -> bool {
+    a.names(id).has(Role::ArticleHint) || is_article_body(doc, id)
+}
+
+/// Is the element marked up as an article's body (schema.org microdata,
+/// `itemprop="articleBody"`, <https://schema.org/articleBody>)?
+pub(super) fn is_article_body(doc: &Document, id: NodeId) -> bool {
+    doc.attr(id, "itemprop")
+        .is_some_and(|v| v.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody")))
 }
 
 /// Deselects, below each chosen root, the outermost subtrees whose root
@@ -227,7 +317,10 @@ fn is_heading(doc: &Document, id: NodeId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::article::tests::{run, PARA};
+    use crate::extract::article::tests::{parse, run, PARA};
+    use crate::extract::article::{Article, ArticleConfig};
+    use crate::extract::Extractor;
+    use crate::render;
 
     #[test]
     fn link_lines_inside_the_container_go_but_headings_stay() {
@@ -294,5 +387,111 @@ mod tests {
         let out = run(&html);
         assert!(out.starts_with("Storm hits the coast\n\n"), "{out}");
         assert!(!out.contains("By a reporter"), "{out}");
+    }
+
+    /// See: issue 11, "the real body wrapper has a class that contains a
+    /// boilerplate word as part of a longer name (`no-share`, `readmore`,
+    /// `ad-content`, …) and the inner cleaning removes it".
+    #[test]
+    fn issue_11_an_article_body_with_a_boilerplate_name_part_stays() {
+        for name in
+            ["class=no-share", "class=ad-content", "id=gigya-share-btns itemprop=articleBody"]
+        {
+            let html = format!(
+                "<div class=story><h1>Storm</h1><p>Short intro line.</p><div {name}><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
+                 <div class=share>Share this story on every network</div></div>"
+            );
+            let out = run(&html);
+            assert_eq!(out.matches("A powerful storm").count(), 3, "{name}: {out}");
+            assert!(!out.contains("Share this"), "{name}: {out}");
+        }
+        // A small block so named is still removed.
+        let html = format!(
+            "<div class=story><p>{PARA}</p><p>{PARA}</p><div class=ad-content><p>Buy a boat today, the best boats in town.</p></div></div>"
+        );
+        assert!(!run(&html).contains("Buy a boat"));
+    }
+
+    /// See: issue 11, "Teaser lists kept … three or more sibling items of
+    /// the same shape, each led by a link to another page".
+    #[test]
+    fn issue_11_teaser_lists_with_unlinked_blurbs_go() {
+        let teaser = |i: u32| {
+            format!(
+                "<li class=card><h3><a href=/story-{i}>Another story number {i}</a></h3>\
+                 <p>An unlinked blurb of this other story, long enough to lower the link quota a lot.</p>\
+                 <span>May {i}, 2024</span></li>"
+            )
+        };
+        let teasers: String = (1..=4).map(teaser).collect();
+        let html = format!("<div><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p><ul>{teasers}</ul></div>");
+        let run = |html: &str| {
+            let doc = parse(html);
+            let cfg = ArticleConfig { teaser_lists: true, ..Default::default() };
+            render::text(&doc, &Article::new(cfg).extract(&doc))
+        };
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("Another story") && !out.contains("unlinked blurb"), "{out}");
+        // A list of annotated links in the article's own words stays.
+        let links: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<li><a href=/r{i}>Resource {i}</a> – a fine guide to the storm season.</li>"
+                )
+            })
+            .collect();
+        let html = format!("<div><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p><ul>{links}</ul></div>");
+        assert!(run(&html).contains("Resource 4 – a fine guide"), "{}", run(&html));
+    }
+
+    /// See: issue 11, "body text as `<br><br>`-separated runs directly in
+    /// a `div`".
+    #[test]
+    fn issue_11_a_body_of_line_broken_runs_is_kept() {
+        let html = format!(
+            "<div class=menu><a href=/>Home</a> <a href=/a>About</a></div>\
+             <div>{PARA}<br><br>{PARA}<br><br>{PARA}<br><br>{PARA}</div>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 4, "{out}");
+        assert!(!out.contains("About"), "{out}");
+    }
+
+    /// See: issue 11, "CSS-hidden overlays and modals, login/registration
+    /// boxes".
+    #[test]
+    fn issue_11_hidden_modals_and_login_boxes_go() {
+        let html = format!(
+            "<div class=story><p>{PARA}</p><p>{PARA}</p>\
+             <div class=modal style='display:none'><p>Log in to read the rest of this story, it is free and easy.</p></div>\
+             <div class=login-box><p>Register now for unlimited access to every story on the site.</p></div>\
+             <p>{PARA}</p></div>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("Log in") && !out.contains("Register now"), "{out}");
+    }
+
+    /// See: issue 11, "Article split over repeated sibling or cousin
+    /// containers (`story-body-1`, `-2`)".
+    #[test]
+    fn issue_11_an_article_split_over_sibling_containers_is_whole() {
+        let part = |n: u32| {
+            format!(
+                "<div class=story-body-{n}><p>{PARA} Part {n}.</p><p>{PARA}</p><p>{PARA}</p></div>"
+            )
+        };
+        let html = format!(
+            "<div class=main>{}<div class=ad-slot>Advertisement</div>{}{}</div><div class=sidebar><p>{PARA} Side.</p></div>",
+            part(1),
+            part(2),
+            part(3)
+        );
+        let out = run(&html);
+        for n in 1..=3 {
+            assert!(out.contains(&format!("Part {n}.")), "{n}: {out}");
+        }
+        assert!(!out.contains("Side.") && !out.contains("Advertisement"), "{out}");
     }
 }

@@ -1,6 +1,8 @@
 //! Passes 4 and 5, **choose the container** and **refine** it
-//! (Readability, Arc90 2009).
+//! (Readability, Arc90 2009), and the page's own pointer at its article
+//! (schema.org's `articleBody`).
 
+use super::clean::is_article_body;
 use super::votes::Votes;
 use super::ArticleConfig;
 use crate::document::{Document, NodeId};
@@ -26,6 +28,34 @@ pub(super) fn refine_container(
     let top = common_ancestor_of_alternatives(doc, votes, top, cfg).unwrap_or(top);
     let top = climb_to_higher_score(doc, votes, top, cfg);
     only_child_to_parent(doc, top)
+}
+
+/// Pass 5, **the page's own pointer** \[I\]: when exactly one element
+/// of the page is marked up as the article's body (schema.org microdata,
+/// `itemprop="articleBody"`, <https://schema.org/articleBody>), it is
+/// outside boilerplate, holds at least
+/// [`min_article_chars`](ArticleConfig::min_article_chars) characters and
+/// shares nothing with the container the votes chose, the page says the
+/// votes went to the wrong place: a long slideshow or a second article
+/// outvoted a short one (issue 11, "prefer the article that the page's own
+/// metadata points at"). The marked element is the container then.
+///
+/// `None` leaves the votes' choice: no such element, several (a list of
+/// posts), or one that overlaps the container (the votes agree, or chose
+/// a wider block with the headline).
+pub(super) fn article_body_elsewhere(
+    doc: &Document,
+    marks: &[bool],
+    top: NodeId,
+    cfg: &ArticleConfig,
+) -> Option<NodeId> {
+    let mut marked = doc.ids().filter(|&id| is_article_body(doc, id));
+    let body = marked.next()?;
+    if marked.next().is_some() || marks[body.index()] {
+        return None;
+    }
+    let wider = body != top && !doc.contains(top, body);
+    (wider && doc.stats(body).chars >= cfg.min_article_chars).then_some(body)
 }
 
 /// The content is split into sections when at least
@@ -140,7 +170,7 @@ mod tests {
     /// `from`, and the id of the result.
     fn refined(html: &str, from: &str) -> String {
         let doc = parse(html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let cfg = ArticleConfig::default();
         let votes = vote(&doc, &a, &vec![false; doc.len()], &cfg);
         let top = doc.ids().find(|&id| doc.attr(id, "id") == Some(from)).expect("from");
@@ -173,5 +203,27 @@ mod tests {
         );
         assert_eq!(refined(&html, "story"), "wrap");
         assert!(run(&html).starts_with("A short intro."), "{}", run(&html));
+    }
+
+    /// See: issue 11, "a long gallery outvoting a short article" and
+    /// "prefer the article that the page's own metadata points at".
+    #[test]
+    fn issue_11_the_marked_article_body_wins_over_a_longer_block_inside_it() {
+        let captions: String = (0..80)
+            .map(|i| format!("<div><p>Picture {i}: the sea wall, the harbour, the boats, and the crowd on the pier.</p></div>"))
+            .collect();
+        let html = format!(
+            "<div class=wrap><div itemprop=articleBody><div class=lead><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p></div>\
+             <div class=pictures>{captions}</div></div></div>"
+        );
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 4, "{out}");
+        // Without the marking, the pictures' block wins alone.
+        let plain = run(&html.replace(" itemprop=articleBody", ""));
+        assert!(!plain.contains("A powerful storm"), "{plain}");
+        // Two marked bodies (a list of posts) point nowhere.
+        let two = format!("{html}<div itemprop=articleBody><p>Another post.</p></div>");
+        let out = run(&two);
+        assert!(!out.contains("A powerful storm"), "{out}");
     }
 }

@@ -35,7 +35,9 @@ impl Strictness {
 /// Rescue \[I\]: a marked subtree holding more than
 /// [`rescue_share`](ArticleConfig::rescue_share) of the body's characters
 /// is the page itself (ASP.NET forms, `<div id=main-menu-and-content>`)
-/// and is not marked; comment sections inside it stay marked.
+/// and is not marked; comment sections inside it stay marked. Widgets
+/// (slideshows, embedded posts: `widgets`) are marked at every strictness
+/// but [`Strictness::Off`], whatever their size.
 pub(super) fn mark_boilerplate(
     doc: &Document,
     a: &Analysis,
@@ -69,6 +71,13 @@ pub(super) fn mark_boilerplate(
             for d in doc.subtree(id) {
                 boilerplate[d.index()] = comments[d.index()];
             }
+        }
+    }
+    // Widgets are not the article however much text they hold; a page
+    // that is nothing but one yields it at the last attempt.
+    if strictness != Strictness::Off {
+        for &w in &a.widgets {
+            boilerplate[w.index()..doc.subtree_end(w).index()].fill(true);
         }
     }
     boilerplate
@@ -151,7 +160,7 @@ mod tests {
     /// The marks of the first element named `tag`, at each strictness.
     fn marked(html: &str, tag: &str) -> [bool; 3] {
         let doc = parse(html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let id = doc.ids().find(|&id| doc.name(id).is_some_and(|n| &**n == tag)).expect("tag");
         Strictness::ALL
             .map(|s| mark_boilerplate(&doc, &a, s, &ArticleConfig::default())[id.index()])

@@ -18,12 +18,13 @@
 //!    and `<hr>`), their link quota, commas and content-code ratio from
 //!    token-level Content Code Blurring (TCCB, Gottron 2008); the
 //!    segments summed per block; what each class and id says
-//!    (`vocabulary`).
+//!    (`vocabulary`); the widgets recognised by their structure
+//!    (`widgets`: slideshows whose slides count themselves).
 //!
 //! Then, once per strictness (pass 12):
 //!
 //! 2. **mark boilerplate** (`marks`): `nav`, `aside`, `footer`, `form`,
-//!    ARIA landmarks, comment sections and (strictest attempt only)
+//!    ARIA landmarks, comment sections, widgets and (strictest attempt only)
 //!    Readability's unlikely class and id words are set aside, unless
 //!    they hold most of the page's text.
 //! 3. **vote** (`votes`): every text block with enough characters casts
@@ -35,17 +36,21 @@
 //!    times `1 − link density` (Readability).
 //! 5. **refine** (`container`): Readability's corrections — the common
 //!    ancestor of several near-best sections, a higher-scoring parent, the
-//!    parent of an only child.
+//!    parent of an only child; then the page's own pointer: the one
+//!    element marked up as the article's body (`itemprop=articleBody`)
+//!    when the votes chose a block inside it or elsewhere \[I\].
 //! 6. **siblings** (`siblings`): Readability's sibling rule, by score
 //!    share and for paragraph-like siblings.
 //! 7. **secondary containers** (`siblings`): candidates elsewhere that
-//!    score nearly as high as the container \[I\].
+//!    score nearly as high as the container \[I\] (not when the page's
+//!    own pointer chose it).
 //! 8. **select** (`clean`): the chosen text outside boilerplate, less
 //!    segments above LQF's link quota.
 //! 9. **link lists** (`clean`): lists of short links, after Crunch's
 //!    link-list remover (Gupta et al. 2003).
 //! 10. **inner boilerplate** (`clean`): share bars, newsletter boxes,
-//!     promotions and related teasers named as such \[I\].
+//!     promotions and related teasers named as such \[I\], unless the
+//!     block also says "article" and holds most of the selected text.
 //! 11. **headline** (`clean`): the `h1` before the container \[I\].
 //! 12. **strictness retry**: an attempt with less than
 //!     [`min_article_chars`](ArticleConfig::min_article_chars) is repeated
@@ -99,11 +104,14 @@ mod segments;
 mod siblings;
 mod vocabulary;
 mod votes;
+mod widgets;
 
 pub use self::config::ArticleConfig;
 
-use self::clean::{keep_headline, remove_inner_boilerplate, remove_link_lists, select_text};
-use self::container::{choose_container, refine_container};
+use self::clean::{
+    keep_headline, remove_inner_boilerplate, remove_link_lists, remove_teaser_lists, select_text,
+};
+use self::container::{article_body_elsewhere, choose_container, refine_container};
 use self::marks::{mark_boilerplate, Strictness};
 use self::segments::{analyse, Analysis};
 use self::siblings::{add_secondary_containers, add_siblings};
@@ -128,7 +136,7 @@ impl Article {
 impl Extractor for Article {
     /// The passes, in order; see the [module docs](self).
     fn extract(&self, doc: &Document) -> Selection {
-        let a = analyse(doc);
+        let a = analyse(doc, &self.config);
         if doc.deadline().expired() {
             return Selection::none(doc);
         }
@@ -145,11 +153,19 @@ impl Article {
         let votes = vote(doc, a, &marks, cfg);
         let top = choose_container(doc, &votes, &marks)?;
         let top = refine_container(doc, &votes, top, cfg);
+        let pointed =
+            article_body_elsewhere(doc, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
+        let top = pointed.unwrap_or(top);
         let mut chosen = add_siblings(doc, &votes, &marks, top, cfg);
-        add_secondary_containers(doc, &votes, &marks, top, &mut chosen, cfg);
+        if pointed.is_none() {
+            add_secondary_containers(doc, &votes, &marks, top, &mut chosen, cfg);
+        }
         let mut sel = select_text(doc, a, &marks, &chosen, cfg);
         remove_link_lists(doc, &chosen, &mut sel, cfg);
-        remove_inner_boilerplate(doc, a, &chosen, &mut sel);
+        if cfg.teaser_lists {
+            remove_teaser_lists(doc, &chosen, &mut sel);
+        }
+        remove_inner_boilerplate(doc, a, &chosen, &mut sel, cfg);
         keep_headline(doc, &marks, &chosen, &mut sel);
         Some(sel)
     }

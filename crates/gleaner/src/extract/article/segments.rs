@@ -1,7 +1,7 @@
 //! Pass 1, **analyse**: the facts every later pass and every attempt
 //! shares — text segments with their link quota, commas and content-code
 //! ratio, the segments summed per block (the voters), and what each
-//! element's class and id say.
+//! element's class and id say, and the widgets (`widgets`).
 
 use std::collections::HashMap;
 
@@ -11,6 +11,8 @@ use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::BlockOwnText;
 use super::super::Extractor;
 use super::vocabulary::NameRoles;
+use super::widgets::find_widgets;
+use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
@@ -93,13 +95,15 @@ pub(super) struct Analysis {
     pub blocks: Vec<(NodeId, Segment)>,
     /// What each element's id and class say (empty for other nodes).
     pub names: Vec<NameRoles>,
+    /// The roots of the widgets on the page (`widgets`).
+    pub widgets: Vec<NodeId>,
 }
 
 /// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
 /// them with token-level Content Code Blurring (TCCB, Gottron 2008, as
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
-pub(super) fn analyse(doc: &Document) -> Analysis {
+pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let own = BlockOwnText::compute(doc);
     let scores = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).extract(doc);
     let mut segments: Vec<Segment> = Vec::new();
@@ -151,7 +155,8 @@ pub(super) fn analyse(doc: &Document) -> Analysis {
     }
     let blocks = sum_by_block(&segments);
     let names = element_name_roles(doc);
-    Analysis { segments, segment_of, blocks, names }
+    let widgets = find_widgets(doc, cfg);
+    Analysis { segments, segment_of, blocks, names, widgets }
 }
 
 /// The [`NameRoles`] of every node. Matching a name against the whole
@@ -246,7 +251,7 @@ mod tests {
             "<table><tr><td>{story} {story}<br><br><a href=/a>Next story</a> <a href=/b>Archive</a><hr>{story}</td></tr></table>"
         );
         let doc = parse(&html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
         let in_cell: Vec<f64> =
             a.segments.iter().filter(|s| s.owner == cell).map(Segment::link_quota).collect();
@@ -259,7 +264,7 @@ mod tests {
     #[test]
     fn blocks_sum_their_segments_and_names_are_read() {
         let doc = parse("<div class=story-box><p>One, two.</p>x<br><br>y, z</div>");
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let chars: Vec<u32> = a.blocks.iter().map(|(_, s)| s.chars).collect();
         let commas: Vec<u32> = a.blocks.iter().map(|(_, s)| s.commas).collect();
         assert_eq!((chars, commas), (vec![4, 8], vec![1, 1]));

@@ -224,6 +224,13 @@ pub(super) const VOCABULARY: &[Word] = &[
     w("print", InnerBoilerplate, WholePart, Gleaner),
     w("toolbar", InnerBoilerplate, WholePart, Gleaner),
     w("rating", InnerBoilerplate, WholePart, Gleaner),
+    // … login and registration boxes, paywalls, donation appeals (issue 11).
+    w("login", InnerBoilerplate, WholePart, Gleaner),
+    w("signin", InnerBoilerplate, WholePart, Gleaner),
+    w("registration", InnerBoilerplate, WholePart, Gleaner),
+    w("paywall", InnerBoilerplate, WholePart, Gleaner),
+    w("donate", InnerBoilerplate, WholePart, Gleaner),
+    w("donation", InnerBoilerplate, WholePart, Gleaner),
 ];
 
 /// The roles an element's id and class play, read once per element.

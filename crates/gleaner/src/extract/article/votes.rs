@@ -130,7 +130,7 @@ mod tests {
     /// The scores of the `div`s of `html`, in document order.
     fn div_scores(html: &str) -> Vec<f64> {
         let doc = parse(html);
-        let a = analyse(&doc);
+        let a = analyse(&doc, &ArticleConfig::default());
         let v = vote(&doc, &a, &vec![false; doc.len()], &ArticleConfig::default());
         doc.ids()
             .filter(|&id| doc.is(id, local_name!("div")))

@@ -1,0 +1,186 @@
+//! Part of pass 1, **widgets** \[I\]: blocks that are recognisable by
+//! their structure as something other than the article, whatever their
+//! class names say (issue 11, "prefer structure, nearest-ancestor
+//! evidence and guards"): slideshows, whose slides count themselves
+//! ("3 / 12"), and the embedded posts of social networks (a quote that
+//! links to one post). Pass 2 sets
+//! them aside like boilerplate, so they neither vote nor are selected
+//! while anything else is left.
+
+use markup5ever::local_name;
+
+use super::ArticleConfig;
+use crate::document::{Document, NodeId};
+
+/// The roots of every widget on the page, outermost first, none inside
+/// another.
+pub(super) fn find_widgets(doc: &Document, cfg: &ArticleConfig) -> Vec<NodeId> {
+    let mut roots = if cfg.slideshows { slideshows(doc) } else { Vec::new() };
+    if cfg.embedded_posts {
+        roots.extend(embedded_posts(doc));
+    }
+    roots.sort();
+    let mut outermost: Vec<NodeId> = Vec::with_capacity(roots.len());
+    for id in roots {
+        if !outermost.last().is_some_and(|&last| doc.contains(last, id)) {
+            outermost.push(id);
+        }
+    }
+    outermost
+}
+
+/// Slideshows: text nodes that read as a slide counter `k/n` or `k of n`
+/// with the same total `n`, at least [`MIN_SLIDES`] different `k`, each
+/// in a different child of their nearest common ancestor, which is the
+/// slideshow (a list of slides, each with its counter, caption and
+/// credit). Fractions in a recipe (`1/4`, `3/4`) do not number three
+/// sibling items differently over one total, and a counter that counts to
+/// fewer than [`MIN_SLIDES`] is not a slideshow.
+fn slideshows(doc: &Document) -> Vec<NodeId> {
+    let mut counters: Vec<(u32, u32, NodeId)> = doc
+        .text_nodes()
+        .filter_map(|id| slide_counter(doc.text(id)).map(|(k, total)| (total, k, id)))
+        .collect();
+    counters.sort();
+    let mut roots = Vec::new();
+    for group in counters.chunk_by(|a, b| a.0 == b.0) {
+        let mut numbers: Vec<u32> = group.iter().map(|&(_, k, _)| k).collect();
+        numbers.dedup();
+        if numbers.len() < MIN_SLIDES {
+            continue;
+        }
+        let mut nodes = group.iter().map(|&(_, _, id)| id);
+        let Some(first) = nodes.next() else { continue };
+        let Some(root) = nodes.try_fold(first, |lca, id| common_ancestor(doc, lca, id)) else {
+            continue;
+        };
+        let mut items: Vec<NodeId> = group
+            .iter()
+            .filter_map(|&(_, _, id)| doc.ancestors(id).take_while(|&a| a != root).last())
+            .collect();
+        items.sort();
+        items.dedup();
+        if items.len() >= MIN_SLIDES && doc.element(root).is_some() && root != doc.body() {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
+/// Embedded posts of social networks: a `blockquote` holding a link to
+/// one post (`twitter.com/…/status/…`, `x.com/…/status/…`,
+/// `instagram.com/p/…`, `tiktok.com/@…/video/…`), which is what the
+/// networks' embed code writes (their script turns it into a card). The
+/// post is someone else's text, not the article's (issue 11).
+fn embedded_posts(doc: &Document) -> Vec<NodeId> {
+    doc.ids()
+        .filter(|&id| doc.is(id, local_name!("blockquote")))
+        .filter(|&id| doc.subtree(id).any(|l| doc.attr(l, "href").is_some_and(is_social_post_url)))
+        .collect()
+}
+
+/// Is `href` the address of one post on a social network?
+fn is_social_post_url(href: &str) -> bool {
+    let Ok(url) = url::Url::parse(href.trim()) else { return false };
+    let host =
+        url.host_str().unwrap_or("").trim_start_matches("www.").trim_start_matches("mobile.");
+    let path = url.path();
+    match host {
+        "twitter.com" | "x.com" => path.contains("/status/"),
+        "instagram.com" => path.starts_with("/p/") || path.starts_with("/reel/"),
+        "tiktok.com" => path.contains("/video/"),
+        _ => false,
+    }
+}
+
+/// Fewest slides a slideshow has \[I\].
+const MIN_SLIDES: usize = 3;
+
+/// `(k, n)` when `text` is a slide counter: `k/n` or `k of n`, with
+/// `1 ≤ k ≤ n`, `n ≥` [`MIN_SLIDES`], at most three digits each, spaces
+/// around allowed.
+fn slide_counter(text: &str) -> Option<(u32, u32)> {
+    let t = text.trim();
+    if t.len() > 12 {
+        return None;
+    }
+    let (k, n) = t.split_once('/').or_else(|| t.split_once(" of "))?;
+    let number = |s: &str| {
+        let s = s.trim();
+        (1..=3).contains(&s.len()).then_some(())?;
+        s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<u32>().ok())?
+    };
+    let (k, n) = (number(k)?, number(n)?);
+    (k >= 1 && k <= n && n as usize >= MIN_SLIDES).then_some((k, n))
+}
+
+/// The nearest common ancestor of `a` and `b` (`a` when it holds `b`).
+fn common_ancestor(doc: &Document, a: NodeId, b: NodeId) -> Option<NodeId> {
+    std::iter::once(a).chain(doc.ancestors(a)).find(|&x| doc.contains(x, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::article::tests::{parse, run, PARA};
+
+    #[test]
+    fn slide_counters() {
+        assert_eq!(slide_counter(" 3/50 "), Some((3, 50)));
+        assert_eq!(slide_counter("3 of 12"), Some((3, 12)));
+        for no in ["1/2", "7/4", "0/5", "1/4 cup", "2024/1000", "of 12", "a/b", ""] {
+            assert_eq!(slide_counter(no), None, "{no}");
+        }
+    }
+
+    /// See: issue 11, "whole slideshow widgets (lists of slides each with
+    /// a caption, an 'N of M' counter and a photo credit)" and "a long
+    /// gallery outvoting a short article".
+    #[test]
+    fn issue_11_a_slideshow_does_not_outvote_the_article() {
+        let slides: String = (1..=12)
+            .map(|k| {
+                format!(
+                    "<li><h2><span class=counter>{k}/12</span> Slide title {k}</h2>\
+                     <p>The caption of slide {k} is long, and it says a lot, about a picture, in a gallery.</p>\
+                     <p class=credits>GETTY IMAGES</p></li>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<div class=story><h1>Storm hits the coast</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p>\
+             <div class=gallery><ul class=slides>{slides}</ul></div></div>"
+        );
+        let doc = parse(&html);
+        let ul = doc.ids().find(|&id| doc.attr(id, "class") == Some("slides")).expect("ul");
+        assert_eq!(find_widgets(&doc, &ArticleConfig::default()), [ul]);
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("caption of slide") && !out.contains("GETTY"), "{out}");
+        // A page that is nothing but the slideshow still yields it.
+        let only = format!("<div class=gallery><ul class=slides>{slides}</ul></div>");
+        assert!(run(&only).contains("caption of slide 12"));
+        // Fractions in a recipe are not slide counters.
+        let recipe = format!(
+            "<div><p>{PARA}</p><ul><li><span>1/4</span> cup of flour</li>\
+             <li><span>3/4</span> cup of sugar</li><li><span>1/4</span> cup of milk</li></ul></div>"
+        );
+        assert!(find_widgets(&parse(&recipe), &ArticleConfig::default()).is_empty());
+    }
+
+    /// See: issue 11, "embedded posts (tweets, Instagram blockquotes)
+    /// inside the body".
+    #[test]
+    fn issue_11_embedded_tweets_go_and_quotes_stay() {
+        let tweet = "<blockquote class=twitter-tweet><p>The sea wall is gone, the whole street is under water now.</p>\
+                     &mdash; A Resident (@resident) <a href='https://twitter.com/resident/status/123'>May 1, 2024</a></blockquote>";
+        let quote = "<blockquote><p>We were ready, she said, and the old sea wall held for a while.</p></blockquote>";
+        let html = format!("<div><p>{PARA}</p>{tweet}<p>{PARA}</p>{quote}<p>{PARA}</p></div>");
+        let out = run(&html);
+        assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
+        assert!(!out.contains("whole street") && !out.contains("@resident"), "{out}");
+        assert!(out.contains("We were ready"), "{out}");
+        assert!(is_social_post_url("https://x.com/a/status/1"));
+        assert!(!is_social_post_url("https://twitter.com/a"));
+    }
+}
