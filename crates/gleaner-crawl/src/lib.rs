@@ -43,8 +43,8 @@ mod warc_read;
 /// ([`warc::run_warc`]).
 pub mod warc {
     pub use crate::warc_batch::{
-        learn_host_templates, manifest_path, run_warc, HostTemplates, WarcBatchError, WarcEvent,
-        WarcOptions, WarcOutputFormat, WarcTotals,
+        learn_host_templates, manifest_path, page_record, run_warc, HostTemplates, WarcBatchError,
+        WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
     };
     pub use crate::warc_page::{
         block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE,

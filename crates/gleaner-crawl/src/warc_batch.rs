@@ -419,6 +419,36 @@ fn batch_page<'a>(page: &'a WarcPage, source: &'a str) -> Page<'a> {
     Page { source, bytes: &page.body, url: page.url.as_deref(), encoding: page.encoding }
 }
 
+/// The record of a WARC record that [`select`] judged, named `source`
+/// (`FILE#OFFSET`), and the source record's id: a page extracted with
+/// `templates` (`url` from `WARC-Target-URI`; `date` the capture date,
+/// `WARC-Date`, and the page's own date in `published_date`), or a
+/// response that could not be read as a failed record. `Err` with the
+/// kind for a record that is not a page. Shared by [`run_warc`] and the
+/// Python package's `iter_warc`.
+pub fn page_record(
+    job: &Job,
+    source: &str,
+    selected: Selected,
+    templates: Option<(&SiteTemplates, usize)>,
+) -> Result<(Record, Option<String>), String> {
+    match selected {
+        Selected::Skipped(kind) => Err(kind),
+        Selected::Failed { url, date, error } => {
+            let mut failed = job.failed_record(source, &error);
+            failed.unreadable = false;
+            failed.url = url;
+            failed.date = date;
+            Ok((failed, None))
+        }
+        Selected::Page(page) => {
+            let mut out = job.record_for_page(&batch_page(&page, source), templates);
+            out.published_date = std::mem::replace(&mut out.date, page.date);
+            Ok((out, page.record_id))
+        }
+    }
+}
+
 /// What became of one item.
 enum Outcome {
     /// A page's record, with the source record's id.
@@ -670,27 +700,14 @@ pub fn run_warc(
         }
         Item::Record { file, record, position } => {
             let source = source_of(path_of(files, file), record.offset);
-            match select(&record, max_bytes) {
-                Selected::Skipped(kind) => Outcome::Skipped { kind, position },
-                Selected::Failed { url, date, error } => {
-                    let mut failed = job.failed_record(&source, &error);
-                    failed.unreadable = false;
-                    failed.url = url;
-                    failed.date = date;
-                    let record = Box::new(failed);
-                    Outcome::Page { record, record_id: None, position }
-                }
-                Selected::Page(page) => {
-                    let templates = site.and_then(|s| s.of(file, record.offset));
-                    let mut out = job.record_for_page(&batch_page(&page, &source), templates);
-                    // `date` is the capture date here (issue 14); the
-                    // page's own date moves to `published_date`.
-                    out.published_date = std::mem::replace(&mut out.date, page.date.clone());
+            let templates = site.and_then(|s| s.of(file, record.offset));
+            match page_record(job, &source, select(&record, max_bytes), templates) {
+                Err(kind) => Outcome::Skipped { kind, position },
+                Ok((mut out, record_id)) => {
                     if text_in_rendered {
                         out.text = std::mem::take(&mut out.rendered);
                     }
-                    let record = Box::new(out);
-                    Outcome::Page { record, record_id: page.record_id, position }
+                    Outcome::Page { record: Box::new(out), record_id, position }
                 }
             }
         }

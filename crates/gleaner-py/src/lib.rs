@@ -200,24 +200,29 @@ fn extract_batch(
     }
     let settings =
         Settings::new(algorithm, output_format, params, None, template.map(|t| t.model.clone()))?;
-    let threads = parallel.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
-    let out = py.detach(|| {
-        pool.install(|| {
-            pages
-                .par_iter()
-                .enumerate()
-                .map(|(i, html)| {
-                    let url = urls.as_ref().and_then(|u| u.get(i).cloned().flatten());
-                    let source = format!("<page {i}>");
-                    settings.output(settings.record_at(html, &source, url)).ok()
-                })
-                .collect()
-        })
-    });
+    let extract_all = || -> Vec<Option<String>> {
+        pages
+            .par_iter()
+            .enumerate()
+            .map(|(i, html)| {
+                let url = urls.as_ref().and_then(|u| u.get(i).cloned().flatten());
+                let source = format!("<page {i}>");
+                settings.output(settings.record_at(html, &source, url)).ok()
+            })
+            .collect()
+    };
+    // All cores: rayon's global pool, started once per process rather
+    // than a pool per call (datatrove calls once per small batch).
+    let out = match parallel {
+        None => py.detach(extract_all),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
+            py.detach(|| pool.install(extract_all))
+        }
+    };
     Ok(out)
 }
 

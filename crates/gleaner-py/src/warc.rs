@@ -7,8 +7,8 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io::BufReader;
 
-use gleaner_batch::{Job, Page, Record};
-use gleaner_crawl::warc::{block_bytes_to_keep, select, Selected, WarcReader};
+use gleaner_batch::{Job, Record};
+use gleaner_crawl::warc::{block_bytes_to_keep, page_record, select, Selected, WarcReader};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -18,9 +18,11 @@ use crate::Settings;
 /// Pages read ahead and extracted together.
 const BATCH: usize = 64;
 
-/// A page or a failure read from the archive, before extraction.
+/// A record the archive holds, judged but not yet extracted.
 enum Item {
-    Page { source: String, page: gleaner_crawl::warc::WarcPage },
+    /// A page or an unreadable response, named `FILE#OFFSET`.
+    Selected { source: String, selected: Selected },
+    /// The archive is corrupt or cut short here.
     Failed(Box<Record>),
 }
 
@@ -60,24 +62,13 @@ impl WarcRecords {
                 let items = read_batch(path, reader, &settings.job);
                 let records: Vec<String> = items
                     .into_par_iter()
-                    .map(|item| {
-                        let record = match item {
-                            Item::Failed(record) => *record,
-                            Item::Page { source, page } => {
-                                let at = Page {
-                                    source: &source,
-                                    bytes: &page.body,
-                                    url: page.url.as_deref(),
-                                    encoding: page.encoding,
-                                };
-                                let mut record = settings.job.record_for_page(&at, None);
-                                record.published_date =
-                                    std::mem::replace(&mut record.date, page.date.clone());
-                                record
-                            }
-                        };
-                        settings.json(&record)
+                    .filter_map(|item| match item {
+                        Item::Failed(record) => Some(*record),
+                        Item::Selected { source, selected } => {
+                            page_record(&settings.job, &source, selected, None).ok().map(|r| r.0)
+                        }
                     })
+                    .map(|record| settings.json(&record))
                     .collect();
                 ready.extend(records);
             });
@@ -107,19 +98,11 @@ fn read_batch(
                     job.failed_record(path, &format!("corrupt or truncated WARC: {e}")),
                 )));
             }
-            Some(Ok(record)) => {
-                let source = format!("{path}#{}", record.offset);
-                match select(&record, max_bytes) {
-                    Selected::Skipped(_) => {}
-                    Selected::Failed { url, date, error } => {
-                        let mut failed = job.failed_record(&source, &error);
-                        failed.url = url;
-                        failed.date = date;
-                        items.push(Item::Failed(Box::new(failed)));
-                    }
-                    Selected::Page(page) => items.push(Item::Page { source, page }),
-                }
-            }
+            Some(Ok(record)) => match select(&record, max_bytes) {
+                Selected::Skipped(_) => {}
+                selected => items
+                    .push(Item::Selected { source: format!("{path}#{}", record.offset), selected }),
+            },
         }
     }
     items
