@@ -74,18 +74,7 @@ pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
 
 /// The tag and `#id.class` of a block's root, for labels.
 fn label(doc: &Document, block: &Block) -> String {
-    let mut s = doc.name(block.root).map_or_else(String::new, |n| n.to_string());
-    if let Some(id) = doc.attr(block.root, "id") {
-        s.push('#');
-        s.push_str(id.trim());
-    }
-    if let Some(class) = doc.attr(block.root, "class") {
-        for c in class.split_ascii_whitespace().take(3) {
-            s.push('.');
-            s.push_str(c);
-        }
-    }
-    s
+    doc.selector(block.root)
 }
 
 /// The block tree as JSON: every block's specification vector and

@@ -24,7 +24,8 @@ use crate::plot::LineChart;
 use gleaner::document::tags::is_block;
 use gleaner::document::{Document, NodeId};
 use gleaner::extract::{
-    self, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Params, Ttr, TtrConfig, TtrMethod,
+    self, Article, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Explanation, Params, Ttr, TtrConfig,
+    TtrMethod,
 };
 use gleaner::render::escape;
 use gleaner::Selection;
@@ -80,7 +81,15 @@ pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<
 /// parameters.
 pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String> {
     let alg = extract::algorithm(algorithm)?;
-    let selection = alg.build(params)?.extract(doc);
+    // The default extractor says why: its container and each removal.
+    let explanation = match alg.name {
+        "article" => Some(Article::new(params.build()?).explain(doc)),
+        _ => None,
+    };
+    let selection = match &explanation {
+        Some(e) => e.selection.clone(),
+        None => alg.build(params)?.extract(doc),
+    };
     let curve = curve(doc, alg.name, params)?;
     let title = gleaner::metadata::title(doc).unwrap_or_else(|| "untitled page".into());
     let settings: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -131,18 +140,118 @@ pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String
                 writeln!(out, "<p class=\"meta\">{} has no curve to plot.</p>", escape(alg.name));
         }
     }
+    if let Some(e) = &explanation {
+        decisions(&mut out, doc, e);
+    }
     out.push_str(
         "<h2>Page text</h2>\n<p class=\"meta\"><span class=\"sel\">kept as main content</span> \
          <span class=\"rest\">dropped</span></p>\n<div class=\"page\">\n",
     );
-    page_text(&mut out, doc, &selection);
+    let why = explanation.as_ref().map(|e| removal_of_each_node(doc, e));
+    page_text(&mut out, doc, &selection, why.as_deref());
     out.push_str("</div>\n</body></html>\n");
     Ok(out)
 }
 
+/// `article`'s decisions: the attempt, the container, the elements
+/// chosen beside it, and a table of the blocks left out inside them with
+/// the pass and rule of each.
+fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
+    let label = |id: Option<NodeId>| {
+        id.map_or_else(
+            || "none".to_string(),
+            |id| format!("<code>{}</code>", escape(&doc.selector(id))),
+        )
+    };
+    out.push_str("<h2>Decisions</h2>\n<ul class=\"meta\">\n");
+    let _ = writeln!(out, "<li>Attempt kept: {}.</li>", escape(e.attempt.describe()));
+    let _ = writeln!(out, "<li>The votes chose {}.</li>", label(e.voted));
+    let moved = if e.pointed_by_markup {
+        " (the page's <code>itemprop=articleBody</code> element)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "<li>Container after refinement: {}{moved}.</li>", label(e.container));
+    let others: Vec<String> =
+        e.chosen.iter().filter(|&&c| Some(c) != e.container).map(|&c| label(Some(c))).collect();
+    if !others.is_empty() {
+        let _ = writeln!(
+            out,
+            "<li>Also chosen (siblings, secondary containers): {}.</li>",
+            others.join(", ")
+        );
+    }
+    out.push_str("</ul>\n");
+    if e.removed.is_empty() {
+        out.push_str("<p class=\"meta\">Nothing inside the chosen elements was left out.</p>\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<h3>Left out inside the chosen elements ({} blocks)</h3>\n<table><tr><th>rule</th>\
+         <th>element</th><th>words</th><th>text</th></tr>",
+        e.removed.len()
+    );
+    for r in &e.removed {
+        let text = doc.text_content(r.node);
+        let text = if text.trim().is_empty() { whole_text(doc, r.node) } else { text };
+        let excerpt: String = text.chars().take(100).collect();
+        let more = if text.chars().count() > 100 { "…" } else { "" };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}{more}</td></tr>",
+            escape(&r.rule.describe()),
+            escape(&doc.selector(r.node)),
+            r.words,
+            escape(&text_for_terminal(&excerpt)),
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+/// All text of a subtree, hidden text included, whitespace-collapsed.
+fn whole_text(doc: &Document, id: NodeId) -> String {
+    let mut out = String::new();
+    for n in doc.subtree(id).filter(|&n| doc.is_text(n)) {
+        gleaner::document::push_collapsed(&mut out, doc.text(n));
+    }
+    out.trim().to_string()
+}
+
+/// Text collapsed to one line.
+fn text_for_terminal(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// For each node, the removal whose block holds it (innermost), so that
+/// the page text can say why each dropped span went.
+fn removal_of_each_node(doc: &Document, e: &Explanation) -> Vec<Option<String>> {
+    let mut why: Vec<Option<String>> = vec![None; doc.len()];
+    for &root in &e.chosen {
+        for id in doc.subtree(root) {
+            why[id.index()] = Some("left out".into());
+        }
+    }
+    // Removals are in document order, outer before inner: inner wins.
+    for r in &e.removed {
+        let rule = r.rule.describe();
+        for id in doc.subtree(r.node) {
+            why[id.index()] = Some(rule.clone());
+        }
+    }
+    why
+}
+
 /// The visible text nodes in order, one paragraph per block-level
-/// ancestor, each node marked kept or dropped.
-fn page_text(out: &mut String, doc: &Document, selection: &Selection) {
+/// ancestor, each node marked kept or dropped; with `why`, a dropped
+/// node's title gives the reason (text outside the chosen elements: "not
+/// in the chosen elements").
+fn page_text(
+    out: &mut String,
+    doc: &Document,
+    selection: &Selection,
+    why: Option<&[Option<String>]>,
+) {
     let mut block: Option<NodeId> = None;
     let mut open = false;
     for id in doc.text_nodes() {
@@ -159,6 +268,10 @@ fn page_text(out: &mut String, doc: &Document, selection: &Selection) {
         let _ = write!(out, "<span class=\"{class}\"");
         if let Some(score) = selection.score(id) {
             let _ = write!(out, " title=\"score {score:.3}\"");
+        } else if let (false, Some(why)) = (selection.contains(id), why) {
+            let reason = why.get(id.index()).cloned().flatten();
+            let reason = reason.unwrap_or_else(|| "not in the chosen elements".into());
+            let _ = write!(out, " title=\"{}\"", escape(&reason));
         }
         let _ = write!(out, ">{}</span> ", escape(doc.text(id).trim()));
     }
@@ -170,7 +283,8 @@ fn page_text(out: &mut String, doc: &Document, selection: &Selection) {
 const STYLE: &str = "body{font-family:sans-serif;max-width:1150px;margin:1em auto;padding:0 1em;\
 color:#222}h1 small{color:#888;font-weight:normal}.meta{color:#555}figure{margin:1em 0}\
 figcaption{color:#666;font-size:90%}.page p{line-height:1.5;margin:.4em 0}\
-.sel{background:#d9f2d9}.rest{color:#999;text-decoration:line-through #ccc}";
+.sel{background:#d9f2d9}table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ddd;\
+padding:.2em .4em;text-align:left;vertical-align:top}.rest{color:#999;text-decoration:line-through #ccc}";
 
 #[cfg(test)]
 mod tests {

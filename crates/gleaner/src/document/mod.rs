@@ -634,6 +634,22 @@ impl Document {
         }
         out.trim_end().to_string()
     }
+
+    /// A label for people, CSS-like: the tag, `#id` and up to three
+    /// `.class`es (`div#main.story.wide`); `#text` for a text node.
+    pub fn selector(&self, id: NodeId) -> String {
+        let Some(e) = self.element(id) else { return "#text".into() };
+        let mut s = e.name.to_string();
+        if let Some(v) = e.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
+            s.push('#');
+            s.push_str(v);
+        }
+        for class in e.attr("class").unwrap_or_default().split_ascii_whitespace().take(3) {
+            s.push('.');
+            s.push_str(class);
+        }
+        s
+    }
 }
 
 /// Tree building alone, for the parse benchmark's reference figure: runs

@@ -30,7 +30,9 @@ pub mod vce;
 use std::fmt;
 use std::str::FromStr;
 
-pub use self::article::{Article, ArticleConfig};
+pub use self::article::{
+    Article, ArticleConfig, AttemptKind, Explanation, MarkReason, Removal, RemovalRule,
+};
 pub use self::bte::{Bte, BteConfig};
 pub use self::ccb::{Ccb, CcbConfig, CcbVariant};
 pub use self::cetr::{Cetr, CetrConfig};

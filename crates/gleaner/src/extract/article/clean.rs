@@ -28,26 +28,52 @@ pub(super) fn select_text(
     let mut tables = DataTables::default();
     for &root in chosen {
         for id in doc.subtree(root) {
-            if !doc.is_text(id) || !is_content_text(doc, id) || marks[id.index()] {
-                continue;
+            if doc.is_text(id) && rejection(doc, a, marks, id, cfg, &mut tables).is_none() {
+                sel.set(id, true);
             }
-            if let Some(seg) = a.segment(id) {
-                // Text that reads as code or data is not the article's
-                // (issue 11).
-                if seg.reads_as_code() {
-                    continue;
-                }
-                if seg.link_quota() > cfg.link_quota
-                    && !is_heading(doc, seg.owner)
-                    && !tables.in_data_cell(doc, seg.owner)
-                {
-                    continue;
-                }
-            }
-            sel.set(id, true);
         }
     }
     sel
+}
+
+/// Why pass 8 leaves a text node of the chosen elements out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rejection {
+    /// Not visible, or no characters.
+    Invisible,
+    /// Inside a subtree set aside by pass 2.
+    Marked,
+    /// Its segment reads as code or data (issue 11).
+    ReadsAsCode,
+    /// Its segment's link quota is above the limit (LQF).
+    LinkQuota,
+}
+
+/// Why [`select_text`] leaves the text node `id` out, `None` when it
+/// selects it.
+pub(super) fn rejection(
+    doc: &Document,
+    a: &Analysis,
+    marks: &[bool],
+    id: NodeId,
+    cfg: &ArticleConfig,
+    tables: &mut DataTables,
+) -> Option<Rejection> {
+    if !is_content_text(doc, id) {
+        return Some(Rejection::Invisible);
+    }
+    if marks[id.index()] {
+        return Some(Rejection::Marked);
+    }
+    let seg = a.segment(id)?;
+    // Text that reads as code or data is not the article's (issue 11).
+    if seg.reads_as_code() {
+        return Some(Rejection::ReadsAsCode);
+    }
+    (seg.link_quota() > cfg.link_quota
+        && !is_heading(doc, seg.owner)
+        && !tables.in_data_cell(doc, seg.owner))
+    .then_some(Rejection::LinkQuota)
 }
 
 /// Pass 9, **link lists**: inside the chosen elements, a list, table or
@@ -245,7 +271,7 @@ pub(super) fn keep_headline(
 
 /// Whether blocks lie in cells of data tables, memoised per table.
 #[derive(Default)]
-struct DataTables(std::collections::HashMap<NodeId, bool>);
+pub(super) struct DataTables(std::collections::HashMap<NodeId, bool>);
 
 impl DataTables {
     /// Is `block` a cell of a data table, or inside one (the nearest

@@ -30,7 +30,7 @@ impl Strictness {
 }
 
 /// Pass 2, **mark boilerplate**: every node whose element or an ancestor
-/// is boilerplate by [`is_boilerplate`] at this strictness.
+/// is boilerplate by [`boilerplate_reason`] at this strictness.
 ///
 /// Rescue \[I\]: a marked subtree holding more than
 /// [`rescue_share`](ArticleConfig::rescue_share) of the body's characters
@@ -55,7 +55,8 @@ pub(super) fn mark_boilerplate(
                 || matches!(doc.name(p), Some(&local_name!("table")) | Some(&local_name!("code")))
         });
         in_table_or_code[id.index()] = in_table;
-        boilerplate[id.index()] = inherited || is_boilerplate(doc, a, id, strictness, in_table);
+        boilerplate[id.index()] =
+            inherited || boilerplate_reason(doc, a, id, strictness, in_table).is_some();
         comments[id.index()] = parent.is_some_and(|p| comments[p.index()])
             || (strictness != Strictness::Off
                 && doc.element(id).is_some()
@@ -83,7 +84,38 @@ pub(super) fn mark_boilerplate(
     boilerplate
 }
 
-/// Is this element boilerplate by its tag, ARIA role, or class and id?
+/// Why pass 2 set a subtree aside (reported by
+/// [`Article::explain`](super::Article::explain)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkReason {
+    /// Its tag: `nav`, `aside`, `footer`, `form`, `menu`, `select`, `button`.
+    Tag,
+    /// Its ARIA role (`navigation`, `banner`, `complementary`, …).
+    Role,
+    /// Its class or id names a comment section.
+    Comments,
+    /// Its class or id holds one of Readability's unlikely words
+    /// (strictest attempt only).
+    UnlikelyName,
+    /// A widget recognised by its structure (a slideshow, an embedded post).
+    Widget,
+}
+
+impl MarkReason {
+    /// A short description for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            MarkReason::Tag => "boilerplate tag",
+            MarkReason::Role => "boilerplate ARIA role",
+            MarkReason::Comments => "comment section",
+            MarkReason::UnlikelyName => "unlikely class or id",
+            MarkReason::Widget => "widget (slideshow or embedded post)",
+        }
+    }
+}
+
+/// Why this element is boilerplate by its tag, ARIA role, or class and
+/// id; `None` when it is not.
 ///
 /// - Tags \[I\]: `nav`, `aside`, `footer`, `form`, `menu`, `select`,
 ///   `button` (the elements Readability's cleaner drops, plus HTML5's
@@ -97,16 +129,16 @@ pub(super) fn mark_boilerplate(
 ///   a [`Role::Unlikely`] word and no [`Role::Rescue`] word. Readability.js
 ///   spares links and anything in a table or code block; we spare
 ///   headings and definition terms too (`<dt class="subheaders">`).
-fn is_boilerplate(
+pub(super) fn boilerplate_reason(
     doc: &Document,
     a: &Analysis,
     id: NodeId,
     strictness: Strictness,
     in_table_or_code: bool,
-) -> bool {
-    let Some(e) = doc.element(id) else { return false };
+) -> Option<MarkReason> {
+    let e = doc.element(id)?;
     if strictness == Strictness::Off {
-        return false;
+        return None;
     }
     if matches!(
         e.name,
@@ -118,7 +150,7 @@ fn is_boilerplate(
             | local_name!("select")
             | local_name!("button")
     ) {
-        return true;
+        return Some(MarkReason::Tag);
     }
     if let Some(role) = e.attr("role") {
         let role = role.trim().to_ascii_lowercase();
@@ -135,20 +167,21 @@ fn is_boilerplate(
                 | "alert"
                 | "toolbar"
         ) {
-            return true;
+            return Some(MarkReason::Role);
         }
     }
     let names = a.names(id);
     if names.has(Role::Comment) {
-        return true;
+        return Some(MarkReason::Comments);
     }
     if strictness == Strictness::Roles {
-        return false;
+        return None;
     }
     let spared = matches!(e.name, local_name!("a") | local_name!("dt"))
         || heading_level(&e.name).is_some()
         || in_table_or_code;
-    !spared && names.has(Role::Unlikely) && !names.has(Role::Rescue)
+    (!spared && names.has(Role::Unlikely) && !names.has(Role::Rescue))
+        .then_some(MarkReason::UnlikelyName)
 }
 
 #[cfg(test)]

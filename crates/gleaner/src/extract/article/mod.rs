@@ -99,6 +99,7 @@
 mod clean;
 mod config;
 mod container;
+mod explain;
 mod marks;
 mod segments;
 mod siblings;
@@ -107,11 +108,14 @@ mod votes;
 mod widgets;
 
 pub use self::config::ArticleConfig;
+pub use self::explain::{AttemptKind, Explanation, Removal, RemovalRule};
+pub use self::marks::MarkReason;
 
 use self::clean::{
     keep_headline, remove_inner_boilerplate, remove_link_lists, remove_teaser_lists, select_text,
 };
 use self::container::{article_body_elsewhere, choose_container, refine_container};
+use self::explain::{removals, AttemptTrace};
 use self::marks::{mark_boilerplate, Strictness};
 use self::segments::{analyse, Analysis};
 use self::siblings::{add_secondary_containers, add_siblings};
@@ -140,19 +144,67 @@ impl Extractor for Article {
         if doc.deadline().expired() {
             return Selection::none(doc);
         }
-        retry_less_strictly(doc, &self.config, |strictness| self.attempt(doc, &a, strictness))
-            .unwrap_or_else(|| crunch_fallback(doc))
+        retry_less_strictly(doc, &self.config, |strictness| self.attempt(doc, &a, strictness, None))
+            .map_or_else(|| crunch_fallback(doc), |(_, sel)| sel)
     }
 }
 
 impl Article {
+    /// The extraction with the reasons behind it: the attempt kept, the
+    /// container, and every block left out with its rule (`gleaner
+    /// inspect`). Its selection equals [`Extractor::extract`]'s.
+    pub fn explain(&self, doc: &Document) -> Explanation {
+        let cfg = &self.config;
+        let a = analyse(doc, cfg);
+        let mut traces: Vec<(Strictness, AttemptTrace)> = Vec::new();
+        let kept = if doc.deadline().expired() {
+            None
+        } else {
+            retry_less_strictly(doc, cfg, |strictness| {
+                let mut trace = AttemptTrace::default();
+                let sel = self.attempt(doc, &a, strictness, Some(&mut trace));
+                traces.push((strictness, trace));
+                sel
+            })
+        };
+        let Some((strictness, selection)) = kept else {
+            return Explanation {
+                attempt: AttemptKind::CrunchFallback,
+                voted: None,
+                container: None,
+                pointed_by_markup: false,
+                chosen: Vec::new(),
+                removed: Vec::new(),
+                selection: crunch_fallback(doc),
+            };
+        };
+        let trace = traces.into_iter().find(|(s, _)| *s == strictness).map(|(_, t)| t);
+        let trace = trace.unwrap_or_default();
+        Explanation {
+            attempt: AttemptKind::of(strictness),
+            voted: trace.voted,
+            container: trace.container,
+            pointed_by_markup: trace.pointed,
+            removed: removals(doc, &a, cfg, strictness, &trace),
+            chosen: trace.chosen,
+            selection,
+        }
+    }
+
     /// Passes 2 to 11 at one strictness; `None` when no paragraph votes.
-    fn attempt(&self, doc: &Document, a: &Analysis, strictness: Strictness) -> Option<Selection> {
+    /// With a `trace`, what each pass decided is kept in it.
+    fn attempt(
+        &self,
+        doc: &Document,
+        a: &Analysis,
+        strictness: Strictness,
+        trace: Option<&mut AttemptTrace>,
+    ) -> Option<Selection> {
         let cfg = &self.config;
         let marks = mark_boilerplate(doc, a, strictness, cfg);
         let votes = vote(doc, a, &marks, cfg);
-        let top = choose_container(doc, &votes, &marks)?;
-        let top = refine_container(doc, &votes, top, cfg);
+        let voted = choose_container(doc, &votes, &marks)?;
+        let top = refine_container(doc, &votes, voted, cfg);
         let pointed =
             article_body_elsewhere(doc, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
         let top = pointed.unwrap_or(top);
@@ -161,12 +213,33 @@ impl Article {
             add_secondary_containers(doc, &votes, &marks, top, &mut chosen, cfg);
         }
         let mut sel = select_text(doc, a, &marks, &chosen, cfg);
+        let mut steps: Vec<(RemovalRule, Selection)> = Vec::new();
+        let mut step = |rule: RemovalRule, sel: &Selection| {
+            if trace.is_some() {
+                steps.push((rule, sel.clone()));
+            }
+        };
+        let selected = trace.is_some().then(|| sel.clone());
         remove_link_lists(doc, &chosen, &mut sel, cfg);
+        step(RemovalRule::LinkList, &sel);
         if cfg.teaser_lists {
             remove_teaser_lists(doc, &chosen, &mut sel);
+            step(RemovalRule::TeaserList, &sel);
         }
         remove_inner_boilerplate(doc, a, &chosen, &mut sel, cfg);
+        step(RemovalRule::InnerBoilerplate, &sel);
         keep_headline(doc, &marks, &chosen, &mut sel);
+        if let Some(t) = trace {
+            *t = AttemptTrace {
+                voted: Some(voted),
+                container: Some(top),
+                pointed: pointed.is_some(),
+                chosen,
+                marks,
+                steps,
+                selected,
+            };
+        }
         Some(sel)
     }
 }
@@ -180,8 +253,8 @@ fn retry_less_strictly(
     doc: &Document,
     cfg: &ArticleConfig,
     mut attempt: impl FnMut(Strictness) -> Option<Selection>,
-) -> Option<Selection> {
-    let mut best: Option<(u32, Selection)> = None;
+) -> Option<(Strictness, Selection)> {
+    let mut best: Option<(u32, Strictness, Selection)> = None;
     for strictness in Strictness::ALL {
         // Each attempt is a few linear passes; a page out of time stops
         // before the next (the caller reports it, see `Deadline::was_hit`).
@@ -191,13 +264,13 @@ fn retry_less_strictly(
         let Some(sel) = attempt(strictness) else { continue };
         let chars: u32 = sel.iter().map(|id| doc.stats(id).chars).sum();
         if chars >= cfg.min_article_chars {
-            return Some(sel);
+            return Some((strictness, sel));
         }
-        if best.as_ref().is_none_or(|(c, _)| chars > *c) {
-            best = Some((chars, sel));
+        if best.as_ref().is_none_or(|(c, _, _)| chars > *c) {
+            best = Some((chars, strictness, sel));
         }
     }
-    best.filter(|(chars, _)| *chars > 0).map(|(_, sel)| sel)
+    best.filter(|(chars, _, _)| *chars > 0).map(|(_, strictness, sel)| (strictness, sel))
 }
 
 /// Pass 13, **Crunch fallback**: a page on which no paragraph votes, or

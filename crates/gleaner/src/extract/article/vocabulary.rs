@@ -85,6 +85,10 @@ const fn w(word: &'static str, role: Role, matching: Match, source: Source) -> W
     Word { word, role, matching, source }
 }
 
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
 use Match::{Prefix, Substring, WholePart};
 use Role::{ArticleHint, Boilerplate, Comment, InnerBoilerplate, NotComment, Rescue, Unlikely};
 use Source::{Gleaner, Readability};
@@ -238,9 +242,20 @@ pub(super) const VOCABULARY: &[Word] = &[
 pub(super) struct NameRoles(u8);
 
 impl NameRoles {
-    /// The roles of the joined, lower-cased id and class `names`.
+    /// The roles of the joined, lower-cased id and class `names`: one
+    /// pass of the compiled vocabulary ([`Automaton`]) over the string.
     pub(super) fn of(names: &str) -> NameRoles {
         let names = without_negated_parts(names);
+        match automaton() {
+            Some(automaton) => automaton.roles(&names),
+            None => NameRoles::by_scan(&names),
+        }
+    }
+
+    /// The same roles, found by trying every row of the vocabulary in
+    /// turn: the definition the automaton must agree with (the tests
+    /// compare them), and the fallback should the automaton not build.
+    fn by_scan(names: &str) -> NameRoles {
         let mut roles = NameRoles::default();
         for entry in VOCABULARY {
             if matches!(entry.role, Comment | NotComment) || roles.has(entry.role) {
@@ -248,7 +263,7 @@ impl NameRoles {
             }
             let hit = match entry.matching {
                 Substring => names.contains(entry.word),
-                Prefix | WholePart => parts(&names).any(|p| entry.matches_part(p)),
+                Prefix | WholePart => parts(names).any(|p| entry.matches_part(p)),
             };
             if hit {
                 roles.0 |= bit(entry.role);
@@ -258,7 +273,7 @@ impl NameRoles {
         let is = |role: Role, part: &str| {
             VOCABULARY.iter().any(|e| e.role == role && e.matches_part(part))
         };
-        if parts(&names).any(|p| is(Comment, p) && !is(NotComment, p)) {
+        if parts(names).any(|p| is(Comment, p) && !is(NotComment, p)) {
             roles.0 |= bit(Comment);
         }
         roles
@@ -272,6 +287,81 @@ impl NameRoles {
 
 fn bit(role: Role) -> u8 {
     1 << role as u8
+}
+
+/// The vocabulary compiled into one Aho-Corasick automaton (Aho and
+/// Corasick 1975), so that a name is read once, not once per row: every
+/// occurrence of every word is found in one pass, and each is then
+/// checked against its rows' match modes. Reading class and id names was
+/// the costliest step of `article`'s analysis (issue 12).
+struct Automaton {
+    words: AhoCorasick,
+    /// For each distinct word (pattern), the rows of [`VOCABULARY`] it heads.
+    rows: Vec<Vec<&'static Word>>,
+}
+
+/// The automaton, built on first use and shared (it is immutable).
+fn automaton() -> Option<&'static Automaton> {
+    static AUTOMATON: OnceLock<Option<Automaton>> = OnceLock::new();
+    AUTOMATON.get_or_init(Automaton::build).as_ref()
+}
+
+impl Automaton {
+    fn build() -> Option<Automaton> {
+        let mut words: Vec<&'static str> = Vec::new();
+        let mut rows: Vec<Vec<&'static Word>> = Vec::new();
+        for entry in VOCABULARY {
+            match words.iter().position(|&w| w == entry.word) {
+                Some(i) => rows[i].push(entry),
+                None => {
+                    words.push(entry.word);
+                    rows.push(vec![entry]);
+                }
+            }
+        }
+        // Standard semantics: overlapping search reports every occurrence.
+        let words = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&words).ok()?;
+        Some(Automaton { words, rows })
+    }
+
+    /// What [`NameRoles::by_scan`] finds, in one pass over `names`.
+    fn roles(&self, names: &str) -> NameRoles {
+        let bytes = names.as_bytes();
+        let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+        let mut roles = NameRoles::default();
+        // The name parts (by their start) holding a comment word, and
+        // those holding a word that says "not a comment".
+        let (mut comment, mut not_comment) = (Vec::new(), Vec::new());
+        for m in self.words.find_overlapping_iter(bytes) {
+            let (start, end) = (m.start(), m.end());
+            // A word of letters and digits only never spans two parts.
+            let in_part = (start..end).all(alnum);
+            let at_part_start = in_part && (start == 0 || !alnum(start - 1));
+            let whole_part = at_part_start && !alnum(end);
+            let Some(rows) = self.rows.get(m.pattern().as_usize()) else { continue };
+            for entry in rows {
+                let part_match = match entry.matching {
+                    Substring => in_part,
+                    Prefix => at_part_start,
+                    WholePart => whole_part,
+                };
+                match entry.role {
+                    Comment | NotComment if part_match => {
+                        let part = (0..start).rev().find(|&i| !alnum(i)).map_or(0, |i| i + 1);
+                        if entry.role == Comment { &mut comment } else { &mut not_comment }
+                            .push(part);
+                    }
+                    Comment | NotComment => {}
+                    role if entry.matching == Substring || part_match => roles.0 |= bit(role),
+                    _ => {}
+                }
+            }
+        }
+        if comment.iter().any(|part| !not_comment.contains(part)) {
+            roles.0 |= bit(Comment);
+        }
+        roles
+    }
 }
 
 impl Word {
@@ -355,6 +445,37 @@ mod tests {
         assert_eq!(roles("piano-sidebar "), [Boilerplate, Unlikely]);
         assert_eq!(roles("no- sidebar "), [Boilerplate, Unlikely]);
         assert_eq!(roles("nosidebar "), [Boilerplate, Unlikely]);
+    }
+
+    /// The automaton agrees with the row-by-row definition on names made
+    /// of vocabulary words, their pieces, negations and separators.
+    #[test]
+    fn the_automaton_finds_what_the_scan_finds() {
+        let automaton = automaton().expect("the vocabulary compiles");
+        let mut pieces: Vec<String> = VOCABULARY.iter().map(|w| w.word.to_string()).collect();
+        pieces.extend(VOCABULARY.iter().map(|w| format!("{}s", w.word)));
+        pieces.extend(VOCABULARY.iter().map(|w| format!("x{}", w.word)));
+        pieces.extend(["no", "not", "ary", "main", "a", "1"].map(String::from));
+        let separators = ["-", "_", " ", "", "é"];
+        // A deterministic walk over combinations (a linear congruential
+        // sequence), 20 000 names of one to four pieces.
+        let mut state: u64 = 12345;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        for _ in 0..20_000 {
+            let mut name = String::new();
+            for i in 0..1 + next(4) {
+                if i > 0 {
+                    name.push_str(separators[next(separators.len())]);
+                }
+                name.push_str(&pieces[next(pieces.len())]);
+            }
+            name.push(' ');
+            let blanked = without_negated_parts(&name);
+            assert_eq!(automaton.roles(&blanked), NameRoles::by_scan(&blanked), "{name:?}");
+        }
     }
 
     #[test]
