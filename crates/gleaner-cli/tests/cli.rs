@@ -1190,6 +1190,38 @@ fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
     assert!(stdout(&report).contains("gleaner inspect: article on"), "{}", stdout(&report));
 }
 
+/// `gleaner inspect` on the default extractor says why: the container the
+/// votes chose, and each block left out inside it with the rule that
+/// removed it (here a share bar by its name and a list of short links by
+/// its link quota).
+/// See: issue 11 ("which container won, which blocks were removed and by
+/// which rule").
+#[test]
+fn issue_11_inspect_names_the_container_and_the_rule_of_each_removed_block() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let para = "The council voted on Tuesday to close the old bridge for repairs, \
+                and the works will take most of the coming year, officials said.";
+    let page = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+         <div id=story class=article-body><h1>Bridge closes</h1><p>{para}</p>\
+         <div class=share-tools><a href=/s/fb>Share on Facebook</a> Share this story now</div>\
+         <p>{para}</p><p>{para}</p>\
+         <ul><li><a href=/a>One</a></li><li><a href=/b>Two</a></li><li><a href=/c>Three</a></li></ul>\
+         </div><footer>Copyright 2026</footer></body></html>"
+    );
+    let path = dir.path().join("bridge.html");
+    std::fs::write(&path, page).expect("write page");
+    let report = dir.path().join("report.html");
+    run_ok(gleaner().arg("inspect").arg(&path).arg("-o").arg(&report));
+    let html = std::fs::read_to_string(&report).expect("report written");
+    assert!(html.contains("<h2>Decisions</h2>"), "{html}");
+    assert!(html.contains("div#story.article-body"), "the container is named: {html}");
+    assert!(html.contains("inner boilerplate"), "the share bar's rule: {html}");
+    assert!(html.contains("div.share-tools"), "the share bar is listed: {html}");
+    assert!(html.contains("link quota above the limit"), "the link list's rule: {html}");
+    assert!(html.contains("One Two Three"), "a removed list's items stay apart: {html}");
+}
+
 /// A page that would retitle the terminal (`ESC ] 0 ; … BEL`) and clear it
 /// (`ESC [ 2 J`), by character reference and by raw bytes, in its text and
 /// title: no output format lets a control character through.

@@ -193,8 +193,7 @@ fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
         e.removed.len()
     );
     for r in &e.removed {
-        let text = doc.text_content(r.node);
-        let text = if text.trim().is_empty() { whole_text(doc, r.node) } else { text };
+        let text = whole_text(doc, r.node);
         let excerpt: String = text.chars().take(100).collect();
         let more = if text.chars().count() > 100 { "…" } else { "" };
         let _ = writeln!(
@@ -209,11 +208,16 @@ fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
     out.push_str("</table>\n");
 }
 
-/// All text of a subtree, hidden text included, whitespace-collapsed.
+/// All text of a subtree, hidden text included (a block removed as hidden
+/// has no visible text), whitespace-collapsed, its text nodes apart (the
+/// items of a removed list do not run together).
 fn whole_text(doc: &Document, id: NodeId) -> String {
     let mut out = String::new();
     for n in doc.subtree(id).filter(|&n| doc.is_text(n)) {
         gleaner::document::push_collapsed(&mut out, doc.text(n));
+        if !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
     }
     out.trim().to_string()
 }
