@@ -14,9 +14,7 @@ use crate::UsageError;
 
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    let (algorithm, params) = args.extractor.params()?;
-    let params = args.preset.apply(algorithm.name, params)?;
-    let extractor = algorithm.build(&params).map_err(UsageError::from)?;
+    let (algorithm, extractor) = args.extractor.build(args.preset)?;
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {

@@ -388,17 +388,21 @@ impl ExtractorArgs {
         Ok((algorithm, params))
     }
 
-    /// The algorithm and its extractor with the parameters applied.
+    /// The algorithm and its extractor with the parameters applied, over
+    /// the `--precision`/`--recall` preset's (so `-p` overrides them).
     ///
     /// # Errors
-    /// As [`ExtractorArgs::params`], and parameters the algorithm rejects.
+    /// As [`ExtractorArgs::params`], a preset for another algorithm than
+    /// the default one, and parameters the algorithm rejects.
     pub fn build(
         &self,
+        preset: PresetArgs,
     ) -> Result<
         (&'static gleaner::extract::Algorithm, Box<dyn gleaner::extract::Extractor>),
         crate::UsageError,
     > {
         let (algorithm, params) = self.params()?;
+        let params = preset.apply(algorithm.name, params)?;
         Ok((algorithm, algorithm.build(&params)?))
     }
 }
@@ -493,6 +497,25 @@ pub struct WarcArgs {
     /// Links and images in Markdown and HTML.
     #[command(flatten)]
     pub render: RenderArgs,
+
+    /// Open the text of txt and Markdown conversion records (`-f warc`), and
+    /// Markdown `text` in JSON Lines, with a metadata header (title,
+    /// author, url, hostname, description, sitename, date, categories,
+    /// tags) between `---` lines, as trafilatura does. JSON Lines records
+    /// always carry the metadata keys.
+    #[arg(long)]
+    pub with_metadata: bool,
+
+    /// Extract each page's comment section apart: the `comments` key in
+    /// JSON Lines, and after the main content under a "Comments"
+    /// separator in conversion records. The main content never holds the
+    /// comments.
+    #[arg(long)]
+    pub comments: bool,
+
+    /// Move the default extractor towards precision or recall.
+    #[command(flatten)]
+    pub preset: PresetArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]

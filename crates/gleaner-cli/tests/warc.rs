@@ -288,6 +288,66 @@ fn markdown_text_keeps_links_when_asked() {
     );
 }
 
+/// `extract`'s metadata, comment and preset options work on `warc` too:
+/// `--comments` fills the `comments` key (and leaves the comments out of
+/// `text`), `-f warc --with-metadata` opens each conversion record with the
+/// metadata header, and `--precision` is taken (and refused with another
+/// algorithm than the default, as by `extract`).
+/// See: issue 14 ("Every `extract` option works here").
+#[test]
+fn extract_options_for_metadata_comments_and_presets_work_on_warc() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = format!(
+        "<html><head><title>Bridge</title><meta name=author content=\"Ann Lee\"></head><body>\
+         <article><h1>Bridge</h1><p>{ARTICLE}</p><p>{ARTICLE}</p></article>\
+         <div id=comments class=comments><h2>Comments</h2>\
+         <div class=comment><p>I walk over this bridge every single day and I am glad.</p></div>\
+         </div></body></html>"
+    );
+    let archive = support::put(
+        dir.path(),
+        "a.warc",
+        response(
+            "http://a.example/bridge",
+            "91000000-0000-0000-0000-000000000009",
+            "Content-Type: text/html\r\n",
+            page.as_bytes(),
+        ),
+    );
+    let out = run_ok(gleaner().args(["warc", "--no-progress", "--comments"]).arg(&archive));
+    let record = &jsonl(&out)[0];
+    let comments = record["comments"].as_str().expect("comments key");
+    assert!(comments.contains("every single day"), "{record}");
+    let text = record["text"].as_str().expect("text");
+    assert!(text.contains("main content") && !text.contains("every single day"), "{record}");
+
+    let converted = dir.path().join("meta.warc");
+    run_ok(
+        gleaner()
+            .args(["warc", "-f", "warc", "--with-metadata", "--no-progress", "-o"])
+            .arg(&converted)
+            .arg(&archive),
+    );
+    let bytes = std::fs::read(&converted).expect("output");
+    let mut reader = gleaner_crawl::warc::WarcReader::new(&bytes[..]).expect("a WARC");
+    let mut bodies = Vec::new();
+    while let Some(r) = reader.next_record(|_| u64::MAX) {
+        let r = r.expect("a valid record");
+        if r.warc_type() == "conversion" {
+            bodies.push(String::from_utf8_lossy(&r.block).into_owned());
+        }
+    }
+    assert_eq!(bodies.len(), 1);
+    assert!(bodies[0].starts_with("---\n"), "{}", bodies[0]);
+    assert!(bodies[0].contains("author: Ann Lee"), "{}", bodies[0]);
+    assert!(bodies[0].contains("main content"), "{}", bodies[0]);
+
+    let precise = run_ok(gleaner().args(["warc", "--no-progress", "--precision"]).arg(&archive));
+    assert!(jsonl(&precise)[0]["text"].as_str().is_some_and(|t| t.contains("main content")));
+    let refused = run(gleaner().args(["warc", "--precision", "-a", "plain"]).arg(&archive));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+}
+
 /// Archives for the resume test: `files` archives of `pages` pages each.
 fn many_archives(dir: &Path, files: usize, pages: usize) -> Vec<PathBuf> {
     (0..files)

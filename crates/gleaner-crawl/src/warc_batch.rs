@@ -683,6 +683,9 @@ pub fn run_warc(
     }
     let max_bytes = options.max_bytes;
     let text_in_rendered = matches!(job.format(), OutputFormat::Markdown | OutputFormat::Html);
+    // Txt renders only with a metadata header or comments found (`gleaner
+    // warc -f warc --with-metadata`); otherwise `text` is the plain text.
+    let txt_rendered = job.format() == OutputFormat::Txt;
     let process = |item: Item| match item {
         Item::End { file, error, bytes } => {
             let error = error.map(|(last, e)| {
@@ -704,7 +707,7 @@ pub fn run_warc(
             match page_record(job, &source, select(&record, max_bytes), templates) {
                 Err(kind) => Outcome::Skipped { kind, position },
                 Ok((mut out, record_id)) => {
-                    if text_in_rendered {
+                    if text_in_rendered || (txt_rendered && !out.rendered.is_empty()) {
                         out.text = std::mem::take(&mut out.rendered);
                     }
                     Outcome::Page { record: Box::new(out), record_id, position }
