@@ -97,28 +97,35 @@ impl UrlJob<'_> {
     pub fn record(&self, url: &Url, source: &dyn PageSource) -> Record {
         let name = url.as_str();
         match self.training {
-            None => match gleaner_crawl::training::fetch_page(source, url) {
+            None => match gleaner_crawl::training::fetch_page(source, url, self.job.parse()) {
                 Ok(key) => self.job.record_for_document(name, &key.doc, None, None),
                 Err(e) => self.job.failed_record(name, &e.to_string()),
             },
-            Some(Mode::Links) => match links_training(url, source, self.max_links, &self.site) {
-                Ok(t) => {
-                    let marks = t.model.as_ref().map(|m| m.mark(&t.key.doc));
-                    let training = SiteTraining {
-                        mode: "links".into(),
-                        pages_fetched: t.pages_fetched,
-                        cluster_size: Some(t.cluster_size),
-                        subdigraph: None,
-                        template_applied: marks.is_some(),
-                    };
-                    self.job.record_for_document(name, &t.key.doc, marks.as_deref(), Some(training))
+            Some(Mode::Links) => {
+                match links_training(url, source, self.max_links, &self.site, self.job.parse()) {
+                    Ok(t) => {
+                        let marks = t.model.as_ref().map(|m| m.mark(&t.key.doc));
+                        let training = SiteTraining {
+                            mode: "links".into(),
+                            pages_fetched: t.pages_fetched,
+                            cluster_size: Some(t.cluster_size),
+                            subdigraph: None,
+                            template_applied: marks.is_some(),
+                        };
+                        self.job.record_for_document(
+                            name,
+                            &t.key.doc,
+                            marks.as_deref(),
+                            Some(training),
+                        )
+                    }
+                    Err(e) => self.job.failed_record(name, &e.to_string()),
                 }
-                Err(e) => self.job.failed_record(name, &e.to_string()),
-            },
+            }
             Some(Mode::Menu) => {
                 let menu = gleaner::template::menu::MenuConfig::default().n(self.menu_pages.max(1));
                 let etdm = gleaner::template::etdm::EtdmConfig::default();
-                match menu_training(url, source, &menu, &etdm) {
+                match menu_training(url, source, &menu, &etdm, self.job.parse()) {
                     Ok(t) => {
                         let applied = !t.subdigraph.is_empty();
                         let training = SiteTraining {

@@ -251,6 +251,10 @@ pub struct ShowArgs {
     /// Where to write the HTML (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Limits on the page's work (with --page).
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Output formats of `extract`.

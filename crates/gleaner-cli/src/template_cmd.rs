@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use gleaner::render::{escape, strip_controls};
 use gleaner::template::{groups, page_distance, ModelBuilder, PageSummary, TemplateModel};
-use gleaner::{Document, ParseOptions};
+use gleaner::Document;
 use gleaner_batch::input::{self, Input};
 use serde::Serialize;
 
@@ -209,14 +209,15 @@ fn learn(args: LearnArgs) -> anyhow::Result<ExitCode> {
 
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let model = load_model(&args.model)?;
+    let parse = args.limits.parse_options()?;
     let page = match &args.page {
         None => None,
         Some(path) => {
             let found = input::collect(std::slice::from_ref(path), &[], &mut |_| {})?;
             let input = found.first().ok_or_else(|| UsageError("no page given".into()))?;
-            let bytes = input::read(input, ParseOptions::default().max_bytes)
+            let bytes = input::read(input, parse.max_bytes)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let doc = Document::parse(&bytes, &ParseOptions::default())
+            let doc = Document::parse(&bytes, &parse)
                 .with_context(|| format!("cannot parse {}", path.display()))?;
             Some((path.display().to_string(), doc))
         }
@@ -320,16 +321,13 @@ fn significant(doc: &Document, id: gleaner::NodeId) -> bool {
 
 fn extract(args: TemplateExtractArgs) -> anyhow::Result<ExitCode> {
     let url = crate::fetch::parse_url(&args.url, args.fetch.source.as_deref())?;
-    let source = crate::fetch::page_source(
-        &args.fetch,
-        &url,
-        args.limits.parse_options()?.max_bytes as u64,
-    )?;
+    let parse = args.limits.parse_options()?;
+    let source = crate::fetch::page_source(&args.fetch, &url, parse.max_bytes as u64)?;
     let menu = gleaner::template::menu::MenuConfig::default()
         .n(args.menu_pages.max(1))
         .max_loads(args.max_loads.max(1));
     let etdm = gleaner::template::etdm::EtdmConfig::default();
-    let found = gleaner_crawl::training::menu_training(&url, &*source, &menu, &etdm)
+    let found = gleaner_crawl::training::menu_training(&url, &*source, &menu, &etdm, &parse)
         .with_context(|| format!("cannot load {url}"))?;
     let doc = &found.key.doc;
     let report = MenuReport {

@@ -510,6 +510,15 @@ fn show_with_a_page_marks_its_template_text() {
         "{page}"
     );
     assert!(!page.contains("<mark"), "{page}");
+    // The page is parsed with the command's limits (issue 13).
+    let out = run(gleaner()
+        .args(["template", "show"])
+        .arg(&model)
+        .args(["--max-elements", "3"])
+        .arg("--page")
+        .arg(corpus.path("a/page2.html")));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("elements"), "{}", stderr(&out));
 }
 
 #[test]

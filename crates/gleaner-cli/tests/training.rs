@@ -184,3 +184,26 @@ fn a_url_that_cannot_be_fetched_is_a_failed_record() {
         gleaner().args(["extract", "--site-training", "menu", "x.html"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Pages given as URLs are parsed with the command's limits, not the
+/// defaults: `--max-elements` too small for the page fails its record,
+/// with and without site training, offline (`--source`) as online.
+#[test]
+fn limit_flags_reach_pages_given_as_urls() {
+    let folder = site_dir(CASES[2].site).to_string_lossy().to_string();
+    let url = "http://site.test/03-create.html";
+    let fits = extract(url, &["--source", &folder]);
+    assert!(fits["error"].is_null(), "{fits}");
+    for training in [&[][..], &["--site-training", "menu"], &["--site-training", "links"]] {
+        let out = gleaner()
+            .args(["extract", "-f", "jsonl", "--max-elements", "20", "--source", &folder])
+            .args(training)
+            .arg(url)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{training:?}");
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a record");
+        let error = record["error"].as_str().unwrap_or_default();
+        assert!(error.contains("elements"), "{training:?}: {record}");
+    }
+}

@@ -85,11 +85,15 @@ pub struct Fetched {
 }
 
 impl Fetched {
-    /// Parse options for this page: its URL and, when the server named a
-    /// charset the core knows, that encoding.
-    pub fn parse_options(&self) -> gleaner::ParseOptions {
-        let encoding = self.charset.as_deref().and_then(gleaner::document::encoding_for_label);
-        gleaner::ParseOptions::default().url(Some(self.url.to_string())).encoding(encoding)
+    /// Parse options for this page: `base` (the caller's limits) with its
+    /// URL and, when the server named a charset the core knows, that
+    /// encoding.
+    pub fn parse_options(&self, base: &gleaner::ParseOptions) -> gleaner::ParseOptions {
+        let parse = base.clone().url(Some(self.url.to_string()));
+        match self.charset.as_deref().and_then(gleaner::document::encoding_for_label) {
+            Some(encoding) => parse.encoding(Some(encoding)),
+            None => parse,
+        }
     }
 }
 

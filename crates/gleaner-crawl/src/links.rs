@@ -50,7 +50,10 @@ pub fn page_links(page: &Fetched) -> Result<PageLinks, CrawlError> {
     let max = page.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES);
     // Every attribute is kept: links read `rel`, and the robots `<meta>`
     // its `name` and `content`, which the core's filtered parse drops.
-    let options = page.parse_options().max_bytes(max).keep_all_attributes(true);
+    let options = page
+        .parse_options(&gleaner::ParseOptions::default())
+        .max_bytes(max)
+        .keep_all_attributes(true);
     let doc = gleaner::Document::parse(&page.body, &options).map_err(|e| match e {
         gleaner::Error::NotHtml { kind } => CrawlError::NotHtml(kind.to_string()),
         other => CrawlError::NotHtml(other.to_string()),

@@ -65,15 +65,20 @@ pub struct MenuTraining {
     pub template: Vec<bool>,
 }
 
-/// Fetches and parses a page (every attribute kept, the charset of the
-/// HTTP header first).
+/// Fetches and parses a page with `parse`'s limits (every attribute
+/// kept, the charset of the HTTP header first; the source bounds the
+/// bytes).
 ///
 /// # Errors
 /// The page cannot be fetched, or is not HTML.
-pub fn fetch_page(source: &dyn PageSource, url: &Url) -> Result<KeyPage, CrawlError> {
+pub fn fetch_page(
+    source: &dyn PageSource,
+    url: &Url,
+    parse: &gleaner::ParseOptions,
+) -> Result<KeyPage, CrawlError> {
     let fetched = source.fetch(url)?;
     let options = fetched
-        .parse_options()
+        .parse_options(parse)
         .max_bytes(fetched.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES))
         .keep_all_attributes(true);
     let doc =
@@ -94,8 +99,9 @@ pub fn links_training(
     source: &dyn PageSource,
     max_links: usize,
     site: &SiteOptions,
+    parse: &gleaner::ParseOptions,
 ) -> Result<LinksTraining, CrawlError> {
-    let key = fetch_page(source, key_url)?;
+    let key = fetch_page(source, key_url, parse)?;
     let targets = links(&key.doc, key.fetched.url.as_str());
     let key_summary = PageSummary::of(&key.doc, site);
     let mut summaries = Vec::new();
@@ -103,7 +109,7 @@ pub fn links_training(
     let mut pages_fetched = 0;
     for target in targets.iter().take(max_links) {
         let Ok(url) = Url::parse(target) else { continue };
-        let Ok(page) = fetch_page(source, &url) else { continue };
+        let Ok(page) = fetch_page(source, &url, parse) else { continue };
         pages_fetched += 1;
         let summary = PageSummary::of(&page.doc, site);
         // A copy of the key page would make its content "template".
@@ -131,13 +137,14 @@ pub fn menu_training(
     source: &dyn PageSource,
     menu: &MenuConfig,
     etdm: &EtdmConfig,
+    parse: &gleaner::ParseOptions,
 ) -> Result<MenuTraining, CrawlError> {
-    let key = fetch_page(source, key_url)?;
+    let key = fetch_page(source, key_url, parse)?;
     let key_links = links(&key.doc, key.fetched.url.as_str());
     let mut loaded: HashMap<String, Document> = HashMap::new();
     let found = complete_subdigraph(&key_links, menu, |link| {
         let url = Url::parse(link).ok()?;
-        let page = fetch_page(source, &url).ok()?;
+        let page = fetch_page(source, &url, parse).ok()?;
         let out = links(&page.doc, page.fetched.url.as_str());
         loaded.insert(link.to_string(), page.doc);
         Some(out)

@@ -109,7 +109,11 @@ fn each_failure_is_a_typed_error() {
     // The header's charset is passed on and decodes the page.
     let latin1 = fetch("/latin1").unwrap();
     assert_eq!(latin1.charset.as_deref(), Some("iso-8859-1"));
-    let doc = gleaner::Document::parse(&latin1.body, &latin1.parse_options()).unwrap();
+    let doc = gleaner::Document::parse(
+        &latin1.body,
+        &latin1.parse_options(&gleaner::ParseOptions::default()),
+    )
+    .unwrap();
     assert!(doc.text_content(doc.body()).contains("café"));
 }
 
