@@ -14,7 +14,7 @@ use crate::UsageError;
 
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    let (algorithm, extractor) = args.extractor.build(args.preset)?;
+    let (algorithm, extractor) = args.extractor.build(args.content.preset)?;
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {
@@ -52,8 +52,8 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
         .parse_options(parse.encoding(encoding).url(args.url.clone()))
         .render_options(args.render.options())
-        .with_metadata(args.with_metadata)
-        .comments(args.comments);
+        .with_metadata(args.content.with_metadata)
+        .comments(args.content.comments);
     if let Some(provider) = crate::layout::provider(&args.layout, Some(threads))? {
         job = job.layout(provider);
     }

@@ -502,24 +502,9 @@ pub struct WarcArgs {
     #[command(flatten)]
     pub render: RenderArgs,
 
-    /// Open the text of txt and Markdown conversion records (`-f warc`), and
-    /// Markdown `text` in JSON Lines, with a metadata header (title,
-    /// author, url, hostname, description, sitename, date, categories,
-    /// tags) between `---` lines, as trafilatura does. JSON Lines records
-    /// always carry the metadata keys.
-    #[arg(long)]
-    pub with_metadata: bool,
-
-    /// Extract each page's comment section apart: the `comments` key in
-    /// JSON Lines, and after the main content under a "Comments"
-    /// separator in conversion records. The main content never holds the
-    /// comments.
-    #[arg(long)]
-    pub comments: bool,
-
-    /// Move the default extractor towards precision or recall.
+    /// The metadata header, the comments and the preset.
     #[command(flatten)]
-    pub preset: PresetArgs,
+    pub content: ContentArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]
@@ -582,22 +567,9 @@ pub struct ExtractArgs {
     #[command(flatten)]
     pub render: RenderArgs,
 
-    /// Open txt and Markdown output with a metadata header (title,
-    /// author, url, hostname, description, sitename, date, categories,
-    /// tags) between `---` lines, as trafilatura does.
-    #[arg(long)]
-    pub with_metadata: bool,
-
-    /// Extract the page's comment section apart: the `comments` key in
-    /// json/jsonl, and after the main content under a "Comments"
-    /// separator in txt, markdown and html. The main content never holds
-    /// the comments.
-    #[arg(long)]
-    pub comments: bool,
-
-    /// Move the default extractor towards precision or recall.
+    /// The metadata header, the comments and the preset.
     #[command(flatten)]
-    pub preset: PresetArgs,
+    pub content: ContentArgs,
 
     /// Do not show a progress bar.
     #[arg(long)]
@@ -813,6 +785,29 @@ pub struct EvalArgs {
     /// labelled `NAME+browser`.
     #[command(flatten)]
     pub layout: LayoutArgs,
+}
+
+/// What `extract` and `warc` put around and into the main content.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ContentArgs {
+    /// Open txt and Markdown text with a metadata header (title, author,
+    /// url, hostname, description, sitename, date, categories, tags)
+    /// between `---` lines, as trafilatura does (`warc`: the text of
+    /// conversion records and Markdown `text`; JSON records carry the
+    /// metadata keys anyway).
+    #[arg(long)]
+    pub with_metadata: bool,
+
+    /// Extract the page's comment section apart: the `comments` key in
+    /// JSON, and after the main content under a "Comments" separator in
+    /// txt, markdown and html output and in conversion records. The main
+    /// content never holds the comments.
+    #[arg(long)]
+    pub comments: bool,
+
+    /// Move the default extractor towards precision or recall.
+    #[command(flatten)]
+    pub preset: PresetArgs,
 }
 
 /// `--precision` / `--recall`: presets over the default extractor's

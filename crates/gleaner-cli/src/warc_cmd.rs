@@ -13,7 +13,7 @@ use crate::flags::{TextFormat, WarcArgs, WarcFormat};
 
 /// Runs `warc`.
 pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
-    let (algorithm, extractor) = args.extractor.build(args.preset)?;
+    let (algorithm, extractor) = args.extractor.build(args.content.preset)?;
     crate::check_template(algorithm, args.templates.given())?;
     let site_options = args.templates.clustering.options()?;
     let parse = args.limits.parse_options()?;
@@ -22,7 +22,8 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     // JSON Lines keep the main text in `text` (and the comments in their
     // key); a conversion record's body is the whole rendered text, with
     // the header and the comments when asked for.
-    let whole_txt = args.output_format == WarcFormat::Warc && (args.with_metadata || args.comments);
+    let whole_txt = args.output_format == WarcFormat::Warc
+        && (args.content.with_metadata || args.content.comments);
     let format = match args.text_format {
         TextFormat::Txt if whole_txt => OutputFormat::Txt,
         TextFormat::Txt => OutputFormat::Jsonl,
@@ -32,8 +33,8 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     let mut job = Job::new(extractor, algorithm.name, format)
         .parse_options(parse)
         .render_options(args.render.options())
-        .with_metadata(args.with_metadata)
-        .comments(args.comments);
+        .with_metadata(args.content.with_metadata)
+        .comments(args.content.comments);
     if let Some(path) = &args.templates.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
