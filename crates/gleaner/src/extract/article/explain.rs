@@ -30,6 +30,11 @@ pub struct Explanation {
     pub container: Option<NodeId>,
     /// Whether the page's `itemprop=articleBody` pointer chose it.
     pub pointed_by_markup: bool,
+    /// Whether the block headed by the page's own title replaced the
+    /// votes' choice (pass 5, title match).
+    pub titled: bool,
+    /// The `<header>`s whose lead paragraphs were added (pass 11).
+    pub leads: Vec<NodeId>,
     /// The container and the siblings and secondary containers added to
     /// it (passes 6 and 7), in document order.
     pub chosen: Vec<NodeId>,
@@ -104,6 +109,14 @@ pub enum RemovalRule {
     TeaserList,
     /// Pass 10: a share bar, newsletter box, promotion or the like.
     InnerBoilerplate,
+    /// Pass 10: never rendered for a reader (print-only, an unrendered
+    /// template placeholder).
+    Unrendered,
+    /// Pass 10: a caption, photo credit or repeated caption.
+    Captions,
+    /// Pass 10: an author bio, press-release footer, copyright or
+    /// contact line at the end of the article.
+    EndBoilerplate,
 }
 
 impl RemovalRule {
@@ -117,6 +130,11 @@ impl RemovalRule {
             RemovalRule::LinkList => "pass 9, link list".into(),
             RemovalRule::TeaserList => "pass 9, teaser list".into(),
             RemovalRule::InnerBoilerplate => "pass 10, inner boilerplate name".into(),
+            RemovalRule::Unrendered => "pass 10, not rendered (print-only or template)".into(),
+            RemovalRule::Captions => "pass 10, caption or photo credit".into(),
+            RemovalRule::EndBoilerplate => {
+                "pass 10, end of article (bio, about the company, copyright, contact)".into()
+            }
         }
     }
 }
@@ -128,6 +146,8 @@ pub(super) struct AttemptTrace {
     pub voted: Option<NodeId>,
     pub container: Option<NodeId>,
     pub pointed: bool,
+    pub titled: bool,
+    pub leads: Vec<NodeId>,
     pub chosen: Vec<NodeId>,
     pub marks: Vec<bool>,
     /// The selection after each cleaning pass (9 and 10), with the rule of
