@@ -82,20 +82,43 @@ fn in_code(doc: &Document, id: NodeId) -> bool {
     doc.ancestors(id).any(|a| doc.is(a, markup5ever::local_name!("code")))
 }
 
-/// Does the text hold a template placeholder: `{{`, then at most 80
-/// characters without a line break, then `}}` (or `{%` … `%}`)?
+/// Most words of a text node that a placeholder marks as a template
+/// \[I\]: a template's line is short; a reader's long comment that
+/// happens to hold braces is not one.
+const TEMPLATE_WORDS: usize = 40;
+
+/// Does the text, of at most [`TEMPLATE_WORDS`] words, hold a template
+/// placeholder: `{{` (not after another `{`), an expression that starts
+/// with a letter, `_`, `$`, `#`, `/`, `>`, `^` or `!` and holds no brace
+/// or line break (at most 80 characters), then `}}` (not before another
+/// `}`); or `{%` … `%}`? Braces drawn as hugs (`{{{{ Name }}}}`) are
+/// not templates.
 fn has_placeholder(text: &str) -> bool {
+    if text.split_whitespace().count() > TEMPLATE_WORDS {
+        return false;
+    }
     for (open, close) in [("{{", "}}"), ("{%", "%}")] {
-        let mut rest = text;
-        while let Some(i) = rest.find(open) {
-            let after = &rest[i + open.len()..];
-            if let Some(j) = after.find(close) {
-                let inner = &after[..j];
-                if inner.len() <= 80 && !inner.contains('\n') && !inner.trim().is_empty() {
-                    return true;
-                }
+        let mut start = 0;
+        while let Some(i) = text[start..].find(open).map(|i| i + start) {
+            let inner_start = i + open.len();
+            start = inner_start;
+            if text[..i].ends_with('{') {
+                continue;
             }
-            rest = after;
+            let Some(j) = text[inner_start..].find(close) else { break };
+            let inner = &text[inner_start..inner_start + j];
+            let after_close = &text[inner_start + j + close.len()..];
+            let expression = inner.trim();
+            let starts_well = expression.chars().next().is_some_and(|c| {
+                c.is_alphabetic() || matches!(c, '_' | '$' | '#' | '/' | '>' | '^' | '!')
+            });
+            if inner.len() <= 80
+                && starts_well
+                && !inner.contains(['{', '}', '\n'])
+                && !after_close.starts_with('}')
+            {
+                return true;
+            }
         }
     }
     false
@@ -141,5 +164,7 @@ mod tests {
         assert!(has_placeholder("{% if user %}"));
         assert!(!has_placeholder("A set {1, 2} and {{ }}"));
         assert!(!has_placeholder("Braces {{ opened\nand }} closed later"));
+        assert!(!has_placeholder("Sending hugs {{{{ Michelle }}}} from the UK"));
+        assert!(!has_placeholder("A map {{1, 2}, {3, 4}}"));
     }
 }
