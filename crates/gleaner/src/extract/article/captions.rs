@@ -47,10 +47,11 @@ pub(super) fn remove_captions(
     sel: &mut Selection,
 ) {
     let lines = selected_lines(doc, a, chosen, sel);
+    let texts: Vec<String> = lines.iter().map(|l| l.text(doc)).collect();
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for l in &lines {
-        if (3..=CAPTION_WORDS).contains(&l.text.split_whitespace().count()) {
-            *seen.entry(l.text.as_str()).or_default() += 1;
+    for t in &texts {
+        if (3..=CAPTION_WORDS).contains(&t.split_whitespace().count()) {
+            *seen.entry(t.as_str()).or_default() += 1;
         }
     }
     for &root in chosen {
@@ -65,10 +66,9 @@ pub(super) fn remove_captions(
             }
         }
     }
-    for l in &lines {
-        let repeated =
-            seen.get(l.text.as_str()).is_some_and(|&n| n >= 2) && near_picture(doc, l.owner);
-        if repeated || is_credit_line(&l.text) {
+    for (l, t) in lines.iter().zip(&texts) {
+        let repeated = seen.get(t.as_str()).is_some_and(|&n| n >= 2) && near_picture(doc, l.owner);
+        if repeated || is_credit_line(t) {
             l.texts.iter().for_each(|&t| sel.set(t, false));
         }
     }

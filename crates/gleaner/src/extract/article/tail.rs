@@ -28,13 +28,17 @@ pub(super) struct Line {
     pub owner: NodeId,
     /// Non-whitespace characters.
     pub chars: u32,
-    /// The text, whitespace collapsed.
-    pub text: String,
 }
 
 impl Line {
-    fn words(&self) -> usize {
-        self.text.split_whitespace().count()
+    /// The text, whitespace collapsed (built on demand: most lines are
+    /// never read).
+    pub(super) fn text(&self, doc: &Document) -> String {
+        let mut out = String::new();
+        for &t in &self.texts {
+            crate::document::push_collapsed(&mut out, doc.text(t));
+        }
+        out.trim().to_string()
     }
 }
 
@@ -50,30 +54,17 @@ pub(super) fn selected_lines(
         for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
             let segment = a.segment_index(id);
             let owner = a.segment(id).map_or(root, |s| s.owner);
-            let text = doc.text(id);
             let chars = doc.stats(id).chars;
             match lines.last_mut() {
                 Some((seg, line)) if segment.is_some() && *seg == segment => {
                     line.texts.push(id);
                     line.chars += chars;
-                    crate::document::push_collapsed(&mut line.text, text);
                 }
-                _ => {
-                    let mut collapsed = String::new();
-                    crate::document::push_collapsed(&mut collapsed, text);
-                    lines.push((segment, Line { texts: vec![id], owner, chars, text: collapsed }));
-                }
+                _ => lines.push((segment, Line { texts: vec![id], owner, chars })),
             }
         }
     }
-    lines
-        .into_iter()
-        .map(|(_, mut l)| {
-            l.text = l.text.trim().to_string();
-            l
-        })
-        .filter(|l| l.chars > 0)
-        .collect()
+    lines.into_iter().map(|(_, l)| l).filter(|l| l.chars > 0).collect()
 }
 
 /// Most of the selected characters a removed line, or the whole removed
@@ -83,8 +74,10 @@ const TAIL_MAX_SHARE: f64 = 0.5;
 const SHORT_LINE_WORDS: usize = 30;
 /// Most words of an author bio \[I\].
 const BIO_WORDS: usize = 100;
-/// Most words of an "About <Company>" heading line \[I\].
+/// Most words of an "About <Company>" heading line \[I\] …
 const ABOUT_WORDS: usize = 8;
+/// … and most characters.
+const ABOUT_CHARS: u32 = 80;
 
 /// Pass 10, **end-of-article boilerplate**: from the selection's last
 /// line backwards, copyright lines, contact lines and author bios are
@@ -112,9 +105,9 @@ pub(super) fn remove_end_boilerplate(
     };
     let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
         while let Some(line) = lines.last() {
-            let end_line = is_copyright(&line.text)
-                || is_contact(&line.text)
-                || is_author_bio(doc, a, chosen, line);
+            let text = line.text(doc);
+            let end_line =
+                is_copyright(&text) || is_contact(&text) || is_author_bio(doc, chosen, line, &text);
             if !end_line || !remove(line, sel, removed) {
                 break;
             }
@@ -134,7 +127,8 @@ pub(super) fn remove_end_boilerplate(
     }
     let about = (half..lines.len().saturating_sub(1))
         .rev()
-        .find(|&i| is_about_heading(&lines[i].text, &lines[i + 1].text));
+        .filter(|&i| lines[i].chars <= ABOUT_CHARS)
+        .find(|&i| is_about_heading(&lines[i].text(doc), &lines[i + 1].text(doc)));
     if let Some(start) = about {
         let tail: u32 = lines[start..].iter().map(|l| l.chars).sum();
         if f64::from(removed + tail) <= limit {
@@ -244,8 +238,8 @@ const ROLES: &[&str] = &[
 /// of the chosen elements named as a bio (`author-bio`, `about-author`),
 /// or saying "<Name> is a/an/the … <role>" (reporter, writer, editor …)
 /// in its first sentence.
-fn is_author_bio(doc: &Document, _a: &Analysis, chosen: &[NodeId], line: &Line) -> bool {
-    if line.words() > BIO_WORDS {
+fn is_author_bio(doc: &Document, chosen: &[NodeId], line: &Line, text: &str) -> bool {
+    if text.split_whitespace().count() > BIO_WORDS {
         return false;
     }
     let named = std::iter::once(line.owner)
@@ -261,7 +255,7 @@ fn is_author_bio(doc: &Document, _a: &Analysis, chosen: &[NodeId], line: &Line) 
             parts.iter().any(|p| BIO_NAMES.contains(p))
                 || (parts.contains(&"author") && parts.iter().any(|p| AUTHOR_BOX_NAMES.contains(p)))
         });
-    named || says_who_the_author_is(&line.text)
+    named || says_who_the_author_is(text)
 }
 
 /// "<Name> is a/an/the … <role>" within the first sentence, the verb

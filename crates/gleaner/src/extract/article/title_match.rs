@@ -51,34 +51,50 @@ pub(super) fn titled_container(
     top: NodeId,
     cfg: &ArticleConfig,
 ) -> Option<NodeId> {
-    let headings: Vec<NodeId> =
-        doc.ids().filter(|&id| is_title_heading_shape(doc, id) && !marks[id.index()]).collect();
-    // Cheap tests first: only a heading outside the container can move it.
-    if !headings.iter().any(|&h| !doc.contains(top, h)) {
+    // Structure first, the page's metadata (a JSON-LD parse) only for
+    // the headings that could move the container.
+    let scope = doc.ancestors(top).nth(1).unwrap_or(top);
+    let top_score = votes.scored(doc, top);
+    let mut movers: Vec<(NodeId, NodeId)> = Vec::new();
+    let mut before_or_in_top: Vec<NodeId> = Vec::new();
+    for h in doc.ids().filter(|&id| is_title_heading_shape(doc, id) && !marks[id.index()]) {
+        if doc.contains(top, h) || (doc.contains(scope, h) && h < top) {
+            before_or_in_top.push(h);
+        } else if let Some(block) = heading_block(doc, marks, h, top, cfg) {
+            if holds_the_article(doc, votes, marks, h, block, top_score, cfg) {
+                movers.push((h, block));
+            }
+        }
+    }
+    if movers.is_empty() {
         return None;
     }
     let headlines: Vec<String> = metadata::headlines(doc).iter().map(|h| normalise(h)).collect();
-    if headlines.is_empty() {
-        return None;
-    }
-    let titled: Vec<NodeId> = headings
-        .into_iter()
-        .filter(|&h| {
-            let text = normalise(&doc.text_content(h));
-            !text.is_empty() && headlines.contains(&text)
-        })
-        .collect();
+    let is_titled = |h: NodeId| {
+        let text = normalise(&doc.text_content(h));
+        !text.is_empty() && headlines.contains(&text)
+    };
     // The container carries the title already, in it or just before it
     // (the headline `keep_headline` adds).
-    let scope = doc.ancestors(top).nth(1).unwrap_or(top);
-    if titled.iter().any(|&h| doc.contains(top, h) || (doc.contains(scope, h) && h < top)) {
+    if before_or_in_top.iter().any(|&h| is_titled(h)) {
         return None;
     }
-    let &heading = titled.first()?;
-    let block = heading_block(doc, marks, heading, top, cfg)?;
-    let top_score = votes.scored(doc, top);
-    // The article follows its headline: only what comes after the
-    // heading counts.
+    movers.into_iter().find(|&(h, _)| is_titled(h)).map(|(_, block)| block)
+}
+
+/// Does `block` hold the article after its `heading`: at least
+/// [`min_article_chars`](ArticleConfig::min_article_chars) characters and
+/// a vote candidate scoring [`TITLED_SCORE_SHARE`] of the container's
+/// `top_score` (the article follows its headline)?
+fn holds_the_article(
+    doc: &Document,
+    votes: &Votes,
+    marks: &[bool],
+    heading: NodeId,
+    block: NodeId,
+    top_score: f64,
+    cfg: &ArticleConfig,
+) -> bool {
     let after = doc.subtree_end(heading);
     let chars_after: u32 = doc
         .subtree(block)
@@ -86,15 +102,15 @@ pub(super) fn titled_container(
         .map(|t| doc.stats(t).chars)
         .sum();
     if chars_after < cfg.min_article_chars {
-        return None;
+        return false;
     }
-    let best = votes
-        .candidates(doc)
-        .filter(|&c| (c >= after || doc.contains(c, heading)) && doc.contains(block, c))
+    let best = doc
+        .subtree(block)
+        .filter(|&c| votes.is_candidate(c) && (c >= after || doc.contains(c, heading)))
         .filter(|&c| !marks[c.index()])
         .map(|c| votes.scored(doc, c))
         .fold(0.0, f64::max);
-    (best > 0.0 && best >= TITLED_SCORE_SHARE * top_score).then_some(block)
+    best > 0.0 && best >= TITLED_SCORE_SHARE * top_score
 }
 
 /// After a title match, the siblings the sibling rule added back that

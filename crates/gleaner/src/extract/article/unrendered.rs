@@ -94,7 +94,9 @@ const TEMPLATE_WORDS: usize = 40;
 /// `}`); or `{%` … `%}`? Braces drawn as hugs (`{{{{ Name }}}}`) are
 /// not templates.
 fn has_placeholder(text: &str) -> bool {
-    if text.split_whitespace().count() > TEMPLATE_WORDS {
+    if !(text.contains("{{") || text.contains("{%"))
+        || text.split_whitespace().count() > TEMPLATE_WORDS
+    {
         return false;
     }
     for (open, close) in [("{{", "}}"), ("{%", "%}")] {
