@@ -57,12 +57,20 @@ pub(super) fn titled_container(
     let top_score = votes.scored(doc, top);
     let mut movers: Vec<(NodeId, NodeId)> = Vec::new();
     let mut before_or_in_top: Vec<NodeId> = Vec::new();
+    // A block without the article after its first heading has none after
+    // a later one: the headings of a sidebar share one block, read once.
+    let mut blocks_failed: Vec<NodeId> = Vec::new();
     for h in doc.ids().filter(|&id| is_title_heading_shape(doc, id) && !marks[id.index()]) {
         if doc.contains(top, h) || (doc.contains(scope, h) && h < top) {
             before_or_in_top.push(h);
         } else if let Some(block) = heading_block(doc, marks, h, top, cfg) {
+            if blocks_failed.contains(&block) {
+                continue;
+            }
             if holds_the_article(doc, votes, marks, h, block, top_score, cfg) {
                 movers.push((h, block));
+            } else {
+                blocks_failed.push(block);
             }
         }
     }

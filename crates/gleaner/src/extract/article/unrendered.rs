@@ -70,6 +70,9 @@ fn is_print_only(doc: &Document, id: NodeId) -> bool {
         }
     }
     let Some(class) = doc.attr(id, "class") else { return false };
+    if !class.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"print")) {
+        return false;
+    }
     let classes: Vec<String> =
         class.split_ascii_whitespace().map(str::to_ascii_lowercase).collect();
     classes.iter().any(|c| PRINT_ONLY.contains(&c.as_str()))
