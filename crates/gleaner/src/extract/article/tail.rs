@@ -31,6 +31,12 @@ pub(super) struct Line {
 }
 
 impl Line {
+    /// Does the line's first text start with `word` (spaces before it
+    /// skipped)?
+    fn starts_with(&self, doc: &Document, word: &str) -> bool {
+        self.texts.first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
+    }
+
     /// The text, whitespace collapsed (built on demand: most lines are
     /// never read).
     pub(super) fn text(&self, doc: &Document) -> String {
@@ -67,6 +73,57 @@ pub(super) fn selected_lines(
     lines.into_iter().map(|(_, l)| l).filter(|l| l.chars > 0).collect()
 }
 
+/// The last lines of the selection inside the chosen elements, in
+/// document order, back to the first one that reaches into the first half
+/// of the selected characters (nothing before it can go: see
+/// [`TAIL_MAX_SHARE`]), and the selected characters in all.
+fn tail_lines(
+    doc: &Document,
+    a: &Analysis,
+    chosen: &[NodeId],
+    sel: &Selection,
+) -> (Vec<Line>, u32) {
+    let selected =
+        |root: NodeId| doc.subtree(root).filter(move |&id| doc.is_text(id) && sel.contains(id));
+    let total: u32 =
+        chosen.iter().flat_map(|&root| selected(root)).map(|id| doc.stats(id).chars).sum();
+    let half = total / 2;
+    let mut lines: Vec<(Option<usize>, Line)> = Vec::new();
+    let mut seen = 0u32;
+    'roots: for &root in chosen.iter().rev() {
+        let texts = doc.subtree(root).rev().filter(|&id| doc.is_text(id) && sel.contains(id));
+        for id in texts {
+            let segment = a.segment_index(id);
+            let chars = doc.stats(id).chars;
+            match lines.last_mut() {
+                Some((seg, line)) if segment.is_some() && *seg == segment => {
+                    line.texts.push(id);
+                    line.chars += chars;
+                }
+                _ => {
+                    if seen > half {
+                        break 'roots;
+                    }
+                    let owner = a.segment(id).map_or(root, |s| s.owner);
+                    lines.push((segment, Line { texts: vec![id], owner, chars }));
+                }
+            }
+            seen += chars;
+        }
+    }
+    let mut lines: Vec<Line> = lines
+        .into_iter()
+        .rev()
+        .map(|(_, mut l)| {
+            l.texts.reverse();
+            l
+        })
+        .filter(|l| l.chars > 0)
+        .collect();
+    lines.shrink_to_fit();
+    (lines, total)
+}
+
 /// Most of the selected characters a removed line, or the whole removed
 /// tail, may hold \[I\].
 const TAIL_MAX_SHARE: f64 = 0.5;
@@ -91,8 +148,7 @@ pub(super) fn remove_end_boilerplate(
     chosen: &[NodeId],
     sel: &mut Selection,
 ) {
-    let mut lines = selected_lines(doc, a, chosen, sel);
-    let total: u32 = lines.iter().map(|l| l.chars).sum();
+    let (mut lines, total) = tail_lines(doc, a, chosen, sel);
     let limit = TAIL_MAX_SHARE * f64::from(total);
     let mut removed = 0u32;
     let remove = |line: &Line, sel: &mut Selection, removed: &mut u32| -> bool {
@@ -115,19 +171,11 @@ pub(super) fn remove_end_boilerplate(
         }
     };
     walk(&mut lines, sel, &mut removed);
-    // The press release's "About <Name>" section, in the second half.
-    let mut seen = 0u32;
-    let mut half = lines.len();
-    for (i, l) in lines.iter().enumerate() {
-        if f64::from(seen) >= 0.5 * f64::from(total) {
-            half = i;
-            break;
-        }
-        seen += l.chars;
-    }
-    let about = (half..lines.len().saturating_sub(1))
+    // The press release's "About <Name>" section, in the second half:
+    // every line but the first of `tail_lines`, which crosses the half.
+    let about = (1..lines.len().saturating_sub(1))
         .rev()
-        .filter(|&i| lines[i].chars <= ABOUT_CHARS)
+        .filter(|&i| lines[i].chars <= ABOUT_CHARS && lines[i].starts_with(doc, "About"))
         .find(|&i| is_about_heading(&lines[i].text(doc), &lines[i + 1].text(doc)));
     if let Some(start) = about {
         let tail: u32 = lines[start..].iter().map(|l| l.chars).sum();
