@@ -377,6 +377,28 @@ mod tests {
     }
 
     #[test]
+    fn issue_11_the_second_set_of_rules_is_explained() {
+        let html = format!(
+            "<article class=story><header class=top><h1>Storm hits the coast</h1>\
+             <p class=dek>The town counts the cost of the worst storm in forty years, and asks why.</p></header>\
+             <div class=body><p>{PARA}</p><p>{PARA}</p><div class=printonly>Printed from example.org today</div>\
+             <p>{PARA}</p><p class=note>Copyright 2024 Example News. All rights reserved.</p></div></article>"
+        );
+        let doc = parse(&html);
+        let explained = Article::default().explain(&doc);
+        assert_eq!(explained.selection, Article::default().extract(&doc));
+        let rule_of = |tag: &str, class: &str| {
+            let node = find(&doc, tag, class);
+            explained.removed.iter().filter(|r| r.node == node).map(|r| r.rule).collect::<Vec<_>>()
+        };
+        assert_eq!(rule_of("div", "printonly"), [RemovalRule::Unrendered]);
+        assert_eq!(rule_of("p", "note"), [RemovalRule::EndBoilerplate]);
+        assert!(!explained.titled);
+        assert_eq!(explained.leads, [find(&doc, "header", "top")], "{:?}", explained.leads);
+        assert!(RemovalRule::EndBoilerplate.describe().starts_with("pass 10"));
+    }
+
+    #[test]
     fn the_explanation_selects_what_the_extraction_selects_on_real_pages() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
         let mut pages = 0;
