@@ -22,7 +22,10 @@ import sys
 from pathlib import Path
 
 DATASETS = ["cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1", "readability"]
-RULES = ["article_body_pointer", "slideshows", "embedded_posts", "inner_guard", "teaser_lists"]
+RULES = [
+    "article_body_pointer", "slideshows", "embedded_posts", "inner_guard", "teaser_lists",
+    "title_match", "header_lead", "end_boilerplate", "unrendered", "captions",
+]
 
 
 def defaults(binary):

@@ -168,6 +168,8 @@ fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
     let _ = writeln!(out, "<li>The votes chose {}.</li>", label(e.voted));
     let moved = if e.pointed_by_markup {
         " (the page's <code>itemprop=articleBody</code> element)"
+    } else if e.titled {
+        " (the block headed by the page's own title)"
     } else {
         ""
     };
@@ -180,6 +182,10 @@ fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
             "<li>Also chosen (siblings, secondary containers): {}.</li>",
             others.join(", ")
         );
+    }
+    if !e.leads.is_empty() {
+        let headers: Vec<String> = e.leads.iter().map(|&h| label(Some(h))).collect();
+        let _ = writeln!(out, "<li>Lead paragraph kept from {}.</li>", headers.join(", "));
     }
     out.push_str("</ul>\n");
     if e.removed.is_empty() {

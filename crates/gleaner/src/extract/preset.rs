@@ -2,7 +2,8 @@
 //! extractor's decision the way trafilatura's `favor_precision` and
 //! `favor_recall` do — fewer doubtful blocks kept, or more — as
 //! assignments to [`ArticleConfig`](super::article::ArticleConfig)'s
-//! existing parameters (no other rules).
+//! existing parameters, among them the rules that are off by default
+//! (`captions`).
 //!
 //! The values and their measured effect on precision and recall over the
 //! development sets are in the README ("Precision and recall presets").
@@ -21,7 +22,7 @@ use super::Params;
 #[non_exhaustive]
 pub enum Preset {
     /// Keep fewer doubtful blocks: stricter link quota, longer voting
-    /// blocks, fewer secondary containers, a shorter climb.
+    /// blocks, fewer secondary containers, a shorter climb, no captions.
     Precision,
     /// Keep more: looser link quota and link-list rule, more secondary
     /// containers and siblings, a retry on longer results.
@@ -60,6 +61,8 @@ const PRECISION: &[(&str, &str)] = &[
     ("secondary_share", "0.9"),
     // The climb from the winner stops sooner [3].
     ("climb_divisor", "2"),
+    // Captions, photo credits and repeated captions go [off].
+    ("captions", "true"),
 ];
 
 /// `--recall` \[I\]: the same, towards recall.

@@ -157,6 +157,15 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
     meta
 }
 
+/// The `headline` (else `name`) of every article node, in order.
+pub(super) fn headlines(nodes: &[Value]) -> Vec<String> {
+    nodes
+        .iter()
+        .filter(|n| has_type(n, ARTICLE_TYPES))
+        .filter_map(|a| string(a, "headline").or_else(|| string(a, "name")))
+        .collect()
+}
+
 /// A non-empty string property, whitespace collapsed.
 fn string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(super::collapse).filter(|s| !s.is_empty())

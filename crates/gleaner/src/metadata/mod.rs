@@ -249,6 +249,44 @@ pub fn title(doc: &Document) -> Option<String> {
     Some(clean(&raw, h1.as_deref()))
 }
 
+/// The page's own statements of its headline, for finding the block
+/// that carries it (`article`'s title match, issue 11: "prefer the
+/// article that the page's own metadata points at"): `og:title`,
+/// `twitter:title`, the `<title>` and JSON-LD's `headline` (or `name`)
+/// of every article node, each whole and as the segments a site-name
+/// separator cuts it into; whitespace collapsed, empty strings and
+/// repeats left out.
+///
+/// ```
+/// use gleaner::{metadata::headlines, Document, ParseOptions};
+/// let html = "<title>Storm hits the coast | Daily Planet</title><h1>Storm hits the coast</h1>";
+/// let doc = Document::parse(html.as_bytes(), &ParseOptions::default())?;
+/// assert!(headlines(&doc).iter().any(|h| h == "Storm hits the coast"));
+/// # Ok::<(), gleaner::Error>(())
+/// ```
+pub fn headlines(doc: &Document) -> Vec<String> {
+    let mut raw: Vec<String> = Vec::new();
+    raw.extend(meta_content(doc, &["og:title"]));
+    raw.extend(meta_content(doc, &["twitter:title"]));
+    raw.extend(
+        doc.ids()
+            .find(|&id| doc.is(id, local_name!("title")))
+            .map(|id| collapse(&all_text(doc, id))),
+    );
+    raw.extend(json_ld::headlines(&json_ld::nodes(doc)));
+    let mut out: Vec<String> = Vec::new();
+    for r in raw {
+        let segments = SEPARATORS.iter().flat_map(|sep| {
+            let parts: Vec<&str> = r.split(*sep).map(str::trim).collect();
+            let cut = parts.len() > 1;
+            parts.into_iter().filter(move |_| cut).map(str::to_string)
+        });
+        let all: Vec<String> = std::iter::once(r.clone()).chain(segments).collect();
+        out.extend(all);
+    }
+    unique_nonempty(out)
+}
+
 /// Cuts a site name off `raw`, preferring the segment that equals the h1.
 pub fn clean(raw: &str, h1: Option<&str>) -> String {
     let raw = collapse(raw);

@@ -141,6 +141,25 @@ pub struct ArticleConfig {
     /// ±0.0002 macro F1) and leave-one-dataset-out leaves it off on five
     /// folds of six.
     pub teaser_lists: bool,
+    /// Pass 5: when the page's own headline (`<title>`, `og:title`,
+    /// JSON-LD `headline`) heads another block with substantial text, that
+    /// block is the container (`title_match`). Default on \[I\] (issue 11).
+    pub title_match: bool,
+    /// Pass 11: the lead paragraph in the article's `<header>` is kept
+    /// (`lead`). Default on \[I\] (issue 11).
+    pub header_lead: bool,
+    /// Pass 10: author bios, "About <Company>" footers, copyright and
+    /// contact lines at the end of the selection are removed (`tail`).
+    /// Default on \[I\] (issue 11).
+    pub end_boilerplate: bool,
+    /// Pass 10: print-only blocks and unrendered `{{ template }}` text
+    /// are removed (`unrendered`). Default on \[I\] (issue 11).
+    pub unrendered: bool,
+    /// Pass 10: `figcaption`s, caption and credit blocks, photo credits
+    /// and repeated captions are removed (`captions`). Default off \[I\]
+    /// (issue 11): leave-one-dataset-out does not choose it; on in the
+    /// `--precision` preset.
+    pub captions: bool,
 
     // Strictness retry.
     /// Below this many characters an attempt is retried with weaker
@@ -185,6 +204,11 @@ impl Default for ArticleConfig {
             embedded_posts: true,
             inner_guard: true,
             teaser_lists: false,
+            title_match: true,
+            header_lead: true,
+            end_boilerplate: true,
+            unrendered: true,
+            captions: false,
         }
     }
 }
@@ -229,6 +253,11 @@ impl Configure for ArticleConfig {
             "embedded_posts" => self.embedded_posts = parse_param(key, v)?,
             "inner_guard" => self.inner_guard = parse_param(key, v)?,
             "teaser_lists" => self.teaser_lists = parse_param(key, v)?,
+            "title_match" => self.title_match = parse_param(key, v)?,
+            "header_lead" => self.header_lead = parse_param(key, v)?,
+            "end_boilerplate" => self.end_boilerplate = parse_param(key, v)?,
+            "unrendered" => self.unrendered = parse_param(key, v)?,
+            "captions" => self.captions = parse_param(key, v)?,
             _ => return Err(unknown_param("article", key)),
         }
         Ok(())

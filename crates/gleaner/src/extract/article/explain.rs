@@ -30,6 +30,11 @@ pub struct Explanation {
     pub container: Option<NodeId>,
     /// Whether the page's `itemprop=articleBody` pointer chose it.
     pub pointed_by_markup: bool,
+    /// Whether the block headed by the page's own title replaced the
+    /// votes' choice (pass 5, title match).
+    pub titled: bool,
+    /// The `<header>`s whose lead paragraphs were added (pass 11).
+    pub leads: Vec<NodeId>,
     /// The container and the siblings and secondary containers added to
     /// it (passes 6 and 7), in document order.
     pub chosen: Vec<NodeId>,
@@ -104,6 +109,14 @@ pub enum RemovalRule {
     TeaserList,
     /// Pass 10: a share bar, newsletter box, promotion or the like.
     InnerBoilerplate,
+    /// Pass 10: never rendered for a reader (print-only, an unrendered
+    /// template placeholder).
+    Unrendered,
+    /// Pass 10: a caption, photo credit or repeated caption.
+    Captions,
+    /// Pass 10: an author bio, press-release footer, copyright or
+    /// contact line at the end of the article.
+    EndBoilerplate,
 }
 
 impl RemovalRule {
@@ -117,6 +130,11 @@ impl RemovalRule {
             RemovalRule::LinkList => "pass 9, link list".into(),
             RemovalRule::TeaserList => "pass 9, teaser list".into(),
             RemovalRule::InnerBoilerplate => "pass 10, inner boilerplate name".into(),
+            RemovalRule::Unrendered => "pass 10, not rendered (print-only or template)".into(),
+            RemovalRule::Captions => "pass 10, caption or photo credit".into(),
+            RemovalRule::EndBoilerplate => {
+                "pass 10, end of article (bio, about the company, copyright, contact)".into()
+            }
         }
     }
 }
@@ -128,6 +146,8 @@ pub(super) struct AttemptTrace {
     pub voted: Option<NodeId>,
     pub container: Option<NodeId>,
     pub pointed: bool,
+    pub titled: bool,
+    pub leads: Vec<NodeId>,
     pub chosen: Vec<NodeId>,
     pub marks: Vec<bool>,
     /// The selection after each cleaning pass (9 and 10), with the rule of
@@ -354,6 +374,28 @@ mod tests {
                 RemovalRule::Boilerplate(MarkReason::Comments)
             ]
         );
+    }
+
+    #[test]
+    fn issue_11_the_second_set_of_rules_is_explained() {
+        let html = format!(
+            "<article class=story><header class=top><h1>Storm hits the coast</h1>\
+             <p class=dek>The town counts the cost of the worst storm in forty years, and asks why.</p></header>\
+             <div class=body><p>{PARA}</p><p>{PARA}</p><div class=printonly>Printed from example.org today</div>\
+             <p>{PARA}</p><p class=note>Copyright 2024 Example News. All rights reserved.</p></div></article>"
+        );
+        let doc = parse(&html);
+        let explained = Article::default().explain(&doc);
+        assert_eq!(explained.selection, Article::default().extract(&doc));
+        let rule_of = |tag: &str, class: &str| {
+            let node = find(&doc, tag, class);
+            explained.removed.iter().filter(|r| r.node == node).map(|r| r.rule).collect::<Vec<_>>()
+        };
+        assert_eq!(rule_of("div", "printonly"), [RemovalRule::Unrendered]);
+        assert_eq!(rule_of("p", "note"), [RemovalRule::EndBoilerplate]);
+        assert!(!explained.titled);
+        assert_eq!(explained.leads, [find(&doc, "header", "top")], "{:?}", explained.leads);
+        assert!(RemovalRule::EndBoilerplate.describe().starts_with("pass 10"));
     }
 
     #[test]

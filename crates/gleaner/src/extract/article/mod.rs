@@ -38,20 +38,33 @@
 //!    ancestor of several near-best sections, a higher-scoring parent, the
 //!    parent of an only child; then the page's own pointer: the one
 //!    element marked up as the article's body (`itemprop=articleBody`)
-//!    when the votes chose a block inside it or elsewhere \[I\].
+//!    when the votes chose a block inside it or elsewhere \[I\]; else the
+//!    page's own title (`title_match`): the block headed by the page's
+//!    `<title>`, `og:title` or JSON-LD `headline`, when the votes chose
+//!    another and that block holds substantial text after its heading
+//!    \[I\].
 //! 6. **siblings** (`siblings`): Readability's sibling rule, by score
 //!    share and for paragraph-like siblings.
 //! 7. **secondary containers** (`siblings`): candidates elsewhere that
 //!    score nearly as high as the container \[I\] (not when the page's
-//!    own pointer chose it).
+//!    own pointer or title chose it; after a title match, siblings with
+//!    headlines of their own leave instead).
 //! 8. **select** (`clean`): the chosen text outside boilerplate, less
 //!    segments above LQF's link quota.
 //! 9. **link lists** (`clean`): lists of short links, after Crunch's
 //!    link-list remover (Gupta et al. 2003).
 //! 10. **inner boilerplate** (`clean`): share bars, newsletter boxes,
 //!     promotions and related teasers named as such \[I\], unless the
-//!     block also says "article" and holds most of the selected text.
-//! 11. **headline** (`clean`): the `h1` before the container \[I\].
+//!     block also says "article" and holds most of the selected text;
+//!     **unrendered** text (`unrendered`): print-only blocks and
+//!     `{{ template }}` placeholders \[I\]; **captions** (`captions`, off
+//!     by default): figcaptions, caption and credit blocks, photo credits,
+//!     repeated captions \[I\]; **end-of-article boilerplate** (`tail`):
+//!     author bios, "About <Company>" footers, copyright and contact
+//!     lines at the end \[I\].
+//! 11. **headline** (`clean`): the `h1` before the container \[I\]; and
+//!     the **lead** (`lead`): the lead paragraph in the article's
+//!     `<header>` \[I\].
 //! 12. **strictness retry**: an attempt with less than
 //!     [`min_article_chars`](ArticleConfig::min_article_chars) is repeated
 //!     with weaker marks (Readability), the longest result kept.
@@ -96,13 +109,18 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
+mod captions;
 mod clean;
 mod config;
 mod container;
 mod explain;
+mod lead;
 mod marks;
 mod segments;
 mod siblings;
+mod tail;
+mod title_match;
+mod unrendered;
 mod vocabulary;
 mod votes;
 mod widgets;
@@ -111,14 +129,19 @@ pub use self::config::ArticleConfig;
 pub use self::explain::{AttemptKind, Explanation, Removal, RemovalRule};
 pub use self::marks::MarkReason;
 
+use self::captions::remove_captions;
 use self::clean::{
     keep_headline, remove_inner_boilerplate, remove_link_lists, remove_teaser_lists, select_text,
 };
 use self::container::{article_body_elsewhere, choose_container, refine_container};
 use self::explain::{removals, AttemptTrace};
+use self::lead::keep_lead;
 use self::marks::{mark_boilerplate, Strictness};
 use self::segments::{analyse, Analysis};
 use self::siblings::{add_secondary_containers, add_siblings};
+use self::tail::remove_end_boilerplate;
+use self::title_match::{drop_other_articles, titled_container};
+use self::unrendered::remove_unrendered;
 use self::votes::vote;
 use super::{Crunch, Extractor};
 use crate::document::Document;
@@ -173,6 +196,8 @@ impl Article {
                 voted: None,
                 container: None,
                 pointed_by_markup: false,
+                titled: false,
+                leads: Vec::new(),
                 chosen: Vec::new(),
                 removed: Vec::new(),
                 selection: crunch_fallback(doc),
@@ -185,6 +210,8 @@ impl Article {
             voted: trace.voted,
             container: trace.container,
             pointed_by_markup: trace.pointed,
+            titled: trace.titled,
+            leads: trace.leads.clone(),
             removed: removals(doc, &a, cfg, strictness, &trace),
             chosen: trace.chosen,
             selection,
@@ -208,8 +235,16 @@ impl Article {
         let pointed =
             article_body_elsewhere(doc, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
         let top = pointed.unwrap_or(top);
+        let titled = if pointed.is_none() && cfg.title_match {
+            titled_container(doc, &votes, &marks, top, cfg)
+        } else {
+            None
+        };
+        let top = titled.unwrap_or(top);
         let mut chosen = add_siblings(doc, &votes, &marks, top, cfg);
-        if pointed.is_none() {
+        if titled.is_some() {
+            drop_other_articles(doc, top, &mut chosen);
+        } else if pointed.is_none() {
             add_secondary_containers(doc, &votes, &marks, top, &mut chosen, cfg);
         }
         let mut sel = select_text(doc, a, &marks, &chosen, cfg);
@@ -228,12 +263,28 @@ impl Article {
         }
         remove_inner_boilerplate(doc, a, &chosen, &mut sel, cfg);
         step(RemovalRule::InnerBoilerplate, &sel);
+        if cfg.unrendered {
+            remove_unrendered(doc, &chosen, &mut sel);
+            step(RemovalRule::Unrendered, &sel);
+        }
+        if cfg.captions {
+            remove_captions(doc, a, &chosen, &mut sel);
+            step(RemovalRule::Captions, &sel);
+        }
+        if cfg.end_boilerplate {
+            remove_end_boilerplate(doc, a, &chosen, &mut sel);
+            step(RemovalRule::EndBoilerplate, &sel);
+        }
         keep_headline(doc, &marks, &chosen, &mut sel);
+        let leads =
+            if cfg.header_lead { keep_lead(doc, &marks, &chosen, &mut sel) } else { Vec::new() };
         if let Some(t) = trace {
             *t = AttemptTrace {
                 voted: Some(voted),
                 container: Some(top),
                 pointed: pointed.is_some(),
+                titled: titled.is_some(),
+                leads,
                 chosen,
                 marks,
                 steps,

@@ -193,6 +193,12 @@ impl Analysis {
         self.segments.get(*self.segment_of.get(text.index())?)
     }
 
+    /// The index of the segment a text node belongs to (text nodes of
+    /// one segment share it).
+    pub(super) fn segment_index(&self, text: NodeId) -> Option<usize> {
+        self.segment_of.get(text.index()).copied().filter(|&i| i < self.segments.len())
+    }
+
     /// What the element's id and class say.
     pub(super) fn names(&self, id: NodeId) -> NameRoles {
         self.names.get(id.index()).copied().unwrap_or_default()

@@ -1,0 +1,414 @@
+//! Part of pass 10, **end-of-article boilerplate** \[I\]: what templates
+//! and press releases append after the article's last paragraph — author
+//! bios, the "About <Company>" section of a press release (with its
+//! contact lines), copyright and contact lines (issue 11, "boilerplate at
+//! the end: author bios, 'About <company>' press-release footers,
+//! copyright and address lines").
+//!
+//! trafilatura removes such lines by class names and its list of
+//! boilerplate phrases; names alone backfire here (issue 11: "broad
+//! class-name rules backfire"), so each rule needs three pieces of
+//! evidence: **position** (only the last lines of the selection, walked
+//! from the end, stopping at the first line that is article text),
+//! **wording** (what the line says) and **structure** (its shape and
+//! size, or for a bio the name of the block around it). A line holding
+//! half the selected text is never removed, nor a tail holding half of
+//! it.
+
+use super::segments::Analysis;
+use crate::document::{Document, NodeId};
+use crate::selection::Selection;
+
+/// One line of the selection: the selected text nodes of one text
+/// segment (a paragraph, a heading, a run between `<br><br>`), in order.
+pub(super) struct Line {
+    /// The selected text nodes.
+    pub texts: Vec<NodeId>,
+    /// The block the segment belongs to.
+    pub owner: NodeId,
+    /// Non-whitespace characters.
+    pub chars: u32,
+}
+
+impl Line {
+    /// Does the line's first text start with `word` (spaces before it
+    /// skipped)?
+    fn starts_with(&self, doc: &Document, word: &str) -> bool {
+        self.texts.first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
+    }
+
+    /// The text, whitespace collapsed (built on demand: most lines are
+    /// never read).
+    pub(super) fn text(&self, doc: &Document) -> String {
+        let mut out = String::new();
+        for &t in &self.texts {
+            crate::document::push_collapsed(&mut out, doc.text(t));
+        }
+        out.trim().to_string()
+    }
+}
+
+/// The selection's lines inside the chosen elements, in document order.
+pub(super) fn selected_lines(
+    doc: &Document,
+    a: &Analysis,
+    chosen: &[NodeId],
+    sel: &Selection,
+) -> Vec<Line> {
+    let mut lines: Vec<(Option<usize>, Line)> = Vec::new();
+    for &root in chosen {
+        for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
+            let segment = a.segment_index(id);
+            let owner = a.segment(id).map_or(root, |s| s.owner);
+            let chars = doc.stats(id).chars;
+            match lines.last_mut() {
+                Some((seg, line)) if segment.is_some() && *seg == segment => {
+                    line.texts.push(id);
+                    line.chars += chars;
+                }
+                _ => lines.push((segment, Line { texts: vec![id], owner, chars })),
+            }
+        }
+    }
+    lines.into_iter().map(|(_, l)| l).filter(|l| l.chars > 0).collect()
+}
+
+/// The last lines of the selection inside the chosen elements, in
+/// document order, back to the first one that reaches into the first half
+/// of the selected characters (nothing before it can go: see
+/// [`TAIL_MAX_SHARE`]), and the selected characters in all.
+fn tail_lines(
+    doc: &Document,
+    a: &Analysis,
+    chosen: &[NodeId],
+    sel: &Selection,
+) -> (Vec<Line>, u32) {
+    let selected =
+        |root: NodeId| doc.subtree(root).filter(move |&id| doc.is_text(id) && sel.contains(id));
+    let total: u32 =
+        chosen.iter().flat_map(|&root| selected(root)).map(|id| doc.stats(id).chars).sum();
+    let half = total / 2;
+    let mut lines: Vec<(Option<usize>, Line)> = Vec::new();
+    let mut seen = 0u32;
+    'roots: for &root in chosen.iter().rev() {
+        let texts = doc.subtree(root).rev().filter(|&id| doc.is_text(id) && sel.contains(id));
+        for id in texts {
+            let segment = a.segment_index(id);
+            let chars = doc.stats(id).chars;
+            match lines.last_mut() {
+                Some((seg, line)) if segment.is_some() && *seg == segment => {
+                    line.texts.push(id);
+                    line.chars += chars;
+                }
+                _ => {
+                    if seen > half {
+                        break 'roots;
+                    }
+                    let owner = a.segment(id).map_or(root, |s| s.owner);
+                    lines.push((segment, Line { texts: vec![id], owner, chars }));
+                }
+            }
+            seen += chars;
+        }
+    }
+    let mut lines: Vec<Line> = lines
+        .into_iter()
+        .rev()
+        .map(|(_, mut l)| {
+            l.texts.reverse();
+            l
+        })
+        .filter(|l| l.chars > 0)
+        .collect();
+    lines.shrink_to_fit();
+    (lines, total)
+}
+
+/// Most of the selected characters a removed line, or the whole removed
+/// tail, may hold \[I\].
+const TAIL_MAX_SHARE: f64 = 0.5;
+/// Most words of a copyright or contact line \[I\].
+const SHORT_LINE_WORDS: usize = 30;
+/// Most words of an author bio \[I\].
+const BIO_WORDS: usize = 100;
+/// Most words of an "About <Company>" heading line \[I\] …
+const ABOUT_WORDS: usize = 8;
+/// … and most characters.
+const ABOUT_CHARS: u32 = 80;
+
+/// Pass 10, **end-of-article boilerplate**: from the selection's last
+/// line backwards, copyright lines, contact lines and author bios are
+/// removed until a line is none of them; then the last "About <Name>"
+/// line in the selection's second half that another line follows starts
+/// a press release's boilerplate, removed with everything after it; then
+/// the walk from the end is repeated.
+pub(super) fn remove_end_boilerplate(
+    doc: &Document,
+    a: &Analysis,
+    chosen: &[NodeId],
+    sel: &mut Selection,
+) {
+    let (mut lines, total) = tail_lines(doc, a, chosen, sel);
+    let limit = TAIL_MAX_SHARE * f64::from(total);
+    let mut removed = 0u32;
+    let remove = |line: &Line, sel: &mut Selection, removed: &mut u32| -> bool {
+        if f64::from(*removed + line.chars) > limit {
+            return false;
+        }
+        *removed += line.chars;
+        line.texts.iter().for_each(|&t| sel.set(t, false));
+        true
+    };
+    let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
+        while let Some(line) = lines.last() {
+            let text = line.text(doc);
+            let end_line =
+                is_copyright(&text) || is_contact(&text) || is_author_bio(doc, chosen, line, &text);
+            if !end_line || !remove(line, sel, removed) {
+                break;
+            }
+            lines.pop();
+        }
+    };
+    walk(&mut lines, sel, &mut removed);
+    // The press release's "About <Name>" section, in the second half:
+    // every line but the first of `tail_lines`, which crosses the half.
+    let about = (1..lines.len().saturating_sub(1))
+        .rev()
+        .filter(|&i| lines[i].chars <= ABOUT_CHARS && lines[i].starts_with(doc, "About"))
+        .find(|&i| is_about_heading(&lines[i].text(doc), &lines[i + 1].text(doc)));
+    if let Some(start) = about {
+        let tail: u32 = lines[start..].iter().map(|l| l.chars).sum();
+        if f64::from(removed + tail) <= limit {
+            for line in lines.drain(start..) {
+                line.texts.iter().for_each(|&t| sel.set(t, false));
+            }
+            removed += tail;
+            walk(&mut lines, sel, &mut removed);
+        }
+    }
+}
+
+/// A copyright line: short, and "©", "(c)" or "Copyright" first, or "All
+/// rights reserved" in it.
+fn is_copyright(text: &str) -> bool {
+    if text.split_whitespace().count() > SHORT_LINE_WORDS {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let lower = lower.trim_start();
+    lower.starts_with('©')
+        || lower.starts_with("(c)")
+        || lower.starts_with("copyright")
+        || lower.contains("all rights reserved")
+}
+
+/// A contact line: short, and a contact label first ("Contact:", "Media
+/// contact", "Tel:", "Email:") or an e-mail address or a telephone
+/// number (nine digits or more in one run of digits and `+-(). /`) in it.
+fn is_contact(text: &str) -> bool {
+    if text.split_whitespace().count() > SHORT_LINE_WORDS {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    const LABELS: &[&str] = &[
+        "contact:",
+        "contacts:",
+        "media contact",
+        "press contact",
+        "media inquiries",
+        "press inquiries",
+        "tel:",
+        "tel.",
+        "phone:",
+        "fax:",
+        "email:",
+        "e-mail:",
+    ];
+    if LABELS.iter().any(|l| lower.starts_with(l)) {
+        return true;
+    }
+    let email = text.split_whitespace().any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        w.split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && host.contains('.') && !host.starts_with('.')
+        })
+    });
+    email || has_phone_number(text)
+}
+
+/// Nine digits or more in one run of digits, spaces and `+-().`/`.
+fn has_phone_number(text: &str) -> bool {
+    let mut digits = 0;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            if digits >= 9 {
+                return true;
+            }
+        } else if !matches!(c, ' ' | '+' | '-' | '(' | ')' | '.' | '/') {
+            digits = 0;
+        }
+    }
+    false
+}
+
+/// Name parts of a block that holds an author's bio.
+const BIO_NAMES: &[&str] =
+    &["bio", "bios", "biography", "authorbio", "authorbox", "authorinfo", "abouttheauthor"];
+/// Name parts that, beside `author`, say the block is about the author.
+const AUTHOR_BOX_NAMES: &[&str] =
+    &["about", "box", "info", "details", "card", "profile", "description", "bottom"];
+/// What a bio says its subject is.
+const ROLES: &[&str] = &[
+    "reporter",
+    "writer",
+    "journalist",
+    "editor",
+    "correspondent",
+    "author",
+    "columnist",
+    "contributor",
+    "freelance",
+    "freelancer",
+    "photographer",
+    "producer",
+    "critic",
+    "blogger",
+    "novelist",
+    "analyst",
+    "professor",
+    "researcher",
+    "fellow",
+];
+
+/// An author bio: at most [`BIO_WORDS`] words, and either inside a block
+/// of the chosen elements named as a bio (`author-bio`, `about-author`),
+/// or saying "<Name> is a/an/the … <role>" (reporter, writer, editor …)
+/// in its first sentence.
+fn is_author_bio(doc: &Document, chosen: &[NodeId], line: &Line, text: &str) -> bool {
+    if text.split_whitespace().count() > BIO_WORDS {
+        return false;
+    }
+    let named = std::iter::once(line.owner)
+        .chain(doc.ancestors(line.owner))
+        .take_while(|&id| !chosen.contains(&id))
+        .filter_map(|id| doc.element(id))
+        .any(|e| {
+            let names = e.id_and_class();
+            let parts: Vec<&str> = names
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|p| !p.is_empty())
+                .collect();
+            parts.iter().any(|p| BIO_NAMES.contains(p))
+                || (parts.contains(&"author") && parts.iter().any(|p| AUTHOR_BOX_NAMES.contains(p)))
+        });
+    named || says_who_the_author_is(text)
+}
+
+/// "<Name> is a/an/the … <role>" within the first sentence, the verb
+/// among the first six words.
+fn says_who_the_author_is(text: &str) -> bool {
+    let first = text.split(". ").next().unwrap_or(text).to_lowercase();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let verb = words
+        .windows(2)
+        .take(6)
+        .position(|w| matches!(w, ["is" | "was", "a" | "an" | "the"]) || w == ["has", "been"]);
+    let Some(v) = verb else { return false };
+    v >= 1
+        && words[v..].iter().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            ROLES.contains(&w) || ROLES.iter().any(|r| w.strip_suffix('s') == Some(r))
+        })
+}
+
+/// "About <Name>": at most [`ABOUT_WORDS`] words, "About" first and a
+/// capital after it, no sentence end, and the line after it names
+/// the same first word (the company's description: "Acme Corp. is …").
+fn is_about_heading(text: &str, next: &str) -> bool {
+    let t = text.trim().trim_end_matches(':');
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() < 2 || words.len() > ABOUT_WORDS || words[0] != "About" {
+        return false;
+    }
+    let name = words[1];
+    let capital = name.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
+    let sentence = t.ends_with(['.', '!', '?']);
+    let name = name.trim_matches(|c: char| !c.is_alphanumeric());
+    capital && !sentence && !name.is_empty() && next.contains(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::article::tests::{parse, PARA};
+    use crate::extract::article::{Article, ArticleConfig};
+    use crate::extract::Extractor;
+    use crate::render;
+
+    fn run_with(html: &str, end_boilerplate: bool) -> String {
+        let doc = parse(html);
+        let cfg = ArticleConfig { end_boilerplate, ..Default::default() };
+        render::text(&doc, &Article::new(cfg).extract(&doc))
+    }
+
+    /// See: issue 11, "Boilerplate at the end: author bios, 'About
+    /// <company>' press-release footers, copyright and address lines".
+    #[test]
+    fn issue_11_a_press_release_footer_goes() {
+        let html = format!(
+            "<div class=release><h1>Acme opens a plant</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p>\
+             <h3>About Acme</h3><p>Acme Corp. makes sea walls, flood gates and pumps for towns on the coast.</p>\
+             <p>Media contact: Jane Roe, press@acme.example, +1 555 010 0199</p>\
+             <p>© 2024 Acme Corp. All rights reserved.</p></div>"
+        );
+        let out = run_with(&html, true);
+        assert_eq!(out.matches("A powerful storm").count(), 4, "{out}");
+        for junk in ["About Acme", "makes sea walls", "Media contact", "All rights"] {
+            assert!(!out.contains(junk), "{junk}: {out}");
+        }
+        let out = run_with(&html, false);
+        assert!(out.contains("About Acme") && out.contains("All rights"), "{out}");
+    }
+
+    #[test]
+    fn issue_11_an_author_bio_at_the_end_goes_and_one_in_the_middle_stays() {
+        let bio =
+            "<p><em>Jane Roe is a staff reporter covering the coast and its weather.</em></p>";
+        let html = format!("<article><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p>{bio}</article>");
+        let out = run_with(&html, true);
+        assert!(!out.contains("Jane Roe"), "{out}");
+        assert!(run_with(&html, false).contains("Jane Roe"));
+        let html = format!("<article><p>{PARA}</p>{bio}<p>{PARA}</p><p>{PARA}</p></article>");
+        assert!(run_with(&html, true).contains("Jane Roe"));
+        // A bio block by its name, without the wording.
+        let html = format!(
+            "<article><p>{PARA}</p><p>{PARA}</p><p>{PARA}</p>\
+             <div class=author-bio><p>Jane Roe lives by the sea with two dogs and a boat.</p></div></article>"
+        );
+        assert!(!run_with(&html, true).contains("Jane Roe"));
+    }
+
+    #[test]
+    fn the_last_paragraphs_of_a_short_text_are_never_most_of_it() {
+        // The only paragraph is a copyright notice: it is the page.
+        let html = "<div><p>Copyright 2024 Jane Roe, all rights reserved, by the sea.</p></div>";
+        assert!(run_with(html, true).contains("Copyright 2024"));
+    }
+
+    #[test]
+    fn line_wording() {
+        assert!(is_copyright("© 2024 Example News"));
+        assert!(is_copyright("Copyright (c) Example. All rights reserved."));
+        assert!(!is_copyright("The copyright of the photographs was disputed in court for years."));
+        assert!(is_contact("Contact: press office"));
+        assert!(is_contact("Call us on (020) 7946 0958 today"));
+        assert!(!is_contact("In 2024, 1,200 homes were flooded."));
+        assert!(says_who_the_author_is("John Smith is a freelance writer based in Leeds."));
+        assert!(!says_who_the_author_is("The storm is a reminder of what the sea can do."));
+        assert!(is_about_heading("About Acme Corp", "Acme Corp is a maker of pumps."));
+        assert!(!is_about_heading("About the storm", "It was big."));
+        assert!(!is_about_heading("About Us", "We are a newspaper."));
+    }
+}
