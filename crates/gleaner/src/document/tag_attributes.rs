@@ -191,21 +191,21 @@ pub(crate) fn start_tag_attributes(
 ) -> Vec<Attribute> {
     let bytes = tag.as_bytes();
     let mut attrs: Vec<Attribute> = Vec::new();
-    let mut seen: Vec<LocalName> = Vec::new();
     scan_attributes(bytes, name_end, |name, value| {
         let raw_name = &bytes[name];
-        if !filter.keep_all && !KEPT.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(raw_name)) {
+        if attrs.len() >= filter.max
+            || !filter.keep_all && !KEPT.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(raw_name))
+        {
             return;
         }
         let name = attribute_name(raw_name);
-        if seen.contains(&name) {
+        // Whether a name is kept depends on the name alone, so a later
+        // duplicate of a kept attribute always meets the first here.
+        if attrs.iter().any(|a| a.name.local == name) {
             return;
         }
-        seen.push(name.clone());
-        if attrs.len() < filter.max {
-            let value = attribute_value(tag.get(value).unwrap_or(""));
-            attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
-        }
+        let value = attribute_value(tag.get(value).unwrap_or(""));
+        attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
     });
     attrs
 }

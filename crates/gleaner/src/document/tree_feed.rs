@@ -19,7 +19,8 @@
 //! - attributes other than those the library reads
 //!   ([`KEPT`](super::tag_attributes::KEPT)), unless
 //!   [`ParseOptions::keep_all_attributes`](super::ParseOptions);
-//! - comment text (the comment node stays);
+//! - comments and processing instructions (they never change the tree's
+//!   shape, and text on both sides of one is one text node, as it reads);
 //! - the content of `<script>`, `<style>`, `<noscript>`, `<noframes>`,
 //!   `<noembed>` and `<iframe>` read as raw text (it cannot change the
 //!   tree, and it is never visible);
@@ -45,7 +46,6 @@
 
 use std::cell::{Cell, RefCell};
 
-use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     BufferQueue, Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer,
@@ -132,8 +132,8 @@ pub(crate) struct FeedOptions {
     /// The scripting flag (WHATWG §13.2.6.4.4): `<noscript>` is raw text
     /// when on, as in a browser with scripts (html5ever's default).
     pub scripting: bool,
-    /// Keep comments' text and raw text content (for the conformance
-    /// dump; no algorithm reads them).
+    /// Feed comments and the raw text content of `<script>` & co. (for
+    /// the conformance dump; no algorithm reads them).
     pub keep_everything: bool,
 }
 
@@ -447,11 +447,8 @@ pub(crate) fn build_tree(
                     let _ = feeder.process(t);
                 });
             }
-            (_, Markup::Comment(data)) => {
-                let comment = match text.get(data.clone()) {
-                    Some(data) if options.keep_everything => normalized(data),
-                    _ => StrTendril::new(),
-                };
+            (_, Markup::Comment(data)) if options.keep_everything => {
+                let comment = normalized(text.get(data.clone()).unwrap_or(""));
                 let _ = feeder.process(Token::CommentToken(comment));
             }
             (_, Markup::CData(data)) => {
