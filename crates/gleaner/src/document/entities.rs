@@ -6,7 +6,8 @@
 //!
 //! The source-level algorithms need it so that `&amp;` counts as one
 //! character (ALGORITHMS.md §1.1 step 2 \[S-2\]) and so that source text can
-//! be aligned with the DOM's (already decoded) text nodes.
+//! be handed to the tree builder as the WHATWG tokenizer would (attribute
+//! values and text alike, see `character_tokens` and `tag_attributes`).
 
 use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 

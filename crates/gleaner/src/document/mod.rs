@@ -483,7 +483,8 @@ impl Document {
             .unwrap_or(NodeId(0))
     }
 
-    /// The source view: decoded text and aligned tokens.
+    /// The source view: decoded text and its tokens, each with the node it
+    /// made.
     pub fn source(&self) -> &Source {
         &self.source
     }

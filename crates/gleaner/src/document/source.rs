@@ -120,7 +120,7 @@ impl Source {
     }
 
     /// The share of text (bytes of text tokens outside script and style,
-    /// trimmed) whose token was aligned with a DOM text node. 1.0 for a
+    /// trimmed) whose token was mapped to a DOM text node. 1.0 for a
     /// page without text.
     pub fn mapped_share(&self) -> f64 {
         if self.text_bytes == 0 {
