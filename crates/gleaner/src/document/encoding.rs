@@ -70,6 +70,11 @@ pub fn decode(
 /// ones (a page in another encoding behind a `<meta charset=utf-8>`), or
 /// are there some and no valid multi-byte character at all?
 fn mostly_not_utf8(bytes: &[u8]) -> bool {
+    // Valid UTF-8 has no invalid sequence: checked at memory speed, not
+    // one character at a time.
+    if std::str::from_utf8(bytes).is_ok() {
+        return false;
+    }
     let (mut valid, mut invalid) = (0usize, 0usize);
     for chunk in bytes.utf8_chunks() {
         valid += chunk.valid().chars().filter(|c| !c.is_ascii()).count();

@@ -554,22 +554,23 @@ impl Source {
     /// content). Then counts [`Source::mapped_share`].
     pub(crate) fn map_nodes(&mut self, made: impl Iterator<Item = (u32, NodeId)>) {
         for (token, node) in made {
-            let Some(t) = self.tokens.get_mut(token as usize) else { continue };
-            let is_text = matches!(t.kind, TokenKind::Text | TokenKind::RawText);
-            let blank = || self.text.get(t.range()).is_none_or(|s| s.trim().is_empty());
-            if t.node.is_none() && !(is_text && blank()) {
-                t.node = Some(node);
+            if let Some(t) = self.tokens.get_mut(token as usize) {
+                t.node = t.node.or(Some(node));
             }
         }
         let (mut mapped, mut total) = (0usize, 0usize);
-        for t in &self.tokens {
-            if t.kind != TokenKind::Text {
+        for t in &mut self.tokens {
+            let is_text = t.kind == TokenKind::Text;
+            if !is_text && t.kind != TokenKind::RawText {
                 continue;
             }
             let trimmed = self.text.get(t.range()).unwrap_or("").trim().len();
-            total += trimmed;
-            if t.node.is_some() {
-                mapped += trimmed;
+            if trimmed == 0 {
+                t.node = None;
+            }
+            if is_text {
+                total += trimmed;
+                mapped += if t.node.is_some() { trimmed } else { 0 };
             }
         }
         self.mapped_bytes = mapped;

@@ -156,6 +156,11 @@ pub(crate) const KEPT: &[&str] = &[
     "encoding",
 ];
 
+/// True for the names in [`KEPT`], in any case.
+fn is_kept(name: &[u8]) -> bool {
+    KEPT.iter().any(|k| k.len() == name.len() && k.as_bytes().eq_ignore_ascii_case(name))
+}
+
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
 fn attribute_name(raw: &[u8]) -> LocalName {
     match std::str::from_utf8(raw) {
@@ -193,9 +198,7 @@ pub(crate) fn start_tag_attributes(
     let mut attrs: Vec<Attribute> = Vec::new();
     scan_attributes(bytes, name_end, |name, value| {
         let raw_name = &bytes[name];
-        if attrs.len() >= filter.max
-            || !filter.keep_all && !KEPT.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(raw_name))
-        {
+        if attrs.len() >= filter.max || !(filter.keep_all || is_kept(raw_name)) {
             return;
         }
         let name = attribute_name(raw_name);
