@@ -9,6 +9,8 @@
 //!   dropped in body text, kept as U+FFFD in foreign content); in every
 //!   other state it is U+FFFD (§13.2.5.2–5).
 
+use std::ops::Range;
+
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::Token;
 
@@ -54,13 +56,30 @@ pub(crate) fn normalized(s: &str) -> StrTendril {
     StrTendril::from(out)
 }
 
-/// Calls `emit` with the character tokens of `raw`, text read in `state`.
-pub(crate) fn for_each_character_token(raw: &str, state: TextState, mut emit: impl FnMut(Token)) {
+/// `page[range]` as a tendril sharing `page`'s buffer (no copy, no
+/// allocation; a copy if the range is not on character boundaries).
+pub(crate) fn page_slice(page: &StrTendril, range: Range<usize>) -> StrTendril {
+    let (Ok(start), Ok(len)) = (u32::try_from(range.start), u32::try_from(range.len())) else {
+        return StrTendril::new();
+    };
+    page.try_subtendril(start, len)
+        .unwrap_or_else(|_| StrTendril::from_slice(page.get(range).unwrap_or("")))
+}
+
+/// Calls `emit` with the character tokens of `page[range]`, text read in
+/// `state`. Text that needs no change is handed over as a slice of `page`.
+pub(crate) fn for_each_character_token(
+    page: &StrTendril,
+    range: Range<usize>,
+    state: TextState,
+    mut emit: impl FnMut(Token),
+) {
+    let raw = page.get(range.clone()).unwrap_or("");
     let decodes = state != TextState::Raw;
     let special = |b: u8| b == b'\r' || b == b'\0' || (decodes && b == b'&');
     if !raw.bytes().any(special) {
         if !raw.is_empty() {
-            emit(Token::CharacterTokens(StrTendril::from_slice(raw)));
+            emit(Token::CharacterTokens(page_slice(page, range)));
         }
         return;
     }
@@ -95,7 +114,8 @@ mod tests {
 
     fn tokens(raw: &str, state: TextState) -> Vec<String> {
         let mut out = Vec::new();
-        for_each_character_token(raw, state, |t| {
+        let page = StrTendril::from_slice(&format!("<p>{raw}"));
+        for_each_character_token(&page, 3..page.len(), state, |t| {
             out.push(match t {
                 Token::CharacterTokens(s) => s.to_string(),
                 Token::NullCharacterToken => "NUL".to_string(),

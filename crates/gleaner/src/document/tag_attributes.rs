@@ -14,7 +14,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, QualName};
 use markup5ever::{ns, LocalName};
 
-use super::character_tokens::push_normalized;
+use super::character_tokens::{page_slice, push_normalized};
 use super::entities::{for_each_piece, Piece};
 
 /// Where a tag ends and how.
@@ -172,11 +172,12 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
-/// An attribute value: character references decoded with the attribute
-/// rule, CR/LF normalised, NUL as U+FFFD.
-fn attribute_value(raw: &str) -> StrTendril {
+/// The attribute value `page[range]`: character references decoded with
+/// the attribute rule, CR/LF normalised, NUL as U+FFFD.
+fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
+    let raw = page.get(range.clone()).unwrap_or("");
     if !raw.bytes().any(|b| matches!(b, b'&' | b'\r' | b'\0')) {
-        return StrTendril::from_slice(raw);
+        return page_slice(page, range);
     }
     let mut out = String::with_capacity(raw.len());
     for_each_piece(raw, true, |piece| match piece {
@@ -186,15 +187,16 @@ fn attribute_value(raw: &str) -> StrTendril {
     StrTendril::from(out)
 }
 
-/// The attributes of the start tag `tag` (its source text, from `<`),
-/// whose name ends at `name_end`: the first of each name (§13.2.5.33:
+/// The attributes of the start tag `page[tag]` whose name ends at
+/// `name_end` (offsets in `page`): the first of each name (§13.2.5.33:
 /// later duplicates are dropped), filtered by `filter`.
 pub(crate) fn start_tag_attributes(
-    tag: &str,
+    page: &StrTendril,
+    tag: Range<usize>,
     name_end: usize,
     filter: AttributeFilter,
 ) -> Vec<Attribute> {
-    let bytes = tag.as_bytes();
+    let bytes = page.as_bytes().get(..tag.end).unwrap_or_default();
     let mut attrs: Vec<Attribute> = Vec::new();
     scan_attributes(bytes, name_end, |name, value| {
         let raw_name = &bytes[name];
@@ -207,7 +209,7 @@ pub(crate) fn start_tag_attributes(
         if attrs.iter().any(|a| a.name.local == name) {
             return;
         }
-        let value = attribute_value(tag.get(value).unwrap_or(""));
+        let value = attribute_value(page, value);
         attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
     });
     attrs
@@ -220,7 +222,8 @@ mod tests {
     fn attrs(tag: &str) -> Vec<(String, String)> {
         let name_end = tag.find(|c: char| is_space(c as u8) || c == '/' || c == '>').unwrap_or(0);
         let filter = AttributeFilter { keep_all: true, max: 256 };
-        start_tag_attributes(tag, name_end, filter)
+        let page = StrTendril::from_slice(tag);
+        start_tag_attributes(&page, 0..tag.len(), name_end, filter)
             .into_iter()
             .map(|a| (a.name.local.to_string(), a.value.to_string()))
             .collect()
@@ -271,7 +274,8 @@ mod tests {
     #[test]
     fn unread_attributes_are_dropped_and_the_rest_capped() {
         let filter = AttributeFilter { keep_all: false, max: 2 };
-        let got = start_tag_attributes("<p data-x=1 id=a class=b title=c>", 2, filter);
+        let tag = "<p data-x=1 id=a class=b title=c>";
+        let got = start_tag_attributes(&StrTendril::from_slice(tag), 0..tag.len(), 2, filter);
         let names: Vec<&str> = got.iter().map(|a| &*a.name.local).collect();
         assert_eq!(names, ["id", "class"]);
     }

@@ -54,6 +54,8 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
 use markup5ever::interface::Tracer;
 use markup5ever::{local_name, LocalName};
 
+use html5ever::tendril::StrTendril;
+
 use super::character_tokens::{for_each_character_token, normalized, TextState};
 use super::deadline::Deadline;
 use super::sink::{ArenaSink, BuildNode, Made};
@@ -365,6 +367,9 @@ pub(crate) fn build_tree(
     let filter =
         AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
     let mut feeder = Feeder::new(options.scripting);
+    // The page once as a tendril: text and attribute values that need no
+    // decoding go to the tree builder as slices of it, without a copy.
+    let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
     let mut state = ScanState::Data;
@@ -416,7 +421,8 @@ pub(crate) fn build_tree(
                         feeder.pending_formatting += 1;
                     }
                     feeder.pending += 1;
-                    let attrs = start_tag_attributes(raw, name_end - scanned.start, filter);
+                    let tag_range = scanned.start..scanned.end;
+                    let attrs = start_tag_attributes(&page, tag_range, *name_end, filter);
                     let sink = &feeder.builder.sink;
                     sink.begin_start_tag(name.clone(), index as u32);
                     let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
@@ -443,7 +449,7 @@ pub(crate) fn build_tree(
             (_, Markup::Text(text_state)) if !skip_this_raw => {
                 feeder.pending += 1;
                 feeder.builder.sink.set_text_token(index as u32);
-                for_each_character_token(raw, *text_state, |t| {
+                for_each_character_token(&page, scanned.start..scanned.end, *text_state, |t| {
                     let _ = feeder.process(t);
                 });
             }
@@ -454,8 +460,7 @@ pub(crate) fn build_tree(
             (_, Markup::CData(data)) => {
                 feeder.pending += 1;
                 feeder.builder.sink.set_text_token(index as u32);
-                let data = text.get(data.clone()).unwrap_or("");
-                for_each_character_token(data, TextState::Raw, |t| {
+                for_each_character_token(&page, data.clone(), TextState::Raw, |t| {
                     let _ = feeder.process(t);
                 });
             }
