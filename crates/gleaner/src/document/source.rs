@@ -186,17 +186,40 @@ impl Source {
     }
 }
 
-/// Byte ranges of the whitespace-separated words of `text`.
+/// Byte ranges of the whitespace-separated words of `text` (whitespace as
+/// [`char::is_whitespace`] says).
 pub fn split_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut pos = 0;
     std::iter::from_fn(move || {
-        let rest = text.get(pos..)?;
-        let skip = rest.find(|c: char| !c.is_whitespace())?;
-        let start = pos + skip;
-        let len = text[start..].find(char::is_whitespace).unwrap_or(text.len() - start);
-        pos = start + len;
-        Some(start..start + len)
+        let start = find_whitespace(text, pos, false)?;
+        let end = find_whitespace(text, start, true).unwrap_or(text.len());
+        pos = end;
+        Some(start..end)
     })
+}
+
+/// The first character at or after byte `from` (a character boundary)
+/// that is whitespace (`whitespace`) or not. Bytewise for ASCII, which
+/// is most of any page.
+fn find_whitespace(text: &str, from: usize, whitespace: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            // `char::is_whitespace` on ASCII: U+0009–U+000D and U+0020.
+            if matches!(b, 0x09..=0x0D | b' ') == whitespace {
+                return Some(i);
+            }
+            i += 1;
+        } else {
+            let c = text.get(i..)?.chars().next()?;
+            if c.is_whitespace() == whitespace {
+                return Some(i);
+            }
+            i += c.len_utf8();
+        }
+    }
+    None
 }
 
 /// Tokenizes `text` on its own, guessing each element's content model
@@ -633,5 +656,46 @@ mod tests {
     fn words_are_split_on_whitespace() {
         let words: Vec<_> = split_words("  a bc\n\td ").collect();
         assert_eq!(words, [2..3, 4..6, 8..9]);
+        // Unicode whitespace separates too; other non-ASCII does not.
+        let text = "é\u{A0}x\u{2003}\u{3000}yé\u{0B}z";
+        let words: Vec<&str> = split_words(text).map(|r| &text[r]).collect();
+        assert_eq!(words, ["é", "x", "yé", "z"]);
+    }
+
+    #[test]
+    fn split_words_agrees_with_char_is_whitespace() {
+        let reference = |text: &str| -> Vec<Range<usize>> {
+            let mut out = Vec::new();
+            let mut start = None;
+            for (i, c) in text.char_indices() {
+                match (c.is_whitespace(), start) {
+                    (true, Some(s)) => {
+                        out.push(s..i);
+                        start = None;
+                    }
+                    (false, None) => start = Some(i),
+                    _ => {}
+                }
+            }
+            if let Some(s) = start {
+                out.push(s..text.len());
+            }
+            out
+        };
+        let alphabet: Vec<char> = "a é\t\n\u{B}\u{C}\r\u{1C}\u{85}\u{A0}\u{1680}\u{2009}\u{2028}\u{202F}\u{3000}\u{FEFF}😀"
+            .chars()
+            .collect();
+        // Every string of up to four characters of the alphabet.
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            for text in &longer {
+                assert_eq!(split_words(text).collect::<Vec<_>>(), reference(text), "{text:?}");
+            }
+            texts = longer;
+        }
     }
 }
