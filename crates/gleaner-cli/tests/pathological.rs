@@ -182,14 +182,17 @@ fn small_cases() -> Vec<Case> {
         Box::new(|| format!("<p{}>x</p>", " class=x".repeat(SIZE / 9)).into_bytes()),
     );
     // Entity floods.
-    add("entity-amp.html", Box::new(|| format!("<p>{}", "&amp;".repeat(SIZE / 5)).into_bytes()));
+    add(
+        "entity-amp.html",
+        Box::new(|| format!("<p>{}", "&amp;".repeat((SIZE - 3) / 5)).into_bytes()),
+    );
     add(
         "entity-emoji.html",
         Box::new(|| format!("<p>{}", "&#x1F600;".repeat(SIZE / 9)).into_bytes()),
     );
     add(
         "entity-unterminated.html",
-        Box::new(|| format!("<p>{}", "&amp".repeat(SIZE / 4)).into_bytes()),
+        Box::new(|| format!("<p>{}", "&amp".repeat((SIZE - 3) / 4)).into_bytes()),
     );
     add("entity-bare.html", Box::new(|| format!("<p>{}", "&".repeat(SIZE - 3)).into_bytes()));
     add(

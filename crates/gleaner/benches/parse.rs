@@ -47,30 +47,21 @@ fn parse(c: &mut Criterion) {
 }
 
 /// The parse one stage at a time (issue 12), so that a regression shows
-/// where it came from: decoding, the source tokenizer, tree construction
-/// (the tree builder's input and html5ever), statistics, and the source
-/// tokens' alignment with the DOM (measured with a tokenization; subtract
-/// `tokenize`).
+/// where it came from: decoding, the source tokenizer alone, tree
+/// construction (the source tokenizer feeding html5ever's tree builder,
+/// with the token↔node records), statistics, dropping the document.
 fn stages(c: &mut Criterion) {
     for (name, html) in PAGES {
         let mut group = c.benchmark_group(format!("stage/{name}"));
         group.throughput(Throughput::Bytes(html.len() as u64));
         let text = stages::decode(html);
-        let source = stages::tokenize(text.clone());
         let doc = Document::parse(html, &ParseOptions::default()).expect("fixture parses");
         group.bench_function("decode", |b| b.iter(|| stages::decode(black_box(html))));
         group.bench_function("tokenize", |b| {
             b.iter_batched(|| text.clone(), stages::tokenize, criterion::BatchSize::SmallInput)
         });
-        group.bench_function("tree", |b| b.iter(|| stages::tree(black_box(&source))));
+        group.bench_function("tree", |b| b.iter(|| stages::tree(black_box(&text))));
         group.bench_function("stats", |b| b.iter(|| stages::stats(black_box(&doc))));
-        group.bench_function("tokenize+align", |b| {
-            b.iter_batched(
-                || text.clone(),
-                |t| stages::tokenize_and_align(t, &doc),
-                criterion::BatchSize::SmallInput,
-            )
-        });
         group.bench_function("drop document", |b| {
             b.iter_batched(|| doc.clone(), drop, criterion::BatchSize::SmallInput)
         });

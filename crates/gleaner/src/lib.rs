@@ -2,7 +2,7 @@
 gleaner finds the main content of web pages.
 
 A page is parsed once into a [`Document`]: an arena DOM in document order,
-per-node statistics, and the source token stream aligned with the DOM's
+per-node statistics, and the source token stream mapped to the DOM's
 text nodes. An [`Extractor`](extract::Extractor) (one per algorithm of the
 papers, see [`extract::algorithms`]) decides which text nodes are main
 content and returns a [`Selection`]. A renderer in [`render`] turns the

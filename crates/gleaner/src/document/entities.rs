@@ -6,7 +6,8 @@
 //!
 //! The source-level algorithms need it so that `&amp;` counts as one
 //! character (ALGORITHMS.md §1.1 step 2 \[S-2\]) and so that source text can
-//! be aligned with the DOM's (already decoded) text nodes.
+//! be handed to the tree builder as the WHATWG tokenizer would (attribute
+//! values and text alike, see `character_tokens` and `tag_attributes`).
 
 use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
@@ -16,28 +17,50 @@ const MAX_NAME: usize = 32;
 /// Calls `emit` with every character of `raw` after decoding character
 /// references. Allocates nothing.
 pub fn for_each_decoded_char(raw: &str, mut emit: impl FnMut(char)) {
+    for_each_piece(raw, false, |piece| match piece {
+        Piece::Literal(s) => s.chars().for_each(&mut emit),
+        Piece::Decoded(c) => emit(c),
+    });
+}
+
+/// A piece of text with character references: a literal run or one
+/// decoded character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Piece<'a> {
+    Literal(&'a str),
+    Decoded(char),
+}
+
+/// Walks `raw` as literal runs and decoded character references, in
+/// order. `in_attribute` applies the rule of
+/// attribute values (§13.2.5.73 "Named character reference state"): a
+/// named reference without `;` followed by `=` or an ASCII alphanumeric
+/// stays literal (`href="?a=1&copy=2"`).
+pub(crate) fn for_each_piece(raw: &str, in_attribute: bool, mut emit: impl FnMut(Piece<'_>)) {
     let bytes = raw.as_bytes();
     let mut i = 0;
+    // Start of the literal run not yet handed out.
+    let mut run = 0;
     while i < raw.len() {
-        let Some(amp) = memchr_amp(&bytes[i..]) else {
-            raw[i..].chars().for_each(&mut emit);
-            return;
-        };
-        raw[i..i + amp].chars().for_each(&mut emit);
+        let Some(amp) = memchr_amp(&bytes[i..]) else { break };
         let at = i + amp;
-        match decode_reference(&raw[at + 1..]) {
+        match decode_reference(&raw[at + 1..], in_attribute) {
             Some((chars, consumed)) => {
-                emit(chars.0);
+                if at > run {
+                    emit(Piece::Literal(&raw[run..at]));
+                }
+                emit(Piece::Decoded(chars.0));
                 if let Some(c) = chars.1 {
-                    emit(c);
+                    emit(Piece::Decoded(c));
                 }
                 i = at + 1 + consumed;
+                run = i;
             }
-            None => {
-                emit('&');
-                i = at + 1;
-            }
+            None => i = at + 1,
         }
+    }
+    if raw.len() > run {
+        emit(Piece::Literal(&raw[run..]));
     }
 }
 
@@ -54,7 +77,7 @@ fn memchr_amp(bytes: &[u8]) -> Option<usize> {
 
 /// Decodes one reference that starts right after `&`. Returns the
 /// character(s) and the number of bytes consumed after the `&`.
-fn decode_reference(rest: &str) -> Option<((char, Option<char>), usize)> {
+fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<char>), usize)> {
     let bytes = rest.as_bytes();
     if bytes.first() == Some(&b'#') {
         return decode_numeric(rest);
@@ -71,10 +94,15 @@ fn decode_reference(rest: &str) -> Option<((char, Option<char>), usize)> {
         }
     }
     // Legacy references without a semicolon: the longest known prefix.
-    (2..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
+    let (chars, len) = (2..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
         Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
         _ => None,
-    })
+    })?;
+    let next = bytes.get(len).copied();
+    if in_attribute && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some((chars, len))
 }
 
 fn decode_numeric(rest: &str) -> Option<((char, Option<char>), usize)> {
@@ -97,7 +125,10 @@ fn decode_numeric(rest: &str) -> Option<((char, Option<char>), usize)> {
         consumed += 1;
     }
     let c = match value {
-        0x80..=0x9F => C1_REPLACEMENTS[(value - 0x80) as usize].unwrap_or('\u{FFFD}'),
+        // §13.2.5.80: the C1 controls windows-1252 assigns are remapped;
+        // the five it leaves unassigned stay as they are.
+        0x80..=0x9F => C1_REPLACEMENTS[(value - 0x80) as usize]
+            .unwrap_or_else(|| char::from_u32(value).unwrap_or('\u{FFFD}')),
         0 => '\u{FFFD}',
         v => char::from_u32(v).unwrap_or('\u{FFFD}'),
     };
@@ -121,12 +152,27 @@ mod tests {
         assert_eq!(decode("&#233;&#xE9;&#XE9"), "ééé");
         assert_eq!(decode("&copy2"), "©2");
         assert_eq!(decode("&#150;"), "–");
+        assert_eq!(decode("&#x81;&#x9D;"), "\u{81}\u{9D}");
         assert_eq!(decode("&#0;&#x110000;"), "\u{FFFD}\u{FFFD}");
     }
 
     #[test]
     fn unknown_references_stay_literal() {
         assert_eq!(decode("AT&T &nosuch; & &#;"), "AT&T &nosuch; & &#;");
+    }
+
+    #[test]
+    fn attribute_values_keep_legacy_names_before_alphanumerics_and_equals() {
+        let attr = |raw: &str| {
+            let mut out = String::new();
+            super::for_each_piece(raw, true, |piece| match piece {
+                super::Piece::Literal(s) => out.push_str(s),
+                super::Piece::Decoded(c) => out.push(c),
+            });
+            out
+        };
+        assert_eq!(attr("?a=1&copy=2&not;&notit&amp x"), "?a=1&copy=2¬&notit& x");
+        assert_eq!(decode("&notit"), "¬it");
     }
 
     #[test]

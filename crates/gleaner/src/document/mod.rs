@@ -1,5 +1,5 @@
 //! The parsed page: an arena DOM in document order, per-node statistics,
-//! and the source token stream aligned with the DOM's text nodes.
+//! and the source token stream, each token mapped to the node it made.
 //!
 //! A [`Document`] is built once per page by [`Document::parse`] and then
 //! only read: every extractor, renderer and metric works on it.
@@ -8,14 +8,18 @@
 //! node `n` are exactly the ids `n+1 .. end(n)`; walking a subtree is
 //! walking a slice, and no traversal needs recursion.
 
+mod character_tokens;
 mod deadline;
 mod encoding;
 mod entities;
+mod script_data;
 mod sink;
 mod source;
 mod stats;
+mod tag_attributes;
 pub mod tags;
-mod tree_input;
+mod tree_dump;
+mod tree_feed;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -31,7 +35,7 @@ pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};
-pub(crate) use self::tree_input::drops_content;
+pub(crate) use self::tree_feed::drops_content;
 use crate::error::{BinaryKind, Error, Result};
 use crate::layout::Layout;
 
@@ -250,8 +254,10 @@ pub struct Document {
 }
 
 impl Document {
-    /// Parses a page from raw bytes: detects the encoding, builds the DOM
-    /// with html5ever, computes node statistics and aligns the source.
+    /// Parses a page from raw bytes: detects the encoding, tokenizes the
+    /// page and builds the DOM with html5ever's tree builder from those
+    /// tokens (each token mapped to the node it made), and computes node
+    /// statistics.
     ///
     /// # Errors
     /// [`Error::TooLarge`] when `bytes` exceeds `options.max_bytes`,
@@ -303,23 +309,27 @@ impl Document {
 
     fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
         let input_bytes = text.len();
-        let mut source = source::tokenize(text);
-        let limits = tree_input::TreeLimits::of(options);
-        let built = match tree_input::build_tree(&source, &limits, &deadline) {
+        let feed = tree_feed::FeedOptions::of(options);
+        let built = match tree_feed::build_tree(&text, &feed, &deadline) {
             Ok(built) => built,
-            Err(tree_input::Stopped::TooManyElements) => {
+            Err(tree_feed::Stopped::TooManyElements) => {
                 return Err(Error::TooManyElements { limit: options.max_elements })
             }
-            Err(tree_input::Stopped::OutOfTime) => return Err(deadline.error()),
+            Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
         };
         deadline.check()?;
-        let (nodes, text) = layout(built);
-        let stats = stats::compute(&nodes, &text, None);
-        let mut doc = Document {
+        let (nodes, dom_text, position) = layout(built.nodes);
+        let stats = stats::compute(&nodes, &dom_text, None);
+        let mut source = Source::new(text, built.tokens);
+        source.map_nodes(built.made.iter().filter_map(|m| {
+            let at = *position.get(m.node as usize)?;
+            (at != NONE).then_some((m.token, NodeId(at)))
+        }));
+        let doc = Document {
             nodes,
-            text,
+            text: dom_text,
             stats,
-            source: Source::default(),
+            source,
             encoding: encoding_rs::UTF_8,
             encoding_source: EncodingSource::Given,
             url: options.url.clone(),
@@ -327,26 +337,8 @@ impl Document {
             layout: None,
             deadline,
         };
-        doc.align(&mut source);
-        doc.source = source;
         doc.deadline.check()?;
         Ok(doc)
-    }
-
-    /// Maps `source`'s text tokens to this document's text nodes.
-    fn align(&self, source: &mut Source) {
-        let dom_texts: Vec<(NodeId, &str)> = self
-            .nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| match &n.kind {
-                NodeKind::Text(r) => {
-                    Some((NodeId(i as u32), &self.text[r.start as usize..r.end as usize]))
-                }
-                _ => None,
-            })
-            .collect();
-        source.align(&dom_texts);
     }
 
     /// The time budget of this page's work, started when parsing began
@@ -491,7 +483,8 @@ impl Document {
             .unwrap_or(NodeId(0))
     }
 
-    /// The source view: decoded text and aligned tokens.
+    /// The source view: decoded text and its tokens, each with the node it
+    /// made.
     pub fn source(&self) -> &Source {
         &self.source
     }
@@ -653,46 +646,77 @@ impl Document {
 }
 
 /// Tree building alone, for the parse benchmark's reference figure: runs
-/// html5ever with gleaner's arena sink over `html` as given (no encoding
-/// detection, statistics or source alignment) and returns the node count.
+/// html5ever (its tokenizer and tree builder) with gleaner's arena sink
+/// over `html` as given (no encoding detection, statistics or source
+/// mapping) and returns the node count.
 #[doc(hidden)]
 pub fn bench_tree_building(html: &str) -> usize {
     html5ever::parse_document(ArenaSink::new(), Default::default()).one(html).len()
+}
+
+/// The html5lib tree-construction test format of a page's tree, built by
+/// gleaner's parse and by html5ever alone, for the conformance test
+/// (`tests/html5lib_tree.rs`). Not part of the API.
+#[doc(hidden)]
+pub mod conformance {
+    use html5ever::tendril::TendrilSink;
+    use html5ever::tree_builder::TreeBuilderOpts;
+    use html5ever::ParseOpts;
+
+    use super::sink::ArenaSink;
+    use super::tree_feed::{build_tree, FeedOptions, TreeLimits};
+    use super::{tree_dump, Deadline, ParseOptions};
+
+    /// The tree [`Document::parse`](super::Document::parse) builds for
+    /// `html` (its default limits, every attribute and comment kept), in
+    /// the html5lib format; `scripting` is the scripting flag.
+    pub fn gleaner_tree(html: &str, scripting: bool) -> String {
+        let limits = TreeLimits::of(&ParseOptions::default().keep_all_attributes(true));
+        let options = FeedOptions { limits, scripting, keep_everything: true };
+        match build_tree(html, &options, &Deadline::never()) {
+            Ok(built) => tree_dump::dump(&built.nodes),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// The tree html5ever's own tokenizer and tree builder make of `html`,
+    /// in the html5lib format.
+    pub fn html5ever_tree(html: &str, scripting: bool) -> String {
+        let opts = ParseOpts {
+            tree_builder: TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() },
+            ..Default::default()
+        };
+        tree_dump::dump(&html5ever::parse_document(ArenaSink::new(), opts).one(html))
+    }
 }
 
 /// The parse's stages one at a time, for the per-stage benchmarks
 /// (`cargo bench -p gleaner --bench parse`, issue 12). Not part of the API.
 #[doc(hidden)]
 pub mod stages {
-    use super::{encoding, source, stats, tree_input, Deadline, Document, ParseOptions, Source};
+    use super::{encoding, source, stats, tree_feed, Deadline, Document, ParseOptions, Source};
 
     /// Encoding detection and decoding.
     pub fn decode(bytes: &[u8]) -> String {
         encoding::decode(bytes, None).0
     }
 
-    /// The source tokenizer.
+    /// The source tokenizer on its own (content models guessed from tag
+    /// names; the parse lets the tree builder decide).
     pub fn tokenize(text: String) -> Source {
         source::tokenize(text)
     }
 
-    /// Tree construction from tokens (the tree builder's input and
-    /// html5ever's tree builder): the number of nodes built.
-    pub fn tree(source: &Source) -> usize {
-        let limits = tree_input::TreeLimits::of(&ParseOptions::default());
-        tree_input::build_tree(source, &limits, &Deadline::never()).map_or(0, |b| b.len())
+    /// Tree construction: the source tokenizer feeding html5ever's tree
+    /// builder, with the token↔node records. The number of nodes built.
+    pub fn tree(text: &str) -> usize {
+        let options = tree_feed::FeedOptions::of(&ParseOptions::default());
+        tree_feed::build_tree(text, &options, &Deadline::never()).map_or(0, |b| b.nodes.len())
     }
 
     /// Node statistics over a parsed document: the number of nodes.
     pub fn stats(doc: &Document) -> usize {
         stats::compute(&doc.nodes, &doc.text, None).len()
-    }
-
-    /// Tokenizing `text` and aligning its tokens with `doc`'s text nodes.
-    pub fn tokenize_and_align(text: String, doc: &Document) -> usize {
-        let mut source = source::tokenize(text);
-        doc.align(&mut source);
-        source.tokens().len()
     }
 }
 
@@ -746,11 +770,15 @@ fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
 }
 
 /// Lays the built tree out in document order, copying text into one
-/// buffer. Iterative: deep trees cannot overflow the stack.
-fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String) {
+/// buffer. Iterative: deep trees cannot overflow the stack. Also returns
+/// each built node's position in the layout ([`NONE`] for nodes not in
+/// the document).
+fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String, Vec<u32>) {
     let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
+    let mut position = vec![NONE; built.len()];
     let mut text = String::new();
     let root = lay_out_node(&mut built, 0, NONE, &mut nodes, &mut text);
+    position[0] = root as u32;
     // Stack of (next child to visit, position of the laid-out parent).
     let mut stack: Vec<(u32, usize)> = vec![(built[0].first_child, root)];
     while let Some(&(child, parent_pos)) = stack.last() {
@@ -764,9 +792,10 @@ fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String) {
             top.0 = next;
         }
         let pos = lay_out_node(&mut built, child, parent_pos as u32, &mut nodes, &mut text);
+        position[child as usize] = pos as u32;
         stack.push((first_child, pos));
     }
-    (nodes, text)
+    (nodes, text, position)
 }
 
 /// Moves built node `b` to the end of `nodes`, its text to `text`.
@@ -777,11 +806,11 @@ fn lay_out_node(
     nodes: &mut Vec<Node>,
     text: &mut String,
 ) -> usize {
-    let data = std::mem::replace(&mut built[b as usize].data, BuildData::Comment);
+    let data = std::mem::replace(&mut built[b as usize].data, BuildData::Fragment);
     let kind = match data {
         BuildData::Document | BuildData::Fragment => NodeKind::Document,
-        BuildData::Doctype => NodeKind::Doctype,
-        BuildData::Comment => NodeKind::Comment,
+        BuildData::Doctype { .. } => NodeKind::Doctype,
+        BuildData::Comment(_) => NodeKind::Comment,
         BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
             name: name.local,
             attrs: attrs
@@ -825,24 +854,77 @@ mod tests {
         assert_eq!(d.text_content(d.body()), "bold both italic");
     }
 
-    #[test]
-    fn source_tokens_map_to_text_nodes() {
-        let d = doc("<html><body><p>Fish &amp; chips</p><table><tr><td>cell</td></tr></table></body></html>");
-        let mapped: Vec<&str> =
-            d.source().tokens().iter().filter_map(|t| t.node.map(|n| d.text(n))).collect();
-        assert_eq!(mapped, ["Fish & chips", "cell"]);
-        assert_eq!(d.source().mapped_share(), 1.0);
+    /// The text each text token of `d` was mapped to.
+    fn mapped_text(d: &Document) -> Vec<&str> {
+        d.source()
+            .tokens()
+            .iter()
+            .filter(|t| t.kind == TokenKind::Text)
+            .filter_map(|t| t.node.map(|n| d.text(n)))
+            .collect()
     }
 
     #[test]
-    fn foster_parented_text_is_left_unmapped_not_mismapped() {
+    fn source_tokens_map_to_text_nodes() {
+        let d = doc("<html><body><p>Fish &amp; chips</p><table><tr><td>cell</td></tr></table></body></html>");
+        assert_eq!(mapped_text(&d), ["Fish & chips", "cell"]);
+        assert_eq!(d.source().mapped_share(), 1.0);
+        // Text split by an ignored tag is one text node, made by both tokens.
+        let d = doc("<p>one </x> two</p>");
+        assert_eq!(mapped_text(&d), ["one  two", "one  two"]);
+    }
+
+    #[test]
+    fn start_tags_map_to_their_elements() {
+        // The second `<b>` re-creates the first (WHATWG §13.2.4.3) before
+        // making its own element: the token maps to its own.
+        let d = doc("<p><b>x</p><b id=own>y</b><br/><a href=/u>z</a>");
+        let made: Vec<String> = d
+            .source()
+            .tokens()
+            .iter()
+            .filter(|t| matches!(t.kind, TokenKind::StartTag(_)))
+            .map(|t| t.node.map_or("-".to_string(), |n| d.selector(n)))
+            .collect();
+        assert_eq!(made, ["p", "b", "b#own", "br", "a"]);
+    }
+
+    #[test]
+    fn foster_parented_text_maps_to_where_it_went() {
         let d = doc("<table><tr><td>A</td></tr>XX<tr><td>B</td></tr></table>");
-        for t in d.source().tokens() {
-            if let Some(n) = t.node {
-                let src = d.source().token_text(t);
-                assert_eq!(src.trim(), d.text(n).trim());
-            }
-        }
+        assert_eq!(mapped_text(&d), ["A", "XX", "B"]);
+        let table = d.ids().find(|&i| d.is(i, local_name!("table"))).expect("table");
+        let xx = d.text_nodes().find(|&n| d.text(n) == "XX").expect("XX");
+        assert!(xx < table, "foster-parented before the table");
+    }
+
+    #[test]
+    fn script_escapes_and_foreign_raw_text_follow_the_tree_builder() {
+        // `<!--<script>` inside a script double-escapes: the `</script>`
+        // in the string does not end it (WHATWG §13.2.5.27).
+        let d = doc("<script><!--<script>x='</script>'--></script><p>after</p>");
+        assert_eq!(d.text_content(d.body()), "after");
+        // In SVG, `<style>` is not raw text: its markup is parsed.
+        let d = doc("<p>a<svg><style><![CDATA[x<y]]></style></svg></p>");
+        let texts: Vec<&str> = d.ids().filter(|&n| d.is_text(n)).map(|n| d.text(n)).collect();
+        assert_eq!(texts, ["a", "x<y"]);
+        // Outside foreign content CDATA is a bogus comment to the first `>`.
+        let d = doc("<p>a<![CDATA[x>y]]></p>");
+        assert_eq!(d.text_content(d.body()), "ay]]>");
+        // Scripting is on: `<noscript>` is raw text, and left out.
+        let d = doc("<body><noscript><p>enable JS</p></noscript><p>x</p>");
+        assert_eq!(d.text_content(d.body()), "x");
+    }
+
+    #[test]
+    fn attribute_values_are_decoded_and_a_slash_before_gt_closes() {
+        let d = doc("<img alt=\"Share\" /><a href=\"/s?a=1&amp;b=2&copy=3\" title=x/>t</a>");
+        let img = d.ids().find(|&i| d.is(i, local_name!("img"))).expect("img");
+        assert_eq!(d.attr(img, "alt"), Some("Share"));
+        let a = d.ids().find(|&i| d.is(i, local_name!("a"))).expect("a");
+        assert_eq!(d.attr(a, "href"), Some("/s?a=1&b=2&copy=3"));
+        assert_eq!(d.attr(a, "title"), Some("x/"));
+        assert_eq!(d.text_content(a), "t");
     }
 
     #[test]

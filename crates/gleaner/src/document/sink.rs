@@ -39,7 +39,11 @@ pub(crate) enum BuildData {
     Document,
     /// The content of a `<template>`: detached, so never in the output.
     Fragment,
-    Doctype,
+    Doctype {
+        name: StrTendril,
+        public_id: StrTendril,
+        system_id: StrTendril,
+    },
     Element {
         name: ElementName,
         /// Boxed, not a `Vec`: a node is built once per element, and the
@@ -48,7 +52,8 @@ pub(crate) enum BuildData {
         template_contents: u32,
     },
     Text(StrTendril),
-    Comment,
+    /// A comment's text (empty unless the feed keeps comments).
+    Comment(StrTendril),
 }
 
 /// An element's name without the prefix, which no algorithm reads: 16
@@ -66,6 +71,24 @@ pub(crate) struct ArenaSink {
     elements: Cell<usize>,
     /// Returned by `elem_name` for non-elements (html5ever never asks).
     placeholder: ElementName,
+    /// The source token whose characters are being inserted (the last
+    /// character token fed: the tree builder inserts table text when the
+    /// next token comes), or [`NONE`].
+    text_token: Cell<u32>,
+    /// The start tag being processed: its name and source token.
+    start_tag: RefCell<Option<(LocalName, u32)>>,
+    /// `(source token, node)`: the text nodes each character token's text
+    /// went to (see [`ArenaSink::made`]), and each start tag's element.
+    made: RefCell<Vec<Made>>,
+}
+
+/// One record of which source token made which node.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Made {
+    pub token: u32,
+    pub node: u32,
+    /// Some of the token's text that went to the node is not whitespace.
+    contentful: bool,
 }
 
 /// An element name borrowed from the arena.
@@ -100,6 +123,63 @@ impl ArenaSink {
             nodes: RefCell::new(vec![root]),
             elements: Cell::new(0),
             placeholder: ElementName { ns: ns!(), local: LocalName::from("") },
+            text_token: Cell::new(NONE),
+            start_tag: RefCell::new(None),
+            made: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Characters inserted from now on come from source token `token`.
+    pub fn set_text_token(&self, token: u32) {
+        self.text_token.set(token);
+    }
+
+    /// The start tag `token` named `name` is being processed: the last
+    /// element of that name created until [`ArenaSink::end_start_tag`] is
+    /// its element (reconstructed formatting elements and the adoption
+    /// agency's clones come before it).
+    pub fn begin_start_tag(&self, name: LocalName, token: u32) {
+        *self.start_tag.borrow_mut() = Some((name, token));
+    }
+
+    /// The start tag's processing is over.
+    pub fn end_start_tag(&self) {
+        *self.start_tag.borrow_mut() = None;
+    }
+
+    /// Which source token made which node, in the order made: for a text
+    /// token the first node that got any of its non-whitespace (else the
+    /// first that got any of it), for a start tag its element.
+    pub fn made(&self) -> Vec<Made> {
+        let made = self.made.borrow();
+        let mut out: Vec<Made> = Vec::with_capacity(made.len());
+        for m in made.iter() {
+            match out.last_mut() {
+                Some(last) if last.token == m.token => {
+                    if m.contentful && !last.contentful {
+                        *last = *m;
+                    }
+                }
+                _ => out.push(*m),
+            }
+        }
+        out
+    }
+
+    /// Records that text of the current character token went to `node`.
+    fn record_text(&self, node: u32, contentful: bool) {
+        let token = self.text_token.get();
+        if token == NONE {
+            return;
+        }
+        let mut made = self.made.borrow_mut();
+        match made.last_mut() {
+            Some(last) if last.token == token => {
+                if contentful && !last.contentful {
+                    *last = Made { token, node, contentful };
+                }
+            }
+            _ => made.push(Made { token, node, contentful }),
         }
     }
 
@@ -204,6 +284,11 @@ impl ArenaSink {
     }
 }
 
+/// Text that is not all whitespace.
+fn is_contentful(text: &str) -> bool {
+    !text.bytes().all(|b| b.is_ascii_whitespace())
+}
+
 impl BuildNode {
     fn new(data: BuildData) -> BuildNode {
         BuildNode {
@@ -247,17 +332,29 @@ impl TreeSink for ArenaSink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
         self.elements.set(self.elements.get() + 1);
         let template_contents = if flags.template { self.push(BuildData::Fragment) } else { NONE };
+        let start_tag = match &*self.start_tag.borrow() {
+            Some((expected, token)) if *expected == name.local => Some(*token),
+            _ => None,
+        };
         let name = ElementName { ns: name.ns, local: name.local };
         let attrs = attrs.into_boxed_slice();
-        self.push(BuildData::Element { name, attrs, template_contents })
+        let id = self.push(BuildData::Element { name, attrs, template_contents });
+        if let Some(token) = start_tag {
+            let mut made = self.made.borrow_mut();
+            match made.last_mut() {
+                Some(last) if last.token == token => last.node = id,
+                _ => made.push(Made { token, node: id, contentful: true }),
+            }
+        }
+        id
     }
 
-    fn create_comment(&self, _text: StrTendril) -> u32 {
-        self.push(BuildData::Comment)
+    fn create_comment(&self, text: StrTendril) -> u32 {
+        self.push(BuildData::Comment(text))
     }
 
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
-        self.push(BuildData::Comment)
+    fn create_pi(&self, _target: StrTendril, data: StrTendril) -> u32 {
+        self.push(BuildData::Comment(data))
     }
 
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
@@ -267,8 +364,12 @@ impl TreeSink for ArenaSink {
             }
             NodeOrText::AppendText(text) => {
                 let last = self.nodes.borrow()[*parent as usize].last_child;
-                if !Self::extend_text(&mut self.nodes.borrow_mut(), last, &text) {
+                if Self::extend_text(&mut self.nodes.borrow_mut(), last, &text) {
+                    self.record_text(last, is_contentful(&text));
+                } else {
+                    let contentful = is_contentful(&text);
                     let id = self.push(BuildData::Text(text));
+                    self.record_text(id, contentful);
                     Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
                 }
             }
@@ -289,8 +390,13 @@ impl TreeSink for ArenaSink {
         }
     }
 
-    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
-        let id = self.push(BuildData::Doctype);
+    fn append_doctype_to_document(
+        &self,
+        name: StrTendril,
+        public_id: StrTendril,
+        system_id: StrTendril,
+    ) {
+        let id = self.push(BuildData::Doctype { name, public_id, system_id });
         Self::append_node(&mut self.nodes.borrow_mut(), 0, id);
     }
 
@@ -318,8 +424,12 @@ impl TreeSink for ArenaSink {
             }
             NodeOrText::AppendText(text) => {
                 let prev = self.nodes.borrow()[*sibling as usize].prev;
-                if !Self::extend_text(&mut self.nodes.borrow_mut(), prev, &text) {
+                if Self::extend_text(&mut self.nodes.borrow_mut(), prev, &text) {
+                    self.record_text(prev, is_contentful(&text));
+                } else {
+                    let contentful = is_contentful(&text);
                     let id = self.push(BuildData::Text(text));
+                    self.record_text(id, contentful);
                     Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
                 }
             }

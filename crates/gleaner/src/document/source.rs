@@ -1,23 +1,24 @@
-//! The source view of a page: a light tokenizer over the decoded source
-//! (tags, comments, text runs, raw text) with byte offsets, and its
-//! alignment with the DOM's text nodes.
+//! The source view of a page: the page's tokens (tags, comments, text
+//! runs, raw text) with byte offsets, and the DOM node each one made.
 //!
-//! html5ever's tree builder does not report where in the source a node
-//! came from, but the source-level algorithms (BTE, DSC, CCB, TTR, CETR)
-//! reason about tags and characters in source order. This module tokenizes
-//! the source once, following the WHATWG tokenizer's states closely enough
-//! for this purpose (§13.2.5: data, tag open, attribute values with quotes,
-//! comments, RCDATA and RAWTEXT elements), and then aligns each text run
-//! with the DOM text node it became, by document order and content
-//! (whitespace and character references aside). The tree builder moves text
-//! only in rare cases (foster parenting out of tables); such runs are left
-//! unmapped, and [`Source::mapped_share`] reports how much text mapped.
+//! The source-level algorithms (BTE, DSC, CCB, TTR, CETR) reason about
+//! tags and characters in source order. The [`Scanner`] here is the only
+//! tokenizer a page goes through: it follows the WHATWG tokenizer
+//! (§13.2.5) for where each token ends, the tree feed (`tree_feed`) hands
+//! its tokens to html5ever's tree builder, which says in which state the
+//! next token is read, and the sink records which token made which node.
+//! So the source↔DOM mapping is exact by construction; text the tree
+//! builder moves (foster parenting out of tables) stays mapped to the node
+//! it went to, and [`Source::mapped_share`] reports how much text mapped
+//! (all of it but text the tree builder drops, such as `<script>` code).
 
 use std::ops::Range;
 
-use markup5ever::LocalName;
+use markup5ever::{local_name, LocalName};
 
-use super::entities::for_each_decoded_char;
+use super::character_tokens::TextState;
+use super::script_data::script_data_end;
+use super::tag_attributes::{is_space, scan_attributes, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel};
 use super::NodeId;
 
@@ -39,7 +40,7 @@ pub enum TokenKind {
 }
 
 /// One token of the source, with its byte range in [`Source::text`] and
-/// the DOM text node it belongs to (for text tokens that could be aligned).
+/// the DOM node it made.
 #[derive(Debug, Clone)]
 pub struct SourceToken {
     /// What the token is.
@@ -48,7 +49,10 @@ pub struct SourceToken {
     pub start: u32,
     /// Byte offset one past the last byte.
     pub end: u32,
-    /// The DOM text node this text belongs to, if aligned.
+    /// The DOM node this token made: for text, the text node its
+    /// characters went to (the first holding any of its non-whitespace);
+    /// for a start tag, its element. `None` for whitespace-only text, for
+    /// tokens the tree builder ignored or dropped, and for other kinds.
     pub node: Option<NodeId>,
 }
 
@@ -116,7 +120,7 @@ impl Source {
     }
 
     /// The share of text (bytes of text tokens outside script and style,
-    /// trimmed) whose token was aligned with a DOM text node. 1.0 for a
+    /// trimmed) whose token was mapped to a DOM text node. 1.0 for a
     /// page without text.
     pub fn mapped_share(&self) -> f64 {
         if self.text_bytes == 0 {
@@ -182,172 +186,310 @@ impl Source {
     }
 }
 
-/// Byte ranges of the whitespace-separated words of `text`.
+/// Byte ranges of the whitespace-separated words of `text` (whitespace as
+/// [`char::is_whitespace`] says).
 pub fn split_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut pos = 0;
     std::iter::from_fn(move || {
-        let rest = text.get(pos..)?;
-        let skip = rest.find(|c: char| !c.is_whitespace())?;
-        let start = pos + skip;
-        let len = text[start..].find(char::is_whitespace).unwrap_or(text.len() - start);
-        pos = start + len;
-        Some(start..start + len)
+        let start = find_whitespace(text, pos, false)?;
+        let end = find_whitespace(text, start, true).unwrap_or(text.len());
+        pos = end;
+        Some(start..end)
     })
 }
 
-/// Tokenizes `text`. Never fails: anything that is not markup is text.
-pub(crate) fn tokenize(text: String) -> Source {
-    let tokens = Tokenizer { s: text.as_bytes(), pos: 0, out: Vec::new() }.run();
-    Source { text, tokens, mapped_bytes: 0, text_bytes: 0 }
+/// The first character at or after byte `from` (a character boundary)
+/// that is whitespace (`whitespace`) or not. Bytewise for ASCII, which
+/// is most of any page.
+fn find_whitespace(text: &str, from: usize, whitespace: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            // `char::is_whitespace` on ASCII: U+0009–U+000D and U+0020.
+            if matches!(b, 0x09..=0x0D | b' ') == whitespace {
+                return Some(i);
+            }
+            i += 1;
+        } else {
+            let c = text.get(i..)?.chars().next()?;
+            if c.is_whitespace() == whitespace {
+                return Some(i);
+            }
+            i += c.len_utf8();
+        }
+    }
+    None
 }
 
-struct Tokenizer<'a> {
+/// Tokenizes `text` on its own, guessing each element's content model
+/// from its name ([`content_model`]) as a scripting browser outside
+/// foreign content would. [`Document::parse`](super::Document::parse)
+/// does not use this: there the tree builder says which state the next
+/// token is read in (see `tree_feed`).
+pub(crate) fn tokenize(text: String) -> Source {
+    let mut tokens = Vec::new();
+    let mut scanner = Scanner::new(text.as_bytes());
+    let mut state = ScanState::Data;
+    while let Some(scanned) = scanner.next(&state, || false) {
+        state = ScanState::Data;
+        if let (TokenKind::StartTag(name), Markup::StartTag { tag, .. }) =
+            (&scanned.kind, &scanned.markup)
+        {
+            if !(tag.self_closing && is_void(name)) {
+                state = ScanState::guess(name);
+            }
+        }
+        tokens.push(scanned.into_token());
+    }
+    Source::new(text, tokens)
+}
+
+/// The tokenizer state the next token is read in (WHATWG §13.2.5): set by
+/// the tree builder after a start tag (`TokenSinkResult::RawData`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ScanState {
+    /// §13.2.5.1 data: markup is read.
+    Data,
+    /// §13.2.5.2 RCDATA: text with references, to `</name`.
+    RcData(LocalName),
+    /// §13.2.5.3 RAWTEXT: text as written, to `</name`.
+    RawText(LocalName),
+    /// §13.2.5.4 script data, escapes included, to `</script`.
+    ScriptData,
+    /// §13.2.5.5 PLAINTEXT: the rest of the input.
+    PlainText,
+}
+
+impl ScanState {
+    /// The state after start tag `name` by its name alone.
+    pub(crate) fn guess(name: &LocalName) -> ScanState {
+        match content_model(name) {
+            ContentModel::Normal => ScanState::Data,
+            ContentModel::RcData => ScanState::RcData(name.clone()),
+            ContentModel::RawText if *name == local_name!("script") => ScanState::ScriptData,
+            ContentModel::RawText => ScanState::RawText(name.clone()),
+            ContentModel::PlainText => ScanState::PlainText,
+        }
+    }
+}
+
+/// What a scanned token is for the tree builder, beyond its [`TokenKind`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Markup {
+    /// Character data read in this state.
+    Text(TextState),
+    /// A start tag whose name ends at `name_end`.
+    StartTag { name_end: usize, tag: TagEnd },
+    /// An end tag; `complete` unless the input ended inside it.
+    EndTag { complete: bool },
+    /// A comment (or bogus comment) with its data's byte range.
+    Comment(Range<usize>),
+    /// A CDATA section in foreign content: its range is character data.
+    CData(Range<usize>),
+    /// `<!DOCTYPE …>`.
+    Doctype,
+    /// Nothing the tree builder sees (`</>`).
+    Nothing,
+}
+
+/// One token as scanned: the source token and what the tree builder needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Scanned {
+    pub kind: TokenKind,
+    pub start: usize,
+    pub end: usize,
+    pub markup: Markup,
+}
+
+impl Scanned {
+    /// The source token.
+    pub(crate) fn into_token(self) -> SourceToken {
+        SourceToken { kind: self.kind, start: self.start as u32, end: self.end as u32, node: None }
+    }
+}
+
+/// The source tokenizer: one token at a time, in the state the caller
+/// asks for. Follows the WHATWG tokenizer for where each token ends
+/// (§13.2.5: tags with quoted attribute values, comments and their abrupt
+/// ends, bogus comments, CDATA, the content states); what a token means is
+/// left to `tree_feed`.
+pub(crate) struct Scanner<'a> {
     s: &'a [u8],
     pos: usize,
-    out: Vec<SourceToken>,
+    /// Markup found while scanning the text before it.
+    pending: Option<Scanned>,
 }
 
-impl Tokenizer<'_> {
-    fn run(mut self) -> Vec<SourceToken> {
-        let mut text_start = 0;
-        while let Some(lt) = find_byte(self.s, b'<', self.pos) {
-            let next = self.s.get(lt + 1).copied();
-            let markup = match next {
-                Some(b'!') => Some(self.declaration_or_comment(lt)),
-                Some(b'?') => Some((TokenKind::Declaration, self.until_gt(lt + 2))),
-                Some(b'/') => self.end_tag(lt),
-                Some(c) if c.is_ascii_alphabetic() => Some(self.start_tag(lt)),
-                _ => None,
-            };
-            let Some((kind, end)) = markup else {
-                self.pos = lt + 1;
+impl<'a> Scanner<'a> {
+    pub(crate) fn new(s: &'a [u8]) -> Scanner<'a> {
+        Scanner { s, pos: 0, pending: None }
+    }
+
+    /// The next token, read in `state`; `foreign` says whether the tree
+    /// builder's adjusted current node is outside the HTML namespace (only
+    /// asked at `<![CDATA[`).
+    pub(crate) fn next(
+        &mut self,
+        state: &ScanState,
+        foreign: impl FnOnce() -> bool,
+    ) -> Option<Scanned> {
+        if let Some(markup) = self.pending.take() {
+            self.pos = markup.end;
+            return Some(markup);
+        }
+        let from = self.pos;
+        if from >= self.s.len() {
+            return None;
+        }
+        let (raw_end, kind, text) = match state {
+            ScanState::Data => return Some(self.data(from, foreign)),
+            ScanState::RcData(name) => {
+                (self.find_end_tag(name, from), TokenKind::Text, TextState::RcData)
+            }
+            ScanState::RawText(name) => {
+                (self.find_end_tag(name, from), TokenKind::RawText, TextState::Raw)
+            }
+            ScanState::ScriptData => {
+                (script_data_end(self.s, from), TokenKind::RawText, TextState::Raw)
+            }
+            ScanState::PlainText => (self.s.len(), TokenKind::RawText, TextState::Raw),
+        };
+        if raw_end == from {
+            return Some(self.data(from, foreign));
+        }
+        self.pos = raw_end;
+        Some(Scanned { kind, start: from, end: raw_end, markup: Markup::Text(text) })
+    }
+
+    /// The next token in the data state: text up to the next markup, or
+    /// that markup.
+    fn data(&mut self, from: usize, foreign: impl FnOnce() -> bool) -> Scanned {
+        let mut search = from;
+        let mut foreign = Some(foreign);
+        while let Some(lt) = find_byte(self.s, b'<', search) {
+            let Some(markup) = self.markup_at(lt, &mut foreign) else {
+                search = lt + 1;
                 continue;
             };
-            self.push_text(text_start, lt, TokenKind::Text);
-            let raw = match &kind {
-                TokenKind::StartTag(name) if !self.self_closing(lt, end) || !is_void(name) => {
-                    Some(content_model(name))
-                        .filter(|m| *m != ContentModel::Normal)
-                        .zip(Some(name.clone()))
-                }
-                _ => None,
-            };
-            self.push(kind, lt, end);
-            self.pos = end;
-            text_start = end;
-            if let Some((model, name)) = raw {
-                let close = match model {
-                    ContentModel::PlainText => self.s.len(),
-                    _ => self.find_end_tag(&name, end),
+            if lt > from {
+                self.pending = Some(markup);
+                self.pos = lt;
+                return Scanned {
+                    kind: TokenKind::Text,
+                    start: from,
+                    end: lt,
+                    markup: Markup::Text(TextState::Data),
                 };
-                let kind = if model == ContentModel::RcData {
-                    TokenKind::Text
-                } else {
-                    TokenKind::RawText
-                };
-                self.push_text(end, close, kind);
-                self.pos = close;
-                text_start = close;
             }
+            self.pos = markup.end;
+            return markup;
         }
-        self.push_text(text_start, self.s.len(), TokenKind::Text);
-        self.out
-    }
-
-    fn push(&mut self, kind: TokenKind, start: usize, end: usize) {
-        self.out.push(SourceToken { kind, start: start as u32, end: end as u32, node: None });
-    }
-
-    fn push_text(&mut self, start: usize, end: usize, kind: TokenKind) {
-        if end > start {
-            self.push(kind, start, end);
+        self.pos = self.s.len();
+        Scanned {
+            kind: TokenKind::Text,
+            start: from,
+            end: self.s.len(),
+            markup: Markup::Text(TextState::Data),
         }
     }
 
-    fn self_closing(&self, start: usize, end: usize) -> bool {
-        end >= start + 2 && self.s.get(end - 2) == Some(&b'/') && self.s.get(end - 1) == Some(&b'>')
-    }
-
-    /// `<!--…-->`, `<!DOCTYPE…>`, `<![CDATA[…]]>` or a bogus comment `<!…>`.
-    fn declaration_or_comment(&self, lt: usize) -> (TokenKind, usize) {
+    /// The markup starting at `<` at `lt`, if it is markup (§13.2.5.6 tag
+    /// open: a letter, `!`, `/` or `?` follows).
+    fn markup_at<F: FnOnce() -> bool>(
+        &self,
+        lt: usize,
+        foreign: &mut Option<F>,
+    ) -> Option<Scanned> {
         let s = self.s;
+        let scanned = |kind, end, markup| Some(Scanned { kind, start: lt, end, markup });
+        match s.get(lt + 1).copied()? {
+            b'!' => Some(self.declaration_or_comment(lt, foreign)),
+            b'?' => {
+                // §13.2.5.6: a bogus comment whose data keeps the `?`.
+                let (data_end, end) = self.until_gt(lt + 1);
+                scanned(TokenKind::Declaration, end, Markup::Comment(lt + 1..data_end))
+            }
+            b'/' => match s.get(lt + 2).copied()? {
+                c if c.is_ascii_alphabetic() => {
+                    let (name, after) = self.tag_name(lt + 2);
+                    let tag = scan_attributes(s, after, |_, _| {});
+                    scanned(
+                        TokenKind::EndTag(name),
+                        tag.end,
+                        Markup::EndTag { complete: tag.complete },
+                    )
+                }
+                // `</>` is dropped by the tokenizer.
+                b'>' => scanned(TokenKind::Declaration, lt + 3, Markup::Nothing),
+                // `</` then anything else starts a bogus comment.
+                _ => {
+                    let (data_end, end) = self.until_gt(lt + 2);
+                    scanned(TokenKind::Comment, end, Markup::Comment(lt + 2..data_end))
+                }
+            },
+            c if c.is_ascii_alphabetic() => {
+                let (name, name_end) = self.tag_name(lt + 1);
+                let tag = scan_attributes(s, name_end, |_, _| {});
+                scanned(TokenKind::StartTag(name), tag.end, Markup::StartTag { name_end, tag })
+            }
+            _ => None,
+        }
+    }
+
+    /// `<!--…-->`, `<!DOCTYPE…>`, `<![CDATA[…]]>` or a bogus comment `<!…>`
+    /// (§13.2.5.42 markup declaration open).
+    fn declaration_or_comment<F: FnOnce() -> bool>(
+        &self,
+        lt: usize,
+        foreign: &mut Option<F>,
+    ) -> Scanned {
+        let s = self.s;
+        let scanned = |kind, end, markup| Scanned { kind, start: lt, end, markup };
         if s[lt..].starts_with(b"<!--") {
-            // `<!-->` and `<!--->` are (abruptly closed) empty comments.
-            let body = lt + 4;
-            if s[body..].starts_with(b">") {
-                return (TokenKind::Comment, body + 1);
-            }
-            if s[body..].starts_with(b"->") {
-                return (TokenKind::Comment, body + 2);
-            }
-            let end = find_seq(s, b"-->", body).map_or(s.len(), |p| p + 3);
-            return (TokenKind::Comment, end);
+            let (data, end) = comment_end(s, lt + 4);
+            return scanned(TokenKind::Comment, end, Markup::Comment(data));
         }
-        if s.len() >= lt + 9 && s[lt + 2..lt + 9].eq_ignore_ascii_case(b"[CDATA[") {
-            let end = find_seq(s, b"]]>", lt + 9).map_or(s.len(), |p| p + 3);
-            return (TokenKind::Comment, end);
+        let rest = &s[lt + 2..];
+        if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+            let (_, end) = self.until_gt(lt + 2);
+            return scanned(TokenKind::Declaration, end, Markup::Doctype);
         }
-        (TokenKind::Declaration, self.until_gt(lt + 2))
+        // `[CDATA[` (case-sensitive) is a section only in foreign content
+        // (§13.2.5.42); elsewhere a bogus comment.
+        if rest.starts_with(b"[CDATA[") && foreign.take().is_some_and(|f| f()) {
+            let body = lt + 9;
+            let (data_end, end) =
+                find_seq(s, b"]]>", body).map_or((s.len(), s.len()), |p| (p, p + 3));
+            return scanned(TokenKind::Comment, end, Markup::CData(body..data_end));
+        }
+        let (data_end, end) = self.until_gt(lt + 2);
+        scanned(TokenKind::Declaration, end, Markup::Comment(lt + 2..data_end))
     }
 
-    /// Position after the next `>` (or the end of input).
-    fn until_gt(&self, from: usize) -> usize {
-        find_byte(self.s, b'>', from).map_or(self.s.len(), |p| p + 1)
-    }
-
-    fn end_tag(&self, lt: usize) -> Option<(TokenKind, usize)> {
-        match self.s.get(lt + 2) {
-            Some(c) if c.is_ascii_alphabetic() => {
-                let (name, after) = self.tag_name(lt + 2);
-                Some((TokenKind::EndTag(name), self.attributes_end(after)))
-            }
-            // `</>` is dropped by the tokenizer.
-            Some(b'>') => Some((TokenKind::Declaration, lt + 3)),
-            // `</` then anything else starts a bogus comment.
-            Some(_) => Some((TokenKind::Comment, self.until_gt(lt + 2))),
-            None => None,
-        }
-    }
-
-    fn start_tag(&self, lt: usize) -> (TokenKind, usize) {
-        let (name, after) = self.tag_name(lt + 1);
-        (TokenKind::StartTag(name), self.attributes_end(after))
+    /// The position of the next `>` from `from` and one past it (or the
+    /// end of the input twice).
+    fn until_gt(&self, from: usize) -> (usize, usize) {
+        find_byte(self.s, b'>', from).map_or((self.s.len(), self.s.len()), |p| (p, p + 1))
     }
 
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
         let len = s[from..]
             .iter()
-            .position(|&b| b.is_ascii_whitespace() || b == b'/' || b == b'>')
+            .position(|&b| is_space(b) || b == b'/' || b == b'>')
             .unwrap_or(s.len() - from);
         let raw = &s[from..from + len];
         // The tag name starts with an ASCII letter; later bytes can be any
-        // UTF-8, so convert lossily (a name cut inside a character cannot
-        // happen: the delimiters are ASCII).
+        // UTF-8 (the delimiters are ASCII, so no character is cut). ASCII
+        // letters are lower-cased and NUL is U+FFFD (§13.2.5.8).
         let name = match std::str::from_utf8(raw) {
-            Ok(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => LocalName::from(s),
-            _ => LocalName::from(String::from_utf8_lossy(raw).to_ascii_lowercase()),
+            Ok(s) if !raw.iter().any(|&b| b.is_ascii_uppercase() || b == 0) => LocalName::from(s),
+            _ => LocalName::from(
+                String::from_utf8_lossy(raw).to_ascii_lowercase().replace('\0', "\u{FFFD}"),
+            ),
         };
         (name, from + len)
-    }
-
-    /// Skips attributes (quoted values may contain `>`) to one past `>`.
-    fn attributes_end(&self, mut i: usize) -> usize {
-        let s = self.s;
-        while i < s.len() {
-            match s[i] {
-                b'>' => return i + 1,
-                b'"' | b'\'' if i > 0 && is_value_start(s, i) => {
-                    let quote = s[i];
-                    match find_byte(s, quote, i + 1) {
-                        Some(p) => i = p + 1,
-                        None => return s.len(),
-                    }
-                }
-                _ => i += 1,
-            }
-        }
-        s.len()
     }
 
     /// Where the RAWTEXT/RCDATA content of `name` ends: at `</name` followed
@@ -358,9 +500,9 @@ impl Tokenizer<'_> {
         let mut i = from;
         while let Some(p) = find_seq(s, b"</", i) {
             let after = p + 2 + needle.len();
-            if s.len() >= after
+            if s.len() > after
                 && s[p + 2..after].eq_ignore_ascii_case(needle)
-                && s.get(after).is_none_or(|&b| b.is_ascii_whitespace() || b == b'/' || b == b'>')
+                && (is_space(s[after]) || s[after] == b'/' || s[after] == b'>')
             {
                 return p;
             }
@@ -370,18 +512,29 @@ impl Tokenizer<'_> {
     }
 }
 
-/// A quote opens an attribute value only after `=` (and optional spaces).
-fn is_value_start(s: &[u8], quote_at: usize) -> bool {
-    let mut j = quote_at;
-    while j > 0 {
-        j -= 1;
-        match s[j] {
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0C' => continue,
-            b'=' => return true,
-            _ => return false,
+/// The data range and end of a comment whose body starts at `body` (after
+/// `<!--`): `<!-->` and `<!--->` are empty (§13.2.5.43–44), else the
+/// comment ends at the first `-->` or `--!>` (§13.2.5.51–52), or runs to
+/// the end of the input.
+fn comment_end(s: &[u8], body: usize) -> (Range<usize>, usize) {
+    if s[body..].starts_with(b">") {
+        return (body..body, body + 1);
+    }
+    if s[body..].starts_with(b"->") {
+        return (body..body, body + 2);
+    }
+    let mut i = body;
+    while let Some(p) = find_seq(s, b"--", i) {
+        match s.get(p + 2) {
+            Some(b'>') => return (body..p, p + 3),
+            Some(b'!') if s.get(p + 3) == Some(&b'>') => return (body..p, p + 4),
+            _ => i = p + 1,
         }
     }
-    false
+    // At the end of the input the last dashes were read as the start of
+    // an end that never came (§13.2.5.50–51): not data.
+    let dashes = s[body..].iter().rev().take(2).take_while(|&&b| b == b'-').count();
+    (body..s.len() - dashes, s.len())
 }
 
 fn find_byte(s: &[u8], b: u8, from: usize) -> Option<usize> {
@@ -400,13 +553,11 @@ fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 }
 
 impl Source {
-    /// Aligns text tokens with the DOM's text nodes, in document order.
-    ///
-    /// `dom_texts` lists the text nodes in document order with their text.
-    /// Whitespace, NUL and character references are ignored in the
-    /// comparison. A token that does not match at the cursor is looked for
-    /// at the start of the next [`LOOKAHEAD`] text nodes; if it is not
-    /// found it stays unmapped and the cursor does not move.
+    /// The source of `text` with its tokens, none mapped yet.
+    pub(crate) fn new(text: String, tokens: Vec<SourceToken>) -> Source {
+        Source { text, tokens, mapped_bytes: 0, text_bytes: 0 }
+    }
+
     /// Turns the text tokens of the nodes marked in `hidden` into
     /// comments, which no algorithm reads as content.
     pub(crate) fn set_aside(&mut self, hidden: &[bool]) {
@@ -419,118 +570,34 @@ impl Source {
         }
     }
 
-    pub(crate) fn align(&mut self, dom_texts: &[(NodeId, &str)]) {
-        const LOOKAHEAD: usize = 16;
-        let mut cursor = Cursor { node: 0, byte: 0 };
-        let mut buf: Vec<char> = Vec::new();
+    /// Records the node each token made, as the tree builder reported it
+    /// (`tree_feed`): `(token index, node)` pairs. Text tokens of
+    /// whitespace only are left unmapped (they carry no content), and so
+    /// are tokens whose node is not in the document (a `<template>`'s
+    /// content). Then counts [`Source::mapped_share`].
+    pub(crate) fn map_nodes(&mut self, made: impl Iterator<Item = (u32, NodeId)>) {
+        for (token, node) in made {
+            if let Some(t) = self.tokens.get_mut(token as usize) {
+                t.node = t.node.or(Some(node));
+            }
+        }
         let (mut mapped, mut total) = (0usize, 0usize);
-        let mut content_dropped = false;
-        for token in &mut self.tokens {
-            let is_text = match &token.kind {
-                TokenKind::Text => true,
-                // The tree builder never saw this content (see `tree_input`).
-                TokenKind::RawText if content_dropped => continue,
-                TokenKind::RawText => false,
-                TokenKind::StartTag(name) => {
-                    content_dropped = super::tree_input::drops_content(name);
-                    continue;
-                }
-                _ => continue,
-            };
-            let raw = self.text.get(token.start as usize..token.end as usize).unwrap_or("");
-            let trimmed = raw.trim();
-            if trimmed.is_empty() {
+        for t in &mut self.tokens {
+            let is_text = t.kind == TokenKind::Text;
+            if !is_text && t.kind != TokenKind::RawText {
                 continue;
             }
+            let trimmed = self.text.get(t.range()).unwrap_or("").trim().len();
+            if trimmed == 0 {
+                t.node = None;
+            }
             if is_text {
-                total += trimmed.len();
-            }
-            // Fast path: the text is byte-identical to the DOM's at the
-            // cursor (no character references, same line endings).
-            let mut found = cursor.match_verbatim(dom_texts, trimmed);
-            if found.is_none() {
-                buf.clear();
-                let keep = |c: char| !c.is_whitespace() && c != '\0';
-                if is_text {
-                    for_each_decoded_char(trimmed, |c| {
-                        if keep(c) {
-                            buf.push(c)
-                        }
-                    });
-                } else {
-                    buf.extend(trimmed.chars().filter(|&c| keep(c)));
-                }
-                if buf.is_empty() {
-                    continue;
-                }
-                found = cursor.match_here(dom_texts, &buf).or_else(|| {
-                    (cursor.node + 1..dom_texts.len().min(cursor.node + 1 + LOOKAHEAD))
-                        .find_map(|k| Cursor { node: k, byte: 0 }.match_here(dom_texts, &buf))
-                });
-            }
-            if let Some((start, after)) = found {
-                token.node = dom_texts.get(start.node).map(|(id, _)| *id);
-                cursor = after;
-                if is_text {
-                    mapped += trimmed.len();
-                }
+                total += trimmed;
+                mapped += if t.node.is_some() { trimmed } else { 0 };
             }
         }
         self.mapped_bytes = mapped;
         self.text_bytes = total;
-    }
-}
-
-/// A position in the DOM's text: a text node and a byte offset in it.
-#[derive(Debug, Clone, Copy)]
-struct Cursor {
-    node: usize,
-    byte: usize,
-}
-
-impl Cursor {
-    /// Skips whitespace (and exhausted text nodes) from this cursor.
-    fn skip_whitespace(mut self, dom: &[(NodeId, &str)]) -> Option<Cursor> {
-        loop {
-            let (_, text) = dom.get(self.node)?;
-            let rest = text.get(self.byte..)?;
-            match rest.find(|c: char| !c.is_whitespace()) {
-                Some(skip) => {
-                    self.byte += skip;
-                    return Some(self);
-                }
-                None => self = Cursor { node: self.node + 1, byte: 0 },
-            }
-        }
-    }
-
-    /// Does the DOM text continue with exactly `text` here?
-    fn match_verbatim(self, dom: &[(NodeId, &str)], text: &str) -> Option<(Cursor, Cursor)> {
-        let at = self.skip_whitespace(dom)?;
-        let (_, node_text) = dom.get(at.node)?;
-        node_text
-            .get(at.byte..)?
-            .starts_with(text)
-            .then(|| (at, Cursor { node: at.node, byte: at.byte + text.len() }))
-    }
-
-    /// Does `chars` (no whitespace) continue the DOM text at this cursor,
-    /// skipping whitespace? Moves on to the next text node when this one
-    /// has only whitespace left. Returns the cursor of the node where the
-    /// match starts and the cursor after it.
-    fn match_here(self, dom: &[(NodeId, &str)], chars: &[char]) -> Option<(Cursor, Cursor)> {
-        let at = self.skip_whitespace(dom)?;
-        let (_, text) = dom.get(at.node)?;
-        let mut it = text.get(at.byte..)?.char_indices().filter(|(_, c)| !c.is_whitespace());
-        let mut end = at.byte;
-        for &want in chars {
-            let (i, got) = it.next()?;
-            if got != want {
-                return None;
-            }
-            end = at.byte + i + got.len_utf8();
-        }
-        Some((at, Cursor { node: at.node, byte: end }))
     }
 }
 
@@ -589,5 +656,46 @@ mod tests {
     fn words_are_split_on_whitespace() {
         let words: Vec<_> = split_words("  a bc\n\td ").collect();
         assert_eq!(words, [2..3, 4..6, 8..9]);
+        // Unicode whitespace separates too; other non-ASCII does not.
+        let text = "é\u{A0}x\u{2003}\u{3000}yé\u{0B}z";
+        let words: Vec<&str> = split_words(text).map(|r| &text[r]).collect();
+        assert_eq!(words, ["é", "x", "yé", "z"]);
+    }
+
+    #[test]
+    fn split_words_agrees_with_char_is_whitespace() {
+        let reference = |text: &str| -> Vec<Range<usize>> {
+            let mut out = Vec::new();
+            let mut start = None;
+            for (i, c) in text.char_indices() {
+                match (c.is_whitespace(), start) {
+                    (true, Some(s)) => {
+                        out.push(s..i);
+                        start = None;
+                    }
+                    (false, None) => start = Some(i),
+                    _ => {}
+                }
+            }
+            if let Some(s) = start {
+                out.push(s..text.len());
+            }
+            out
+        };
+        let alphabet: Vec<char> = "a é\t\n\u{B}\u{C}\r\u{1C}\u{85}\u{A0}\u{1680}\u{2009}\u{2028}\u{202F}\u{3000}\u{FEFF}😀"
+            .chars()
+            .collect();
+        // Every string of up to four characters of the alphabet.
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            for text in &longer {
+                assert_eq!(split_words(text).collect::<Vec<_>>(), reference(text), "{text:?}");
+            }
+            texts = longer;
+        }
     }
 }

@@ -10,16 +10,14 @@
 //! the doctype is written as the source spelled it, so that a page in
 //! quirks mode stays in quirks mode.
 //!
-//! The tree builder never sees the content of `script`, `style`,
-//! `noscript`, `noframes`, `noembed` and `iframe` (`document/tree_input.rs`), so
-//! it is taken from the source: the k-th such element of the DOM gets the
-//! raw text that follows the k-th start tag of that name in the source.
-//! Deviation: an element dropped by the nesting limit shifts the pairing
-//! of later elements of its name; pages that deep are broken anyway.
+//! The tree builder never sees the raw-text content of `script`, `style`,
+//! `noscript`, `noframes`, `noembed` and `iframe` (`document/tree_feed.rs`),
+//! so it is taken from the source: each such element gets the raw text
+//! after the start tag that made it (the source token's node).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
-use markup5ever::{local_name, LocalName};
+use markup5ever::local_name;
 
 use super::escape_into;
 use crate::document::tags::{content_model, is_void, ContentModel};
@@ -46,7 +44,7 @@ pub const NODE_ID_ATTRIBUTE: &str = "data-gleaner-id";
 /// ```
 pub fn html_with_node_ids(doc: &Document) -> String {
     let mut out = String::with_capacity(doc.input_bytes() + doc.len() * 24);
-    let mut raw_texts = raw_texts(doc);
+    let raw_texts = raw_texts(doc);
     // Open elements: (one past the last descendant, id).
     let mut open: Vec<(u32, NodeId)> = Vec::new();
     for id in doc.ids().skip(1) {
@@ -88,7 +86,7 @@ pub fn html_with_node_ids(doc: &Document) -> String {
                 out.push_str("=\"");
                 out.push_str(&id.0.to_string());
                 out.push_str("\">");
-                if let Some(text) = raw_texts.get_mut(&element.name).and_then(VecDeque::pop_front) {
+                if let Some(text) = raw_texts.get(&id) {
                     out.push_str(text);
                 }
                 if !is_void(&element.name) {
@@ -113,21 +111,18 @@ fn close(doc: &Document, id: NodeId, out: &mut String) {
     }
 }
 
-/// The raw text of each [`drops_content`] start tag in the source, by
-/// name, in source order (empty for an element without content).
-fn raw_texts(doc: &Document) -> HashMap<LocalName, VecDeque<&str>> {
+/// The raw text after each [`drops_content`] start tag in the source, by
+/// the element the tag made.
+fn raw_texts(doc: &Document) -> HashMap<NodeId, &str> {
     let source = doc.source();
     let tokens = source.tokens();
-    let mut texts: HashMap<LocalName, VecDeque<&str>> = HashMap::new();
-    for (i, token) in tokens.iter().enumerate() {
-        if let TokenKind::StartTag(name) = &token.kind {
-            if drops_content(name) {
-                let text = tokens
-                    .get(i + 1)
-                    .filter(|next| next.kind == TokenKind::RawText)
-                    .map_or("", |next| source.token_text(next));
-                texts.entry(name.clone()).or_default().push_back(text);
-            }
+    let mut texts = HashMap::new();
+    for (token, next) in tokens.iter().zip(tokens.iter().skip(1)) {
+        let (TokenKind::StartTag(name), Some(element)) = (&token.kind, token.node) else {
+            continue;
+        };
+        if drops_content(name) && next.kind == TokenKind::RawText {
+            texts.insert(element, source.token_text(next));
         }
     }
     texts

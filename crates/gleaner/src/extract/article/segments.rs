@@ -127,24 +127,15 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
         if let Some(seg) = segments.last_mut() {
             seg.chars += stats.chars;
             seg.link_chars += stats.link_chars;
-            seg.commas +=
-                doc.text(id).chars().filter(|c| matches!(c, ',' | '，' | '、' | '،')).count()
-                    as u32;
             let w = stats.chars as f32;
             seg.ccr += w * scores.score(id).unwrap_or(1.0).clamp(0.0, 1.0);
             ccr_weight += w;
+            let counts = CharCounts::of(doc.text(id));
+            seg.commas += counts.commas;
             if !stats.flags.contains(crate::document::NodeFlags::IN_PRE) {
-                for c in doc.text(id).chars() {
-                    seg.raw_chars += 1;
-                    if c.is_whitespace() {
-                        seg.spaces += 1;
-                    } else if matches!(
-                        c,
-                        '{' | '}' | '[' | ']' | '(' | ')' | '"' | ':' | ';' | '=' | '<' | '>'
-                    ) {
-                        seg.syntax += 1;
-                    }
-                }
+                seg.raw_chars += counts.chars;
+                seg.spaces += counts.spaces;
+                seg.syntax += counts.syntax;
             }
         }
         segment_of[id.index()] = segments.len() - 1;
@@ -157,6 +148,39 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let names = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg);
     Analysis { segments, segment_of, blocks, names, widgets }
+}
+
+/// What a segment counts of one text node's characters, in one pass.
+#[derive(Debug, Default, PartialEq)]
+struct CharCounts {
+    /// Commas, Latin and CJK/Arabic (`,` `，` `、` `،`).
+    commas: u32,
+    /// Characters.
+    chars: u32,
+    /// Whitespace characters.
+    spaces: u32,
+    /// Code syntax characters (`{}[]()":;=<>`).
+    syntax: u32,
+}
+
+impl CharCounts {
+    fn of(text: &str) -> CharCounts {
+        let mut n = CharCounts::default();
+        for c in text.chars() {
+            n.chars += 1;
+            if c.is_whitespace() {
+                n.spaces += 1;
+            } else if matches!(
+                c,
+                '{' | '}' | '[' | ']' | '(' | ')' | '"' | ':' | ';' | '=' | '<' | '>'
+            ) {
+                n.syntax += 1;
+            } else if matches!(c, ',' | '，' | '、' | '،') {
+                n.commas += 1;
+            }
+        }
+        n
+    }
 }
 
 /// The [`NameRoles`] of every node. Matching a name against the whole
@@ -246,6 +270,12 @@ fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
 mod tests {
     use super::*;
     use crate::extract::article::tests::{parse, run};
+
+    #[test]
+    fn characters_are_counted_in_one_pass() {
+        let n = CharCounts::of("a, b{}、\n\u{A0}é");
+        assert_eq!(n, CharCounts { commas: 2, chars: 10, spaces: 3, syntax: 2 });
+    }
 
     #[test]
     fn double_line_breaks_split_a_cell_into_segments() {

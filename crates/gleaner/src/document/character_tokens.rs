@@ -1,0 +1,141 @@
+//! Source text as html5ever's character tokens: what the WHATWG tokenizer
+//! makes of a run of text in each of its content states.
+//!
+//! - The input stream is preprocessed first (§13.2.3.5): CR LF and a lone
+//!   CR become LF.
+//! - Character references are decoded in data and RCDATA (§13.2.5.1–2,
+//!   §13.2.5.72), never in RAWTEXT, script data or PLAINTEXT.
+//! - A NUL in data is a token of its own (the tree builder decides: it is
+//!   dropped in body text, kept as U+FFFD in foreign content); in every
+//!   other state it is U+FFFD (§13.2.5.2–5).
+
+use std::ops::Range;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::Token;
+
+use super::entities::{for_each_piece, Piece};
+
+/// The tokenizer state a run of text was read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextState {
+    /// §13.2.5.1 data: references decoded, NUL its own token.
+    Data,
+    /// §13.2.5.2 RCDATA (`<title>`, `<textarea>`): references decoded.
+    RcData,
+    /// RAWTEXT, script data, PLAINTEXT: the text as written.
+    Raw,
+}
+
+/// Appends `s` with CR LF and lone CRs as LF, and NULs as U+FFFD if
+/// `replace_nul`.
+pub(crate) fn push_normalized(out: &mut String, s: &str, replace_nul: bool) {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let replacement = match b {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => "",
+            b'\r' => "\n",
+            b'\0' if replace_nul => "\u{FFFD}",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        out.push_str(replacement);
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+}
+
+/// `s` normalised as with [`push_normalized`] (NULs as U+FFFD).
+pub(crate) fn normalized(s: &str) -> StrTendril {
+    if !s.bytes().any(|b| b == b'\r' || b == b'\0') {
+        return StrTendril::from_slice(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    push_normalized(&mut out, s, true);
+    StrTendril::from(out)
+}
+
+/// `page[range]` as a tendril sharing `page`'s buffer (no copy, no
+/// allocation; a copy if the range is not on character boundaries).
+pub(crate) fn page_slice(page: &StrTendril, range: Range<usize>) -> StrTendril {
+    let (Ok(start), Ok(len)) = (u32::try_from(range.start), u32::try_from(range.len())) else {
+        return StrTendril::new();
+    };
+    page.try_subtendril(start, len)
+        .unwrap_or_else(|_| StrTendril::from_slice(page.get(range).unwrap_or("")))
+}
+
+/// Calls `emit` with the character tokens of `page[range]`, text read in
+/// `state`. Text that needs no change is handed over as a slice of `page`.
+pub(crate) fn for_each_character_token(
+    page: &StrTendril,
+    range: Range<usize>,
+    state: TextState,
+    mut emit: impl FnMut(Token),
+) {
+    let raw = page.get(range.clone()).unwrap_or("");
+    let decodes = state != TextState::Raw;
+    let special = |b: u8| b == b'\r' || b == b'\0' || (decodes && b == b'&');
+    if !raw.bytes().any(special) {
+        if !raw.is_empty() {
+            emit(Token::CharacterTokens(page_slice(page, range)));
+        }
+        return;
+    }
+    let replace_nul = state != TextState::Data;
+    let mut text = String::with_capacity(raw.len());
+    if decodes {
+        for_each_piece(raw, false, |piece| match piece {
+            Piece::Literal(s) => push_normalized(&mut text, s, replace_nul),
+            Piece::Decoded(c) => text.push(c),
+        });
+    } else {
+        push_normalized(&mut text, raw, true);
+    }
+    if replace_nul {
+        emit(Token::CharacterTokens(StrTendril::from(text)));
+        return;
+    }
+    let mut pieces = text.split('\0').peekable();
+    while let Some(piece) = pieces.next() {
+        if !piece.is_empty() {
+            emit(Token::CharacterTokens(StrTendril::from_slice(piece)));
+        }
+        if pieces.peek().is_some() {
+            emit(Token::NullCharacterToken);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(raw: &str, state: TextState) -> Vec<String> {
+        let mut out = Vec::new();
+        let page = StrTendril::from_slice(&format!("<p>{raw}"));
+        for_each_character_token(&page, 3..page.len(), state, |t| {
+            out.push(match t {
+                Token::CharacterTokens(s) => s.to_string(),
+                Token::NullCharacterToken => "NUL".to_string(),
+                other => format!("{other:?}"),
+            })
+        });
+        out
+    }
+
+    #[test]
+    fn data_decodes_references_and_splits_at_nul() {
+        assert_eq!(tokens("Fish &amp; chips", TextState::Data), ["Fish & chips"]);
+        assert_eq!(tokens("a\0b\r\nc\rd", TextState::Data), ["a", "NUL", "b\nc\nd"]);
+        assert_eq!(tokens("&#13;\r\n", TextState::Data), ["\r\n"]);
+    }
+
+    #[test]
+    fn rcdata_decodes_raw_text_does_not() {
+        assert_eq!(tokens("a &lt;\0", TextState::RcData), ["a <\u{FFFD}"]);
+        assert_eq!(tokens("a &lt;\0", TextState::Raw), ["a &lt;\u{FFFD}"]);
+        assert!(tokens("", TextState::Raw).is_empty());
+    }
+}

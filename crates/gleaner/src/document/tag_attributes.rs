@@ -1,0 +1,282 @@
+//! A tag's attributes as the WHATWG tokenizer reads them (§13.2.5.32–
+//! 13.2.5.40): where the tag ends, whether it closes itself, and each
+//! attribute's name and value.
+//!
+//! One walk serves two callers: the source scanner only needs the end of
+//! the tag (and passes a visitor that does nothing), the tree feed turns
+//! the attributes into html5ever's (names lower-cased, duplicates dropped,
+//! character references decoded with the attribute rule of
+//! [`entities`](super::entities)).
+
+use std::ops::Range;
+
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, QualName};
+use markup5ever::{ns, LocalName};
+
+use super::character_tokens::{page_slice, push_normalized};
+use super::entities::{for_each_piece, Piece};
+
+/// Where a tag ends and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TagEnd {
+    /// One past the `>`, or the end of the input.
+    pub end: usize,
+    /// False when the input ended inside the tag: the tokenizer then
+    /// emits no tag at all (§13.2.5.32 "eof-in-tag").
+    pub complete: bool,
+    /// `/>` read in the self-closing start tag state (§13.2.5.40), not a
+    /// slash that ends an unquoted value (`<a href=/x/>`).
+    pub self_closing: bool,
+}
+
+/// ASCII whitespace as the tokenizer sees it (a CR is a LF by then).
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
+}
+
+/// Walks the attributes of a tag from `from` (just after its name) to its
+/// end, calling `attr` with each attribute's name and value ranges (an
+/// empty value range for an attribute without a value).
+pub(crate) fn scan_attributes(
+    s: &[u8],
+    from: usize,
+    mut attr: impl FnMut(Range<usize>, Range<usize>),
+) -> TagEnd {
+    let incomplete = TagEnd { end: s.len(), complete: false, self_closing: false };
+    let skip_space = |mut i: usize| {
+        while i < s.len() && is_space(s[i]) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = from;
+    loop {
+        // §13.2.5.32 before attribute name.
+        i = skip_space(i);
+        match s.get(i) {
+            None => return incomplete,
+            Some(b'>') => return TagEnd { end: i + 1, complete: true, self_closing: false },
+            Some(b'/') => {
+                // §13.2.5.40 self-closing start tag: `>` or start over.
+                i += 1;
+                match s.get(i) {
+                    None => return incomplete,
+                    Some(b'>') => return TagEnd { end: i + 1, complete: true, self_closing: true },
+                    Some(_) => continue,
+                }
+            }
+            Some(_) => {}
+        }
+        // §13.2.5.33 attribute name: the first character may be `=`.
+        let name_start = i;
+        i += 1;
+        while i < s.len() && !is_space(s[i]) && !matches!(s[i], b'/' | b'>' | b'=') {
+            i += 1;
+        }
+        let name = name_start..i;
+        // §13.2.5.34 after attribute name.
+        i = skip_space(i);
+        if s.get(i) != Some(&b'=') {
+            attr(name, i..i);
+            continue;
+        }
+        // §13.2.5.35 before attribute value.
+        i = skip_space(i + 1);
+        match s.get(i) {
+            None => return incomplete,
+            Some(&quote @ (b'"' | b'\'')) => {
+                // §13.2.5.36–37 quoted: to the same quote.
+                let Some(close) = s[i + 1..].iter().position(|&b| b == quote) else {
+                    return incomplete;
+                };
+                attr(name, i + 1..i + 1 + close);
+                i += close + 2;
+            }
+            Some(b'>') => {
+                // A missing value: the tag ends here.
+                attr(name, i..i);
+                return TagEnd { end: i + 1, complete: true, self_closing: false };
+            }
+            Some(_) => {
+                // §13.2.5.38 unquoted: to whitespace or `>`; `/` is part
+                // of the value.
+                let start = i;
+                while i < s.len() && !is_space(s[i]) && s[i] != b'>' {
+                    i += 1;
+                }
+                attr(name, start..i);
+            }
+        }
+    }
+}
+
+/// Attributes a caller wants from a start tag.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AttributeFilter {
+    /// Keep every attribute, not only [`KEPT`] ones.
+    pub keep_all: bool,
+    /// At most this many.
+    pub max: usize,
+}
+
+/// Attributes the library reads; all others are dropped before tree
+/// building unless all are asked for. `type` stays because
+/// `<input type=hidden>` is placed differently inside tables (WHATWG
+/// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
+/// whether MathML holds HTML (§13.2.6.5).
+pub(crate) const KEPT: &[&str] = &[
+    "id",
+    "class",
+    "href",
+    "src",
+    "alt",
+    "title",
+    "style",
+    "hidden",
+    "aria-hidden",
+    "role",
+    "itemprop",
+    "itemtype",
+    "property",
+    "name",
+    "content",
+    "charset",
+    "http-equiv",
+    "colspan",
+    "rowspan",
+    "start",
+    "lang",
+    "type",
+    "datetime",
+    "rel",
+    "dir",
+    "value",
+    "encoding",
+];
+
+/// True for the names in [`KEPT`], in any case.
+fn is_kept(name: &[u8]) -> bool {
+    KEPT.iter().any(|k| k.len() == name.len() && k.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
+fn attribute_name(raw: &[u8]) -> LocalName {
+    match std::str::from_utf8(raw) {
+        Ok(s) if !raw.iter().any(|b| b.is_ascii_uppercase() || *b == 0) => LocalName::from(s),
+        _ => {
+            let lossy = String::from_utf8_lossy(raw);
+            LocalName::from(lossy.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+        }
+    }
+}
+
+/// The attribute value `page[range]`: character references decoded with
+/// the attribute rule, CR/LF normalised, NUL as U+FFFD.
+fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
+    let raw = page.get(range.clone()).unwrap_or("");
+    if !raw.bytes().any(|b| matches!(b, b'&' | b'\r' | b'\0')) {
+        return page_slice(page, range);
+    }
+    let mut out = String::with_capacity(raw.len());
+    for_each_piece(raw, true, |piece| match piece {
+        Piece::Literal(s) => push_normalized(&mut out, s, true),
+        Piece::Decoded(c) => out.push(c),
+    });
+    StrTendril::from(out)
+}
+
+/// The attributes of the start tag `page[tag]` whose name ends at
+/// `name_end` (offsets in `page`): the first of each name (§13.2.5.33:
+/// later duplicates are dropped), filtered by `filter`.
+pub(crate) fn start_tag_attributes(
+    page: &StrTendril,
+    tag: Range<usize>,
+    name_end: usize,
+    filter: AttributeFilter,
+) -> Vec<Attribute> {
+    let bytes = page.as_bytes().get(..tag.end).unwrap_or_default();
+    let mut attrs: Vec<Attribute> = Vec::new();
+    scan_attributes(bytes, name_end, |name, value| {
+        let raw_name = &bytes[name];
+        if attrs.len() >= filter.max || !(filter.keep_all || is_kept(raw_name)) {
+            return;
+        }
+        let name = attribute_name(raw_name);
+        // Whether a name is kept depends on the name alone, so a later
+        // duplicate of a kept attribute always meets the first here.
+        if attrs.iter().any(|a| a.name.local == name) {
+            return;
+        }
+        let value = attribute_value(page, value);
+        attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
+    });
+    attrs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(tag: &str) -> Vec<(String, String)> {
+        let name_end = tag.find(|c: char| is_space(c as u8) || c == '/' || c == '>').unwrap_or(0);
+        let filter = AttributeFilter { keep_all: true, max: 256 };
+        let page = StrTendril::from_slice(tag);
+        start_tag_attributes(&page, 0..tag.len(), name_end, filter)
+            .into_iter()
+            .map(|a| (a.name.local.to_string(), a.value.to_string()))
+            .collect()
+    }
+
+    fn end(tag: &str) -> TagEnd {
+        let name_end = tag.find(|c: char| is_space(c as u8) || c == '/' || c == '>');
+        scan_attributes(tag.as_bytes(), name_end.unwrap_or(tag.len()), |_, _| {})
+    }
+
+    #[test]
+    fn names_lower_cased_duplicates_dropped_values_decoded() {
+        assert_eq!(
+            attrs("<a HREF='/x?a=1&amp;b=2&copy=3' href=no Title=\"&lt;t&gt;\" hidden>"),
+            [
+                ("href".to_string(), "/x?a=1&b=2&copy=3".to_string()),
+                ("title".to_string(), "<t>".to_string()),
+                ("hidden".to_string(), String::new()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_slash_ending_an_unquoted_value_is_the_values() {
+        assert_eq!(end("<a href=/x/>"), TagEnd { end: 12, complete: true, self_closing: false });
+        assert_eq!(attrs("<a href=/x/>"), [("href".to_string(), "/x/".to_string())]);
+        assert!(end("<br class=a />").self_closing);
+        assert!(!end("<br / >").self_closing);
+        assert_eq!(attrs("<img alt=\"Share\" />"), [("alt".to_string(), "Share".to_string())]);
+    }
+
+    #[test]
+    fn quotes_only_open_values() {
+        assert_eq!(end("<a b=\"x>y\">").end, 11);
+        // A quote inside a name or an unquoted value is a character.
+        assert_eq!(end("<a b'c>'>").end, 7);
+        assert_eq!(end("<a b=x'y>'>").end, 9);
+        assert_eq!(end("<a =\">\">").end, 6);
+    }
+
+    #[test]
+    fn the_input_ending_inside_a_tag_is_no_tag() {
+        for tag in ["<a href='x", "<a href=", "<a b", "<a /"] {
+            assert!(!end(tag).complete, "{tag}");
+        }
+    }
+
+    #[test]
+    fn unread_attributes_are_dropped_and_the_rest_capped() {
+        let filter = AttributeFilter { keep_all: false, max: 2 };
+        let tag = "<p data-x=1 id=a class=b title=c>";
+        let got = start_tag_attributes(&StrTendril::from_slice(tag), 0..tag.len(), 2, filter);
+        let names: Vec<&str> = got.iter().map(|a| &*a.name.local).collect();
+        assert_eq!(names, ["id", "class"]);
+    }
+}

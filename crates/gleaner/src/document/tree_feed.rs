@@ -1,0 +1,607 @@
+//! Tree construction from gleaner's own tokens: the [`Scanner`]'s tokens
+//! go straight into html5ever's [`TreeBuilder`] (`process_token`), and
+//! html5ever's tokenizer never reads the page.
+//!
+//! One tokenizer: the scanner finds each token's extent, this module says
+//! what it means as the WHATWG tokenizer would (tag names and attributes
+//! in `tag_attributes`, character tokens in `character_tokens`), and the
+//! tree builder says in which state the next token is read — after
+//! `<script>`, `<style>`, `<textarea>`, `<title>`, `<xmp>`, `<iframe>`,
+//! `<noembed>`, `<noframes>`, `<noscript>` (scripting on) and
+//! `<plaintext>` in HTML content it answers
+//! [`TokenSinkResult::RawData`] or `Plaintext`, and the next token is
+//! that element's content (script data with its escape states, see
+//! `script_data`). The sink records which token made which node
+//! ([`ArenaSink::made`]), so the source↔DOM mapping needs no alignment.
+//!
+//! What the tree builder is not given, because no algorithm reads it:
+//!
+//! - attributes other than those the library reads
+//!   ([`KEPT`](super::tag_attributes::KEPT)), unless
+//!   [`ParseOptions::keep_all_attributes`](super::ParseOptions);
+//! - comments and processing instructions (they never change the tree's
+//!   shape, and text on both sides of one is one text node, as it reads);
+//! - the content of `<script>`, `<style>`, `<noscript>`, `<noframes>`,
+//!   `<noembed>` and `<iframe>` read as raw text (it cannot change the
+//!   tree, and it is never visible);
+//! - start tags nested deeper than the nesting limit, with their end tags.
+//!   Browsers cap the depth too (Chromium's parser at 512); without a cap
+//!   the tree builder's scope checks make 100 000 nested `<div>`s
+//!   quadratic. So are formatting start tags past the formatting limit, or
+//!   each paragraph would re-create every unclosed `<b>` before it (WHATWG
+//!   §13.2.4.3, "reconstruct the active formatting elements"), and
+//!   attributes past the attribute limit.
+//!
+//! The depth is not guessed from the tags: which elements stay open
+//! depends on the whole tree construction algorithm (`<div></x>` leaves
+//! the `div` open, `<optgroup>` and `<rb>` nest outside `select` and
+//! `ruby`). When a start tag could cross a limit, the tree builder's own
+//! stack of open elements and list of active formatting elements are
+//! counted ([`TreeBuilder::trace_handles`]). Between counts a bound is
+//! kept (each token can open at most its element, the implied ones and the
+//! reconstructed formatting elements), so on normal pages counting is
+//! rare. The stack of open elements thus never holds more than
+//! `max_nesting + max_formatting` elements plus the few implied ones, and
+//! every scope check is bounded.
+
+use std::cell::{Cell, RefCell};
+
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    BufferQueue, Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer,
+};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
+use markup5ever::interface::Tracer;
+use markup5ever::{local_name, LocalName};
+
+use html5ever::tendril::StrTendril;
+
+use super::character_tokens::{for_each_character_token, normalized, TextState};
+use super::deadline::Deadline;
+use super::sink::{ArenaSink, BuildNode, Made};
+use super::source::{Markup, ScanState, Scanner, SourceToken, TokenKind};
+use super::tag_attributes::{start_tag_attributes, AttributeFilter};
+use super::tags::is_void;
+
+/// Elements whose raw-text content the tree builder never needs.
+pub(crate) fn drops_content(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("noscript")
+            | local_name!("noframes")
+            | local_name!("noembed")
+            | local_name!("iframe")
+    )
+}
+
+/// Formatting elements (WHATWG §13.2.4.3): the tree builder keeps them in
+/// its list of active formatting elements and reconstructs them, so their
+/// number is capped ([`TreeLimits::max_formatting`]).
+fn is_formatting(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("a")
+            | local_name!("b")
+            | local_name!("big")
+            | local_name!("code")
+            | local_name!("em")
+            | local_name!("font")
+            | local_name!("i")
+            | local_name!("nobr")
+            | local_name!("s")
+            | local_name!("small")
+            | local_name!("strike")
+            | local_name!("strong")
+            | local_name!("tt")
+            | local_name!("u")
+    )
+}
+
+/// The limits [`build_tree`] applies (from [`ParseOptions`](super::ParseOptions)).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TreeLimits {
+    /// Most open non-formatting elements.
+    pub max_nesting: usize,
+    /// Most formatting elements held by the tree builder.
+    pub max_formatting: usize,
+    /// Most elements in the tree.
+    pub max_elements: usize,
+    /// Most attributes of one element.
+    pub max_attributes: usize,
+    /// Keep every attribute.
+    pub keep_all_attributes: bool,
+}
+
+impl TreeLimits {
+    /// The tree limits of `options`.
+    pub(crate) fn of(options: &super::ParseOptions) -> TreeLimits {
+        TreeLimits {
+            max_nesting: options.max_nesting,
+            max_formatting: options.max_formatting,
+            max_elements: options.max_elements,
+            max_attributes: options.max_attributes,
+            keep_all_attributes: options.keep_all_attributes,
+        }
+    }
+}
+
+/// How [`build_tree`] runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FeedOptions {
+    pub limits: TreeLimits,
+    /// The scripting flag (WHATWG §13.2.6.4.4): `<noscript>` is raw text
+    /// when on, as in a browser with scripts (html5ever's default).
+    pub scripting: bool,
+    /// Feed comments and the raw text content of `<script>` & co. (for
+    /// the conformance dump; no algorithm reads them).
+    pub keep_everything: bool,
+}
+
+impl FeedOptions {
+    /// The options [`Document::parse`](super::Document::parse) uses.
+    pub(crate) fn of(options: &super::ParseOptions) -> FeedOptions {
+        FeedOptions { limits: TreeLimits::of(options), scripting: true, keep_everything: false }
+    }
+}
+
+/// Why [`build_tree`] gave up on a page.
+pub(crate) enum Stopped {
+    /// The page would make more than `max_elements` elements.
+    TooManyElements,
+    /// The page's time budget ran out while building.
+    OutOfTime,
+}
+
+/// The tree built from a page, and its tokens.
+pub(crate) struct Built {
+    /// The arena, as the tree builder left it.
+    pub nodes: Vec<BuildNode>,
+    /// The page's tokens, in source order.
+    pub tokens: Vec<SourceToken>,
+    /// Which token made which node.
+    pub made: Vec<Made>,
+}
+
+/// What the tree builder holds, as counted after the last count.
+#[derive(Debug, Clone, Copy, Default)]
+struct Held {
+    /// The handles that are not formatting elements: the document, the
+    /// open elements, the head and form pointers.
+    other: usize,
+    /// The formatting elements, once for each place they are held (the
+    /// stack of open elements, the list of active formatting elements).
+    formatting: usize,
+}
+
+/// Counts the tree builder's handles (see [`Held`]).
+struct HandleCount<'a> {
+    sink: &'a ArenaSink,
+    held: Cell<Held>,
+    /// The names of the formatting elements, in the tree builder's order,
+    /// when asked for.
+    formatting: Option<RefCell<Vec<LocalName>>>,
+}
+
+impl Tracer for HandleCount<'_> {
+    type Handle = u32;
+
+    fn trace_handle(&self, node: &u32) {
+        let mut held = self.held.get();
+        match self.sink.html_name(*node).filter(is_formatting) {
+            Some(name) => {
+                held.formatting += 1;
+                if let Some(names) = &self.formatting {
+                    names.borrow_mut().push(name);
+                }
+            }
+            None => held.other += 1,
+        }
+        self.held.set(held);
+    }
+}
+
+/// Most elements one token can push besides its own: the implied
+/// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
+const IMPLIED: usize = 4;
+
+/// Elements the tree builder may make beyond three per start tag before
+/// formatting elements are closed (see [`Feeder::forget_formatting`]).
+const RECONSTRUCTION_SLACK: usize = 4096;
+
+/// The tree builder and what is known of what it holds.
+struct Feeder {
+    builder: TreeBuilder<u32, ArenaSink>,
+    /// What the tree builder held at the last count.
+    held: Held,
+    /// Tokens fed since that can make the tree builder hold more.
+    pending: usize,
+    /// Formatting start tags fed since.
+    pending_formatting: usize,
+}
+
+impl Feeder {
+    fn new(scripting: bool) -> Feeder {
+        let opts = TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() };
+        Feeder {
+            builder: TreeBuilder::new(ArenaSink::new(), opts),
+            held: Held { other: 1, formatting: 0 },
+            pending: 0,
+            pending_formatting: 0,
+        }
+    }
+
+    fn process(&self, token: Token) -> TokenSinkResult<u32> {
+        self.builder.process_token(token, 1)
+    }
+
+    /// The most the tree builder can hold now: each pending token can
+    /// push its element and the implied ones, and reconstruct every
+    /// active formatting element (WHATWG §13.2.4.3); a formatting start
+    /// tag is held twice (open and listed).
+    fn bound(&self) -> Held {
+        let formatting = self.held.formatting.saturating_add(2 * self.pending_formatting);
+        Held {
+            other: self.held.other.saturating_add(self.pending.saturating_mul(IMPLIED + 1)),
+            formatting: formatting.saturating_add(self.pending.saturating_mul(formatting)),
+        }
+    }
+
+    /// The tree builder's state, exactly.
+    fn measure(&mut self) -> Held {
+        if self.pending > 0 || self.pending_formatting > 0 {
+            self.count(false);
+        }
+        self.held
+    }
+
+    /// Counts what the tree builder holds; returns the formatting
+    /// elements' names if `names`.
+    fn count(&mut self, names: bool) -> Vec<LocalName> {
+        let count = HandleCount {
+            sink: &self.builder.sink,
+            held: Cell::new(Held::default()),
+            formatting: names.then(|| RefCell::new(Vec::new())),
+        };
+        self.builder.trace_handles(&count);
+        self.held = count.held.get();
+        self.pending = 0;
+        self.pending_formatting = 0;
+        count.formatting.map(RefCell::into_inner).unwrap_or_default()
+    }
+
+    /// Closes every formatting element the tree builder holds, with an
+    /// end tag for each: the adoption agency removes it from the list of
+    /// active formatting elements, so it is not re-created again.
+    fn forget_formatting(&mut self) {
+        let names = self.count(true);
+        for name in names.into_iter().rev() {
+            let _ = self.process(Token::TagToken(tag(TagKind::EndTag, name, false, Vec::new())));
+        }
+        self.count(false);
+    }
+
+    /// True if the tree builder may have made more than `limit` elements
+    /// (measured when the bound from the last count is not enough).
+    fn may_exceed(&mut self, limit: usize) -> bool {
+        let bound = self.bound();
+        let per_token = IMPLIED + 1 + bound.formatting;
+        let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
+        elements > limit && {
+            self.measure();
+            self.elements() > limit
+        }
+    }
+
+    fn elements(&self) -> usize {
+        self.builder.sink.elements()
+    }
+
+    /// True if start tag `name` would open more than the limits allow:
+    /// more than [`TreeLimits::max_nesting`] non-formatting elements, or
+    /// more than [`TreeLimits::max_formatting`] formatting ones. Measures
+    /// the tree builder only when the bound from the last count is not
+    /// enough.
+    fn too_deep(&mut self, name: &LocalName, limits: &TreeLimits) -> bool {
+        let formatting = is_formatting(name);
+        let over = |held: Held| {
+            held.other >= limits.max_nesting
+                || (formatting && held.formatting >= limits.max_formatting)
+        };
+        over(self.bound()) && over(self.measure())
+    }
+}
+
+fn tag(
+    kind: TagKind,
+    name: LocalName,
+    self_closing: bool,
+    attrs: Vec<html5ever::Attribute>,
+) -> Tag {
+    Tag { kind, name, self_closing, attrs, had_duplicate_attributes: false }
+}
+
+/// The state the tree builder asked for after start tag `name`.
+fn next_state(result: TokenSinkResult<u32>, name: &LocalName) -> ScanState {
+    match result {
+        TokenSinkResult::RawData(RawKind::Rcdata) => ScanState::RcData(name.clone()),
+        TokenSinkResult::RawData(RawKind::Rawtext) => ScanState::RawText(name.clone()),
+        TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
+            ScanState::ScriptData
+        }
+        TokenSinkResult::Plaintext => ScanState::PlainText,
+        _ => ScanState::Data,
+    }
+}
+
+/// A DOCTYPE token as html5ever's tokenizer reads it (§13.2.5.53–68: the
+/// name, public and system identifiers and the force-quirks flag, which
+/// decide quirks mode): the tokenizer is run on the declaration alone.
+fn doctype(raw: &str) -> Option<Doctype> {
+    struct Catch(RefCell<Option<Doctype>>);
+    impl TokenSink for Catch {
+        type Handle = ();
+        fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+            if let Token::DoctypeToken(d) = token {
+                *self.0.borrow_mut() = Some(d);
+            }
+            TokenSinkResult::Continue
+        }
+    }
+    let tokenizer = Tokenizer::new(Catch(RefCell::new(None)), Default::default());
+    let input = BufferQueue::default();
+    input.push_back(normalized(raw));
+    let _ = tokenizer.feed(&input);
+    tokenizer.end();
+    tokenizer.sink.0.into_inner()
+}
+
+/// Builds the tree of `text` (see the [module docs](self)).
+pub(crate) fn build_tree(
+    text: &str,
+    options: &FeedOptions,
+    deadline: &Deadline,
+) -> Result<Built, Stopped> {
+    let limits = &options.limits;
+    let filter =
+        AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
+    let mut feeder = Feeder::new(options.scripting);
+    // The page once as a tendril: text and attribute values that need no
+    // decoding go to the tree builder as slices of it, without a copy.
+    let page = StrTendril::from_slice(text);
+    let mut scanner = Scanner::new(text.as_bytes());
+    let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
+    let mut state = ScanState::Data;
+    // Raw text read after a start tag whose content is not fed.
+    let mut skip_raw = false;
+    // Start tags dropped for depth, by name, whose end tags are dropped too.
+    let mut dropped: Vec<(LocalName, usize)> = Vec::new();
+    let mut start_tags = 0usize;
+    while let Some(scanned) = scanner
+        .next(&state, || feeder.builder.adjusted_current_node_present_but_not_in_html_namespace())
+    {
+        let index = tokens.len();
+        if deadline.expired_at(index) {
+            return Err(Stopped::OutOfTime);
+        }
+        state = ScanState::Data;
+        let skip_this_raw = std::mem::replace(&mut skip_raw, false);
+        let raw = text.get(scanned.start..scanned.end).unwrap_or("");
+        // Deviation: when the tree builder has made more than three
+        // elements for each start tag of the page, it is re-creating
+        // formatting elements a flood of them left open (WHATWG
+        // §13.2.4.3); they are closed, so that the tree stays a small
+        // multiple of the page.
+        let grows = matches!(scanned.kind, TokenKind::StartTag(_) | TokenKind::Text);
+        if grows && feeder.may_exceed(3 * start_tags + RECONSTRUCTION_SLACK) {
+            feeder.forget_formatting();
+        }
+        match (&scanned.kind, &scanned.markup) {
+            (TokenKind::StartTag(name), Markup::StartTag { name_end, tag: end })
+                if end.complete =>
+            {
+                if feeder.elements() >= limits.max_elements {
+                    return Err(Stopped::TooManyElements);
+                }
+                let nests = !(is_void(name) || end.self_closing);
+                if nests && feeder.too_deep(name, limits) {
+                    // Its content is read as a browser would, and a
+                    // raw-text element's content is dropped with it, or
+                    // script code would become page text.
+                    state = ScanState::guess(name);
+                    skip_raw = state != ScanState::Data;
+                    match dropped.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, count)) => *count += 1,
+                        None => dropped.push((name.clone(), 1)),
+                    }
+                } else {
+                    start_tags += 1;
+                    if is_formatting(name) {
+                        feeder.pending_formatting += 1;
+                    }
+                    feeder.pending += 1;
+                    let tag_range = scanned.start..scanned.end;
+                    let attrs = start_tag_attributes(&page, tag_range, *name_end, filter);
+                    let sink = &feeder.builder.sink;
+                    sink.begin_start_tag(name.clone(), index as u32);
+                    let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
+                    let result = feeder.process(Token::TagToken(start));
+                    feeder.builder.sink.end_start_tag();
+                    state = next_state(result, name);
+                    skip_raw =
+                        !options.keep_everything && drops_content(name) && state != ScanState::Data;
+                }
+            }
+            (TokenKind::EndTag(name), Markup::EndTag { complete: true }) => {
+                if let Some((_, count)) = dropped.iter_mut().find(|(n, c)| n == name && *c > 0) {
+                    *count -= 1;
+                } else {
+                    // `</br>` is a `<br>` and `</p>` with no open `p` makes
+                    // one (WHATWG §13.2.6.4.7): both reconstruct formatting.
+                    if matches!(*name, local_name!("br") | local_name!("p")) {
+                        feeder.pending += 1;
+                    }
+                    let end = tag(TagKind::EndTag, name.clone(), false, Vec::new());
+                    let _ = feeder.process(Token::TagToken(end));
+                }
+            }
+            (_, Markup::Text(text_state)) if !skip_this_raw => {
+                feeder.pending += 1;
+                feeder.builder.sink.set_text_token(index as u32);
+                for_each_character_token(&page, scanned.start..scanned.end, *text_state, |t| {
+                    let _ = feeder.process(t);
+                });
+            }
+            (_, Markup::Comment(data)) if options.keep_everything => {
+                let comment = normalized(text.get(data.clone()).unwrap_or(""));
+                let _ = feeder.process(Token::CommentToken(comment));
+            }
+            (_, Markup::CData(data)) => {
+                feeder.pending += 1;
+                feeder.builder.sink.set_text_token(index as u32);
+                for_each_character_token(&page, data.clone(), TextState::Raw, |t| {
+                    let _ = feeder.process(t);
+                });
+            }
+            (_, Markup::Doctype) => {
+                if let Some(d) = doctype(raw) {
+                    let _ = feeder.process(Token::DoctypeToken(d));
+                }
+            }
+            // Tags the input ended inside of, `</>`.
+            _ => {}
+        }
+        tokens.push(scanned.into_token());
+    }
+    let _ = feeder.process(Token::EOFToken);
+    feeder.builder.end();
+    let made = feeder.builder.sink.made();
+    Ok(Built { nodes: feeder.builder.sink.finish(), tokens, made })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The elements and text of `html`'s body as `<name>`/text items,
+    /// with the given nesting cap.
+    fn body(html: &str, max_nesting: usize) -> String {
+        let options = FeedOptions {
+            limits: TreeLimits {
+                max_nesting,
+                max_formatting: 32,
+                max_elements: usize::MAX,
+                max_attributes: 256,
+                keep_all_attributes: false,
+            },
+            scripting: true,
+            keep_everything: false,
+        };
+        let Ok(built) = build_tree(html, &options, &Deadline::never()) else {
+            unreachable!("no limit, no deadline")
+        };
+        let mut out = String::new();
+        for node in &built.nodes {
+            match &node.data {
+                super::super::sink::BuildData::Element { name, attrs, .. } => {
+                    out.push('<');
+                    out.push_str(&name.local);
+                    for a in attrs.iter() {
+                        out.push(' ');
+                        out.push_str(&a.name.local);
+                    }
+                    out.push('>');
+                }
+                super::super::sink::BuildData::Text(t) => out.push_str(t),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn attributes_are_slimmed() {
+        assert_eq!(
+            body("<a data-x='1>2' href=\"/u\" onclick=go() CLASS=big\ttitle='t'>x</a>", 512),
+            "<html><head><body><a href class title>x"
+        );
+    }
+
+    #[test]
+    fn script_content_is_dropped_and_textarea_kept() {
+        assert_eq!(
+            body("<script>if(a<b){}</script><style>p{}</style><textarea>a<b></textarea>", 512),
+            "<html><head><script><style><body><textarea>a<b>"
+        );
+    }
+
+    #[test]
+    fn double_escaped_script_is_one_script() {
+        let t = body("<script><!--<script></script>--></script><p>after</p>", 512);
+        assert_eq!(t, "<html><head><script><body><p>after");
+    }
+
+    #[test]
+    fn style_in_svg_is_markup() {
+        let t = body("<svg><style><b>x</b></style></svg>", 512);
+        assert_eq!(t, "<html><head><body><svg><style><b>x");
+    }
+
+    #[test]
+    fn deep_nesting_is_cut() {
+        let html = "<div>".repeat(5) + "x" + &"</div>".repeat(5);
+        // The document, `html`, `body` and the head pointer, then 3 divs.
+        assert_eq!(body(&html, 7), "<html><head><body><div><div><div>x");
+    }
+
+    #[test]
+    fn raw_text_of_a_tag_dropped_for_depth_is_dropped_too() {
+        let html = "<div>".repeat(5) + "<script>if (a<b) leak()</script><p>x</p>";
+        let t = body(&html, 7);
+        assert!(!t.contains("leak"), "{t}");
+        assert!(t.ends_with("<div><div><div>x"), "{t}");
+        let anchors = "<a href=x>l ".repeat(600) + "<h1>T</h1>";
+        assert!(body(&anchors, 512).ends_with("<h1>T"));
+    }
+
+    #[test]
+    fn elements_left_open_count_toward_the_cap() {
+        // Issue 13 item 1: an unmatched end tag closes nothing.
+        let t = body(&"<div></x>".repeat(1000), 20);
+        assert!(t.matches("<div>").count() < 20, "{t}");
+        for tag in ["<optgroup>", "<rb>", "<li><ul>"] {
+            let t = body(&tag.repeat(1000), 20);
+            assert!(t.matches(tag).count() < 20, "{tag}: {t}");
+        }
+    }
+
+    #[test]
+    fn formatting_elements_are_capped() {
+        let t = body(&"<b class=c></x>x".repeat(1000), 512);
+        assert!(t.matches("<b").count() <= 32 + 3, "{t}");
+        assert_eq!(t.matches('x').count(), 1000);
+        // Closed ones do not count.
+        let t = body(&"<b>x</b>".repeat(1000), 512);
+        assert_eq!(t.matches("<b>").count(), 1000);
+    }
+
+    #[test]
+    fn attributes_are_capped() {
+        let html = "<p ".to_string() + &"class=x ".repeat(1000) + ">y</p>";
+        assert_eq!(body(&html, 512).matches("class").count(), 1);
+        let html = "<p ".to_string()
+            + &(0..300).map(|i| format!("id{i}=x ")).collect::<String>()
+            + "id=1 class=2>y</p>";
+        assert_eq!(body(&html, 512), "<html><head><body><p id class>y");
+    }
+
+    #[test]
+    fn unterminated_tags_do_not_panic() {
+        for html in
+            ["<a href='", "<a href=", "<a b c", "<", "<a =x>", "<?ÃáQ’I", "<!dö’", "<a é=’ b>"]
+        {
+            let _ = body(html, 512);
+        }
+    }
+}
