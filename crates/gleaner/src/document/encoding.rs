@@ -28,6 +28,12 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 /// 1024; real pages often put long `<script>`s first, so we look further.
 const PRESCAN_BYTES: usize = 8 * 1024;
 
+/// How much of an undeclared page chardetng reads after its first
+/// non-ASCII byte (everything before it is read too). Its cost grows with
+/// every byte fed, the first tens of kilobytes of non-ASCII text decide the
+/// guess, and a 50 MB page must not spend its time budget here \[I\].
+const GUESS_BYTES: usize = 64 * 1024;
+
 /// Where the chosen encoding came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EncodingSource {
@@ -89,7 +95,11 @@ fn guess(bytes: &[u8]) -> &'static Encoding {
         return UTF_8;
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(bytes, true);
+    // (`guess` is only reached with a non-ASCII byte: ASCII is UTF-8.)
+    let first_non_ascii = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len());
+    let head = &bytes[..bytes.len().min(first_non_ascii.saturating_add(GUESS_BYTES))];
+    // A prefix is fed as such: its end is not the end of the page.
+    detector.feed(head, head.len() == bytes.len());
     detector.guess(None, chardetng::Utf8Detection::Allow)
 }
 
@@ -244,6 +254,26 @@ mod tests {
         let (text, enc, src) = decode(&bytes, None);
         assert_eq!((enc, src), (UTF_8, EncodingSource::Declared));
         assert!(text.contains("Grüße aus Köln, schöne Straße \u{FFFD}"), "{text}");
+    }
+
+    /// The guess reads a bounded window from the first non-ASCII byte: an
+    /// undeclared page whose first accented letter comes after 100 KB of
+    /// ASCII is still read as windows-1252 (the window starts there), and
+    /// one with accents early and a long tail is guessed from its head.
+    #[test]
+    fn the_guess_reads_from_the_first_non_ascii_byte() {
+        let mut late = b"<p>".to_vec();
+        late.extend(std::iter::repeat_n(b'a', 100_000));
+        late.extend_from_slice(b" caf\xe9 cr\xe8me br\xfbl\xe9e</p>");
+        let (text, enc, src) = decode(&late, None);
+        assert_eq!((enc, src), (WINDOWS_1252, EncodingSource::Guessed));
+        assert!(text.ends_with("café crème brûlée</p>"), "{}", &text[text.len() - 30..]);
+        let mut early = b"<p>D\xe9j\xe0 vu, na\xefve fa\xe7ade, \xe9t\xe9 \xe0 Paris.</p>".to_vec();
+        early.extend(std::iter::repeat_n(b'x', 2 * GUESS_BYTES));
+        early.extend_from_slice(b"\xe9");
+        let (text, enc, _) = decode(&early, None);
+        assert_eq!(enc, WINDOWS_1252);
+        assert!(text.starts_with("<p>Déjà vu, naïve façade, été à Paris."), "{}", &text[..60]);
     }
 
     #[test]
