@@ -92,11 +92,21 @@ fn hidden_by_attributes(e: &super::Element) -> bool {
     if e.attr("hidden").is_some() || e.attr("aria-hidden").is_some_and(|v| v.trim() == "true") {
         return true;
     }
-    e.attr("style").is_some_and(|style| {
-        let s: String =
-            style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        s.contains("display:none") || s.contains("visibility:hidden")
-    })
+    e.attr("style").is_some_and(style_hides)
+}
+
+/// Does an inline style say `display: none` or `visibility: hidden`
+/// (any case, any whitespace)? Most styles name neither value, and are
+/// ruled out without building the squeezed copy.
+fn style_hides(style: &str) -> bool {
+    let mentions =
+        |word: &[u8]| style.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    if !mentions(b"none") && !mentions(b"hidden") {
+        return false;
+    }
+    let s: String =
+        style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    s.contains("display:none") || s.contains("visibility:hidden")
 }
 
 /// Computes the statistics of every node. Nodes marked in `aside` (with
@@ -207,7 +217,17 @@ fn count_text(t: &str) -> (u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::count_text;
+    use super::{count_text, style_hides};
+
+    #[test]
+    fn inline_styles_that_hide_are_found_in_any_case_and_spacing() {
+        for style in ["display:none", "color:red; DISPLAY : None ;", "visibility:\thidden"] {
+            assert!(style_hides(style), "{style}");
+        }
+        for style in ["display:block", "border:none", "overflow:hidden", "", "visibility:visible"] {
+            assert!(!style_hides(style), "{style}");
+        }
+    }
 
     #[test]
     fn counts_agree_for_ascii_and_unicode() {
