@@ -129,15 +129,11 @@ fn near_picture(doc: &Document, block: NodeId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::article::tests::{parse, PARA};
-    use crate::extract::article::{Article, ArticleConfig};
-    use crate::extract::Extractor;
-    use crate::render;
+    use crate::extract::article::tests::{run_config, PARA};
+    use crate::extract::article::ArticleConfig;
 
     fn run_with(html: &str, captions: bool) -> String {
-        let doc = parse(html);
-        let cfg = ArticleConfig { captions, ..Default::default() };
-        render::text(&doc, &Article::new(cfg).extract(&doc))
+        run_config(html, ArticleConfig { captions, ..Default::default() })
     }
 
     /// See: issue 11, "Captions and galleries kept. `figcaption`,

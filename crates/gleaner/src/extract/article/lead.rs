@@ -112,15 +112,11 @@ fn is_lead(doc: &Document, header: NodeId, id: NodeId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::article::tests::{parse, PARA};
-    use crate::extract::article::{Article, ArticleConfig};
-    use crate::extract::Extractor;
-    use crate::render;
+    use crate::extract::article::tests::{run_config, PARA};
+    use crate::extract::article::ArticleConfig;
 
     fn run_with(html: &str, header_lead: bool) -> String {
-        let doc = parse(html);
-        let cfg = ArticleConfig { header_lead, ..Default::default() };
-        render::text(&doc, &Article::new(cfg).extract(&doc))
+        run_config(html, ArticleConfig { header_lead, ..Default::default() })
     }
 
     const LEAD: &str = "The town counts the cost of the worst storm in forty years, and asks why the sea wall failed.";

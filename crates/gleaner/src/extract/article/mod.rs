@@ -345,8 +345,13 @@ mod tests {
 
     /// The text `article` extracts from a test page.
     pub(super) fn run(html: &str) -> String {
+        run_config(html, ArticleConfig::default())
+    }
+
+    /// The text `Article` with `cfg` extracts from a test page.
+    pub(super) fn run_config(html: &str, cfg: ArticleConfig) -> String {
         let doc = parse(html);
-        render::text(&doc, &Article::default().extract(&doc))
+        render::text(&doc, &Article::new(cfg).extract(&doc))
     }
 
     /// A paragraph long enough to vote: 124 characters, 3 commas.

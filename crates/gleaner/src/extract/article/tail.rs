@@ -342,15 +342,11 @@ fn is_about_heading(text: &str, next: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::article::tests::{parse, PARA};
-    use crate::extract::article::{Article, ArticleConfig};
-    use crate::extract::Extractor;
-    use crate::render;
+    use crate::extract::article::tests::{run_config, PARA};
+    use crate::extract::article::ArticleConfig;
 
     fn run_with(html: &str, end_boilerplate: bool) -> String {
-        let doc = parse(html);
-        let cfg = ArticleConfig { end_boilerplate, ..Default::default() };
-        render::text(&doc, &Article::new(cfg).extract(&doc))
+        run_config(html, ArticleConfig { end_boilerplate, ..Default::default() })
     }
 
     /// See: issue 11, "Boilerplate at the end: author bios, 'About

@@ -204,14 +204,10 @@ fn normalise(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::article::tests::{parse, PARA};
-    use crate::extract::{Article, Extractor};
-    use crate::render;
+    use crate::extract::article::tests::{run_config, PARA};
 
     fn run_with(html: &str, title_match: bool) -> String {
-        let doc = parse(html);
-        let cfg = ArticleConfig { title_match, ..Default::default() };
-        render::text(&doc, &Article::new(cfg).extract(&doc))
+        run_config(html, ArticleConfig { title_match, ..Default::default() })
     }
 
     /// A page of two articles: a long sponsored one that wins the votes

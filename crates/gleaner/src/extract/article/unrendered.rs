@@ -132,15 +132,11 @@ fn has_placeholder(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::article::tests::{parse, PARA};
-    use crate::extract::article::{Article, ArticleConfig};
-    use crate::extract::Extractor;
-    use crate::render;
+    use crate::extract::article::tests::{run_config, PARA};
+    use crate::extract::article::ArticleConfig;
 
     fn run_with(html: &str, unrendered: bool) -> String {
-        let doc = parse(html);
-        let cfg = ArticleConfig { unrendered, ..Default::default() };
-        render::text(&doc, &Article::new(cfg).extract(&doc))
+        run_config(html, ArticleConfig { unrendered, ..Default::default() })
     }
 
     /// See: issue 11, "print-only headers, unrendered `{{template}}`
