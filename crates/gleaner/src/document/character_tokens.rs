@@ -76,8 +76,12 @@ pub(crate) fn for_each_character_token(
 ) {
     let raw = page.get(range.clone()).unwrap_or("");
     let decodes = state != TextState::Raw;
-    let special = |b: u8| b == b'\r' || b == b'\0' || (decodes && b == b'&');
-    if !raw.bytes().any(special) {
+    let special = if decodes {
+        memchr::memchr3(b'\r', b'\0', b'&', raw.as_bytes())
+    } else {
+        memchr::memchr2(b'\r', b'\0', raw.as_bytes())
+    };
+    if special.is_none() {
         if !raw.is_empty() {
             emit(Token::CharacterTokens(page_slice(page, range)));
         }

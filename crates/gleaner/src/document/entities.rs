@@ -72,7 +72,7 @@ pub fn decode(raw: &str) -> String {
 }
 
 fn memchr_amp(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'&')
+    memchr::memchr(b'&', bytes)
 }
 
 /// Decodes one reference that starts right after `&`. Returns the

@@ -38,6 +38,21 @@ pub(crate) fn script_data_end(s: &[u8], from: usize) -> usize {
     let mut dashes = 0usize;
     let mut i = from;
     while i < s.len() {
+        // Only `<` matters in script data, and `<`, `-`, `>` in the
+        // escapes: skip to the next one (any other byte ends a run of
+        // dashes).
+        let next = match state {
+            State::Data => memchr::memchr(b'<', &s[i..]),
+            _ => memchr::memchr3(b'<', b'-', b'>', &s[i..]),
+        };
+        match next {
+            None => return s.len(),
+            Some(0) => {}
+            Some(skip) => {
+                i += skip;
+                dashes = 0;
+            }
+        }
         let b = s[i];
         match b {
             b'-' => {

@@ -319,11 +319,25 @@ pub(crate) struct Scanner<'a> {
     pos: usize,
     /// Markup found while scanning the text before it.
     pending: Option<Scanned>,
+    /// The attributes of the last start tag scanned (see
+    /// [`Scanner::attributes`]).
+    attributes: Vec<AttributeRange>,
 }
+
+/// An attribute's name and value as byte ranges of the source (an empty
+/// value range for an attribute without a value).
+pub(crate) type AttributeRange = (Range<usize>, Range<usize>);
 
 impl<'a> Scanner<'a> {
     pub(crate) fn new(s: &'a [u8]) -> Scanner<'a> {
-        Scanner { s, pos: 0, pending: None }
+        Scanner { s, pos: 0, pending: None, attributes: Vec::new() }
+    }
+
+    /// The attributes of the start tag [`Scanner::next`] returned last
+    /// (read while its end was found, so no tag is walked twice). Valid
+    /// until the next call.
+    pub(crate) fn attributes(&self) -> &[AttributeRange] {
+        &self.attributes
     }
 
     /// The next token, read in `state`; `foreign` says whether the tree
@@ -397,7 +411,7 @@ impl<'a> Scanner<'a> {
     /// The markup starting at `<` at `lt`, if it is markup (§13.2.5.6 tag
     /// open: a letter, `!`, `/` or `?` follows).
     fn markup_at<F: FnOnce() -> bool>(
-        &self,
+        &mut self,
         lt: usize,
         foreign: &mut Option<F>,
     ) -> Option<Scanned> {
@@ -430,7 +444,10 @@ impl<'a> Scanner<'a> {
             },
             c if c.is_ascii_alphabetic() => {
                 let (name, name_end) = self.tag_name(lt + 1);
-                let tag = scan_attributes(s, name_end, |_, _| {});
+                let attributes = &mut self.attributes;
+                attributes.clear();
+                let tag =
+                    scan_attributes(s, name_end, |name, value| attributes.push((name, value)));
                 scanned(TokenKind::StartTag(name), tag.end, Markup::StartTag { name_end, tag })
             }
             _ => None,
@@ -538,18 +555,11 @@ fn comment_end(s: &[u8], body: usize) -> (Range<usize>, usize) {
 }
 
 fn find_byte(s: &[u8], b: u8, from: usize) -> Option<usize> {
-    s.get(from..)?.iter().position(|&x| x == b).map(|p| from + p)
+    memchr::memchr(b, s.get(from..)?).map(|p| from + p)
 }
 
 fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while let Some(p) = find_byte(s, needle[0], i) {
-        if s[p..].starts_with(needle) {
-            return Some(p);
-        }
-        i = p + 1;
-    }
-    None
+    memchr::memmem::find(s.get(from..)?, needle).map(|p| from + p)
 }
 
 impl Source {

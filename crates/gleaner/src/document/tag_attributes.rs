@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, QualName};
-use markup5ever::{ns, LocalName};
+use markup5ever::{local_name, ns, LocalName};
 
 use super::character_tokens::{page_slice, push_normalized};
 use super::entities::{for_each_piece, Piece};
@@ -88,7 +88,7 @@ pub(crate) fn scan_attributes(
             None => return incomplete,
             Some(&quote @ (b'"' | b'\'')) => {
                 // §13.2.5.36–37 quoted: to the same quote.
-                let Some(close) = s[i + 1..].iter().position(|&b| b == quote) else {
+                let Some(close) = memchr::memchr(quote, &s[i + 1..]) else {
                     return incomplete;
                 };
                 attr(name, i + 1..i + 1 + close);
@@ -115,17 +115,14 @@ pub(crate) fn scan_attributes(
 /// Attributes a caller wants from a start tag.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct AttributeFilter {
-    /// Keep every attribute, not only [`KEPT`] ones.
+    /// Keep every attribute, not only the ones [`kept_name`] knows.
     pub keep_all: bool,
     /// At most this many.
     pub max: usize,
 }
 
-/// Attributes the library reads; all others are dropped before tree
-/// building unless all are asked for. `type` stays because
-/// `<input type=hidden>` is placed differently inside tables (WHATWG
-/// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
-/// whether MathML holds HTML (§13.2.6.5).
+/// The names [`kept_name`] keeps, for its tests.
+#[cfg(test)]
 pub(crate) const KEPT: &[&str] = &[
     "id",
     "class",
@@ -156,9 +153,54 @@ pub(crate) const KEPT: &[&str] = &[
     "encoding",
 ];
 
-/// True for the names in [`KEPT`], in any case.
-fn is_kept(name: &[u8]) -> bool {
-    KEPT.iter().any(|k| k.len() == name.len() && k.as_bytes().eq_ignore_ascii_case(name))
+/// The attribute names the library reads, as atoms, for `raw` spelt in any
+/// case; all others are dropped before tree building unless all are asked
+/// for. `type` stays because
+/// `<input type=hidden>` is placed differently inside tables (WHATWG
+/// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
+/// whether MathML holds HTML (§13.2.6.5).
+///
+/// A match on the lower-cased bytes, not a search of the list: it runs for
+/// every attribute of the page, and the atoms are static (no hashing).
+fn kept_name(raw: &[u8]) -> Option<LocalName> {
+    const LONGEST: usize = 11;
+    if raw.len() > LONGEST {
+        return None;
+    }
+    let mut lower = [0u8; LONGEST];
+    for (l, r) in lower.iter_mut().zip(raw) {
+        *l = r.to_ascii_lowercase();
+    }
+    Some(match &lower[..raw.len()] {
+        b"id" => local_name!("id"),
+        b"class" => local_name!("class"),
+        b"href" => local_name!("href"),
+        b"src" => local_name!("src"),
+        b"alt" => local_name!("alt"),
+        b"title" => local_name!("title"),
+        b"style" => local_name!("style"),
+        b"hidden" => local_name!("hidden"),
+        b"aria-hidden" => local_name!("aria-hidden"),
+        b"role" => local_name!("role"),
+        b"itemprop" => local_name!("itemprop"),
+        b"itemtype" => local_name!("itemtype"),
+        b"property" => local_name!("property"),
+        b"name" => local_name!("name"),
+        b"content" => local_name!("content"),
+        b"charset" => local_name!("charset"),
+        b"http-equiv" => local_name!("http-equiv"),
+        b"colspan" => local_name!("colspan"),
+        b"rowspan" => local_name!("rowspan"),
+        b"start" => local_name!("start"),
+        b"lang" => local_name!("lang"),
+        b"type" => local_name!("type"),
+        b"datetime" => local_name!("datetime"),
+        b"rel" => local_name!("rel"),
+        b"dir" => local_name!("dir"),
+        b"value" => local_name!("value"),
+        b"encoding" => local_name!("encoding"),
+        _ => return None,
+    })
 }
 
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
@@ -176,7 +218,7 @@ fn attribute_name(raw: &[u8]) -> LocalName {
 /// the attribute rule, CR/LF normalised, NUL as U+FFFD.
 fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
     let raw = page.get(range.clone()).unwrap_or("");
-    if !raw.bytes().any(|b| matches!(b, b'&' | b'\r' | b'\0')) {
+    if memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
         return page_slice(page, range);
     }
     let mut out = String::with_capacity(raw.len());
@@ -187,31 +229,34 @@ fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
     StrTendril::from(out)
 }
 
-/// The attributes of the start tag `page[tag]` whose name ends at
-/// `name_end` (offsets in `page`): the first of each name (§13.2.5.33:
-/// later duplicates are dropped), filtered by `filter`.
+/// The attributes of a start tag from its name and value ranges in
+/// `page` (as [`scan_attributes`] found them): the first of each name
+/// (§13.2.5.33: later duplicates are dropped), filtered by `filter`.
 pub(crate) fn start_tag_attributes(
     page: &StrTendril,
-    tag: Range<usize>,
-    name_end: usize,
+    ranges: &[(Range<usize>, Range<usize>)],
     filter: AttributeFilter,
 ) -> Vec<Attribute> {
-    let bytes = page.as_bytes().get(..tag.end).unwrap_or_default();
+    let bytes = page.as_bytes();
     let mut attrs: Vec<Attribute> = Vec::new();
-    scan_attributes(bytes, name_end, |name, value| {
-        let raw_name = &bytes[name];
-        if attrs.len() >= filter.max || !(filter.keep_all || is_kept(raw_name)) {
-            return;
+    for (name, value) in ranges {
+        if attrs.len() >= filter.max {
+            break;
         }
-        let name = attribute_name(raw_name);
+        let raw_name = bytes.get(name.clone()).unwrap_or_default();
+        let name = match kept_name(raw_name) {
+            Some(name) => name,
+            None if filter.keep_all => attribute_name(raw_name),
+            None => continue,
+        };
         // Whether a name is kept depends on the name alone, so a later
         // duplicate of a kept attribute always meets the first here.
         if attrs.iter().any(|a| a.name.local == name) {
-            return;
+            continue;
         }
-        let value = attribute_value(page, value);
+        let value = attribute_value(page, value.clone());
         attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
-    });
+    }
     attrs
 }
 
@@ -219,11 +264,17 @@ pub(crate) fn start_tag_attributes(
 mod tests {
     use super::*;
 
-    fn attrs(tag: &str) -> Vec<(String, String)> {
+    fn ranges(tag: &str) -> Vec<(Range<usize>, Range<usize>)> {
         let name_end = tag.find(|c: char| is_space(c as u8) || c == '/' || c == '>').unwrap_or(0);
+        let mut ranges = Vec::new();
+        scan_attributes(tag.as_bytes(), name_end, |name, value| ranges.push((name, value)));
+        ranges
+    }
+
+    fn attrs(tag: &str) -> Vec<(String, String)> {
         let filter = AttributeFilter { keep_all: true, max: 256 };
         let page = StrTendril::from_slice(tag);
-        start_tag_attributes(&page, 0..tag.len(), name_end, filter)
+        start_tag_attributes(&page, &ranges(tag), filter)
             .into_iter()
             .map(|a| (a.name.local.to_string(), a.value.to_string()))
             .collect()
@@ -275,8 +326,20 @@ mod tests {
     fn unread_attributes_are_dropped_and_the_rest_capped() {
         let filter = AttributeFilter { keep_all: false, max: 2 };
         let tag = "<p data-x=1 id=a class=b title=c>";
-        let got = start_tag_attributes(&StrTendril::from_slice(tag), 0..tag.len(), 2, filter);
+        let got = start_tag_attributes(&StrTendril::from_slice(tag), &ranges(tag), filter);
         let names: Vec<&str> = got.iter().map(|a| &*a.name.local).collect();
         assert_eq!(names, ["id", "class"]);
+    }
+
+    #[test]
+    fn kept_names_are_matched_in_any_case_and_only_they() {
+        for name in KEPT {
+            assert_eq!(kept_name(name.as_bytes()).as_deref(), Some(*name));
+            let upper = name.to_ascii_uppercase();
+            assert_eq!(kept_name(upper.as_bytes()).as_deref(), Some(*name));
+        }
+        for other in ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss"] {
+            assert_eq!(kept_name(other.as_bytes()), None, "{other}");
+        }
     }
 }

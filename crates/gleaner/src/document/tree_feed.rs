@@ -17,7 +17,7 @@
 //! What the tree builder is not given, because no algorithm reads it:
 //!
 //! - attributes other than those the library reads
-//!   ([`KEPT`](super::tag_attributes::KEPT)), unless
+//!   (`tag_attributes::kept_name`), unless
 //!   [`ParseOptions::keep_all_attributes`](super::ParseOptions);
 //! - comments and processing instructions (they never change the tree's
 //!   shape, and text on both sides of one is one text node, as it reads);
@@ -398,9 +398,7 @@ pub(crate) fn build_tree(
             feeder.forget_formatting();
         }
         match (&scanned.kind, &scanned.markup) {
-            (TokenKind::StartTag(name), Markup::StartTag { name_end, tag: end })
-                if end.complete =>
-            {
+            (TokenKind::StartTag(name), Markup::StartTag { tag: end, .. }) if end.complete => {
                 if feeder.elements() >= limits.max_elements {
                     return Err(Stopped::TooManyElements);
                 }
@@ -421,8 +419,7 @@ pub(crate) fn build_tree(
                         feeder.pending_formatting += 1;
                     }
                     feeder.pending += 1;
-                    let tag_range = scanned.start..scanned.end;
-                    let attrs = start_tag_attributes(&page, tag_range, *name_end, filter);
+                    let attrs = start_tag_attributes(&page, scanner.attributes(), filter);
                     let sink = &feeder.builder.sink;
                     sink.begin_start_tag(name.clone(), index as u32);
                     let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
