@@ -497,6 +497,9 @@ impl<'a> Scanner<'a> {
             .position(|&b| is_space(b) || b == b'/' || b == b'>')
             .unwrap_or(s.len() - from);
         let raw = &s[from..from + len];
+        if let Some(name) = common_tag_name(raw) {
+            return (name, from + len);
+        }
         // The tag name starts with an ASCII letter; later bytes can be any
         // UTF-8 (the delimiters are ASCII, so no character is cut). ASCII
         // letters are lower-cased and NUL is U+FFFD (§13.2.5.8).
@@ -527,6 +530,95 @@ impl<'a> Scanner<'a> {
         }
         s.len()
     }
+}
+
+/// The atom of a common tag name spelt `raw` in any case: a match on the
+/// lower-cased bytes, cheaper than hashing the name into an atom, and it
+/// runs for every tag of the page. `None` for other names.
+fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
+    const LONGEST: usize = 10;
+    if raw.len() > LONGEST {
+        return None;
+    }
+    let mut lower = [0u8; LONGEST];
+    for (l, r) in lower.iter_mut().zip(raw) {
+        *l = r.to_ascii_lowercase();
+    }
+    Some(match &lower[..raw.len()] {
+        b"a" => local_name!("a"),
+        b"abbr" => local_name!("abbr"),
+        b"article" => local_name!("article"),
+        b"aside" => local_name!("aside"),
+        b"b" => local_name!("b"),
+        b"blockquote" => local_name!("blockquote"),
+        b"body" => local_name!("body"),
+        b"br" => local_name!("br"),
+        b"button" => local_name!("button"),
+        b"center" => local_name!("center"),
+        b"code" => local_name!("code"),
+        b"dd" => local_name!("dd"),
+        b"div" => local_name!("div"),
+        b"dl" => local_name!("dl"),
+        b"dt" => local_name!("dt"),
+        b"em" => local_name!("em"),
+        b"figcaption" => local_name!("figcaption"),
+        b"figure" => local_name!("figure"),
+        b"font" => local_name!("font"),
+        b"footer" => local_name!("footer"),
+        b"form" => local_name!("form"),
+        b"h1" => local_name!("h1"),
+        b"h2" => local_name!("h2"),
+        b"h3" => local_name!("h3"),
+        b"h4" => local_name!("h4"),
+        b"h5" => local_name!("h5"),
+        b"h6" => local_name!("h6"),
+        b"head" => local_name!("head"),
+        b"header" => local_name!("header"),
+        b"hr" => local_name!("hr"),
+        b"html" => local_name!("html"),
+        b"i" => local_name!("i"),
+        b"iframe" => local_name!("iframe"),
+        b"img" => local_name!("img"),
+        b"input" => local_name!("input"),
+        b"label" => local_name!("label"),
+        b"li" => local_name!("li"),
+        b"link" => local_name!("link"),
+        b"main" => local_name!("main"),
+        b"meta" => local_name!("meta"),
+        b"nav" => local_name!("nav"),
+        b"noscript" => local_name!("noscript"),
+        b"ol" => local_name!("ol"),
+        b"option" => local_name!("option"),
+        b"p" => local_name!("p"),
+        b"path" => local_name!("path"),
+        b"picture" => local_name!("picture"),
+        b"pre" => local_name!("pre"),
+        b"script" => local_name!("script"),
+        b"section" => local_name!("section"),
+        b"select" => local_name!("select"),
+        b"small" => local_name!("small"),
+        b"source" => local_name!("source"),
+        b"span" => local_name!("span"),
+        b"strong" => local_name!("strong"),
+        b"style" => local_name!("style"),
+        b"sub" => local_name!("sub"),
+        b"sup" => local_name!("sup"),
+        b"svg" => local_name!("svg"),
+        b"table" => local_name!("table"),
+        b"tbody" => local_name!("tbody"),
+        b"td" => local_name!("td"),
+        b"template" => local_name!("template"),
+        b"textarea" => local_name!("textarea"),
+        b"th" => local_name!("th"),
+        b"thead" => local_name!("thead"),
+        b"time" => local_name!("time"),
+        b"title" => local_name!("title"),
+        b"tr" => local_name!("tr"),
+        b"u" => local_name!("u"),
+        b"ul" => local_name!("ul"),
+        b"video" => local_name!("video"),
+        _ => return None,
+    })
 }
 
 /// The data range and end of a comment whose body starts at `body` (after
@@ -706,6 +798,17 @@ mod tests {
                 assert_eq!(split_words(text).collect::<Vec<_>>(), reference(text), "{text:?}");
             }
             texts = longer;
+        }
+    }
+
+    #[test]
+    fn common_tag_names_are_the_atoms_of_their_names() {
+        for name in ["a", "DIV", "Span", "figcaption", "h6", "tbody", "video"] {
+            let atom = common_tag_name(name.as_bytes()).expect(name);
+            assert_eq!(atom, LocalName::from(name.to_ascii_lowercase()));
+        }
+        for other in ["x-widget", "dialog", "divs", "", "blockquotes"] {
+            assert_eq!(common_tag_name(other.as_bytes()), None, "{other}");
         }
     }
 }

@@ -238,12 +238,19 @@ pub(crate) fn start_tag_attributes(
     filter: AttributeFilter,
 ) -> Vec<Attribute> {
     let bytes = page.as_bytes();
-    let mut attrs: Vec<Attribute> = Vec::new();
+    let name_of = |range: &Range<usize>| bytes.get(range.clone()).unwrap_or_default();
+    // Sized once: the element keeps the list as a boxed slice, and a
+    // vector grown by pushes would be reallocated to fit.
+    let kept = match filter.keep_all {
+        true => ranges.len(),
+        false => ranges.iter().filter(|(name, _)| kept_name(name_of(name)).is_some()).count(),
+    };
+    let mut attrs: Vec<Attribute> = Vec::with_capacity(kept.min(filter.max));
     for (name, value) in ranges {
         if attrs.len() >= filter.max {
             break;
         }
-        let raw_name = bytes.get(name.clone()).unwrap_or_default();
+        let raw_name = name_of(name);
         let name = match kept_name(raw_name) {
             Some(name) => name,
             None if filter.keep_all => attribute_name(raw_name),
