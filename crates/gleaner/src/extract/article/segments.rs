@@ -163,24 +163,59 @@ struct CharCounts {
 }
 
 impl CharCounts {
+    /// Counts `text`, ASCII byte by byte through [`ASCII_CLASS`], other
+    /// characters decoded.
     fn of(text: &str) -> CharCounts {
-        let mut n = CharCounts::default();
-        for c in text.chars() {
-            n.chars += 1;
-            if c.is_whitespace() {
-                n.spaces += 1;
-            } else if matches!(
-                c,
-                '{' | '}' | '[' | ']' | '(' | ')' | '"' | ':' | ';' | '=' | '<' | '>'
-            ) {
-                n.syntax += 1;
-            } else if matches!(c, ',' | '，' | '、' | '،') {
-                n.commas += 1;
+        // Characters of each class: other, space, syntax, comma.
+        let mut by_class = [0u32; 4];
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if let Some(&class) = ASCII_CLASS.get(usize::from(b)) {
+                by_class[usize::from(class)] += 1;
+                i += 1;
+                continue;
             }
+            let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
+            i += c.len_utf8();
+            let class = if c.is_whitespace() {
+                SPACE
+            } else if matches!(c, '，' | '、' | '،') {
+                COMMA
+            } else {
+                OTHER
+            };
+            by_class[usize::from(class)] += 1;
         }
-        n
+        let [other, spaces, syntax, commas] = by_class;
+        CharCounts { commas, chars: other + spaces + syntax + commas, spaces, syntax }
     }
 }
+
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const SYNTAX: u8 = 2;
+const COMMA: u8 = 3;
+
+/// The [`CharCounts`] class of each ASCII byte: whitespace as
+/// [`char::is_whitespace`] says (U+0009–U+000D, U+0020), the code syntax
+/// characters `{}[]()":;=<>`, the comma, anything else.
+const ASCII_CLASS: [u8; 128] = {
+    let mut table = [OTHER; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            0x09..=0x0D | b' ' => SPACE,
+            b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'"' | b':' | b';' | b'=' | b'<' | b'>' => {
+                SYNTAX
+            }
+            b',' => COMMA,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    table
+};
 
 /// The [`NameRoles`] of every node. Matching a name against the whole
 /// vocabulary is the costliest step of the analysis, and a page repeats
@@ -338,6 +373,8 @@ mod tests {
     fn characters_are_counted_in_one_pass() {
         let n = CharCounts::of("a, b{}、\n\u{A0}é");
         assert_eq!(n, CharCounts { commas: 2, chars: 10, spaces: 3, syntax: 2 });
+        let n = CharCounts::of("x = f(1)\u{3000}，، \u{85}\t");
+        assert_eq!(n, CharCounts { commas: 2, chars: 14, spaces: 6, syntax: 3 });
     }
 
     #[test]
