@@ -195,14 +195,14 @@ pub struct Ccb {
     config: CcbConfig,
 }
 
-/// A run of content entries from one source text token (characters) or
-/// one word (tokens).
+/// A run of content entries from one source text token: its characters
+/// (CCB, ACCB) or its words (TCCB).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: u32,
     end: u32,
     node: Option<NodeId>,
-    /// Votes of the span: its non-whitespace characters, or 1 per word.
+    /// Votes of the span: its non-whitespace characters, or its words.
     weight: u32,
 }
 
@@ -211,6 +211,10 @@ struct Span {
 struct Ccv {
     values: Vec<f32>,
     spans: Vec<Span>,
+    /// Each entry of a span votes alone with its own CCR (TCCB: an entry
+    /// is a word, the unit of the token-based vector), instead of the
+    /// span voting as a whole with its mean CCR (characters).
+    entries_vote: bool,
 }
 
 /// Characters of a tag, whitespace runs counted once (ALGORITHMS.md §1.1
@@ -231,7 +235,11 @@ fn collapsed_len(s: &str) -> usize {
 
 /// The character-based CCV (CCB, ACCB).
 fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
-    let mut ccv = Ccv { values: Vec::with_capacity(source.text().len()), spans: Vec::new() };
+    let mut ccv = Ccv {
+        values: Vec::with_capacity(source.text().len()),
+        spans: Vec::new(),
+        entries_vote: false,
+    };
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {
@@ -281,20 +289,86 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     ccv
 }
 
-/// The token-based CCV (TCCB): the word/tag units of DSC without `<a>`.
+/// The token-based CCV (TCCB): the word/tag units of DSC without `<a>`
+/// ([`Source::units`]), read straight from the source tokens: one span
+/// per text token, one entry per word.
 fn token_ccv(source: &Source) -> Ccv {
-    let units = source.units(|name| *name != local_name!("a"));
-    let mut ccv = Ccv { values: Vec::with_capacity(units.len()), spans: Vec::new() };
-    for (i, u) in units.iter().enumerate() {
-        if u.is_tag {
-            ccv.values.push(0.0);
-        } else {
-            ccv.values.push(1.0);
-            let i = i as u32;
-            ccv.spans.push(Span { start: i, end: i + 1, node: u.node, weight: 1 });
+    let mut ccv = Ccv { values: Vec::new(), spans: Vec::new(), entries_vote: true };
+    for (_, token) in source.content_tokens() {
+        match &token.kind {
+            TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
+                if *name != local_name!("a") {
+                    ccv.values.push(0.0);
+                }
+            }
+            _ => {
+                let start = ccv.values.len();
+                ccv.values.resize(start + count_words(source.token_text(token)), 1.0);
+                let (start, end) = (start as u32, ccv.values.len() as u32);
+                if end > start {
+                    ccv.spans.push(Span { start, end, node: token.node, weight: end - start });
+                }
+            }
         }
     }
     ccv
+}
+
+/// The number of words of `text`, as [`split_words`] splits it (maximal
+/// runs of characters that are not [`char::is_whitespace`]), without
+/// splitting: eight ASCII bytes at a time (SWAR, "SIMD within a
+/// register"), other characters one by one \[I\].
+///
+/// [`split_words`]: crate::document::split_words
+fn count_words(text: &str) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut words = 0;
+    // Bit 7 set: the character before the next one is whitespace, or
+    // there is none.
+    let mut after_space: u64 = 0x80;
+    let mut i = 0;
+    while let Some(&first) = bytes.get(i) {
+        if let Some(chunk) = bytes.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+            let w = u64::from_le_bytes(chunk);
+            if w & HIGH == 0 {
+                let space = ascii_space_bits(w);
+                // A word starts at a non-space byte after a space byte.
+                let starts = !space & HIGH & ((space << 8) | after_space);
+                words += starts.count_ones() as usize;
+                after_space = (space >> 56) & 0x80;
+                i += 8;
+                continue;
+            }
+        }
+        let (space, len) = if first.is_ascii() {
+            (matches!(first, 0x09..=0x0D | b' '), 1)
+        } else {
+            let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
+            (c.is_whitespace(), c.len_utf8())
+        };
+        if !space && after_space != 0 {
+            words += 1;
+        }
+        after_space = if space { 0x80 } else { 0 };
+        i += len;
+    }
+    words
+}
+
+/// Bit 7 of each byte of `w` (eight ASCII bytes, little end first) set
+/// when the byte is whitespace as [`char::is_whitespace`] says: U+0020 or
+/// U+0009–U+000D. No byte is above 0x7F, so no sum below carries into the
+/// next byte.
+fn ascii_space_bits(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `w ^ 0x20…` is zero exactly where `w` has a space; adding
+    // 0x7F sets bit 7 of every other byte.
+    let not_blank = (w ^ (ONES * 0x20)).wrapping_add(ONES * 0x7F) & HIGH;
+    let at_least_9 = w.wrapping_add(ONES * (0x80 - 0x09)) & HIGH;
+    let at_least_14 = w.wrapping_add(ONES * (0x80 - 0x0E)) & HIGH;
+    (!not_blank & HIGH) | (at_least_9 & !at_least_14)
 }
 
 /// Everything one run computes.
@@ -393,27 +467,71 @@ impl Ccb {
     }
 }
 
-impl Extractor for Ccb {
-    fn extract(&self, doc: &Document) -> Selection {
-        let a = self.analyse(doc);
-        let mut votes = NodeVotes::new(doc);
-        for ((s, &k), &pass) in a.ccv.spans.iter().zip(&a.keep).zip(&a.passing) {
+impl Analysis {
+    /// Every vote of the run, in source order: `(node, weight, content,
+    /// CCR)`. A character span votes as a whole with its mean CCR; with
+    /// [`Ccv::entries_vote`] each entry votes alone. Without text-block
+    /// maintenance the entries at or above the threshold vote content, the
+    /// others code.
+    fn for_each_vote(&self, mut vote: impl FnMut(NodeId, u32, bool, f64)) {
+        for ((s, &k), &pass) in self.ccv.spans.iter().zip(&self.keep).zip(&self.passing) {
             let Some(node) = s.node else { continue };
-            let entries = a.ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
+            let entries = self.ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
+            if self.ccv.entries_vote {
+                for &v in entries {
+                    // One entry: its mean is its CCR.
+                    let v = f64::from(v);
+                    if self.blocks {
+                        vote(node, 1, k, v);
+                    } else {
+                        let pass = u32::from(v >= f64::from(self.threshold));
+                        vote(node, pass, true, v);
+                        vote(node, 1 - pass, false, v);
+                    }
+                }
+                continue;
+            }
             let mean = if entries.is_empty() {
                 0.0
             } else {
                 entries.iter().map(|&v| f64::from(v)).sum::<f64>() / entries.len() as f64
             };
-            if a.blocks {
-                votes.add(node, s.weight.max(1), k, mean);
+            if self.blocks {
+                vote(node, s.weight.max(1), k, mean);
             } else {
                 // One vote per entry, as the entries were decided alone.
                 let all = entries.len() as u32;
-                votes.add(node, pass, true, mean);
-                votes.add(node, all.saturating_sub(pass), false, mean);
+                vote(node, pass, true, mean);
+                vote(node, all.saturating_sub(pass), false, mean);
             }
         }
+    }
+}
+
+impl Ccb {
+    /// The mean CCR of each node's votes, by node index (0 for nodes
+    /// without any): the scores of [`Ccb::extract`]'s selection, without
+    /// deciding the selection. `article` reads TCCB this way (issue 12).
+    pub(crate) fn node_ratios(&self, doc: &Document) -> Vec<f32> {
+        let a = self.analyse(doc);
+        let mut sums = vec![(0f64, 0u64); doc.len()];
+        a.for_each_vote(|node, weight, _, ccr| {
+            if let Some((sum, all)) = sums.get_mut(node.index()) {
+                *all += u64::from(weight);
+                *sum += f64::from(weight) * ccr;
+            }
+        });
+        sums.into_iter()
+            .map(|(sum, all)| if all > 0 { (sum / all as f64) as f32 } else { 0.0 })
+            .collect()
+    }
+}
+
+impl Extractor for Ccb {
+    fn extract(&self, doc: &Document) -> Selection {
+        let a = self.analyse(doc);
+        let mut votes = NodeVotes::new(doc);
+        a.for_each_vote(|node, weight, yes, ccr| votes.add(node, weight, yes, ccr));
         votes.into_selection(doc, true)
     }
 }
@@ -459,6 +577,33 @@ mod tests {
         let accb = CcbConfig::for_variant(CcbVariant::Accb).threshold(0.5);
         let out = render::text(&d, &Ccb::new(accb).extract(&d));
         assert_eq!(out, "see this now");
+    }
+
+    #[test]
+    fn words_are_counted_as_split_words_splits_them() {
+        use crate::document::split_words;
+        let texts = [
+            "",
+            "  ",
+            "one",
+            " two  words ",
+            "exactly8",
+            "eight by\ttabs\n\x0b\x0c\rand more words here, 1234567",
+            "a\u{A0}b\u{3000}c\u{2003}d\u{85}e\u{1F}f\x08g",
+            "résumé  naïve\tüber\n",
+        ];
+        for text in texts {
+            assert_eq!(count_words(text), split_words(text).count(), "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_has_as_many_words_as_split_words_finds(
+            text in "[a-z \\t\\n\\x0b\\x0c\\r\\x08\\x0e\\x1f,é\u{A0}\u{3000}\u{85}]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(count_words(&text), crate::document::split_words(&text).count());
+        }
     }
 
     #[test]
@@ -513,6 +658,23 @@ mod tests {
         let ccb = run(CcbVariant::Ccb);
         assert!(!ccb.contains("S1"));
         assert!(ccb.len() <= run(CcbVariant::Accb).len());
+    }
+
+    #[test]
+    fn node_ratios_are_the_scores_of_the_selection() {
+        let nav = "<li><a href=/s>Section</a></li>".repeat(12);
+        let para = "Words of the story, <a href=/l>a link</a> and more words. ".repeat(12);
+        let d = doc(&format!("<ul>{nav}</ul><p>{para}</p><div>x &amp; y</div><ul>{nav}</ul>"));
+        for v in [CcbVariant::Ccb, CcbVariant::Accb, CcbVariant::Tccb] {
+            for blocks in [true, false] {
+                let ccb = Ccb::new(CcbConfig::for_variant(v).keep_blocks(blocks));
+                let sel = ccb.extract(&d);
+                let ratios = ccb.node_ratios(&d);
+                let scores: Vec<f32> = d.ids().filter_map(|id| sel.score(id)).collect();
+                assert_eq!(ratios, scores, "{v} blocks={blocks}");
+                assert!(ratios.iter().any(|&r| r > 0.0), "{v}");
+            }
+        }
     }
 
     #[test]

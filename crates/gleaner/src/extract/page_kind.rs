@@ -147,10 +147,10 @@ fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
         if items.len() < MIN_TEASERS {
             continue;
         }
-        let mut groups: Vec<(String, Vec<NodeId>)> = Vec::new();
+        let mut groups: Vec<(Shape<'_>, Vec<NodeId>)> = Vec::new();
         for &item in &items {
-            let key = shape(doc, item);
-            match groups.iter_mut().find(|(k, _)| *k == key) {
+            let key = Shape::of(doc, item);
+            match groups.iter_mut().find(|(k, _)| k.same(&key)) {
                 Some((_, members)) => members.push(item),
                 None => groups.push((key, vec![item])),
             }
@@ -174,10 +174,32 @@ fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
     (teasers, teaser_chars)
 }
 
-/// An item's shape: its tag and class.
-fn shape(doc: &Document, id: NodeId) -> String {
-    let tag = doc.name(id).map_or("", |n| n.as_ref());
-    format!("{tag}.{}", doc.attr(id, "class").unwrap_or("").trim())
+/// An item's shape: its tag and class, read as `tag.class` (borrowed
+/// from the page: no string is built per item).
+struct Shape<'a> {
+    tag: &'a str,
+    class: &'a str,
+}
+
+impl<'a> Shape<'a> {
+    fn of(doc: &'a Document, id: NodeId) -> Shape<'a> {
+        let tag = doc.name(id).map_or("", |n| n.as_ref());
+        Shape { tag, class: doc.attr(id, "class").unwrap_or("").trim() }
+    }
+
+    /// Do the two read the same as `tag.class`?
+    fn same(&self, other: &Shape<'_>) -> bool {
+        if self.tag == other.tag {
+            return self.class == other.class;
+        }
+        // A tag name may hold a dot itself (`<x.y>`).
+        self.read().eq(other.read())
+    }
+
+    /// The bytes of `tag.class`.
+    fn read(&self) -> impl Iterator<Item = u8> + '_ {
+        self.tag.bytes().chain([b'.']).chain(self.class.bytes())
+    }
 }
 
 /// Is the item's first visible text inside a link to another page (a

@@ -23,12 +23,22 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
     let mut tags = Vec::new();
     let mut first_time = None;
     for id in doc.ids() {
-        let Some(name) = doc.name(id) else { continue };
-        let itemprop = doc.attr(id, "itemprop").map(str::to_ascii_lowercase);
-        let rel = doc.attr(id, "rel").map(str::to_ascii_lowercase);
-        let has_rel =
-            |word: &str| rel.as_deref().is_some_and(|r| r.split_whitespace().any(|w| w == word));
-        match *name {
+        let Some(element) = doc.element(id) else { continue };
+        // One pass over the attributes, compared without case (no
+        // lower-cased copy per element).
+        let (mut itemprop, mut rel) = (None, None);
+        for (attr, value) in element.attrs() {
+            match attr {
+                "itemprop" if itemprop.is_none() => itemprop = Some(value),
+                "rel" if rel.is_none() => rel = Some(value),
+                _ => {}
+            }
+        }
+        let itemprop_is = |value: &str| itemprop.is_some_and(|p| p.eq_ignore_ascii_case(value));
+        let has_rel = |word: &str| {
+            rel.is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))
+        };
+        match element.name {
             local_name!("html") if meta.language.is_none() => {
                 meta.language = doc.attr(id, "lang").map(super::collapse).filter(|l| !l.is_empty());
             }
@@ -37,7 +47,7 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
             }
             local_name!("time") => {
                 let date = doc.attr(id, "datetime").and_then(super::normalise_date);
-                if itemprop.as_deref() == Some("datepublished") && date.is_some() {
+                if itemprop_is("datepublished") && date.is_some() {
                     meta.date = meta.date.or(date);
                 } else if first_time.is_none() {
                     first_time = date;
@@ -54,7 +64,7 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
                     tags.push(text)
                 }
             }
-            _ if itemprop.as_deref() == Some("author") && meta.author.is_none() => {
+            _ if itemprop_is("author") && meta.author.is_none() => {
                 // `<span itemprop=author><span itemprop=name>…`: the name
                 // when marked, else the element's text.
                 let named = doc.subtree(id).find(|&n| {
@@ -62,7 +72,7 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
                 });
                 meta.author = short_text(doc, named.unwrap_or(id));
             }
-            _ if itemprop.as_deref() == Some("datepublished") && meta.date.is_none() => {
+            _ if itemprop_is("datepublished") && meta.date.is_none() => {
                 meta.date = ["datetime", "content"]
                     .iter()
                     .find_map(|a| doc.attr(id, a))

@@ -153,20 +153,8 @@ pub(super) fn boilerplate_reason(
         return Some(MarkReason::Tag);
     }
     if let Some(role) = e.attr("role") {
-        let role = role.trim().to_ascii_lowercase();
-        if matches!(
-            role.as_str(),
-            "navigation"
-                | "banner"
-                | "contentinfo"
-                | "complementary"
-                | "menu"
-                | "menubar"
-                | "search"
-                | "dialog"
-                | "alert"
-                | "toolbar"
-        ) {
+        let role = role.trim();
+        if BOILERPLATE_ROLES.iter().any(|r| role.eq_ignore_ascii_case(r)) {
             return Some(MarkReason::Role);
         }
     }
@@ -183,6 +171,21 @@ pub(super) fn boilerplate_reason(
     (!spared && names.has(Role::Unlikely) && !names.has(Role::Rescue))
         .then_some(MarkReason::UnlikelyName)
 }
+
+/// The ARIA roles of boilerplate (see [`boilerplate_reason`]), matched
+/// trimmed and ASCII case-insensitively.
+const BOILERPLATE_ROLES: [&str; 10] = [
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "menu",
+    "menubar",
+    "search",
+    "dialog",
+    "alert",
+    "toolbar",
+];
 
 #[cfg(test)]
 mod tests {

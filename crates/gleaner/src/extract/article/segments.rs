@@ -9,7 +9,6 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::BlockOwnText;
-use super::super::Extractor;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
 use super::ArticleConfig;
@@ -105,7 +104,7 @@ pub(super) struct Analysis {
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let own = BlockOwnText::compute(doc);
-    let scores = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).extract(doc);
+    let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
     let mut segments: Vec<Segment> = Vec::new();
     let mut segment_of = vec![usize::MAX; doc.len()];
     let mut previous: Option<NodeId> = None;
@@ -128,7 +127,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
             seg.chars += stats.chars;
             seg.link_chars += stats.link_chars;
             let w = stats.chars as f32;
-            seg.ccr += w * scores.score(id).unwrap_or(1.0).clamp(0.0, 1.0);
+            seg.ccr += w * ratios.get(id.index()).copied().unwrap_or(1.0).clamp(0.0, 1.0);
             ccr_weight += w;
             let counts = CharCounts::of(doc.text(id));
             seg.commas += counts.commas;
@@ -164,47 +163,146 @@ struct CharCounts {
 }
 
 impl CharCounts {
+    /// Counts `text`, ASCII byte by byte through [`ASCII_CLASS`], other
+    /// characters decoded.
     fn of(text: &str) -> CharCounts {
-        let mut n = CharCounts::default();
-        for c in text.chars() {
-            n.chars += 1;
-            if c.is_whitespace() {
-                n.spaces += 1;
-            } else if matches!(
-                c,
-                '{' | '}' | '[' | ']' | '(' | ')' | '"' | ':' | ';' | '=' | '<' | '>'
-            ) {
-                n.syntax += 1;
-            } else if matches!(c, ',' | '，' | '、' | '،') {
-                n.commas += 1;
+        // Characters of each class: other, space, syntax, comma.
+        let mut by_class = [0u32; 4];
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if let Some(&class) = ASCII_CLASS.get(usize::from(b)) {
+                by_class[usize::from(class)] += 1;
+                i += 1;
+                continue;
             }
+            let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
+            i += c.len_utf8();
+            let class = if c.is_whitespace() {
+                SPACE
+            } else if matches!(c, '，' | '、' | '،') {
+                COMMA
+            } else {
+                OTHER
+            };
+            by_class[usize::from(class)] += 1;
         }
-        n
+        let [other, spaces, syntax, commas] = by_class;
+        CharCounts { commas, chars: other + spaces + syntax + commas, spaces, syntax }
     }
 }
+
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const SYNTAX: u8 = 2;
+const COMMA: u8 = 3;
+
+/// The [`CharCounts`] class of each ASCII byte: whitespace as
+/// [`char::is_whitespace`] says (U+0009–U+000D, U+0020), the code syntax
+/// characters `{}[]()":;=<>`, the comma, anything else.
+const ASCII_CLASS: [u8; 128] = {
+    let mut table = [OTHER; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            0x09..=0x0D | b' ' => SPACE,
+            b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'"' | b':' | b';' | b'=' | b'<' | b'>' => {
+                SYNTAX
+            }
+            b',' => COMMA,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    table
+};
 
 /// The [`NameRoles`] of every node. Matching a name against the whole
 /// vocabulary is the costliest step of the analysis, and a page repeats
 /// few distinct id/class strings over many elements (most have none), so
-/// each distinct string is matched once.
+/// each distinct pair of `id` and `class` values is matched once, looked
+/// up by the page's own strings: the joined, lower-cased string that
+/// [`NameRoles::of`] reads ([`Element::id_and_class`]) is built only for
+/// a pair not seen before (issue 12).
+///
+/// [`Element::id_and_class`]: crate::document::Element::id_and_class
 fn element_name_roles(doc: &Document) -> Vec<NameRoles> {
-    let mut seen: HashMap<String, NameRoles> = HashMap::new();
+    let mut seen: HashMap<(Option<&str>, Option<&str>), NameRoles, BuildNameHasher> =
+        HashMap::default();
+    let mut joined = String::new();
     doc.ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
-            let names = element.id_and_class();
-            if names.is_empty() {
+            let (mut id_value, mut class_value) = (None, None);
+            for (name, value) in element.attrs() {
+                match name {
+                    "id" if id_value.is_none() => id_value = Some(value),
+                    "class" if class_value.is_none() => class_value = Some(value),
+                    _ => {}
+                }
+            }
+            if id_value.is_none() && class_value.is_none() {
                 return NameRoles::default();
             }
-            if let Some(&roles) = seen.get(&names) {
-                return roles;
-            }
-            let roles = NameRoles::of(&names);
-            seen.insert(names, roles);
-            roles
+            *seen.entry((id_value, class_value)).or_insert_with(|| {
+                joined.clear();
+                for value in [id_value, class_value].into_iter().flatten() {
+                    joined.push_str(value);
+                    joined.push(' ');
+                }
+                joined.make_ascii_lowercase();
+                NameRoles::of(&joined)
+            })
         })
         .collect()
 }
+
+/// A multiplicative hash over eight bytes at a time for the short
+/// id/class strings of [`element_name_roles`]: the table lives for one
+/// page and its keys come from that page, so speed matters and the
+/// flooding resistance of the standard SipHash does not (the rotate, xor
+/// and multiply of the Firefox/rustc "Fx" hash \[I\]).
+#[derive(Default, Clone, Copy)]
+struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The table picks buckets by the low bits, which a multiply
+        // fills from the low input bits only: fold the high half in.
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
+impl NameHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type BuildNameHasher = std::hash::BuildHasherDefault<NameHasher>;
 
 /// Turns a segment's character-weighted CCR sum into its mean.
 fn finish_ccr(seg: &mut Segment, weight: f32) {
@@ -275,6 +373,8 @@ mod tests {
     fn characters_are_counted_in_one_pass() {
         let n = CharCounts::of("a, b{}、\n\u{A0}é");
         assert_eq!(n, CharCounts { commas: 2, chars: 10, spaces: 3, syntax: 2 });
+        let n = CharCounts::of("x = f(1)\u{3000}，، \u{85}\t");
+        assert_eq!(n, CharCounts { commas: 2, chars: 14, spaces: 6, syntax: 3 });
     }
 
     #[test]
@@ -295,6 +395,27 @@ mod tests {
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");
         assert!(!out.contains("Next story"), "{out}");
+    }
+
+    #[test]
+    fn names_are_read_once_per_pair_whatever_the_case() {
+        let doc = parse(
+            "<div id=Main class=Sidebar><p class='comments'>a</p><p class=COMMENTS>b</p>\
+             <p id=comments>c</p><p class=''>d</p><p id=no-sidebar class=story>e</p></div>",
+        );
+        let a = analyse(&doc, &ArticleConfig::default());
+        for id in doc.ids() {
+            let expected = doc
+                .element(id)
+                .map(|e| e.id_and_class())
+                .filter(|names| !names.is_empty())
+                .map_or(NameRoles::default(), |names| NameRoles::of(&names));
+            assert_eq!(a.names(id), expected, "{:?}", doc.element(id));
+        }
+        let p = |i| doc.ids().filter(|&id| doc.is(id, local_name!("p"))).nth(i).expect("p");
+        assert!(a.names(p(1)).has(super::super::vocabulary::Role::Comment));
+        assert!(a.names(p(2)).has(super::super::vocabulary::Role::Comment));
+        assert!(!a.names(p(4)).has(super::super::vocabulary::Role::Unlikely));
     }
 
     #[test]
