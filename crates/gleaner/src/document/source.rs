@@ -41,22 +41,77 @@ pub enum TokenKind {
 
 /// One token of the source, with its byte range in [`Source::text`] and
 /// the DOM node it made.
+///
+/// Compact, as a page has about one token for every 3–10 bytes: 24 bytes,
+/// its kind without the name ([`SourceToken::kind`] puts them together)
+/// and the node as a `u32` ([`SourceToken::node`]).
 #[derive(Debug, Clone)]
 pub struct SourceToken {
-    /// What the token is.
-    pub kind: TokenKind,
+    /// The tag's element name for start and end tags; empty for other
+    /// kinds.
+    name: LocalName,
     /// Byte offset of the first byte.
     pub start: u32,
     /// Byte offset one past the last byte.
     pub end: u32,
+    /// See [`SourceToken::node`]: the node's index, or [`NO_NODE`].
+    node: u32,
+    kind: KindCode,
+}
+
+/// [`SourceToken::node`] of a token that made no node.
+const NO_NODE: u32 = u32::MAX;
+
+/// A [`TokenKind`] without the tag name, stored in a [`SourceToken`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KindCode {
+    StartTag,
+    EndTag,
+    Comment,
+    Declaration,
+    Text,
+    RawText,
+}
+
+impl SourceToken {
+    /// A token of `kind` over `start..end`, mapped to no node yet.
+    pub(crate) fn new(kind: TokenKind, start: u32, end: u32) -> SourceToken {
+        let (code, name) = match kind {
+            TokenKind::StartTag(name) => (KindCode::StartTag, name),
+            TokenKind::EndTag(name) => (KindCode::EndTag, name),
+            TokenKind::Comment => (KindCode::Comment, local_name!("")),
+            TokenKind::Declaration => (KindCode::Declaration, local_name!("")),
+            TokenKind::Text => (KindCode::Text, local_name!("")),
+            TokenKind::RawText => (KindCode::RawText, local_name!("")),
+        };
+        SourceToken { name, start, end, node: NO_NODE, kind: code }
+    }
+
+    /// What the token is.
+    pub fn kind(&self) -> TokenKind {
+        match self.kind {
+            KindCode::StartTag => TokenKind::StartTag(self.name.clone()),
+            KindCode::EndTag => TokenKind::EndTag(self.name.clone()),
+            KindCode::Comment => TokenKind::Comment,
+            KindCode::Declaration => TokenKind::Declaration,
+            KindCode::Text => TokenKind::Text,
+            KindCode::RawText => TokenKind::RawText,
+        }
+    }
+
+    /// True for text in normal or RCDATA content ([`TokenKind::Text`]).
+    pub fn is_text(&self) -> bool {
+        self.kind == KindCode::Text
+    }
+
     /// The DOM node this token made: for text, the text node its
     /// characters went to (the first holding any of its non-whitespace);
     /// for a start tag, its element. `None` for whitespace-only text, for
     /// tokens the tree builder ignored or dropped, and for other kinds.
-    pub node: Option<NodeId>,
-}
+    pub fn node(&self) -> Option<NodeId> {
+        (self.node != NO_NODE).then_some(NodeId(self.node))
+    }
 
-impl SourceToken {
     /// The byte range of the token in the source.
     pub fn range(&self) -> Range<usize> {
         self.start as usize..self.end as usize
@@ -64,15 +119,12 @@ impl SourceToken {
 
     /// True for start and end tags.
     pub fn is_tag(&self) -> bool {
-        matches!(self.kind, TokenKind::StartTag(_) | TokenKind::EndTag(_))
+        matches!(self.kind, KindCode::StartTag | KindCode::EndTag)
     }
 
     /// The tag's element name, for start and end tags.
     pub fn tag_name(&self) -> Option<&LocalName> {
-        match &self.kind {
-            TokenKind::StartTag(n) | TokenKind::EndTag(n) => Some(n),
-            _ => None,
-        }
+        self.is_tag().then_some(&self.name)
     }
 }
 
@@ -135,18 +187,18 @@ impl Source {
     /// `<noscript>` elements (tags and content).
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, &SourceToken)> + '_ {
         let mut noise_depth: Option<LocalName> = None;
-        self.tokens.iter().enumerate().filter(move |(_, t)| match &t.kind {
-            TokenKind::StartTag(name) if noise_depth.is_none() && is_source_noise(name) => {
-                noise_depth = Some(name.clone());
+        self.tokens.iter().enumerate().filter(move |(_, t)| match t.kind {
+            KindCode::StartTag if noise_depth.is_none() && is_source_noise(&t.name) => {
+                noise_depth = Some(t.name.clone());
                 false
             }
-            TokenKind::EndTag(name) if noise_depth.as_ref() == Some(name) => {
+            KindCode::EndTag if noise_depth.as_ref() == Some(&t.name) => {
                 noise_depth = None;
                 false
             }
             _ if noise_depth.is_some() => false,
-            TokenKind::Comment | TokenKind::Declaration | TokenKind::RawText => false,
-            TokenKind::StartTag(_) | TokenKind::EndTag(_) | TokenKind::Text => true,
+            KindCode::Comment | KindCode::Declaration | KindCode::RawText => false,
+            KindCode::StartTag | KindCode::EndTag | KindCode::Text => true,
         })
     }
 
@@ -156,8 +208,8 @@ impl Source {
     pub fn units(&self, mut keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
         let mut units = Vec::new();
         for (i, token) in self.content_tokens() {
-            match &token.kind {
-                TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
+            match token.tag_name() {
+                Some(name) => {
                     if keep_tag(name) {
                         units.push(Unit {
                             token: i as u32,
@@ -168,7 +220,7 @@ impl Source {
                         });
                     }
                 }
-                _ => {
+                None => {
                     let text = self.token_text(token);
                     for word in split_words(text) {
                         units.push(Unit {
@@ -176,7 +228,7 @@ impl Source {
                             start: token.start + word.start as u32,
                             end: token.start + word.end as u32,
                             is_tag: false,
-                            node: token.node,
+                            node: token.node(),
                         });
                     }
                 }
@@ -305,7 +357,7 @@ pub(crate) struct Scanned {
 impl Scanned {
     /// The source token.
     pub(crate) fn into_token(self) -> SourceToken {
-        SourceToken { kind: self.kind, start: self.start as u32, end: self.end as u32, node: None }
+        SourceToken::new(self.kind, self.start as u32, self.end as u32)
     }
 }
 
@@ -554,7 +606,9 @@ fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 
 impl Source {
     /// The source of `text` with its tokens, none mapped yet.
-    pub(crate) fn new(text: String, tokens: Vec<SourceToken>) -> Source {
+    pub(crate) fn new(text: String, mut tokens: Vec<SourceToken>) -> Source {
+        // Kept as long as the document: no growth slack.
+        tokens.shrink_to_fit();
         Source { text, tokens, mapped_bytes: 0, text_bytes: 0 }
     }
 
@@ -563,9 +617,9 @@ impl Source {
     pub(crate) fn set_aside(&mut self, hidden: &[bool]) {
         for token in &mut self.tokens {
             let is_hidden =
-                token.node.is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
-            if is_hidden && token.kind == TokenKind::Text {
-                token.kind = TokenKind::Comment;
+                token.node().is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
+            if is_hidden && token.kind == KindCode::Text {
+                token.kind = KindCode::Comment;
             }
         }
     }
@@ -578,22 +632,24 @@ impl Source {
     pub(crate) fn map_nodes(&mut self, made: impl Iterator<Item = (u32, NodeId)>) {
         for (token, node) in made {
             if let Some(t) = self.tokens.get_mut(token as usize) {
-                t.node = t.node.or(Some(node));
+                if t.node == NO_NODE {
+                    t.node = node.0;
+                }
             }
         }
         let (mut mapped, mut total) = (0usize, 0usize);
         for t in &mut self.tokens {
-            let is_text = t.kind == TokenKind::Text;
-            if !is_text && t.kind != TokenKind::RawText {
+            let is_text = t.kind == KindCode::Text;
+            if !is_text && t.kind != KindCode::RawText {
                 continue;
             }
             let trimmed = self.text.get(t.range()).unwrap_or("").trim().len();
             if trimmed == 0 {
-                t.node = None;
+                t.node = NO_NODE;
             }
             if is_text {
                 total += trimmed;
-                mapped += if t.node.is_some() { trimmed } else { 0 };
+                mapped += if t.node != NO_NODE { trimmed } else { 0 };
             }
         }
         self.mapped_bytes = mapped;
@@ -610,7 +666,7 @@ mod tests {
         src.tokens()
             .iter()
             .map(|t| {
-                let k = match &t.kind {
+                let k = match &t.kind() {
                     TokenKind::StartTag(n) => format!("<{n}>"),
                     TokenKind::EndTag(n) => format!("</{n}>"),
                     k => format!("{k:?}"),

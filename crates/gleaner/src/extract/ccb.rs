@@ -235,7 +235,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {
-        match &token.kind {
+        match &token.kind() {
             TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
                 // Step 2 [S-2]: anchors are ignored in ACCB, like whitespace:
                 // they contribute no entries [I: nothing rather than a space].
@@ -273,7 +273,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 });
                 let end = ccv.values.len() as u32;
                 if end > start {
-                    ccv.spans.push(Span { start, end, node: token.node, weight });
+                    ccv.spans.push(Span { start, end, node: token.node(), weight });
                 }
             }
         }
