@@ -59,7 +59,7 @@ use html5ever::tendril::StrTendril;
 use super::character_tokens::{for_each_character_token, normalized, TextState};
 use super::deadline::Deadline;
 use super::sink::{ArenaSink, BuiltTree, Made};
-use super::source::{Markup, ScanState, Scanner, SourceToken, TokenKind};
+use super::source::{Markup, ScanState, Scanner, SourceToken, TagNames, TokenKind};
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 
@@ -160,6 +160,8 @@ pub(crate) struct Built {
     pub tree: BuiltTree,
     /// The page's tokens, in source order.
     pub tokens: Vec<SourceToken>,
+    /// Their tag names.
+    pub tag_names: TagNames,
     /// Which token made which node.
     pub made: Vec<Made>,
 }
@@ -374,6 +376,7 @@ pub(crate) fn build_tree(
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
+    let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
     let mut skip_raw = false;
@@ -474,12 +477,12 @@ pub(crate) fn build_tree(
             // Tags the input ended inside of, `</>`.
             _ => {}
         }
-        tokens.push(scanned.into_token());
+        tokens.push(scanned.into_token(&mut tag_names));
     }
     let _ = feeder.process(Token::EOFToken);
     feeder.builder.end();
     let made = feeder.builder.sink.made();
-    Ok(Built { tree: feeder.builder.sink.finish(), tokens, made })
+    Ok(Built { tree: feeder.builder.sink.finish(), tokens, tag_names, made })
 }
 
 #[cfg(test)]

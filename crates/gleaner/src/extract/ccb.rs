@@ -235,7 +235,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {
-        match &token.kind() {
+        match &source.kind(token) {
             TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
                 // Step 2 [S-2]: anchors are ignored in ACCB, like whitespace:
                 // they contribute no entries [I: nothing rather than a space].
@@ -283,17 +283,19 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 
 /// The token-based CCV (TCCB): the word/tag units of DSC without `<a>`.
 fn token_ccv(source: &Source) -> Ccv {
-    let units = source.units(|name| *name != local_name!("a"));
-    let mut ccv = Ccv { values: Vec::with_capacity(units.len()), spans: Vec::new() };
-    for (i, u) in units.iter().enumerate() {
-        if u.is_tag {
-            ccv.values.push(0.0);
-        } else {
-            ccv.values.push(1.0);
-            let i = i as u32;
-            ccv.spans.push(Span { start: i, end: i + 1, node: u.node, weight: 1 });
-        }
-    }
+    let mut ccv = Ccv { values: Vec::new(), spans: Vec::new() };
+    source.for_each_unit(
+        |name| *name != local_name!("a"),
+        |u| {
+            let i = ccv.values.len() as u32;
+            if u.is_tag {
+                ccv.values.push(0.0);
+            } else {
+                ccv.values.push(1.0);
+                ccv.spans.push(Span { start: i, end: i + 1, node: u.node, weight: 1 });
+            }
+        },
+    );
     ccv
 }
 

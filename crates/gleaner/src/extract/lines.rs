@@ -157,9 +157,9 @@ impl LineTable {
         };
         for (_, token) in source.content_tokens() {
             b.advance(token.start as usize);
-            match &token.kind() {
+            match &source.kind(token) {
                 TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
-                    let start = matches!(token.kind(), TokenKind::StartTag(_));
+                    let start = matches!(source.kind(token), TokenKind::StartTag(_));
                     let block = mode == LineMode::Blocks && is_block(name);
                     if block && start {
                         b.end_line();
