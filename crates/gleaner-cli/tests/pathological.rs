@@ -254,16 +254,32 @@ fn issue_13_small_inputs_are_bounded_in_time_and_memory() {
 }
 
 // See: issue 13, item 3 (a 64 MB page of `<p>x</p>` peaked at 50 times its
-// size). A 2 MB page of it, held to 10 times its size plus 40 MB.
-//
-// Ignored: the target is not reached yet. The parse keeps 3 source tokens
-// (32 bytes each), 2 nodes (40) and their statistics (32) for every 8
-// bytes of `<p>x</p>`, plus the build arena (64 a node) while laying out,
-// and `article` adds about 100 bytes a node: about 50 times the input.
-// Run with `cargo test --release -p gleaner-cli --test pathological --
-// --ignored`.
+// size). An 8 MB page of it (2 million nodes, 3 million source tokens),
+// held to the bound reached so far: 45 times its size plus 40 MB (383 MiB).
+// Before the compact document it peaked at 458 MiB (59 times: the tree
+// built twice, 32-byte tokens, the article's per-block `BTreeMap`); now
+// about 330 MiB (42 times). The issue's 10 times is the ignored test below.
 #[test]
-#[ignore = "issue 13 item 3: the peak is still about 50 times the input"]
+fn issue_13_memory_of_a_dense_page_stays_under_45_times_its_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let size = 8_000_000;
+    let bound = 45.0 * size as f64 / (1 << 20) as f64 + 40.0;
+    let page: Case =
+        ("i3-p-8mb.html".to_string(), Box::new(move || "<p>x</p>".repeat(size / 8).into_bytes()));
+    check(dir.path(), vec![page], 10.0 * SECONDS, bound);
+}
+
+// See: issue 13, item 3: the goal, 10 times the page plus a constant. A 2
+// MB page of `<p>x</p>`, held to 10 times its size plus 40 MB.
+//
+// Ignored: the target is not reached yet. For every 8 bytes of
+// `<p>x</p>` the document keeps 3 source tokens (16 bytes each), 2 nodes
+// (40) and their statistics (32): 24 times the input; `article`'s
+// analysis (TCCB, block-own text, segments, votes) adds about 15 times
+// more while it runs. Run with `cargo test --release -p gleaner-cli
+// --test pathological -- --ignored`.
+#[test]
+#[ignore = "issue 13 item 3: the peak is still about 40 times the input"]
 fn issue_13_memory_is_a_small_multiple_of_the_input() {
     let dir = tempfile::tempdir().expect("temp dir");
     let size = 2_000_000;

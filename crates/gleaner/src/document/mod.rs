@@ -32,7 +32,7 @@ use html5ever::{local_name, LocalName};
 pub use self::deadline::Deadline;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
-use self::sink::{ArenaSink, BuildData, BuildNode, NONE};
+use self::sink::{ArenaSink, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub use self::stats::{NodeFlags, NodeStats};
 pub(crate) use self::tree_feed::drops_content;
@@ -318,13 +318,19 @@ impl Document {
             Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
         };
         deadline.check()?;
-        let (nodes, dom_text, position) = layout(built.nodes);
-        let stats = stats::compute(&nodes, &dom_text, None);
-        let mut source = Source::new(text, built.tokens);
-        source.map_nodes(built.made.iter().filter_map(|m| {
-            let at = *position.get(m.node as usize)?;
+        let tree_feed::Built { tree, tokens, tag_names, made } = built;
+        // The tree's links are freed here, before the statistics.
+        let (nodes, dom_text, position) = tree.lay_out();
+        let mut source = Source::new(text, tokens, tag_names.into_names());
+        source.map_nodes(made.iter().filter_map(|m| {
+            let at = match &position {
+                Some(position) => *position.get(m.node as usize)?,
+                None => m.node,
+            };
             (at != NONE).then_some((m.token, NodeId(at)))
         }));
+        drop((made, position));
+        let stats = stats::compute(&nodes, &dom_text, None);
         let doc = Document {
             nodes,
             text: dom_text,
@@ -674,7 +680,7 @@ pub mod conformance {
         let limits = TreeLimits::of(&ParseOptions::default().keep_all_attributes(true));
         let options = FeedOptions { limits, scripting, keep_everything: true };
         match build_tree(html, &options, &Deadline::never()) {
-            Ok(built) => tree_dump::dump(&built.nodes),
+            Ok(built) => tree_dump::dump(&built.tree),
             Err(_) => String::new(),
         }
     }
@@ -686,7 +692,7 @@ pub mod conformance {
             tree_builder: TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() },
             ..Default::default()
         };
-        tree_dump::dump(&html5ever::parse_document(ArenaSink::new(), opts).one(html))
+        tree_dump::dump(&html5ever::parse_document(ArenaSink::with_details(), opts).one(html))
     }
 }
 
@@ -711,7 +717,7 @@ pub mod stages {
     /// builder, with the token↔node records. The number of nodes built.
     pub fn tree(text: &str) -> usize {
         let options = tree_feed::FeedOptions::of(&ParseOptions::default());
-        tree_feed::build_tree(text, &options, &Deadline::never()).map_or(0, |b| b.nodes.len())
+        tree_feed::build_tree(text, &options, &Deadline::never()).map_or(0, |b| b.tree.len())
     }
 
     /// Node statistics over a parsed document: the number of nodes.
@@ -769,66 +775,6 @@ fn sniff_binary(bytes: &[u8]) -> Option<BinaryKind> {
     (head.len() >= 16 && control * 10 > head.len()).then_some(BinaryKind::Binary)
 }
 
-/// Lays the built tree out in document order, copying text into one
-/// buffer. Iterative: deep trees cannot overflow the stack. Also returns
-/// each built node's position in the layout ([`NONE`] for nodes not in
-/// the document).
-fn layout(mut built: Vec<BuildNode>) -> (Vec<Node>, String, Vec<u32>) {
-    let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
-    let mut position = vec![NONE; built.len()];
-    let mut text = String::new();
-    let root = lay_out_node(&mut built, 0, NONE, &mut nodes, &mut text);
-    position[0] = root as u32;
-    // Stack of (next child to visit, position of the laid-out parent).
-    let mut stack: Vec<(u32, usize)> = vec![(built[0].first_child, root)];
-    while let Some(&(child, parent_pos)) = stack.last() {
-        if child == NONE {
-            stack.pop();
-            nodes[parent_pos].end = nodes.len() as u32;
-            continue;
-        }
-        let (next, first_child) = (built[child as usize].next, built[child as usize].first_child);
-        if let Some(top) = stack.last_mut() {
-            top.0 = next;
-        }
-        let pos = lay_out_node(&mut built, child, parent_pos as u32, &mut nodes, &mut text);
-        position[child as usize] = pos as u32;
-        stack.push((first_child, pos));
-    }
-    (nodes, text, position)
-}
-
-/// Moves built node `b` to the end of `nodes`, its text to `text`.
-fn lay_out_node(
-    built: &mut [BuildNode],
-    b: u32,
-    parent: u32,
-    nodes: &mut Vec<Node>,
-    text: &mut String,
-) -> usize {
-    let data = std::mem::replace(&mut built[b as usize].data, BuildData::Fragment);
-    let kind = match data {
-        BuildData::Document | BuildData::Fragment => NodeKind::Document,
-        BuildData::Doctype { .. } => NodeKind::Doctype,
-        BuildData::Comment(_) => NodeKind::Comment,
-        BuildData::Element { name, attrs, .. } => NodeKind::Element(Element {
-            name: name.local,
-            attrs: attrs
-                .into_vec()
-                .into_iter()
-                .map(|a| (a.name.local, Box::<str>::from(&*a.value)))
-                .collect(),
-        }),
-        BuildData::Text(t) => {
-            let start = text.len() as u32;
-            text.push_str(&t);
-            NodeKind::Text(start..text.len() as u32)
-        }
-    };
-    nodes.push(Node { parent, end: 0, kind });
-    nodes.len() - 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -859,8 +805,8 @@ mod tests {
         d.source()
             .tokens()
             .iter()
-            .filter(|t| t.kind == TokenKind::Text)
-            .filter_map(|t| t.node.map(|n| d.text(n)))
+            .filter(|t| t.is_text())
+            .filter_map(|t| t.node().map(|n| d.text(n)))
             .collect()
     }
 
@@ -883,8 +829,8 @@ mod tests {
             .source()
             .tokens()
             .iter()
-            .filter(|t| matches!(t.kind, TokenKind::StartTag(_)))
-            .map(|t| t.node.map_or("-".to_string(), |n| d.selector(n)))
+            .filter(|t| matches!(d.source().kind(t), TokenKind::StartTag(_)))
+            .map(|t| t.node().map_or("-".to_string(), |n| d.selector(n)))
             .collect();
         assert_eq!(made, ["p", "b", "b#own", "br", "a"]);
     }

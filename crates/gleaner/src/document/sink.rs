@@ -1,10 +1,13 @@
-//! An html5ever `TreeSink` that builds a linked arena.
+//! An html5ever `TreeSink` that builds the document's nodes in place.
 //!
 //! The tree builder mutates the tree while it parses (foster parenting,
-//! the adoption agency algorithm move nodes), so the arena here is a
-//! doubly linked tree with integer handles. [`Document`](super::Document)
-//! then lays it out once in document order, which makes every later
-//! traversal a slice walk.
+//! the adoption agency algorithm move nodes), so the sink keeps a doubly
+//! linked tree with integer handles: only the links, 20 bytes a node
+//! ([`Links`]), beside each node's final payload ([`Node`], made once,
+//! when the node is created). [`BuiltTree::lay_out`] then puts the nodes
+//! in document order; on most pages the tree builder creates them in that
+//! order already, and the payloads are the document's nodes as they are,
+//! without a copy (the links are freed first).
 //!
 //! Why a custom sink and not `dom_query` or `markup5ever_rcdom`: those
 //! build one reference-counted allocation per node and keep `Tendril`s
@@ -14,6 +17,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
+use std::collections::HashMap;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -21,56 +25,227 @@ use html5ever::{Attribute, QualName};
 use markup5ever::interface::tree_builder::ElemName;
 use markup5ever::{ns, LocalName, Namespace};
 
+use super::{Element, Node, NodeKind};
+
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// A node while the tree is being built.
-pub(crate) struct BuildNode {
+/// Where a node is in the tree while it is being built.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Links {
     pub parent: u32,
     pub first_child: u32,
     pub last_child: u32,
     pub prev: u32,
     pub next: u32,
-    pub data: BuildData,
 }
 
-/// The payload of a [`BuildNode`].
-pub(crate) enum BuildData {
-    Document,
-    /// The content of a `<template>`: detached, so never in the output.
-    Fragment,
-    Doctype {
-        name: StrTendril,
-        public_id: StrTendril,
-        system_id: StrTendril,
-    },
-    Element {
-        name: ElementName,
-        /// Boxed, not a `Vec`: a node is built once per element, and the
-        /// arena is the parse's largest allocation.
-        attrs: Box<[Attribute]>,
-        template_contents: u32,
-    },
-    Text(StrTendril),
-    /// A comment's text (empty unless the feed keeps comments).
-    Comment(StrTendril),
+impl Links {
+    const DETACHED: Links =
+        Links { parent: NONE, first_child: NONE, last_child: NONE, prev: NONE, next: NONE };
 }
 
-/// An element's name without the prefix, which no algorithm reads: 16
-/// bytes where a `QualName` takes 24.
+/// An element's namespace, as one byte: the tree builder makes elements
+/// in the HTML, SVG and MathML namespaces only (WHATWG §13.2.6.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum ElementNs {
+    Html,
+    Svg,
+    MathMl,
+    /// Any other (the tree builder makes none), and non-elements.
+    Other,
+}
+
+impl ElementNs {
+    fn of(ns: &Namespace) -> ElementNs {
+        match *ns {
+            ns!(html) => ElementNs::Html,
+            ns!(svg) => ElementNs::Svg,
+            ns!(mathml) => ElementNs::MathMl,
+            _ => ElementNs::Other,
+        }
+    }
+}
+
+/// What only the conformance dump (`tree_dump`) reads, kept when the
+/// sink is made [`ArenaSink::with_details`]: the document keeps none of
+/// it.
+#[derive(Debug, Default)]
+pub(crate) struct Details {
+    /// Each element's attributes as the tree builder gave them (with their
+    /// namespaces), by node.
+    pub attrs: HashMap<u32, Vec<Attribute>>,
+    /// A comment's text, by node.
+    pub comments: HashMap<u32, StrTendril>,
+    /// A doctype's name, public and system identifiers, by node.
+    pub doctypes: HashMap<u32, [StrTendril; 3]>,
+}
+
+/// The tree as the tree builder left it, indexed by handle (creation
+/// order). See the [module docs](self).
 #[derive(Debug)]
-pub(crate) struct ElementName {
-    pub ns: Namespace,
-    pub local: LocalName,
+pub(crate) struct BuiltTree {
+    pub links: Vec<Links>,
+    /// Each node's payload; a text node's range is, until laid out, the
+    /// index of its text in `texts` (`i..i`).
+    pub nodes: Vec<Node>,
+    pub texts: Vec<StrTendril>,
+    /// Each node's [`ElementNs`].
+    pub namespaces: Vec<ElementNs>,
+    /// The content fragment of each `<template>` element.
+    pub templates: HashMap<u32, u32>,
+    pub details: Option<Details>,
+}
+
+impl BuiltTree {
+    /// The number of nodes built.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The text of a text node (empty for others).
+    pub fn text(&self, node: u32) -> &str {
+        match self.nodes.get(node as usize).map(|n| &n.kind) {
+            Some(NodeKind::Text(r)) => self.texts.get(r.start as usize).map_or("", |t| &**t),
+            _ => "",
+        }
+    }
+
+    /// True if a pre-order walk from the root visits every node in
+    /// creation order: then handle `i` is position `i` of the document.
+    /// Not so when the tree builder moved a node (foster parenting, the
+    /// adoption agency), inserted one before another, or left one out of
+    /// the tree (a `<template>`'s content, a removed node).
+    fn in_creation_order(&self) -> bool {
+        let links = &self.links;
+        let mut expected = 0u32;
+        let mut node = 0u32;
+        loop {
+            if node != expected {
+                return false;
+            }
+            expected += 1;
+            let Some(l) = links.get(node as usize) else { return false };
+            if l.first_child != NONE {
+                node = l.first_child;
+                continue;
+            }
+            // Climb to the nearest ancestor-or-self with a next sibling.
+            let mut at = node;
+            loop {
+                let Some(l) = links.get(at as usize) else { return false };
+                if l.next != NONE {
+                    node = l.next;
+                    break;
+                }
+                if l.parent == NONE {
+                    return expected as usize == links.len();
+                }
+                at = l.parent;
+            }
+        }
+    }
+
+    /// The nodes in document order with their text in one buffer, and
+    /// each handle's position in that order ([`NONE`] for nodes not in
+    /// the document), or `None` when every handle is its own position.
+    pub fn lay_out(self) -> (Vec<Node>, String, Option<Vec<u32>>) {
+        if self.in_creation_order() {
+            let BuiltTree { links, mut nodes, texts, .. } = self;
+            for (node, l) in nodes.iter_mut().zip(&links) {
+                node.parent = l.parent;
+            }
+            drop(links);
+            for (i, node) in nodes.iter_mut().enumerate() {
+                node.end = i as u32 + 1;
+            }
+            for i in (1..nodes.len()).rev() {
+                let (parent, end) = (nodes[i].parent, nodes[i].end);
+                if let Some(p) = nodes.get_mut(parent as usize) {
+                    p.end = p.end.max(end);
+                }
+            }
+            let text = gather_text(&mut nodes, &texts);
+            nodes.shrink_to_fit();
+            return (nodes, text, None);
+        }
+        let (nodes, text, position) = self.lay_out_moved();
+        (nodes, text, Some(position))
+    }
+
+    /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
+    /// are moved to a new arena in document order. Iterative: deep trees
+    /// cannot overflow the stack.
+    fn lay_out_moved(self) -> (Vec<Node>, String, Vec<u32>) {
+        let BuiltTree { links, nodes: mut built, texts, .. } = self;
+        let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
+        let mut position = vec![NONE; built.len()];
+        let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
+            let kind = built
+                .get_mut(b as usize)
+                .map_or(NodeKind::Document, |n| std::mem::replace(&mut n.kind, NodeKind::Document));
+            Node { parent, end: 0, kind }
+        };
+        nodes.push(take(&mut built, 0, NONE));
+        position[0] = 0;
+        // Stack of (next child to visit, position of the laid-out parent).
+        let first = links.first().map_or(NONE, |l| l.first_child);
+        let mut stack: Vec<(u32, usize)> = vec![(first, 0)];
+        while let Some(&(child, parent_pos)) = stack.last() {
+            if child == NONE {
+                stack.pop();
+                nodes[parent_pos].end = nodes.len() as u32;
+                continue;
+            }
+            let l = links.get(child as usize).copied().unwrap_or(Links::DETACHED);
+            if let Some(top) = stack.last_mut() {
+                top.0 = l.next;
+            }
+            nodes.push(take(&mut built, child, parent_pos as u32));
+            let pos = nodes.len() - 1;
+            position[child as usize] = pos as u32;
+            stack.push((l.first_child, pos));
+        }
+        drop((built, links));
+        let text = gather_text(&mut nodes, &texts);
+        (nodes, text, position)
+    }
+}
+
+/// Copies the text of `nodes`' text nodes, in their order, into one
+/// buffer, and points each at its range there.
+fn gather_text(nodes: &mut [Node], texts: &[StrTendril]) -> String {
+    let text_of = |kind: &NodeKind| match kind {
+        NodeKind::Text(r) => texts.get(r.start as usize).map(|t| &**t),
+        _ => None,
+    };
+    let total: usize = nodes.iter().filter_map(|n| text_of(&n.kind)).map(str::len).sum();
+    let mut text = String::with_capacity(total);
+    for node in nodes.iter_mut() {
+        if let Some(t) = text_of(&node.kind) {
+            let start = text.len() as u32;
+            text.push_str(t);
+            node.kind = NodeKind::Text(start..text.len() as u32);
+        }
+    }
+    text
 }
 
 /// The html5ever sink.
 pub(crate) struct ArenaSink {
-    nodes: RefCell<Vec<BuildNode>>,
+    links: RefCell<Vec<Links>>,
+    nodes: RefCell<Vec<Node>>,
+    texts: RefCell<Vec<StrTendril>>,
+    namespaces: RefCell<Vec<ElementNs>>,
+    templates: RefCell<HashMap<u32, u32>>,
+    details: Option<RefCell<Details>>,
     /// Elements created so far.
     elements: Cell<usize>,
+    /// The namespaces [`ElementNs`] stands for, for `elem_name`.
+    namespace_names: [Namespace; 4],
     /// Returned by `elem_name` for non-elements (html5ever never asks).
-    placeholder: ElementName,
+    placeholder: LocalName,
     /// The source token whose characters are being inserted (the last
     /// character token fed: the tree builder inserts table text when the
     /// next token comes), or [`NONE`].
@@ -93,40 +268,51 @@ pub(crate) struct Made {
 
 /// An element name borrowed from the arena.
 #[derive(Debug)]
-pub(crate) enum ArenaName<'a> {
-    Element(Ref<'a, ElementName>),
-    Placeholder(&'a ElementName),
+pub(crate) struct ArenaName<'a> {
+    ns: &'a Namespace,
+    local: LocalRef<'a>,
 }
 
-impl ArenaName<'_> {
-    fn name(&self) -> &ElementName {
-        match self {
-            ArenaName::Element(r) => r,
-            ArenaName::Placeholder(q) => q,
-        }
-    }
+#[derive(Debug)]
+enum LocalRef<'a> {
+    Element(Ref<'a, LocalName>),
+    Placeholder(&'a LocalName),
 }
 
 impl ElemName for ArenaName<'_> {
     fn ns(&self) -> &Namespace {
-        &self.name().ns
+        self.ns
     }
     fn local_name(&self) -> &LocalName {
-        &self.name().local
+        match &self.local {
+            LocalRef::Element(r) => r,
+            LocalRef::Placeholder(l) => l,
+        }
     }
 }
 
 impl ArenaSink {
     pub fn new() -> ArenaSink {
-        let root = BuildNode::new(BuildData::Document);
         ArenaSink {
-            nodes: RefCell::new(vec![root]),
+            links: RefCell::new(vec![Links::DETACHED]),
+            nodes: RefCell::new(vec![Node { parent: NONE, end: 0, kind: NodeKind::Document }]),
+            texts: RefCell::new(Vec::new()),
+            namespaces: RefCell::new(vec![ElementNs::Other]),
+            templates: RefCell::new(HashMap::new()),
+            details: None,
             elements: Cell::new(0),
-            placeholder: ElementName { ns: ns!(), local: LocalName::from("") },
+            namespace_names: [ns!(html), ns!(svg), ns!(mathml), ns!()],
+            placeholder: LocalName::from(""),
             text_token: Cell::new(NONE),
             start_tag: RefCell::new(None),
             made: RefCell::new(Vec::new()),
         }
+    }
+
+    /// A sink that also keeps what the conformance dump reads
+    /// ([`Details`]).
+    pub fn with_details() -> ArenaSink {
+        ArenaSink { details: Some(RefCell::new(Details::default())), ..ArenaSink::new() }
     }
 
     /// Characters inserted from now on come from source token `token`.
@@ -151,19 +337,23 @@ impl ArenaSink {
     /// token the first node that got any of its non-whitespace (else the
     /// first that got any of it), for a start tag its element.
     pub fn made(&self) -> Vec<Made> {
-        let made = self.made.borrow();
-        let mut out: Vec<Made> = Vec::with_capacity(made.len());
-        for m in made.iter() {
-            match out.last_mut() {
-                Some(last) if last.token == m.token => {
-                    if m.contentful && !last.contentful {
-                        *last = *m;
-                    }
+        let mut made = self.made.take();
+        // In place: the records of one token are adjacent.
+        let mut kept = 0;
+        for i in 0..made.len() {
+            let m = made[i];
+            if kept > 0 && made[kept - 1].token == m.token {
+                if m.contentful && !made[kept - 1].contentful {
+                    made[kept - 1] = m;
                 }
-                _ => out.push(*m),
+            } else {
+                made[kept] = m;
+                kept += 1;
             }
         }
-        out
+        made.truncate(kept);
+        made.shrink_to_fit();
+        made
     }
 
     /// Records that text of the current character token went to `node`.
@@ -190,96 +380,104 @@ impl ArenaSink {
 
     /// The local name of `node` if it is an HTML element.
     pub fn html_name(&self, node: u32) -> Option<LocalName> {
-        match self.nodes.borrow().get(node as usize) {
-            Some(BuildNode { data: BuildData::Element { name, .. }, .. })
-                if name.ns == ns!(html) =>
-            {
-                Some(name.local.clone())
-            }
+        if self.namespaces.borrow().get(node as usize) != Some(&ElementNs::Html) {
+            return None;
+        }
+        match self.nodes.borrow().get(node as usize).map(|n| &n.kind) {
+            Some(NodeKind::Element(e)) => Some(e.name.clone()),
             _ => None,
         }
     }
 
-    fn push(&self, data: BuildData) -> u32 {
+    fn push(&self, kind: NodeKind, ns: ElementNs) -> u32 {
         let mut nodes = self.nodes.borrow_mut();
-        nodes.push(BuildNode::new(data));
+        nodes.push(Node { parent: NONE, end: 0, kind });
+        self.links.borrow_mut().push(Links::DETACHED);
+        self.namespaces.borrow_mut().push(ns);
         (nodes.len() - 1) as u32
     }
 
-    fn detach(nodes: &mut [BuildNode], id: u32) {
-        let (parent, prev, next) = {
-            let n = &nodes[id as usize];
-            (n.parent, n.prev, n.next)
-        };
+    /// A new text node holding `text`.
+    fn push_text(&self, text: StrTendril) -> u32 {
+        let mut texts = self.texts.borrow_mut();
+        let i = texts.len() as u32;
+        texts.push(text);
+        drop(texts);
+        self.push(NodeKind::Text(i..i), ElementNs::Other)
+    }
+
+    fn detach(links: &mut [Links], id: u32) {
+        let Links { parent, prev, next, .. } = links[id as usize];
         if parent == NONE {
             return;
         }
         if prev != NONE {
-            nodes[prev as usize].next = next;
+            links[prev as usize].next = next;
         } else {
-            nodes[parent as usize].first_child = next;
+            links[parent as usize].first_child = next;
         }
         if next != NONE {
-            nodes[next as usize].prev = prev;
+            links[next as usize].prev = prev;
         } else {
-            nodes[parent as usize].last_child = prev;
+            links[parent as usize].last_child = prev;
         }
-        let n = &mut nodes[id as usize];
+        let n = &mut links[id as usize];
         n.parent = NONE;
         n.prev = NONE;
         n.next = NONE;
     }
 
-    fn append_node(nodes: &mut [BuildNode], parent: u32, child: u32) {
-        Self::detach(nodes, child);
-        let last = nodes[parent as usize].last_child;
+    fn append_node(links: &mut [Links], parent: u32, child: u32) {
+        Self::detach(links, child);
+        let last = links[parent as usize].last_child;
         {
-            let c = &mut nodes[child as usize];
+            let c = &mut links[child as usize];
             c.parent = parent;
             c.prev = last;
         }
         if last != NONE {
-            nodes[last as usize].next = child;
+            links[last as usize].next = child;
         } else {
-            nodes[parent as usize].first_child = child;
+            links[parent as usize].first_child = child;
         }
-        nodes[parent as usize].last_child = child;
+        links[parent as usize].last_child = child;
     }
 
-    fn insert_before(nodes: &mut [BuildNode], sibling: u32, child: u32) {
-        Self::detach(nodes, child);
-        let (parent, prev) = {
-            let s = &nodes[sibling as usize];
-            (s.parent, s.prev)
-        };
+    fn insert_before(links: &mut [Links], sibling: u32, child: u32) {
+        Self::detach(links, child);
+        let Links { parent, prev, .. } = links[sibling as usize];
         if parent == NONE {
             return;
         }
         {
-            let c = &mut nodes[child as usize];
+            let c = &mut links[child as usize];
             c.parent = parent;
             c.prev = prev;
             c.next = sibling;
         }
-        nodes[sibling as usize].prev = child;
+        links[sibling as usize].prev = child;
         if prev != NONE {
-            nodes[prev as usize].next = child;
+            links[prev as usize].next = child;
         } else {
-            nodes[parent as usize].first_child = child;
+            links[parent as usize].first_child = child;
         }
     }
 
     /// Appends text to `node` if it is a text node.
-    fn extend_text(nodes: &mut [BuildNode], node: u32, text: &StrTendril) -> bool {
+    fn extend_text(&self, node: u32, text: &StrTendril) -> bool {
         if node == NONE {
             return false;
         }
-        match &mut nodes[node as usize].data {
-            BuildData::Text(t) => {
+        let index = match self.nodes.borrow().get(node as usize).map(|n| &n.kind) {
+            Some(NodeKind::Text(r)) => r.start as usize,
+            _ => return false,
+        };
+        match self.texts.borrow_mut().get_mut(index) {
+            Some(t) => {
                 t.push_tendril(text);
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 }
@@ -289,26 +487,25 @@ fn is_contentful(text: &str) -> bool {
     !text.bytes().all(|b| b.is_ascii_whitespace())
 }
 
-impl BuildNode {
-    fn new(data: BuildData) -> BuildNode {
-        BuildNode {
-            parent: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            prev: NONE,
-            next: NONE,
-            data,
-        }
-    }
+/// Attributes as the document keeps them: the local name and the value.
+fn element_attrs(attrs: &[Attribute]) -> Box<[(LocalName, Box<str>)]> {
+    attrs.iter().map(|a| (a.name.local.clone(), Box::<str>::from(&*a.value))).collect()
 }
 
 impl TreeSink for ArenaSink {
     type Handle = u32;
-    type Output = Vec<BuildNode>;
+    type Output = BuiltTree;
     type ElemName<'a> = ArenaName<'a>;
 
-    fn finish(self) -> Vec<BuildNode> {
-        self.nodes.into_inner()
+    fn finish(self) -> BuiltTree {
+        BuiltTree {
+            links: self.links.into_inner(),
+            nodes: self.nodes.into_inner(),
+            texts: self.texts.into_inner(),
+            namespaces: self.namespaces.into_inner(),
+            templates: self.templates.into_inner(),
+            details: self.details.map(RefCell::into_inner),
+        }
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -318,27 +515,35 @@ impl TreeSink for ArenaSink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a u32) -> ArenaName<'a> {
-        let name =
+        let ns = self.namespaces.borrow().get(*target as usize).copied();
+        let ns = &self.namespace_names[ns.unwrap_or(ElementNs::Other) as usize];
+        let local =
             Ref::filter_map(self.nodes.borrow(), |nodes| match nodes.get(*target as usize) {
-                Some(BuildNode { data: BuildData::Element { name, .. }, .. }) => Some(name),
+                Some(Node { kind: NodeKind::Element(e), .. }) => Some(&e.name),
                 _ => None,
             });
-        match name {
-            Ok(name) => ArenaName::Element(name),
-            Err(_) => ArenaName::Placeholder(&self.placeholder),
+        match local {
+            Ok(local) => ArenaName { ns, local: LocalRef::Element(local) },
+            Err(_) => ArenaName { ns, local: LocalRef::Placeholder(&self.placeholder) },
         }
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
         self.elements.set(self.elements.get() + 1);
-        let template_contents = if flags.template { self.push(BuildData::Fragment) } else { NONE };
+        let template_contents =
+            flags.template.then(|| self.push(NodeKind::Document, ElementNs::Other));
         let start_tag = match &*self.start_tag.borrow() {
             Some((expected, token)) if *expected == name.local => Some(*token),
             _ => None,
         };
-        let name = ElementName { ns: name.ns, local: name.local };
-        let attrs = attrs.into_boxed_slice();
-        let id = self.push(BuildData::Element { name, attrs, template_contents });
+        let element = Element { name: name.local, attrs: element_attrs(&attrs) };
+        let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
+        if let Some(contents) = template_contents {
+            self.templates.borrow_mut().insert(id, contents);
+        }
+        if let Some(details) = &self.details {
+            details.borrow_mut().attrs.insert(id, attrs);
+        }
         if let Some(token) = start_tag {
             let mut made = self.made.borrow_mut();
             match made.last_mut() {
@@ -350,27 +555,31 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_comment(&self, text: StrTendril) -> u32 {
-        self.push(BuildData::Comment(text))
+        let id = self.push(NodeKind::Comment, ElementNs::Other);
+        if let Some(details) = &self.details {
+            details.borrow_mut().comments.insert(id, text);
+        }
+        id
     }
 
     fn create_pi(&self, _target: StrTendril, data: StrTendril) -> u32 {
-        self.push(BuildData::Comment(data))
+        self.create_comment(data)
     }
 
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
         match child {
             NodeOrText::AppendNode(id) => {
-                Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+                Self::append_node(&mut self.links.borrow_mut(), *parent, id);
             }
             NodeOrText::AppendText(text) => {
-                let last = self.nodes.borrow()[*parent as usize].last_child;
-                if Self::extend_text(&mut self.nodes.borrow_mut(), last, &text) {
+                let last = self.links.borrow()[*parent as usize].last_child;
+                if self.extend_text(last, &text) {
                     self.record_text(last, is_contentful(&text));
                 } else {
                     let contentful = is_contentful(&text);
-                    let id = self.push(BuildData::Text(text));
+                    let id = self.push_text(text);
                     self.record_text(id, contentful);
-                    Self::append_node(&mut self.nodes.borrow_mut(), *parent, id);
+                    Self::append_node(&mut self.links.borrow_mut(), *parent, id);
                 }
             }
         }
@@ -382,7 +591,7 @@ impl TreeSink for ArenaSink {
         prev_element: &u32,
         child: NodeOrText<u32>,
     ) {
-        let has_parent = self.nodes.borrow()[*element as usize].parent != NONE;
+        let has_parent = self.links.borrow()[*element as usize].parent != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -396,19 +605,17 @@ impl TreeSink for ArenaSink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        let id = self.push(BuildData::Doctype { name, public_id, system_id });
-        Self::append_node(&mut self.nodes.borrow_mut(), 0, id);
+        let id = self.push(NodeKind::Doctype, ElementNs::Other);
+        if let Some(details) = &self.details {
+            details.borrow_mut().doctypes.insert(id, [name, public_id, system_id]);
+        }
+        Self::append_node(&mut self.links.borrow_mut(), 0, id);
     }
 
     fn get_template_contents(&self, target: &u32) -> u32 {
-        match &self.nodes.borrow()[*target as usize].data {
-            BuildData::Element { template_contents, .. } if *template_contents != NONE => {
-                *template_contents
-            }
-            // html5ever only asks for template elements; answer with the
-            // element itself rather than fail.
-            _ => *target,
-        }
+        // html5ever only asks for template elements; answer with the
+        // element itself rather than fail.
+        self.templates.borrow().get(target).copied().unwrap_or(*target)
     }
 
     fn same_node(&self, x: &u32, y: &u32) -> bool {
@@ -420,46 +627,55 @@ impl TreeSink for ArenaSink {
     fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
         match new_node {
             NodeOrText::AppendNode(id) => {
-                Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+                Self::insert_before(&mut self.links.borrow_mut(), *sibling, id);
             }
             NodeOrText::AppendText(text) => {
-                let prev = self.nodes.borrow()[*sibling as usize].prev;
-                if Self::extend_text(&mut self.nodes.borrow_mut(), prev, &text) {
+                let prev = self.links.borrow()[*sibling as usize].prev;
+                if self.extend_text(prev, &text) {
                     self.record_text(prev, is_contentful(&text));
                 } else {
                     let contentful = is_contentful(&text);
-                    let id = self.push(BuildData::Text(text));
+                    let id = self.push_text(text);
                     self.record_text(id, contentful);
-                    Self::insert_before(&mut self.nodes.borrow_mut(), *sibling, id);
+                    Self::insert_before(&mut self.links.borrow_mut(), *sibling, id);
                 }
             }
         }
     }
 
     fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
-        if let BuildData::Element { attrs: existing, .. } =
-            &mut self.nodes.borrow_mut()[*target as usize].data
+        if let Some(Node { kind: NodeKind::Element(e), .. }) =
+            self.nodes.borrow_mut().get_mut(*target as usize)
         {
-            let mut all = std::mem::take(existing).into_vec();
-            for attr in attrs {
-                if !all.iter().any(|a| a.name == attr.name) {
-                    all.push(attr);
+            let mut all = std::mem::take(&mut e.attrs).into_vec();
+            for attr in &attrs {
+                if !all.iter().any(|(name, _)| *name == attr.name.local) {
+                    all.push((attr.name.local.clone(), Box::from(&*attr.value)));
                 }
             }
-            *existing = all.into_boxed_slice();
+            e.attrs = all.into_boxed_slice();
+        }
+        if let Some(details) = &self.details {
+            let mut details = details.borrow_mut();
+            let existing = details.attrs.entry(*target).or_default();
+            for attr in attrs {
+                if !existing.iter().any(|a| a.name == attr.name) {
+                    existing.push(attr);
+                }
+            }
         }
     }
 
     fn remove_from_parent(&self, target: &u32) {
-        Self::detach(&mut self.nodes.borrow_mut(), *target);
+        Self::detach(&mut self.links.borrow_mut(), *target);
     }
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
-        let mut nodes = self.nodes.borrow_mut();
-        let mut child = nodes[*node as usize].first_child;
+        let mut links = self.links.borrow_mut();
+        let mut child = links[*node as usize].first_child;
         while child != NONE {
-            let next = nodes[child as usize].next;
-            Self::append_node(&mut nodes, *new_parent, child);
+            let next = links[child as usize].next;
+            Self::append_node(&mut links, *new_parent, child);
             child = next;
         }
     }

@@ -41,22 +41,96 @@ pub enum TokenKind {
 
 /// One token of the source, with its byte range in [`Source::text`] and
 /// the DOM node it made.
+///
+/// Compact, as a page has about one token for every 3–10 bytes: 16
+/// bytes. What the token is ([`Source::kind`]) and a tag's name
+/// ([`Source::tag_name`]) are read through the [`Source`], which keeps
+/// each distinct tag name once; the node is a `u32`
+/// ([`SourceToken::node`]).
 #[derive(Debug, Clone)]
 pub struct SourceToken {
-    /// What the token is.
-    pub kind: TokenKind,
     /// Byte offset of the first byte.
     pub start: u32,
     /// Byte offset one past the last byte.
     pub end: u32,
+    /// See [`SourceToken::node`]: the node's index, or [`NO_NODE`].
+    node: u32,
+    /// The [`KindCode`] in the low [`KIND_BITS`] bits; for a tag, the
+    /// index of its name in the source's tag names above them.
+    kind_and_name: u32,
+}
+
+/// [`SourceToken::node`] of a token that made no node.
+const NO_NODE: u32 = u32::MAX;
+
+/// Bits of [`SourceToken::kind_and_name`] that hold the kind.
+const KIND_BITS: u32 = 3;
+
+/// A [`TokenKind`] without the tag name, stored in a [`SourceToken`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum KindCode {
+    StartTag,
+    EndTag,
+    Comment,
+    Declaration,
+    Text,
+    RawText,
+}
+
+impl KindCode {
+    const ALL: [KindCode; 6] = [
+        KindCode::StartTag,
+        KindCode::EndTag,
+        KindCode::Comment,
+        KindCode::Declaration,
+        KindCode::Text,
+        KindCode::RawText,
+    ];
+}
+
+impl SourceToken {
+    /// A token of `kind` over `start..end`, mapped to no node yet; a
+    /// tag's name goes to `names`.
+    pub(crate) fn new(kind: TokenKind, start: u32, end: u32, names: &mut TagNames) -> SourceToken {
+        let (code, name) = match kind {
+            TokenKind::StartTag(name) => (KindCode::StartTag, names.index(name)),
+            TokenKind::EndTag(name) => (KindCode::EndTag, names.index(name)),
+            TokenKind::Comment => (KindCode::Comment, 0),
+            TokenKind::Declaration => (KindCode::Declaration, 0),
+            TokenKind::Text => (KindCode::Text, 0),
+            TokenKind::RawText => (KindCode::RawText, 0),
+        };
+        SourceToken { start, end, node: NO_NODE, kind_and_name: name << KIND_BITS | code as u32 }
+    }
+
+    fn code(&self) -> KindCode {
+        let code = (self.kind_and_name & ((1 << KIND_BITS) - 1)) as usize;
+        KindCode::ALL.get(code).copied().unwrap_or(KindCode::Comment)
+    }
+
+    fn set_code(&mut self, code: KindCode) {
+        self.kind_and_name = self.kind_and_name & !((1 << KIND_BITS) - 1) | code as u32;
+    }
+
+    /// The index of a tag's name in the source's tag names.
+    fn name_index(&self) -> usize {
+        (self.kind_and_name >> KIND_BITS) as usize
+    }
+
+    /// True for text in normal or RCDATA content ([`TokenKind::Text`]).
+    pub fn is_text(&self) -> bool {
+        self.code() == KindCode::Text
+    }
+
     /// The DOM node this token made: for text, the text node its
     /// characters went to (the first holding any of its non-whitespace);
     /// for a start tag, its element. `None` for whitespace-only text, for
     /// tokens the tree builder ignored or dropped, and for other kinds.
-    pub node: Option<NodeId>,
-}
+    pub fn node(&self) -> Option<NodeId> {
+        (self.node != NO_NODE).then_some(NodeId(self.node))
+    }
 
-impl SourceToken {
     /// The byte range of the token in the source.
     pub fn range(&self) -> Range<usize> {
         self.start as usize..self.end as usize
@@ -64,15 +138,50 @@ impl SourceToken {
 
     /// True for start and end tags.
     pub fn is_tag(&self) -> bool {
-        matches!(self.kind, TokenKind::StartTag(_) | TokenKind::EndTag(_))
+        matches!(self.code(), KindCode::StartTag | KindCode::EndTag)
+    }
+}
+
+/// The distinct tag names of a page's tokens, each kept once
+/// ([`SourceToken`] holds an index). A page has few: a small cache in
+/// front of the map finds almost every one without hashing.
+#[derive(Debug, Default)]
+pub(crate) struct TagNames {
+    names: Vec<LocalName>,
+    map: std::collections::HashMap<LocalName, u32>,
+    /// `(atom data, index + 1)` by a few bits of the atom's data.
+    cache: Vec<(u64, u32)>,
+}
+
+impl TagNames {
+    const CACHE_BITS: u32 = 8;
+
+    /// The index of `name`, added if new.
+    fn index(&mut self, name: LocalName) -> u32 {
+        if self.cache.is_empty() {
+            self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
+        }
+        let data = name.unsafe_data();
+        let slot = (data.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::CACHE_BITS)) as usize;
+        if let Some(&(d, i)) = self.cache.get(slot) {
+            if d == data && i > 0 {
+                return i - 1;
+            }
+        }
+        let next = self.names.len() as u32;
+        let index = *self.map.entry(name.clone()).or_insert(next);
+        if index == next {
+            self.names.push(name);
+        }
+        if let Some(c) = self.cache.get_mut(slot) {
+            *c = (data, index + 1);
+        }
+        index
     }
 
-    /// The tag's element name, for start and end tags.
-    pub fn tag_name(&self) -> Option<&LocalName> {
-        match &self.kind {
-            TokenKind::StartTag(n) | TokenKind::EndTag(n) => Some(n),
-            _ => None,
-        }
+    /// The names, by index.
+    pub(crate) fn into_names(self) -> Vec<LocalName> {
+        self.names
     }
 }
 
@@ -99,6 +208,8 @@ pub struct Unit {
 pub struct Source {
     text: String,
     tokens: Vec<SourceToken>,
+    /// The distinct tag names, indexed by the tokens.
+    tag_names: Vec<LocalName>,
     mapped_bytes: usize,
     text_bytes: usize,
 }
@@ -119,6 +230,31 @@ impl Source {
         self.text.get(token.range()).unwrap_or("")
     }
 
+    /// What a token of this source is.
+    pub fn kind(&self, token: &SourceToken) -> TokenKind {
+        match token.code() {
+            KindCode::StartTag => TokenKind::StartTag(self.name_of(token).clone()),
+            KindCode::EndTag => TokenKind::EndTag(self.name_of(token).clone()),
+            KindCode::Comment => TokenKind::Comment,
+            KindCode::Declaration => TokenKind::Declaration,
+            KindCode::Text => TokenKind::Text,
+            KindCode::RawText => TokenKind::RawText,
+        }
+    }
+
+    /// The element name of a start or end tag of this source.
+    pub fn tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
+        token.is_tag().then(|| self.name_of(token))
+    }
+
+    /// A tag token's name (the empty name for a token of another source).
+    fn name_of(&self, token: &SourceToken) -> &LocalName {
+        static EMPTY: std::sync::OnceLock<LocalName> = std::sync::OnceLock::new();
+        self.tag_names
+            .get(token.name_index())
+            .unwrap_or_else(|| EMPTY.get_or_init(|| local_name!("")))
+    }
+
     /// The share of text (bytes of text tokens outside script and style,
     /// trimmed) whose token was mapped to a DOM text node. 1.0 for a
     /// page without text.
@@ -135,31 +271,43 @@ impl Source {
     /// `<noscript>` elements (tags and content).
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, &SourceToken)> + '_ {
         let mut noise_depth: Option<LocalName> = None;
-        self.tokens.iter().enumerate().filter(move |(_, t)| match &t.kind {
-            TokenKind::StartTag(name) if noise_depth.is_none() && is_source_noise(name) => {
-                noise_depth = Some(name.clone());
+        self.tokens.iter().enumerate().filter(move |(_, t)| match t.code() {
+            KindCode::StartTag if noise_depth.is_none() && is_source_noise(self.name_of(t)) => {
+                noise_depth = Some(self.name_of(t).clone());
                 false
             }
-            TokenKind::EndTag(name) if noise_depth.as_ref() == Some(name) => {
+            KindCode::EndTag if noise_depth.as_ref() == Some(self.name_of(t)) => {
                 noise_depth = None;
                 false
             }
             _ if noise_depth.is_some() => false,
-            TokenKind::Comment | TokenKind::Declaration | TokenKind::RawText => false,
-            TokenKind::StartTag(_) | TokenKind::EndTag(_) | TokenKind::Text => true,
+            KindCode::Comment | KindCode::Declaration | KindCode::RawText => false,
+            KindCode::StartTag | KindCode::EndTag | KindCode::Text => true,
         })
     }
 
     /// The tag/word sequence of the normalised source (ALGORITHMS.md §1.1
     /// step 4: a word is a maximal run of non-whitespace characters outside
     /// tags). `keep_tag` decides which tags count: ACCB and TCCB drop `<a>`.
-    pub fn units(&self, mut keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
+    pub fn units(&self, keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
         let mut units = Vec::new();
+        self.for_each_unit(keep_tag, |unit| units.push(unit));
+        units
+    }
+
+    /// [`Source::units`] one at a time, for a caller that needs them only
+    /// once: no vector of every unit (a page can have one for every three
+    /// bytes).
+    pub fn for_each_unit(
+        &self,
+        mut keep_tag: impl FnMut(&LocalName) -> bool,
+        mut f: impl FnMut(Unit),
+    ) {
         for (i, token) in self.content_tokens() {
-            match &token.kind {
-                TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
+            match self.tag_name(token) {
+                Some(name) => {
                     if keep_tag(name) {
-                        units.push(Unit {
+                        f(Unit {
                             token: i as u32,
                             start: token.start,
                             end: token.end,
@@ -168,21 +316,20 @@ impl Source {
                         });
                     }
                 }
-                _ => {
+                None => {
                     let text = self.token_text(token);
                     for word in split_words(text) {
-                        units.push(Unit {
+                        f(Unit {
                             token: i as u32,
                             start: token.start + word.start as u32,
                             end: token.start + word.end as u32,
                             is_tag: false,
-                            node: token.node,
+                            node: token.node(),
                         });
                     }
                 }
             }
         }
-        units
     }
 }
 
@@ -229,6 +376,7 @@ fn find_whitespace(text: &str, from: usize, whitespace: bool) -> Option<usize> {
 /// token is read in (see `tree_feed`).
 pub(crate) fn tokenize(text: String) -> Source {
     let mut tokens = Vec::new();
+    let mut names = TagNames::default();
     let mut scanner = Scanner::new(text.as_bytes());
     let mut state = ScanState::Data;
     while let Some(scanned) = scanner.next(&state, || false) {
@@ -240,9 +388,9 @@ pub(crate) fn tokenize(text: String) -> Source {
                 state = ScanState::guess(name);
             }
         }
-        tokens.push(scanned.into_token());
+        tokens.push(scanned.into_token(&mut names));
     }
-    Source::new(text, tokens)
+    Source::new(text, tokens, names.into_names())
 }
 
 /// The tokenizer state the next token is read in (WHATWG §13.2.5): set by
@@ -304,8 +452,8 @@ pub(crate) struct Scanned {
 
 impl Scanned {
     /// The source token.
-    pub(crate) fn into_token(self) -> SourceToken {
-        SourceToken { kind: self.kind, start: self.start as u32, end: self.end as u32, node: None }
+    pub(crate) fn into_token(self, names: &mut TagNames) -> SourceToken {
+        SourceToken::new(self.kind, self.start as u32, self.end as u32, names)
     }
 }
 
@@ -656,8 +804,14 @@ fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 
 impl Source {
     /// The source of `text` with its tokens, none mapped yet.
-    pub(crate) fn new(text: String, tokens: Vec<SourceToken>) -> Source {
-        Source { text, tokens, mapped_bytes: 0, text_bytes: 0 }
+    pub(crate) fn new(
+        text: String,
+        mut tokens: Vec<SourceToken>,
+        tag_names: Vec<LocalName>,
+    ) -> Source {
+        // Kept as long as the document: no growth slack.
+        tokens.shrink_to_fit();
+        Source { text, tokens, tag_names, mapped_bytes: 0, text_bytes: 0 }
     }
 
     /// Turns the text tokens of the nodes marked in `hidden` into
@@ -665,9 +819,9 @@ impl Source {
     pub(crate) fn set_aside(&mut self, hidden: &[bool]) {
         for token in &mut self.tokens {
             let is_hidden =
-                token.node.is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
-            if is_hidden && token.kind == TokenKind::Text {
-                token.kind = TokenKind::Comment;
+                token.node().is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
+            if is_hidden && token.code() == KindCode::Text {
+                token.set_code(KindCode::Comment);
             }
         }
     }
@@ -680,22 +834,24 @@ impl Source {
     pub(crate) fn map_nodes(&mut self, made: impl Iterator<Item = (u32, NodeId)>) {
         for (token, node) in made {
             if let Some(t) = self.tokens.get_mut(token as usize) {
-                t.node = t.node.or(Some(node));
+                if t.node == NO_NODE {
+                    t.node = node.0;
+                }
             }
         }
         let (mut mapped, mut total) = (0usize, 0usize);
         for t in &mut self.tokens {
-            let is_text = t.kind == TokenKind::Text;
-            if !is_text && t.kind != TokenKind::RawText {
+            let is_text = t.code() == KindCode::Text;
+            if !is_text && t.code() != KindCode::RawText {
                 continue;
             }
             let trimmed = self.text.get(t.range()).unwrap_or("").trim().len();
             if trimmed == 0 {
-                t.node = None;
+                t.node = NO_NODE;
             }
             if is_text {
                 total += trimmed;
-                mapped += if t.node.is_some() { trimmed } else { 0 };
+                mapped += if t.node != NO_NODE { trimmed } else { 0 };
             }
         }
         self.mapped_bytes = mapped;
@@ -712,7 +868,7 @@ mod tests {
         src.tokens()
             .iter()
             .map(|t| {
-                let k = match &t.kind {
+                let k = match &src.kind(t) {
                     TokenKind::StartTag(n) => format!("<{n}>"),
                     TokenKind::EndTag(n) => format!("</{n}>"),
                     k => format!("{k:?}"),

@@ -8,76 +8,86 @@ use std::fmt::Write;
 
 use markup5ever::ns;
 
-use super::sink::{BuildData, BuildNode, NONE};
+use super::sink::{BuiltTree, ElementNs, NONE};
+use super::NodeKind;
 
-/// The tree under `nodes[0]` in the html5lib format, one line per node
-/// and attribute, each ending in a newline.
-pub(crate) fn dump(nodes: &[BuildNode]) -> String {
+/// The tree under the root in the html5lib format, one line per node
+/// and attribute, each ending in a newline. Doctypes, comments and
+/// attribute namespaces come from the tree's [`Details`](super::sink::Details)
+/// (empty without them).
+pub(crate) fn dump(tree: &BuiltTree) -> String {
     let mut out = String::new();
+    let details = tree.details.as_ref();
     // (node, depth), children pushed in reverse so they pop in order.
     let mut stack: Vec<(u32, usize)> = Vec::new();
-    push_children(nodes, 0, 0, &mut stack);
+    push_children(tree, 0, 0, &mut stack);
     while let Some((id, depth)) = stack.pop() {
-        let Some(node) = nodes.get(id as usize) else { continue };
+        let Some(node) = tree.nodes.get(id as usize) else { continue };
         let indent = "  ".repeat(depth);
-        match &node.data {
-            BuildData::Document | BuildData::Fragment => {}
-            BuildData::Doctype { name, public_id, system_id } => {
+        match &node.kind {
+            NodeKind::Document => {}
+            NodeKind::Doctype => {
+                let [name, public_id, system_id] =
+                    details.and_then(|d| d.doctypes.get(&id)).cloned().unwrap_or_default();
                 let _ = if public_id.is_empty() && system_id.is_empty() {
                     writeln!(out, "| {indent}<!DOCTYPE {name}>")
                 } else {
                     writeln!(out, "| {indent}<!DOCTYPE {name} \"{public_id}\" \"{system_id}\">")
                 };
             }
-            BuildData::Comment(text) => {
+            NodeKind::Comment => {
+                let text = details.and_then(|d| d.comments.get(&id)).map_or("", |t| &**t);
                 let _ = writeln!(out, "| {indent}<!-- {text} -->");
             }
-            BuildData::Text(text) => {
-                let _ = writeln!(out, "| {indent}\"{text}\"");
+            NodeKind::Text(_) => {
+                let _ = writeln!(out, "| {indent}\"{}\"", tree.text(id));
             }
-            BuildData::Element { name, attrs, template_contents } => {
-                let prefix = match name.ns {
-                    ns!(svg) => "svg ",
-                    ns!(mathml) => "math ",
+            NodeKind::Element(element) => {
+                let prefix = match tree.namespaces.get(id as usize) {
+                    Some(ElementNs::Svg) => "svg ",
+                    Some(ElementNs::MathMl) => "math ",
                     _ => "",
                 };
-                let _ = writeln!(out, "| {indent}<{prefix}{}>", name.local);
-                let mut shown: Vec<String> = attrs
-                    .iter()
-                    .map(|a| {
-                        let prefix = match a.name.ns {
-                            ns!(xlink) => "xlink ",
-                            ns!(xml) => "xml ",
-                            ns!(xmlns) => "xmlns ",
-                            _ => "",
-                        };
-                        format!("{prefix}{}=\"{}\"", a.name.local, a.value)
-                    })
-                    .collect();
+                let _ = writeln!(out, "| {indent}<{prefix}{}>", element.name);
+                let mut shown: Vec<String> = match details.and_then(|d| d.attrs.get(&id)) {
+                    Some(attrs) => attrs
+                        .iter()
+                        .map(|a| {
+                            let prefix = match a.name.ns {
+                                ns!(xlink) => "xlink ",
+                                ns!(xml) => "xml ",
+                                ns!(xmlns) => "xmlns ",
+                                _ => "",
+                            };
+                            format!("{prefix}{}=\"{}\"", a.name.local, a.value)
+                        })
+                        .collect(),
+                    None => element.attrs().map(|(n, v)| format!("{n}=\"{v}\"")).collect(),
+                };
                 shown.sort();
                 for a in shown {
                     let _ = writeln!(out, "| {indent}  {a}");
                 }
-                if *template_contents != NONE {
+                if let Some(&contents) = tree.templates.get(&id) {
                     let _ = writeln!(out, "| {indent}  content");
                     // The content after this element's own children (none:
                     // a template's children go to its content).
-                    push_children(nodes, id, depth + 1, &mut stack);
-                    push_children(nodes, *template_contents, depth + 2, &mut stack);
+                    push_children(tree, id, depth + 1, &mut stack);
+                    push_children(tree, contents, depth + 2, &mut stack);
                     continue;
                 }
             }
         }
-        push_children(nodes, id, depth + 1, &mut stack);
+        push_children(tree, id, depth + 1, &mut stack);
     }
     out
 }
 
-fn push_children(nodes: &[BuildNode], parent: u32, depth: usize, stack: &mut Vec<(u32, usize)>) {
-    let Some(p) = nodes.get(parent as usize) else { return };
+fn push_children(tree: &BuiltTree, parent: u32, depth: usize, stack: &mut Vec<(u32, usize)>) {
+    let Some(p) = tree.links.get(parent as usize) else { return };
     let mut child = p.last_child;
     while child != NONE {
         stack.push((child, depth));
-        child = nodes.get(child as usize).map_or(NONE, |c| c.prev);
+        child = tree.links.get(child as usize).map_or(NONE, |c| c.prev);
     }
 }

@@ -58,8 +58,8 @@ use html5ever::tendril::StrTendril;
 
 use super::character_tokens::{for_each_character_token, normalized, TextState};
 use super::deadline::Deadline;
-use super::sink::{ArenaSink, BuildNode, Made};
-use super::source::{Markup, ScanState, Scanner, SourceToken, TokenKind};
+use super::sink::{ArenaSink, BuiltTree, Made};
+use super::source::{Markup, ScanState, Scanner, SourceToken, TagNames, TokenKind};
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 
@@ -157,9 +157,11 @@ pub(crate) enum Stopped {
 /// The tree built from a page, and its tokens.
 pub(crate) struct Built {
     /// The arena, as the tree builder left it.
-    pub nodes: Vec<BuildNode>,
+    pub tree: BuiltTree,
     /// The page's tokens, in source order.
     pub tokens: Vec<SourceToken>,
+    /// Their tag names.
+    pub tag_names: TagNames,
     /// Which token made which node.
     pub made: Vec<Made>,
 }
@@ -222,10 +224,12 @@ struct Feeder {
 }
 
 impl Feeder {
-    fn new(scripting: bool) -> Feeder {
+    /// `details`: keep what the conformance dump reads.
+    fn new(scripting: bool, details: bool) -> Feeder {
         let opts = TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() };
+        let sink = if details { ArenaSink::with_details() } else { ArenaSink::new() };
         Feeder {
-            builder: TreeBuilder::new(ArenaSink::new(), opts),
+            builder: TreeBuilder::new(sink, opts),
             held: Held { other: 1, formatting: 0 },
             pending: 0,
             pending_formatting: 0,
@@ -366,12 +370,13 @@ pub(crate) fn build_tree(
     let limits = &options.limits;
     let filter =
         AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
-    let mut feeder = Feeder::new(options.scripting);
+    let mut feeder = Feeder::new(options.scripting, options.keep_everything);
     // The page once as a tendril: text and attribute values that need no
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
+    let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
     let mut skip_raw = false;
@@ -469,12 +474,12 @@ pub(crate) fn build_tree(
             // Tags the input ended inside of, `</>`.
             _ => {}
         }
-        tokens.push(scanned.into_token());
+        tokens.push(scanned.into_token(&mut tag_names));
     }
     let _ = feeder.process(Token::EOFToken);
     feeder.builder.end();
     let made = feeder.builder.sink.made();
-    Ok(Built { nodes: feeder.builder.sink.finish(), tokens, made })
+    Ok(Built { tree: feeder.builder.sink.finish(), tokens, tag_names, made })
 }
 
 #[cfg(test)]
@@ -499,18 +504,18 @@ mod tests {
             unreachable!("no limit, no deadline")
         };
         let mut out = String::new();
-        for node in &built.nodes {
-            match &node.data {
-                super::super::sink::BuildData::Element { name, attrs, .. } => {
+        for (i, node) in built.tree.nodes.iter().enumerate() {
+            match &node.kind {
+                super::super::NodeKind::Element(e) => {
                     out.push('<');
-                    out.push_str(&name.local);
-                    for a in attrs.iter() {
+                    out.push_str(&e.name);
+                    for (name, _) in e.attrs() {
                         out.push(' ');
-                        out.push_str(&a.name.local);
+                        out.push_str(name);
                     }
                     out.push('>');
                 }
-                super::super::sink::BuildData::Text(t) => out.push_str(t),
+                super::super::NodeKind::Text(_) => out.push_str(built.tree.text(i as u32)),
                 _ => {}
             }
         }

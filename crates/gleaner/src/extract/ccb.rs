@@ -243,7 +243,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {
-        match &token.kind {
+        match &source.kind(token) {
             TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
                 // Step 2 [S-2]: anchors are ignored in ACCB, like whitespace:
                 // they contribute no entries [I: nothing rather than a space].
@@ -281,7 +281,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 });
                 let end = ccv.values.len() as u32;
                 if end > start {
-                    ccv.spans.push(Span { start, end, node: token.node, weight });
+                    ccv.spans.push(Span { start, end, node: token.node(), weight });
                 }
             }
         }
@@ -295,18 +295,18 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 fn token_ccv(source: &Source) -> Ccv {
     let mut ccv = Ccv { values: Vec::new(), spans: Vec::new(), entries_vote: true };
     for (_, token) in source.content_tokens() {
-        match &token.kind {
-            TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
+        match source.tag_name(token) {
+            Some(name) => {
                 if *name != local_name!("a") {
                     ccv.values.push(0.0);
                 }
             }
-            _ => {
+            None => {
                 let start = ccv.values.len();
                 ccv.values.resize(start + count_words(source.token_text(token)), 1.0);
                 let (start, end) = (start as u32, ccv.values.len() as u32);
                 if end > start {
-                    ccv.spans.push(Span { start, end, node: token.node, weight: end - start });
+                    ccv.spans.push(Span { start, end, node: token.node(), weight: end - start });
                 }
             }
         }

@@ -157,9 +157,9 @@ impl LineTable {
         };
         for (_, token) in source.content_tokens() {
             b.advance(token.start as usize);
-            match &token.kind {
+            match &source.kind(token) {
                 TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
-                    let start = matches!(token.kind, TokenKind::StartTag(_));
+                    let start = matches!(source.kind(token), TokenKind::StartTag(_));
                     let block = mode == LineMode::Blocks && is_block(name);
                     if block && start {
                         b.end_line();
@@ -177,14 +177,14 @@ impl LineTable {
                     if mode == LineMode::Source {
                         let mut pieces = raw.split('\n').peekable();
                         while let Some(piece) = pieces.next() {
-                            b.text(piece, token.node);
+                            b.text(piece, token.node());
                             if pieces.peek().is_some() {
                                 b.end_line();
                             }
                         }
                         b.pos = token.end as usize;
                     } else {
-                        b.text(raw, token.node);
+                        b.text(raw, token.node());
                     }
                 }
             }

@@ -54,15 +54,15 @@ pub(super) fn nodes(doc: &Document) -> Vec<Value> {
     let tokens = source.tokens();
     let mut out = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        let TokenKind::StartTag(name) = &token.kind else { continue };
-        if *name != local_name!("script") {
+        let TokenKind::StartTag(name) = source.kind(token) else { continue };
+        if name != local_name!("script") {
             continue;
         }
         let tag = source.token_text(token).to_ascii_lowercase();
         if !tag.contains("ld+json") {
             continue;
         }
-        let Some(body) = tokens.get(i + 1).filter(|t| t.kind == TokenKind::RawText) else {
+        let Some(body) = tokens.get(i + 1).filter(|t| source.kind(t) == TokenKind::RawText) else {
             continue;
         };
         // Some pages wrap the JSON in a CDATA section or an HTML comment.

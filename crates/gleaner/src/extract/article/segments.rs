@@ -84,11 +84,15 @@ impl Segment {
 /// code (a score line, a time table cell) \[I\].
 const CODE_MIN_CHARS: u32 = 100;
 
+/// [`Analysis::segment_of`] of a node in no segment.
+const NO_SEGMENT: u32 = u32::MAX;
+
 /// Per-node facts the passes share.
 pub(super) struct Analysis {
     segments: Vec<Segment>,
-    /// The segment of each visible text node (`usize::MAX` for others).
-    segment_of: Vec<usize>,
+    /// The segment of each visible text node ([`NO_SEGMENT`] for others):
+    /// `u32`, as node ids are.
+    segment_of: Vec<u32>,
     /// Every block with text, its segments summed, in document order:
     /// the voters, the same in every attempt.
     pub blocks: Vec<(NodeId, Segment)>,
@@ -106,7 +110,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let own = BlockOwnText::compute(doc);
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
     let mut segments: Vec<Segment> = Vec::new();
-    let mut segment_of = vec![usize::MAX; doc.len()];
+    let mut segment_of = vec![NO_SEGMENT; doc.len()];
     let mut previous: Option<NodeId> = None;
     let mut ccr_weight = 0f32;
     for id in doc.text_nodes() {
@@ -137,12 +141,16 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
                 seg.syntax += counts.syntax;
             }
         }
-        segment_of[id.index()] = segments.len() - 1;
+        segment_of[id.index()] = (segments.len() - 1) as u32;
         previous = Some(id);
     }
     if let Some(last) = segments.last_mut() {
         finish_ccr(last, ccr_weight);
     }
+    // Only the segments outlive the analysis, kept for every attempt:
+    // free the rest first, and leave no doubling slack.
+    drop((own, ratios));
+    segments.shrink_to_fit();
     let blocks = sum_by_block(&segments);
     let names = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg);
@@ -312,13 +320,14 @@ fn finish_ccr(seg: &mut Segment, weight: f32) {
 impl Analysis {
     /// The segment a text node belongs to.
     pub(super) fn segment(&self, text: NodeId) -> Option<&Segment> {
-        self.segments.get(*self.segment_of.get(text.index())?)
+        self.segments.get(*self.segment_of.get(text.index())? as usize)
     }
 
     /// The index of the segment a text node belongs to (text nodes of
     /// one segment share it).
     pub(super) fn segment_index(&self, text: NodeId) -> Option<usize> {
-        self.segment_of.get(text.index()).copied().filter(|&i| i < self.segments.len())
+        let i = *self.segment_of.get(text.index())? as usize;
+        (i < self.segments.len()).then_some(i)
     }
 
     /// What the element's id and class say.
@@ -327,11 +336,25 @@ impl Analysis {
     }
 }
 
-/// The segments summed per block, in document order.
+/// The segments summed per block, in document order. The segments of
+/// one block are summed in their own order, as they come; the blocks are
+/// found by sorting segment indices by block (a stable sort), so the only
+/// allocations are those indices and the result, sized to the blocks.
 fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
-    let mut by_owner: std::collections::BTreeMap<NodeId, Segment> = Default::default();
-    for seg in segments {
-        let e = by_owner.entry(seg.owner).or_insert(Segment::empty(seg.owner));
+    let mut order: Vec<u32> = (0..segments.len() as u32).collect();
+    order.sort_by_key(|&i| segments[i as usize].owner);
+    let distinct = order
+        .windows(2)
+        .filter(|w| segments[w[0] as usize].owner != segments[w[1] as usize].owner)
+        .count()
+        + usize::from(!order.is_empty());
+    let mut blocks: Vec<(NodeId, Segment)> = Vec::with_capacity(distinct);
+    for &i in &order {
+        let seg = &segments[i as usize];
+        if blocks.last().is_none_or(|(owner, _)| *owner != seg.owner) {
+            blocks.push((seg.owner, Segment::empty(seg.owner)));
+        }
+        let Some((_, e)) = blocks.last_mut() else { continue };
         let total = e.chars + seg.chars;
         if total > 0 {
             e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
@@ -343,7 +366,7 @@ fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
         e.spaces += seg.spaces;
         e.syntax += seg.syntax;
     }
-    by_owner.into_iter().collect()
+    blocks
 }
 
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
