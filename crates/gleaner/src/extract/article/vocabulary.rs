@@ -87,7 +87,7 @@ const fn w(word: &'static str, role: Role, matching: Match, source: Source) -> W
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use Match::{Prefix, Substring, WholePart};
 use Role::{ArticleHint, Boilerplate, Comment, InnerBoilerplate, NotComment, Rescue, Unlikely};
@@ -320,7 +320,14 @@ impl Automaton {
             }
         }
         // Standard semantics: overlapping search reports every occurrence.
-        let words = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&words).ok()?;
+        // Names are short (tens of bytes): a DFA steps one table lookup
+        // per byte, and a prefilter would cost more to start than it saves.
+        let words = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .prefilter(false)
+            .build(&words)
+            .ok()?;
         Some(Automaton { words, rows })
     }
 
@@ -382,7 +389,13 @@ fn parts(names: &str) -> impl Iterator<Item = &str> {
 /// `names` with every negation (`no-x`, `not-x`: the part `no` or `not`,
 /// a `-`, the next part) blanked out, so that it matches nothing.
 fn without_negated_parts(names: &str) -> std::borrow::Cow<'_, str> {
-    if !names.contains("no-") && !names.contains("not-") {
+    // `no-` or `not-` somewhere: a `-` after `no` or `not` (a byte scan;
+    // a substring search costs more to set up than a name is long).
+    let bytes = names.as_bytes();
+    let negation_at = |i: usize| {
+        bytes.get(..i).is_some_and(|before| before.ends_with(b"no") || before.ends_with(b"not"))
+    };
+    if !bytes.iter().enumerate().any(|(i, &b)| b == b'-' && negation_at(i)) {
         return names.into();
     }
     let bytes = names.as_bytes();
