@@ -309,6 +309,15 @@ impl ArenaSink {
         }
     }
 
+    /// Room for `nodes` more nodes, and their text and source records.
+    pub fn reserve(&self, nodes: usize) {
+        self.nodes.borrow_mut().reserve(nodes);
+        self.links.borrow_mut().reserve(nodes);
+        self.namespaces.borrow_mut().reserve(nodes);
+        self.texts.borrow_mut().reserve(nodes / 2);
+        self.made.borrow_mut().reserve(nodes);
+    }
+
     /// A sink that also keeps what the conformance dump reads
     /// ([`Details`]).
     pub fn with_details() -> ArenaSink {

@@ -140,6 +140,21 @@ impl SourceToken {
     pub fn is_tag(&self) -> bool {
         matches!(self.code(), KindCode::StartTag | KindCode::EndTag)
     }
+
+    /// True for start tags.
+    pub fn is_start_tag(&self) -> bool {
+        self.code() == KindCode::StartTag
+    }
+
+    /// True for the content of a RAWTEXT element ([`TokenKind::RawText`]).
+    pub fn is_raw_text(&self) -> bool {
+        self.code() == KindCode::RawText
+    }
+
+    /// True for markup declarations ([`TokenKind::Declaration`]).
+    pub fn is_declaration(&self) -> bool {
+        self.code() == KindCode::Declaration
+    }
 }
 
 /// The distinct tag names of a page's tokens, each kept once
@@ -230,7 +245,9 @@ impl Source {
         self.text.get(token.range()).unwrap_or("")
     }
 
-    /// What a token of this source is.
+    /// What a token of this source is. (A tag's name is cloned: loops
+    /// over every token ask [`Source::tag_name`] and the `is_` tests of
+    /// [`SourceToken`] instead.)
     pub fn kind(&self, token: &SourceToken) -> TokenKind {
         match token.code() {
             KindCode::StartTag => TokenKind::StartTag(self.name_of(token).clone()),
@@ -245,6 +262,11 @@ impl Source {
     /// The element name of a start or end tag of this source.
     pub fn tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
         token.is_tag().then(|| self.name_of(token))
+    }
+
+    /// The element name of a start tag of this source.
+    pub fn start_tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
+        token.is_start_tag().then(|| self.name_of(token))
     }
 
     /// A tag token's name (the empty name for a token of another source).

@@ -47,7 +47,7 @@ use markup5ever::local_name;
 
 use super::signal::gaussian_blur;
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
-use crate::document::{for_each_decoded_char, Document, NodeId, Source, TokenKind};
+use crate::document::{for_each_decoded_char, Document, NodeId, Source};
 use crate::error::{Error, Result};
 use crate::selection::{NodeVotes, Selection};
 
@@ -243,8 +243,8 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     // Was the last entry a collapsed whitespace content character?
     let mut space = false;
     for (_, token) in source.content_tokens() {
-        match &source.kind(token) {
-            TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
+        match source.tag_name(token) {
+            Some(name) => {
                 // Step 2 [S-2]: anchors are ignored in ACCB, like whitespace:
                 // they contribute no entries [I: nothing rather than a space].
                 if ignore_anchors && *name == local_name!("a") {

@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::document::tags::is_block;
-use crate::document::{for_each_decoded_char, Document, NodeId, Source, TokenKind};
+use crate::document::{for_each_decoded_char, Document, NodeId, Source};
 use crate::error::{Error, Result};
 use crate::selection::{NodeVotes, Selection};
 
@@ -157,9 +157,9 @@ impl LineTable {
         };
         for (_, token) in source.content_tokens() {
             b.advance(token.start as usize);
-            match &source.kind(token) {
-                TokenKind::StartTag(name) | TokenKind::EndTag(name) => {
-                    let start = matches!(source.kind(token), TokenKind::StartTag(_));
+            match source.tag_name(token) {
+                Some(name) => {
+                    let start = token.is_start_tag();
                     let block = mode == LineMode::Blocks && is_block(name);
                     if block && start {
                         b.end_line();

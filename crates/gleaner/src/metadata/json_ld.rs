@@ -18,7 +18,7 @@ use markup5ever::local_name;
 use serde_json::Value;
 
 use super::Metadata;
-use crate::document::{Document, TokenKind};
+use crate::document::Document;
 
 /// The schema.org types taken as the page's article, best first.
 pub(super) const ARTICLE_TYPES: &[&str] = &[
@@ -54,15 +54,15 @@ pub(super) fn nodes(doc: &Document) -> Vec<Value> {
     let tokens = source.tokens();
     let mut out = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        let TokenKind::StartTag(name) = source.kind(token) else { continue };
-        if name != local_name!("script") {
+        let Some(name) = source.start_tag_name(token) else { continue };
+        if *name != local_name!("script") {
             continue;
         }
         let tag = source.token_text(token).to_ascii_lowercase();
         if !tag.contains("ld+json") {
             continue;
         }
-        let Some(body) = tokens.get(i + 1).filter(|t| source.kind(t) == TokenKind::RawText) else {
+        let Some(body) = tokens.get(i + 1).filter(|t| t.is_raw_text()) else {
             continue;
         };
         // Some pages wrap the JSON in a CDATA section or an HTML comment.

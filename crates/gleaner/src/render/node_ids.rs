@@ -21,7 +21,7 @@ use markup5ever::local_name;
 
 use super::escape_into;
 use crate::document::tags::{content_model, is_void, ContentModel};
-use crate::document::{drops_content, Document, NodeId, NodeKind, TokenKind};
+use crate::document::{drops_content, Document, NodeId, NodeKind};
 
 /// The attribute [`html_with_node_ids`] puts on every element: the
 /// element's [`NodeId`] in decimal.
@@ -118,10 +118,10 @@ fn raw_texts(doc: &Document) -> HashMap<NodeId, &str> {
     let tokens = source.tokens();
     let mut texts = HashMap::new();
     for (token, next) in tokens.iter().zip(tokens.iter().skip(1)) {
-        let (TokenKind::StartTag(name), Some(element)) = (&source.kind(token), token.node()) else {
+        let (Some(name), Some(element)) = (source.start_tag_name(token), token.node()) else {
             continue;
         };
-        if drops_content(name) && source.kind(next) == TokenKind::RawText {
+        if drops_content(name) && next.is_raw_text() {
             texts.insert(element, source.token_text(next));
         }
     }
@@ -133,7 +133,7 @@ fn doctype(doc: &Document, out: &mut String) {
     let source = doc.source();
     let declared = source.tokens().iter().find_map(|t| {
         let text = source.token_text(t);
-        let is_doctype = source.kind(t) == TokenKind::Declaration
+        let is_doctype = t.is_declaration()
             && text.get(..9).is_some_and(|p| p.eq_ignore_ascii_case("<!doctype"));
         is_doctype.then_some(text)
     });
