@@ -239,8 +239,12 @@ pub fn read_regular_file(path: &Path, max_bytes: usize) -> Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     // Step 2: the same checks on what was opened, in case the name was
     // replaced in between.
-    regular(path, &file.metadata()?, max_bytes)?;
-    let mut buf = Vec::new();
+    let opened = file.metadata()?;
+    regular(path, &opened, max_bytes)?;
+    // Sized from the file (checked within the limit above), plus one byte
+    // so that the end is found without growing the buffer.
+    let size = usize::try_from(opened.len()).unwrap_or(max_bytes).min(max_bytes);
+    let mut buf = Vec::with_capacity(size.saturating_add(1));
     file.take(max_bytes as u64 + 1).read_to_end(&mut buf)?;
     Ok(buf)
 }
