@@ -382,6 +382,7 @@ pub(crate) fn build_tree(
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
+    let mut attribute_scratch = Vec::new();
     let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
@@ -431,7 +432,12 @@ pub(crate) fn build_tree(
                         feeder.pending_formatting += 1;
                     }
                     feeder.pending += 1;
-                    let attrs = start_tag_attributes(&page, scanner.attributes(), filter);
+                    let attrs = start_tag_attributes(
+                        &page,
+                        scanner.attributes(),
+                        filter,
+                        &mut attribute_scratch,
+                    );
                     let sink = &feeder.builder.sink;
                     sink.begin_start_tag(name.clone(), index as u32);
                     let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
