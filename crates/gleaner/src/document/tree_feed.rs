@@ -208,10 +208,16 @@ impl Tracer for HandleCount<'_> {
 /// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
 const IMPLIED: usize = 4;
 
-/// Bytes of page per node, about, on real pages (dragnet: one node in
-/// 50–70 bytes): the sink's vectors are reserved from it, so they do not
-/// grow by doubling through the parse; denser pages grow on from there.
-const BYTES_PER_NODE: usize = 64;
+/// Bytes of page per node, a little under what real pages have (dragnet:
+/// a start tag in 96 bytes, a node in about 48): the sink's vectors are
+/// reserved from it, so they do not grow by doubling through the parse;
+/// denser pages grow on from there. Room reserved and never written costs
+/// address space, not memory.
+const BYTES_PER_NODE: usize = 32;
+
+/// Bytes of page per source token, likewise (dragnet: a tag in 50 bytes,
+/// about as many text tokens).
+const BYTES_PER_TOKEN: usize = 16;
 
 /// Elements the tree builder may make beyond three per start tag before
 /// formatting elements are closed (see [`Feeder::forget_formatting`]).
@@ -383,7 +389,7 @@ pub(crate) fn build_tree(
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut attribute_scratch = Vec::new();
-    let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / 32);
+    let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / BYTES_PER_TOKEN);
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
