@@ -19,7 +19,7 @@ use markup5ever::{local_name, LocalName};
 use super::character_tokens::TextState;
 use super::script_data::script_data_end;
 use super::tag_attributes::{is_space, scan_attributes, TagEnd};
-use super::tags::{content_model, is_source_noise, is_void, ContentModel};
+use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
 use super::NodeId;
 
 /// What a source token is.
@@ -706,15 +706,9 @@ impl<'a> Scanner<'a> {
 /// lower-cased bytes, cheaper than hashing the name into an atom, and it
 /// runs for every tag of the page. `None` for other names.
 fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
-    const LONGEST: usize = 10;
-    if raw.len() > LONGEST {
-        return None;
-    }
-    let mut lower = [0u8; LONGEST];
-    for (l, r) in lower.iter_mut().zip(raw) {
-        *l = r.to_ascii_lowercase();
-    }
-    Some(match &lower[..raw.len()] {
+    // The longest of the names below.
+    let lower = LowerName::<10>::of(raw)?;
+    Some(match lower.as_bytes() {
         b"a" => local_name!("a"),
         b"abbr" => local_name!("abbr"),
         b"article" => local_name!("article"),

@@ -16,6 +16,7 @@ use markup5ever::{local_name, ns, LocalName};
 
 use super::character_tokens::{page_slice, push_normalized};
 use super::entities::{for_each_piece, Piece};
+use super::tags::LowerName;
 
 /// Where a tag ends and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,15 +164,9 @@ pub(crate) const KEPT: &[&str] = &[
 /// A match on the lower-cased bytes, not a search of the list: it runs for
 /// every attribute of the page, and the atoms are static (no hashing).
 fn kept_name(raw: &[u8]) -> Option<LocalName> {
-    const LONGEST: usize = 11;
-    if raw.len() > LONGEST {
-        return None;
-    }
-    let mut lower = [0u8; LONGEST];
-    for (l, r) in lower.iter_mut().zip(raw) {
-        *l = r.to_ascii_lowercase();
-    }
-    Some(match &lower[..raw.len()] {
+    // The longest of the names below.
+    let lower = LowerName::<11>::of(raw)?;
+    Some(match lower.as_bytes() {
         b"id" => local_name!("id"),
         b"class" => local_name!("class"),
         b"href" => local_name!("href"),

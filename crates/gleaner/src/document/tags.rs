@@ -170,3 +170,31 @@ pub fn heading_level(name: &LocalName) -> Option<u8> {
         _ => return None,
     })
 }
+
+/// A short name lower-cased (ASCII letters only, as the tokenizer does)
+/// into a buffer of `N` bytes, to `match` against byte-string literals
+/// without allocating or hashing.
+pub(crate) struct LowerName<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> LowerName<N> {
+    /// `raw` lower-cased; `None` when it is longer than `N` bytes (so none
+    /// of the literals it is matched against).
+    pub(crate) fn of(raw: &[u8]) -> Option<LowerName<N>> {
+        if raw.len() > N {
+            return None;
+        }
+        let mut bytes = [0u8; N];
+        for (l, r) in bytes.iter_mut().zip(raw) {
+            *l = r.to_ascii_lowercase();
+        }
+        Some(LowerName { bytes, len: raw.len() })
+    }
+
+    /// The lower-cased bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+}
