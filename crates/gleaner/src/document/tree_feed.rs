@@ -219,6 +219,11 @@ const BYTES_PER_NODE: usize = 32;
 /// about as many text tokens).
 const BYTES_PER_TOKEN: usize = 16;
 
+/// The most nodes or tokens reserved ahead: a page of many megabytes grows
+/// its vectors past this as it is read, rather than asking for gigabytes of
+/// address space before its first byte is parsed.
+const MOST_RESERVED: usize = 1 << 21;
+
 /// Elements the tree builder may make beyond three per start tag before
 /// formatting elements are closed (see [`Feeder::forget_formatting`]).
 const RECONSTRUCTION_SLACK: usize = 4096;
@@ -240,7 +245,7 @@ impl Feeder {
     fn new(scripting: bool, details: bool, page_bytes: usize) -> Feeder {
         let opts = TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() };
         let sink = if details { ArenaSink::with_details() } else { ArenaSink::new() };
-        sink.reserve(page_bytes / BYTES_PER_NODE);
+        sink.reserve((page_bytes / BYTES_PER_NODE).min(MOST_RESERVED));
         Feeder {
             builder: TreeBuilder::new(sink, opts),
             held: Held { other: 1, formatting: 0 },
@@ -389,7 +394,8 @@ pub(crate) fn build_tree(
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut attribute_scratch = Vec::new();
-    let mut tokens: Vec<SourceToken> = Vec::with_capacity(text.len() / BYTES_PER_TOKEN);
+    let mut tokens: Vec<SourceToken> =
+        Vec::with_capacity((text.len() / BYTES_PER_TOKEN).min(MOST_RESERVED));
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
