@@ -249,9 +249,10 @@ impl Source {
     /// over every token ask [`Source::tag_name`] and the `is_` tests of
     /// [`SourceToken`] instead.)
     pub fn kind(&self, token: &SourceToken) -> TokenKind {
+        let name = || self.name_of(token).cloned().unwrap_or(local_name!(""));
         match token.code() {
-            KindCode::StartTag => TokenKind::StartTag(self.name_of(token).clone()),
-            KindCode::EndTag => TokenKind::EndTag(self.name_of(token).clone()),
+            KindCode::StartTag => TokenKind::StartTag(name()),
+            KindCode::EndTag => TokenKind::EndTag(name()),
             KindCode::Comment => TokenKind::Comment,
             KindCode::Declaration => TokenKind::Declaration,
             KindCode::Text => TokenKind::Text,
@@ -261,20 +262,17 @@ impl Source {
 
     /// The element name of a start or end tag of this source.
     pub fn tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
-        token.is_tag().then(|| self.name_of(token))
+        token.is_tag().then(|| self.name_of(token)).flatten()
     }
 
     /// The element name of a start tag of this source.
     pub fn start_tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
-        token.is_start_tag().then(|| self.name_of(token))
+        token.is_start_tag().then(|| self.name_of(token)).flatten()
     }
 
-    /// A tag token's name (the empty name for a token of another source).
-    fn name_of(&self, token: &SourceToken) -> &LocalName {
-        static EMPTY: std::sync::OnceLock<LocalName> = std::sync::OnceLock::new();
-        self.tag_names
-            .get(token.name_index())
-            .unwrap_or_else(|| EMPTY.get_or_init(|| local_name!("")))
+    /// A tag token's name (`None` for a token of another source).
+    fn name_of(&self, token: &SourceToken) -> Option<&LocalName> {
+        self.tag_names.get(token.name_index())
     }
 
     /// The share of text (bytes of text tokens outside script and style,
@@ -294,11 +292,15 @@ impl Source {
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, &SourceToken)> + '_ {
         let mut noise_depth: Option<LocalName> = None;
         self.tokens.iter().enumerate().filter(move |(_, t)| match t.code() {
-            KindCode::StartTag if noise_depth.is_none() && is_source_noise(self.name_of(t)) => {
-                noise_depth = Some(self.name_of(t).clone());
+            KindCode::StartTag
+                if noise_depth.is_none() && self.name_of(t).is_some_and(is_source_noise) =>
+            {
+                noise_depth = self.name_of(t).cloned();
                 false
             }
-            KindCode::EndTag if noise_depth.as_ref() == Some(self.name_of(t)) => {
+            KindCode::EndTag
+                if noise_depth.is_some() && noise_depth.as_ref() == self.name_of(t) =>
+            {
                 noise_depth = None;
                 false
             }
@@ -311,25 +313,13 @@ impl Source {
     /// The tag/word sequence of the normalised source (ALGORITHMS.md §1.1
     /// step 4: a word is a maximal run of non-whitespace characters outside
     /// tags). `keep_tag` decides which tags count: ACCB and TCCB drop `<a>`.
-    pub fn units(&self, keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
+    pub fn units(&self, mut keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
         let mut units = Vec::new();
-        self.for_each_unit(keep_tag, |unit| units.push(unit));
-        units
-    }
-
-    /// [`Source::units`] one at a time, for a caller that needs them only
-    /// once: no vector of every unit (a page can have one for every three
-    /// bytes).
-    pub fn for_each_unit(
-        &self,
-        mut keep_tag: impl FnMut(&LocalName) -> bool,
-        mut f: impl FnMut(Unit),
-    ) {
         for (i, token) in self.content_tokens() {
             match self.tag_name(token) {
                 Some(name) => {
                     if keep_tag(name) {
-                        f(Unit {
+                        units.push(Unit {
                             token: i as u32,
                             start: token.start,
                             end: token.end,
@@ -341,7 +331,7 @@ impl Source {
                 None => {
                     let text = self.token_text(token);
                     for word in split_words(text) {
-                        f(Unit {
+                        units.push(Unit {
                             token: i as u32,
                             start: token.start + word.start as u32,
                             end: token.start + word.end as u32,
@@ -352,6 +342,7 @@ impl Source {
                 }
             }
         }
+        units
     }
 }
 
@@ -449,8 +440,8 @@ impl ScanState {
 pub(crate) enum Markup {
     /// Character data read in this state.
     Text(TextState),
-    /// A start tag whose name ends at `name_end`.
-    StartTag { name_end: usize, tag: TagEnd },
+    /// A start tag (its attributes are [`Scanner::attributes`]).
+    StartTag { tag: TagEnd },
     /// An end tag; `complete` unless the input ended inside it.
     EndTag { complete: bool },
     /// A comment (or bogus comment) with its data's byte range.
@@ -618,7 +609,7 @@ impl<'a> Scanner<'a> {
                 attributes.clear();
                 let tag =
                     scan_attributes(s, name_end, |name, value| attributes.push((name, value)));
-                scanned(TokenKind::StartTag(name), tag.end, Markup::StartTag { name_end, tag })
+                scanned(TokenKind::StartTag(name), tag.end, Markup::StartTag { tag })
             }
             _ => None,
         }

@@ -314,61 +314,12 @@ fn token_ccv(source: &Source) -> Ccv {
     ccv
 }
 
-/// The number of words of `text`, as [`split_words`] splits it (maximal
-/// runs of characters that are not [`char::is_whitespace`]), without
-/// splitting: eight ASCII bytes at a time (SWAR, "SIMD within a
-/// register"), other characters one by one \[I\].
+/// The number of words of `text`, as [`split_words`] splits it, counted
+/// without splitting (the statistics' counter).
 ///
 /// [`split_words`]: crate::document::split_words
 fn count_words(text: &str) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let bytes = text.as_bytes();
-    let mut words = 0;
-    // Bit 7 set: the character before the next one is whitespace, or
-    // there is none.
-    let mut after_space: u64 = 0x80;
-    let mut i = 0;
-    while let Some(&first) = bytes.get(i) {
-        if let Some(chunk) = bytes.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-            let w = u64::from_le_bytes(chunk);
-            if w & HIGH == 0 {
-                let space = ascii_space_bits(w);
-                // A word starts at a non-space byte after a space byte.
-                let starts = !space & HIGH & ((space << 8) | after_space);
-                words += starts.count_ones() as usize;
-                after_space = (space >> 56) & 0x80;
-                i += 8;
-                continue;
-            }
-        }
-        let (space, len) = if first.is_ascii() {
-            (matches!(first, 0x09..=0x0D | b' '), 1)
-        } else {
-            let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
-            (c.is_whitespace(), c.len_utf8())
-        };
-        if !space && after_space != 0 {
-            words += 1;
-        }
-        after_space = if space { 0x80 } else { 0 };
-        i += len;
-    }
-    words
-}
-
-/// Bit 7 of each byte of `w` (eight ASCII bytes, little end first) set
-/// when the byte is whitespace as [`char::is_whitespace`] says: U+0020 or
-/// U+0009–U+000D. No byte is above 0x7F, so no sum below carries into the
-/// next byte.
-fn ascii_space_bits(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A byte of `w ^ 0x20…` is zero exactly where `w` has a space; adding
-    // 0x7F sets bit 7 of every other byte.
-    let not_blank = (w ^ (ONES * 0x20)).wrapping_add(ONES * 0x7F) & HIGH;
-    let at_least_9 = w.wrapping_add(ONES * (0x80 - 0x09)) & HIGH;
-    let at_least_14 = w.wrapping_add(ONES * (0x80 - 0x0E)) & HIGH;
-    (!not_blank & HIGH) | (at_least_9 & !at_least_14)
+    crate::document::count_text(text).1 as usize
 }
 
 /// Everything one run computes.

@@ -24,16 +24,8 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
     let mut first_time = None;
     for id in doc.ids() {
         let Some(element) = doc.element(id) else { continue };
-        // One pass over the attributes, compared without case (no
-        // lower-cased copy per element).
-        let (mut itemprop, mut rel) = (None, None);
-        for (attr, value) in element.attrs() {
-            match attr {
-                "itemprop" if itemprop.is_none() => itemprop = Some(value),
-                "rel" if rel.is_none() => rel = Some(value),
-                _ => {}
-            }
-        }
+        // Compared without case (no lower-cased copy per element).
+        let (itemprop, rel) = (element.attr("itemprop"), element.attr("rel"));
         let itemprop_is = |value: &str| itemprop.is_some_and(|p| p.eq_ignore_ascii_case(value));
         let has_rel = |word: &str| {
             rel.is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))

@@ -241,14 +241,7 @@ fn element_name_roles(doc: &Document) -> Vec<NameRoles> {
     doc.ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
-            let (mut id_value, mut class_value) = (None, None);
-            for (name, value) in element.attrs() {
-                match name {
-                    "id" if id_value.is_none() => id_value = Some(value),
-                    "class" if class_value.is_none() => class_value = Some(value),
-                    _ => {}
-                }
-            }
+            let (id_value, class_value) = (element.attr("id"), element.attr("class"));
             if id_value.is_none() && class_value.is_none() {
                 return NameRoles::default();
             }
