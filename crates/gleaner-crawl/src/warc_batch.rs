@@ -371,12 +371,13 @@ pub fn learn_host_templates(
     type Summary = Option<(usize, RecordOffset, String, Option<PageSummary>)>;
     let summarize = |item: Item| -> Summary {
         let Item::Record { file, record, .. } = item else { return None };
-        let Selected::Page(page) = select(&record, max_bytes) else { return None };
+        let offset = record.offset.clone();
+        let Selected::Page(page) = select(record, max_bytes) else { return None };
         let host = host_of(page.url.as_deref());
         let parse = batch_page(&page, "").parse_options(job.parse());
         let summary =
-            Document::parse(&page.body, &parse).ok().map(|d| PageSummary::of(&d, options));
-        Some((file, record.offset, host, summary))
+            Document::parse(page.body(), &parse).ok().map(|d| PageSummary::of(&d, options));
+        Some((file, offset, host, summary))
     };
     let mut by_host: HashMap<String, (Vec<Option<PageSummary>>, Vec<String>)> = HashMap::new();
     let mut templates = HostTemplates::default();
@@ -416,7 +417,7 @@ pub fn learn_host_templates(
 
 /// The batch's view of a page.
 fn batch_page<'a>(page: &'a WarcPage, source: &'a str) -> Page<'a> {
-    Page { source, bytes: &page.body, url: page.url.as_deref(), encoding: page.encoding }
+    Page { source, bytes: page.body(), url: page.url.as_deref(), encoding: page.encoding }
 }
 
 /// The record of a WARC record that [`select`] judged, named `source`
@@ -704,7 +705,7 @@ pub fn run_warc(
         Item::Record { file, record, position } => {
             let source = source_of(path_of(files, file), record.offset);
             let templates = site.and_then(|s| s.of(file, record.offset));
-            match page_record(job, &source, select(&record, max_bytes), templates) {
+            match page_record(job, &source, select(record, max_bytes), templates) {
                 Err(kind) => Outcome::Skipped { kind, position },
                 Ok((mut out, record_id)) => {
                     if text_in_rendered || (txt_rendered && !out.rendered.is_empty()) {

@@ -23,7 +23,7 @@
 //! );
 //! let mut reader = WarcReader::new(warc.as_bytes())?;
 //! let record = reader.next_record(|_| u64::MAX).expect("a record")?;
-//! let Selected::Page(page) = select(&record, 1 << 20) else { panic!("a page") };
+//! let Selected::Page(page) = select(record, 1 << 20) else { panic!("a page") };
 //! assert_eq!(page.url.as_deref(), Some("http://e.com/"));
 //! assert_eq!(page.encoding.map(|e| e.name()), Some("windows-1252"));
 //! # Ok::<(), gleaner_crawl::warc::WarcError>(())
@@ -50,10 +50,20 @@ pub struct WarcPage {
     pub date: Option<String>,
     /// `WARC-Record-ID`.
     pub record_id: Option<String>,
-    /// The HTTP body, de-chunked and decoded.
-    pub body: Vec<u8>,
     /// The encoding named by the HTTP `charset`, when the core knows it.
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// The record's block when the body needed no decoding (the body is
+    /// its tail from `body_start`: not copied out of it), or the decoded
+    /// body (`body_start` 0).
+    bytes: Vec<u8>,
+    body_start: usize,
+}
+
+impl WarcPage {
+    /// The HTTP body, de-chunked and decoded.
+    pub fn body(&self) -> &[u8] {
+        self.bytes.get(self.body_start..).unwrap_or_default()
+    }
 }
 
 /// What a record is to a batch.
@@ -89,8 +99,9 @@ pub fn block_bytes_to_keep(headers: &[(String, String)], max_bytes: usize) -> u6
 }
 
 /// Decides what `record` is and, for a page, decodes its body (at most
-/// `max_bytes` bytes after decoding). Never panics on any input.
-pub fn select(record: &WarcRecord, max_bytes: usize) -> Selected {
+/// `max_bytes` bytes after decoding; a body that needs no decoding stays
+/// in the record's block). Never panics on any input.
+pub fn select(record: WarcRecord, max_bytes: usize) -> Selected {
     let kind = record.warc_type();
     if kind != "response" {
         return Selected::Skipped(skip_kind(&kind));
@@ -122,21 +133,23 @@ pub fn select(record: &WarcRecord, max_bytes: usize) -> Selected {
         }
         return Selected::Skipped("non-html".into());
     }
-    let body = match decode_body(&headers, body, max_bytes) {
-        Ok(body) => body,
+    let decoded = match decode_body(&headers, body, max_bytes) {
+        Ok(decoded) => decoded,
         Err(e) => return failed(e),
     };
-    if check_body(declared_html, &body).is_err() {
+    if check_body(declared_html, decoded.as_deref().unwrap_or(body)).is_err() {
         return Selected::Skipped("non-html".into());
     }
     let encoding = charset.as_deref().and_then(gleaner::document::encoding_for_label);
-    Selected::Page(WarcPage {
-        url,
-        date,
-        record_id: record.record_id().map(str::to_string),
-        body,
-        encoding,
-    })
+    let record_id = record.record_id().map(str::to_string);
+    let (bytes, body_start) = match decoded {
+        Some(decoded) => (decoded, 0),
+        None => {
+            let body_start = record.block.len() - body.len();
+            (record.block, body_start)
+        }
+    };
+    Selected::Page(WarcPage { url, date, record_id, encoding, bytes, body_start })
 }
 
 /// The counted kind of a skipped record.
@@ -180,18 +193,24 @@ fn parse_http(block: &[u8]) -> Result<(Fields, &[u8]), String> {
 }
 
 /// The body as the page's bytes: de-chunked and decoded as its headers
-/// say, at most `max_bytes` long.
+/// say, at most `max_bytes` long; `None` when `body` is that already.
 fn decode_body(
     headers: &[(String, String)],
     body: &[u8],
     max_bytes: usize,
-) -> Result<Vec<u8>, String> {
+) -> Result<Option<Vec<u8>>, String> {
     let chunked = header(headers, "transfer-encoding")
         .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
-    let mut bytes = match chunked.then(|| dechunk(body, max_bytes)).flatten() {
-        Some(bytes) => bytes?,
-        None => body.to_vec(),
-    };
+    let codings = header(headers, "content-encoding").unwrap_or("").to_ascii_lowercase();
+    let coded = codings.split(',').map(str::trim).any(|c| !matches!(c, "" | "identity"));
+    let dechunked = chunked.then(|| dechunk(body, max_bytes)).flatten().transpose()?;
+    if !coded {
+        if dechunked.as_ref().map_or(body.len(), Vec::len) > max_bytes {
+            return Err(too_large(max_bytes));
+        }
+        return Ok(dechunked);
+    }
+    let mut bytes = dechunked.unwrap_or_else(|| body.to_vec());
     let codings = header(headers, "content-encoding").unwrap_or("").to_ascii_lowercase();
     // Codings are listed in the order they were applied: undo the last
     // first (RFC 9110 §8.4).
@@ -209,7 +228,7 @@ fn decode_body(
     if bytes.len() > max_bytes {
         return Err(too_large(max_bytes));
     }
-    Ok(bytes)
+    Ok(Some(bytes))
 }
 
 /// Undoes one content coding, reading at most one byte past the limit.
@@ -290,7 +309,7 @@ mod tests {
     }
 
     fn page(http: &[u8]) -> WarcPage {
-        match select(&response(http), 1 << 20) {
+        match select(response(http), 1 << 20) {
             Selected::Page(page) => page,
             other => panic!("not a page: {other:?}"),
         }
@@ -299,38 +318,38 @@ mod tests {
     #[test]
     fn chunked_and_encoded_bodies_are_decoded() {
         let chunked = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<p>a\r\n6\r\nbc</p>\r\n0\r\n\r\n";
-        assert_eq!(page(chunked).body, b"<p>abc</p>");
+        assert_eq!(page(chunked).body(), b"<p>abc</p>");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(b"<p>zipped</p>").expect("gzip");
         let mut http =
             b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
                 .to_vec();
         http.extend(gz.finish().expect("gzip"));
-        assert_eq!(page(&http).body, b"<p>zipped</p>");
+        assert_eq!(page(&http).body(), b"<p>zipped</p>");
         let stored_decoded = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n<html><p>x</p>";
-        assert_eq!(page(stored_decoded).body, b"<html><p>x</p>");
+        assert_eq!(page(stored_decoded).body(), b"<html><p>x</p>");
     }
 
     #[test]
     fn kinds_are_skipped_and_bad_responses_fail() {
         let mut revisit = response(b"HTTP/1.1 200 OK\r\n\r\n");
         revisit.headers[0].1 = "revisit".into();
-        assert!(matches!(select(&revisit, 100), Selected::Skipped(k) if k == "revisit"));
+        assert!(matches!(select(revisit, 100), Selected::Skipped(k) if k == "revisit"));
         let image = response(b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG");
-        assert!(matches!(select(&image, 100), Selected::Skipped(k) if k == "non-html"));
+        assert!(matches!(select(image, 100), Selected::Skipped(k) if k == "non-html"));
         let plain = response(b"HTTP/1.1 200 OK\r\n\r\nhello");
-        assert!(matches!(select(&plain, 100), Selected::Skipped(k) if k == "non-html"));
+        assert!(matches!(select(plain, 100), Selected::Skipped(k) if k == "non-html"));
         let bad = response(b"HTTP/1.1 200 OK\r\nContent-Type text/html\r\n");
         assert!(
-            matches!(select(&bad, 100), Selected::Failed { error, .. } if error.starts_with("bad HTTP response header"))
+            matches!(select(bad, 100), Selected::Failed { error, .. } if error.starts_with("bad HTTP response header"))
         );
         let big = response(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>0123456789</p>");
         assert!(
-            matches!(select(&big, 5), Selected::Failed { error, .. } if error.contains("limit of 5 bytes"))
+            matches!(select(big, 5), Selected::Failed { error, .. } if error.contains("limit of 5 bytes"))
         );
         let garbage = response(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\xff\xfe\xfd");
         assert!(
-            matches!(select(&garbage, 100), Selected::Failed { error, .. } if error.starts_with("cannot decode br"))
+            matches!(select(garbage, 100), Selected::Failed { error, .. } if error.starts_with("cannot decode br"))
         );
     }
 }

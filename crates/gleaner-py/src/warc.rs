@@ -98,11 +98,13 @@ fn read_batch(
                     job.failed_record(path, &format!("corrupt or truncated WARC: {e}")),
                 )));
             }
-            Some(Ok(record)) => match select(&record, max_bytes) {
-                Selected::Skipped(_) => {}
-                selected => items
-                    .push(Item::Selected { source: format!("{path}#{}", record.offset), selected }),
-            },
+            Some(Ok(record)) => {
+                let source = format!("{path}#{}", record.offset);
+                match select(record, max_bytes) {
+                    Selected::Skipped(_) => {}
+                    selected => items.push(Item::Selected { source, selected }),
+                }
+            }
         }
     }
     items
