@@ -371,7 +371,7 @@ pub fn learn_host_templates(
     type Summary = Option<(usize, RecordOffset, String, Option<PageSummary>)>;
     let summarize = |item: Item| -> Summary {
         let Item::Record { file, record, .. } = item else { return None };
-        let offset = record.offset.clone();
+        let offset = record.offset;
         let Selected::Page(page) = select(record, max_bytes) else { return None };
         let host = host_of(page.url.as_deref());
         let parse = batch_page(&page, "").parse_options(job.parse());
