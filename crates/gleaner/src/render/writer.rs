@@ -142,23 +142,30 @@ impl Writer {
             }
             return;
         }
-        let mut words = text.split(char::is_whitespace).peekable();
         if text.starts_with(char::is_whitespace) {
             self.request(Break::Space);
         }
-        while let Some(word) = words.next() {
-            if word.is_empty() {
-                continue;
-            }
-            let line_start = self.fresh || self.pending >= Break::Line;
-            self.begin_content();
-            if self.escape && self.verbatim == 0 {
+        if self.escape && self.verbatim == 0 {
+            let mut words = text.split(char::is_whitespace).peekable();
+            while let Some(word) = words.next() {
+                if word.is_empty() {
+                    continue;
+                }
+                let line_start = self.fresh || self.pending >= Break::Line;
+                self.begin_content();
                 push_escaped(&mut self.out, word, line_start, self.in_cell);
-            } else {
-                self.out.push_str(word);
+                if words.peek().is_some() {
+                    self.request(Break::Space);
+                }
             }
-            if words.peek().is_some() {
-                self.request(Break::Space);
+        } else {
+            // Unescaped, the words after the first are the text with its
+            // white space collapsed: what `begin_content` would write
+            // before each of them is one space.
+            let core = text.trim_matches(char::is_whitespace);
+            if !core.is_empty() {
+                self.begin_content();
+                push_collapsed(&mut self.out, core);
             }
         }
         if text.ends_with(char::is_whitespace) {
@@ -289,6 +296,66 @@ impl Writer {
     }
 }
 
+/// Bytes that may start a white space character: the ASCII ones and the
+/// lead bytes of the others (U+0085, U+00A0; U+1680; U+2000–U+205F;
+/// U+3000).
+const MAY_START_SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b, 0x09..=0x0D | 0x20 | 0xC2 | 0xE1..=0xE3);
+        b += 1;
+    }
+    table
+};
+
+/// The length of the [`char::is_whitespace`] character starting at byte
+/// `i` of `text`, or 0.
+fn space_at(text: &str, i: usize) -> usize {
+    match text.as_bytes().get(i) {
+        Some(0x09..=0x0D | b' ') => 1,
+        Some(0xC2 | 0xE1..=0xE3) => text
+            .get(i..)
+            .and_then(|rest| rest.chars().next())
+            .filter(|c| c.is_whitespace())
+            .map_or(0, char::len_utf8),
+        _ => 0,
+    }
+}
+
+/// Appends `core` (no white space at either end) with each run of white
+/// space as one space: its words joined by spaces, as
+/// `core.split_whitespace()` would give them, but copied a stretch at a
+/// time — prose, whose white space is single spaces already, is one copy
+/// \[I\].
+fn push_collapsed(out: &mut String, core: &str) {
+    let bytes = core.as_bytes();
+    let (mut copied, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if !MAY_START_SPACE[usize::from(b)] {
+            i += 1;
+            continue;
+        }
+        let first = space_at(core, i);
+        if first == 0 {
+            i += 1;
+            continue;
+        }
+        // A run of white space from `i` to `end`.
+        let mut end = i + first;
+        while let n @ 1.. = space_at(core, end) {
+            end += n;
+        }
+        if !(b == b' ' && end == i + 1) {
+            out.push_str(core.get(copied..i).unwrap_or_default());
+            out.push(' ');
+            copied = end;
+        }
+        i = end;
+    }
+    out.push_str(core.get(copied..).unwrap_or_default());
+}
+
 /// The longest run of backticks in `s`.
 pub(crate) fn longest_backtick_run(s: &str) -> usize {
     s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
@@ -326,6 +393,44 @@ fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// White space runs of every kind collapse as `split_whitespace`
+    /// collapses them; other non-ASCII characters with the same lead
+    /// bytes stay.
+    #[test]
+    fn collapsed_text_is_its_words_joined_by_spaces() {
+        let pieces = [
+            "a",
+            "b c",
+            "  ",
+            "\t",
+            "\n\r",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{3000}",
+            "\u{1680}",
+            "\u{85}",
+            "°",
+            "’",
+            "—",
+            "あ",
+            "\u{205f}",
+            "\u{202f}",
+            "x\u{2028}y",
+            "é",
+        ];
+        for (i, a) in pieces.iter().enumerate() {
+            for b in &pieces {
+                for c in &pieces[i % 5..] {
+                    let text = format!("w{a}{b}x{c}{a}z");
+                    let mut out = String::new();
+                    push_collapsed(&mut out, &text);
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    assert_eq!(out, words.join(" "), "{text:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn escaping() {
