@@ -592,8 +592,15 @@ mod tests {
     use super::*;
 
     /// The elements and text of `html`'s body as `<name>`/text items,
-    /// with the given nesting cap.
+    /// with the given nesting cap; the same from both tree builders.
     fn body(html: &str, max_nesting: usize) -> String {
+        let ours = body_with(html, max_nesting, TreeBuilderKind::Own);
+        let theirs = body_with(html, max_nesting, TreeBuilderKind::Html5ever);
+        assert_eq!(ours, theirs, "own tree builder vs html5ever on {html:?}");
+        theirs
+    }
+
+    fn body_with(html: &str, max_nesting: usize, tree_builder: TreeBuilderKind) -> String {
         let options = FeedOptions {
             limits: TreeLimits {
                 max_nesting,
@@ -604,7 +611,7 @@ mod tests {
             },
             scripting: true,
             keep_everything: false,
-            tree_builder: TreeBuilderKind::Html5ever,
+            tree_builder,
         };
         let Ok(built) = build_tree(html, &options, &Deadline::never()) else {
             unreachable!("no limit, no deadline")

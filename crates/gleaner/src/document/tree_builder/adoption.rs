@@ -67,7 +67,8 @@ impl OwnTreeBuilder {
             let mut inner = 0;
             loop {
                 inner += 1;
-                node_stack -= 1;
+                let Some(above) = node_stack.checked_sub(1) else { break };
+                node_stack = above;
                 let Some(entry) = self.open.get(node_stack) else { break };
                 let node = entry.node;
                 if node == fe {
