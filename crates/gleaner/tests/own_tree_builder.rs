@@ -89,3 +89,163 @@ fn own_tree_builder_builds_html5evers_trees_on_every_prefix_of_the_html5lib_inpu
     let unexplained: Vec<_> = different.iter().filter(|d| !d.contains("annotation-xml")).collect();
     assert!(unexplained.is_empty(), "trees differ on {unexplained:?}");
 }
+
+/// Markup for the tag-soup test: every insertion mode's tags, misnested.
+const SOUP: &[&str] = &[
+    "<table>",
+    "</table>",
+    "<tr>",
+    "</tr>",
+    "<td>",
+    "</td>",
+    "<th>",
+    "<tbody>",
+    "</tbody>",
+    "<caption>",
+    "</caption>",
+    "<colgroup>",
+    "<col>",
+    "<b>",
+    "</b>",
+    "<i>",
+    "</i>",
+    "<a href=x>",
+    "</a>",
+    "<nobr>",
+    "</nobr>",
+    "<font color=red>",
+    "</font>",
+    "<p>",
+    "</p>",
+    "<div>",
+    "</div>",
+    "<li>",
+    "<ul>",
+    "</ul>",
+    "<dd>",
+    "<dt>",
+    "<select>",
+    "</select>",
+    "<option>",
+    "</option>",
+    "<optgroup>",
+    "<input>",
+    "<input type=hidden>",
+    "<hr>",
+    "<textarea>",
+    "</textarea>",
+    "<svg>",
+    "</svg>",
+    "<math>",
+    "</math>",
+    "<mi>",
+    "<mtext>",
+    "<foreignObject>",
+    "</foreignObject>",
+    "<desc>",
+    "<template>",
+    "</template>",
+    "<frameset>",
+    "</frameset>",
+    "<frame>",
+    "<body>",
+    "</body>",
+    "</html>",
+    "<html>",
+    "<head>",
+    "</head>",
+    "<title>t</title>",
+    "<script>s</script>",
+    "<style>x</style>",
+    "<noscript>",
+    "</noscript>",
+    "<form>",
+    "</form>",
+    "<button>",
+    "</button>",
+    "<h1>",
+    "</h1>",
+    "<h2>",
+    "<pre>",
+    "\n",
+    "x",
+    "  ",
+    "<br>",
+    "</br>",
+    "<marquee>",
+    "</marquee>",
+    "<object>",
+    "</object>",
+    "<ruby>",
+    "<rt>",
+    "<rp>",
+    "<rb>",
+    "<plaintext>",
+    "<xmp>",
+    "<iframe>",
+    "<!-- c -->",
+    "<!DOCTYPE html>",
+    "\0",
+    "<image>",
+    "<menu>",
+    "<main>",
+    "<address>",
+    "<span>",
+    "</span>",
+    "<em>",
+    "<code>",
+    "<strong>",
+    "</strong>",
+    "<s>",
+    "<u>",
+    "<applet>",
+    "<keygen>",
+    "<listing>",
+    "<embed>",
+    "<meta>",
+    "<link>",
+    "<base>",
+    "<noframes>",
+    "<noembed>",
+    "<summary>",
+    "<details>",
+    "<big>",
+    "<tt>",
+    "<small>",
+    "<strike>",
+];
+
+#[test]
+#[ignore = "100 000 parses: run with --release -- --ignored"]
+fn own_tree_builder_builds_html5evers_trees_from_tag_soup() {
+    // xorshift64: the same pages on every run.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut different = Vec::new();
+    let pages = 100_000;
+    for _ in 0..pages {
+        let tokens = (next() % 25) as usize + 1;
+        let page: String =
+            (0..tokens).map(|_| SOUP[(next() % SOUP.len() as u64) as usize]).collect();
+        let scripting = next() % 2 == 0;
+        if own_tree(&page, scripting) != gleaner_tree(&page, scripting) {
+            different.push(page);
+        }
+    }
+    println!(
+        "own tree builder: {} of {pages} tag soups build html5ever's tree",
+        pages - different.len()
+    );
+    // Where html5ever departs from WHATWG §13.2.4.2 and the own builder
+    // does not: html5ever's "special" category has only HTML elements
+    // (not MathML `mi`…`mtext`, `annotation-xml`, SVG `foreignObject`,
+    // `desc`, `title`), so `<dt>` in an SVG `desc` or `</option>` in a
+    // `foreignObject` close elements outside them. Seen on 2 pages of the
+    // 100 000.
+    assert!(different.len() <= 2, "trees differ on {} pages: {different:?}", different.len());
+}
