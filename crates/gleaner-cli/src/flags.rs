@@ -1009,9 +1009,9 @@ pub struct LimitArgs {
     )]
     pub time_budget_ms: u64,
 
-    /// Which tree builder parses pages (for measuring issue 12's own tree
-    /// builder; hidden until it replaces html5ever's).
-    #[arg(long, hide = true, value_enum, default_value_t = TreeBuilderArg::Html5ever)]
+    /// Which tree builder parses pages: gleaner's own (the default) or
+    /// html5ever's (hidden, for measuring issue 12).
+    #[arg(long, hide = true, value_enum, default_value_t = TreeBuilderArg::Own)]
     pub tree_builder: TreeBuilderArg,
 }
 
@@ -1034,7 +1034,7 @@ impl Default for LimitArgs {
             max_elements: p.max_elements,
             max_attributes: p.max_attributes,
             time_budget_ms: p.time_budget.map_or(0, |b| b.as_millis() as u64),
-            tree_builder: TreeBuilderArg::Html5ever,
+            tree_builder: TreeBuilderArg::Own,
         }
     }
 }

@@ -109,8 +109,8 @@ pub struct ParseOptions {
     /// the library reads are kept (`id`, `class`, `href`, `src`, `style`,
     /// …), which makes tree building much faster.
     pub keep_all_attributes: bool,
-    /// Which tree builder builds the tree: html5ever's (the default) or
-    /// gleaner's own (opt-in, issue 12).
+    /// Which tree builder builds the tree: gleaner's own (the default,
+    /// issue 12) or html5ever's.
     pub tree_builder: TreeBuilderKind,
 }
 
@@ -126,7 +126,7 @@ impl Default for ParseOptions {
             time_budget: Some(DEFAULT_TIME_BUDGET),
             url: None,
             keep_all_attributes: false,
-            tree_builder: TreeBuilderKind::Html5ever,
+            tree_builder: TreeBuilderKind::Own,
         }
     }
 }

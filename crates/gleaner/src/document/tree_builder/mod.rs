@@ -394,6 +394,18 @@ impl OwnTreeBuilder {
         }
     }
 
+    /// The handles [`OwnTreeBuilder::trace_handles`] reports, counted
+    /// without the sink: `(others, formatting elements)`, a formatting
+    /// element once for each place it is held (the stack and the list).
+    pub(crate) fn held_handles(&self) -> (usize, usize) {
+        let open_formatting = self.open.iter().filter(|e| e.has(class::FORMATTING)).count();
+        let listed = self.active.iter().filter(|a| matches!(a, Active::Element { .. })).count();
+        let others = 1 + self.open.len() - open_formatting
+            + usize::from(self.head.is_some())
+            + usize::from(self.form.is_some());
+        (others, open_formatting + listed)
+    }
+
     /// True if the adjusted current node is not an HTML element (the
     /// tokenizer reads `<![CDATA[` as a CDATA section then).
     pub(crate) fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
