@@ -1,6 +1,8 @@
 //! Tree construction from gleaner's own tokens: the [`Scanner`]'s tokens
-//! go straight into html5ever's [`TreeBuilder`] (`process_token`), and
-//! html5ever's tokenizer never reads the page.
+//! go straight into a tree builder as html5ever tokens — gleaner's own
+//! ([`OwnTreeBuilder`], the default) or html5ever's [`TreeBuilder`]
+//! (`process_token`), see [`TreeBuilderKind`] — and html5ever's tokenizer
+//! never reads the page.
 //!
 //! One tokenizer: the scanner finds each token's extent, this module says
 //! what it means as the WHATWG tokenizer would (tag names and attributes
