@@ -64,6 +64,15 @@ fn paragraphs_and_list_items_close_implicitly() {
 }
 
 #[test]
+fn quirks_mode_keeps_a_table_in_its_paragraph() {
+    // §13.2.6.4.7 `<table>`: a `p` is closed first unless in quirks mode
+    // (no DOCTYPE).
+    assert_eq!(body("<p><table></table>"), "<p>\n  <table>");
+    let tree = own_tree("<!DOCTYPE html><p><table></table>", true);
+    assert!(tree.ends_with("|     <p>\n|     <table>\n"), "{tree}");
+}
+
+#[test]
 fn foreign_content_is_adjusted_and_broken_out_of() {
     assert_eq!(
         body("<svg viewbox=0><foreignobject><p>x</p></foreignobject></svg><p>y"),
