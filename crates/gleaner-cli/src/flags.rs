@@ -1008,6 +1008,20 @@ pub struct LimitArgs {
         default_value_t = gleaner::document::DEFAULT_TIME_BUDGET.as_millis() as u64
     )]
     pub time_budget_ms: u64,
+
+    /// Which tree builder parses pages: gleaner's own (the default) or
+    /// html5ever's (hidden, for measuring issue 12).
+    #[arg(long, hide = true, value_enum, default_value_t = TreeBuilderArg::Own)]
+    pub tree_builder: TreeBuilderArg,
+}
+
+/// The values of `--tree-builder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeBuilderArg {
+    /// html5ever's tree builder.
+    Html5ever,
+    /// gleaner's own.
+    Own,
 }
 
 impl Default for LimitArgs {
@@ -1020,6 +1034,7 @@ impl Default for LimitArgs {
             max_elements: p.max_elements,
             max_attributes: p.max_attributes,
             time_budget_ms: p.time_budget.map_or(0, |b| b.as_millis() as u64),
+            tree_builder: TreeBuilderArg::Own,
         }
     }
 }
@@ -1042,6 +1057,10 @@ impl LimitArgs {
             .max_formatting(self.max_formatting)
             .max_elements(self.max_elements)
             .max_attributes(self.max_attributes)
-            .time_budget(budget))
+            .time_budget(budget)
+            .tree_builder(match self.tree_builder {
+                TreeBuilderArg::Html5ever => gleaner::TreeBuilderKind::Html5ever,
+                TreeBuilderArg::Own => gleaner::TreeBuilderKind::Own,
+            }))
     }
 }

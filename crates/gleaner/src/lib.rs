@@ -49,6 +49,6 @@ pub mod render;
 mod selection;
 pub mod template;
 
-pub use crate::document::{Document, NodeId, ParseOptions};
+pub use crate::document::{Document, NodeId, ParseOptions, TreeBuilderKind};
 pub use crate::error::{BinaryKind, Error, Result};
 pub use crate::selection::Selection;

@@ -18,6 +18,7 @@ mod source;
 mod stats;
 mod tag_attributes;
 pub mod tags;
+mod tree_builder;
 mod tree_dump;
 mod tree_feed;
 
@@ -37,6 +38,7 @@ pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
 pub(crate) use self::stats::count_text;
 pub use self::stats::{NodeFlags, NodeStats};
 pub(crate) use self::tree_feed::drops_content;
+pub use self::tree_feed::TreeBuilderKind;
 use crate::error::{BinaryKind, Error, Result};
 use crate::layout::Layout;
 
@@ -107,6 +109,9 @@ pub struct ParseOptions {
     /// the library reads are kept (`id`, `class`, `href`, `src`, `style`,
     /// …), which makes tree building much faster.
     pub keep_all_attributes: bool,
+    /// Which tree builder builds the tree: gleaner's own (the default,
+    /// issue 12) or html5ever's.
+    pub tree_builder: TreeBuilderKind,
 }
 
 impl Default for ParseOptions {
@@ -121,6 +126,7 @@ impl Default for ParseOptions {
             time_budget: Some(DEFAULT_TIME_BUDGET),
             url: None,
             keep_all_attributes: false,
+            tree_builder: TreeBuilderKind::Own,
         }
     }
 }
@@ -165,6 +171,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::time_budget`].
     pub fn time_budget(mut self, budget: Option<Duration>) -> ParseOptions {
         self.time_budget = budget;
+        self
+    }
+
+    /// Sets [`ParseOptions::tree_builder`].
+    pub fn tree_builder(mut self, kind: TreeBuilderKind) -> ParseOptions {
+        self.tree_builder = kind;
         self
     }
 
@@ -671,15 +683,24 @@ pub mod conformance {
     use html5ever::ParseOpts;
 
     use super::sink::ArenaSink;
-    use super::tree_feed::{build_tree, FeedOptions, TreeLimits};
+    use super::tree_feed::{build_tree, FeedOptions, TreeBuilderKind, TreeLimits};
     use super::{tree_dump, Deadline, ParseOptions};
 
     /// The tree [`Document::parse`](super::Document::parse) builds for
     /// `html` (its default limits, every attribute and comment kept), in
     /// the html5lib format; `scripting` is the scripting flag.
     pub fn gleaner_tree(html: &str, scripting: bool) -> String {
+        tree_with(html, scripting, TreeBuilderKind::Html5ever)
+    }
+
+    /// [`gleaner_tree`] with gleaner's own tree builder.
+    pub fn own_tree(html: &str, scripting: bool) -> String {
+        tree_with(html, scripting, TreeBuilderKind::Own)
+    }
+
+    fn tree_with(html: &str, scripting: bool, tree_builder: TreeBuilderKind) -> String {
         let limits = TreeLimits::of(&ParseOptions::default().keep_all_attributes(true));
-        let options = FeedOptions { limits, scripting, keep_everything: true };
+        let options = FeedOptions { limits, scripting, keep_everything: true, tree_builder };
         match build_tree(html, &options, &Deadline::never()) {
             Ok(built) => tree_dump::dump(&built.tree),
             Err(_) => String::new(),
