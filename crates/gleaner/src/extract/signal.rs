@@ -102,10 +102,12 @@ pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
 /// Gaussian blur of `values` with standard deviation `sigma` in O(n)
 /// whatever σ: `passes` running-sum box filters (3 passes already match a
 /// Gaussian to a few per cent). Each box is a mean over the in-range
-/// entries, so a constant signal stays constant up to the ends.
-pub(crate) fn gaussian_blur(values: &[f32], sigma: f64, passes: usize) -> Vec<f32> {
-    let mut cur = values.to_vec();
-    let mut next = vec![0.0f32; values.len()];
+/// entries, so a constant signal stays constant up to the ends. The
+/// values are taken over: their buffer is one of the two the passes
+/// alternate between.
+pub(crate) fn gaussian_blur(values: Vec<f32>, sigma: f64, passes: usize) -> Vec<f32> {
+    let mut cur = values;
+    let mut next = vec![0.0f32; cur.len()];
     for width in box_widths(sigma, passes) {
         box_mean(&cur, &mut next, width / 2);
         std::mem::swap(&mut cur, &mut next);
@@ -209,7 +211,7 @@ mod tests {
     fn blur_of_a_step_follows_the_gaussian_cdf() {
         let sigma = 20.0;
         let step: Vec<f32> = (0..1000).map(|i| if i < 500 { 0.0 } else { 1.0 }).collect();
-        let blurred = gaussian_blur(&step, sigma, 3);
+        let blurred = gaussian_blur(step, sigma, 3);
         for i in (300..700).step_by(10) {
             // The step sits between entries 499 and 500.
             let x = (i as f64 - 499.5) / sigma;
@@ -227,10 +229,10 @@ mod tests {
     #[test]
     fn blur_keeps_a_constant_signal_constant() {
         let flat = vec![0.25f32; 37];
-        for v in gaussian_blur(&flat, 50.0, 3) {
+        for v in gaussian_blur(flat, 50.0, 3) {
             assert!((v - 0.25).abs() < 1e-6);
         }
-        assert!(gaussian_blur(&[], 5.0, 3).is_empty());
+        assert!(gaussian_blur(Vec::new(), 5.0, 3).is_empty());
     }
 
     #[test]
