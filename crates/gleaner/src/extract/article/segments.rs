@@ -93,9 +93,13 @@ pub(super) struct Analysis {
     /// The segment of each visible text node ([`NO_SEGMENT`] for others):
     /// `u32`, as node ids are.
     segment_of: Vec<u32>,
-    /// Every block with text, its segments summed, in document order:
-    /// the voters, the same in every attempt.
-    pub blocks: Vec<(NodeId, Segment)>,
+    /// Every block whose text can vote, its segments summed (the block
+    /// is the sum's `owner`), in document order: the voters, the same in
+    /// every attempt. Blocks shorter than
+    /// [`min_paragraph_chars`](super::ArticleConfig::min_paragraph_chars)
+    /// or whose text reads as code never vote, and are not kept (issue
+    /// 13: a page of short paragraphs would keep one for every block).
+    pub blocks: Vec<Segment>,
     /// What each element's id and class say (empty for other nodes).
     pub names: Vec<NameRoles>,
     /// The roots of the widgets on the page (`widgets`).
@@ -151,7 +155,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // free the rest first, and leave no doubling slack.
     drop((own, ratios));
     segments.shrink_to_fit();
-    let blocks = sum_by_block(&segments);
+    let blocks = sum_by_block(&segments, |block| {
+        block.chars >= cfg.min_paragraph_chars && !block.reads_as_code()
+    });
     let names = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg);
     Analysis { segments, segment_of, blocks, names, widgets }
@@ -329,25 +335,25 @@ impl Analysis {
     }
 }
 
-/// The segments summed per block, in document order. The segments of
-/// one block are summed in their own order, as they come; the blocks are
-/// found by sorting segment indices by block (a stable sort), so the only
-/// allocations are those indices and the result, sized to the blocks.
-fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
+/// The segments summed per block, in document order, keeping the blocks
+/// `keep` accepts. The segments of one block are summed in their own
+/// order, as they come; the blocks are found by sorting segment indices
+/// by block (a stable sort), so the only allocations are those indices
+/// and the result.
+fn sum_by_block(segments: &[Segment], keep: impl Fn(&Segment) -> bool) -> Vec<Segment> {
     let mut order: Vec<u32> = (0..segments.len() as u32).collect();
     order.sort_by_key(|&i| segments[i as usize].owner);
-    let distinct = order
-        .windows(2)
-        .filter(|w| segments[w[0] as usize].owner != segments[w[1] as usize].owner)
-        .count()
-        + usize::from(!order.is_empty());
-    let mut blocks: Vec<(NodeId, Segment)> = Vec::with_capacity(distinct);
+    let mut blocks: Vec<Segment> = Vec::new();
     for &i in &order {
         let seg = &segments[i as usize];
-        if blocks.last().is_none_or(|(owner, _)| *owner != seg.owner) {
-            blocks.push((seg.owner, Segment::empty(seg.owner)));
+        if blocks.last().is_none_or(|block| block.owner != seg.owner) {
+            // The last block is complete.
+            if blocks.last().is_some_and(|block| !keep(block)) {
+                blocks.pop();
+            }
+            blocks.push(Segment::empty(seg.owner));
         }
-        let Some((_, e)) = blocks.last_mut() else { continue };
+        let Some(e) = blocks.last_mut() else { continue };
         let total = e.chars + seg.chars;
         if total > 0 {
             e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
@@ -359,6 +365,10 @@ fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
         e.spaces += seg.spaces;
         e.syntax += seg.syntax;
     }
+    if blocks.last().is_some_and(|block| !keep(block)) {
+        blocks.pop();
+    }
+    blocks.shrink_to_fit();
     blocks
 }
 
@@ -437,10 +447,14 @@ mod tests {
     #[test]
     fn blocks_sum_their_segments_and_names_are_read() {
         let doc = parse("<div class=story-box><p>One, two.</p>x<br><br>y, z</div>");
-        let a = analyse(&doc, &ArticleConfig::default());
-        let chars: Vec<u32> = a.blocks.iter().map(|(_, s)| s.chars).collect();
-        let commas: Vec<u32> = a.blocks.iter().map(|(_, s)| s.commas).collect();
+        let cfg = ArticleConfig { min_paragraph_chars: 1, ..ArticleConfig::default() };
+        let a = analyse(&doc, &cfg);
+        let chars: Vec<u32> = a.blocks.iter().map(|s| s.chars).collect();
+        let commas: Vec<u32> = a.blocks.iter().map(|s| s.commas).collect();
         assert_eq!((chars, commas), (vec![4, 8], vec![1, 1]));
+        // Blocks too short to vote are not kept.
+        let a = analyse(&doc, &ArticleConfig { min_paragraph_chars: 5, ..cfg });
+        assert_eq!(a.blocks.iter().map(|s| s.chars).collect::<Vec<_>>(), vec![8]);
         let div = doc.ids().find(|&id| doc.is(id, local_name!("div"))).expect("div");
         assert!(a.names(div).has(super::super::vocabulary::Role::ArticleHint));
         assert!(!a.names(div).has(super::super::vocabulary::Role::Unlikely));

@@ -50,10 +50,11 @@ pub(super) fn vote(doc: &Document, a: &Analysis, marks: &[bool], cfg: &ArticleCo
     let n = doc.len();
     let mut votes = vec![0f64; n];
     let mut is_candidate = vec![false; n];
-    for (owner, seg) in &a.blocks {
-        let owner = *owner;
-        // Text that reads as code or data never votes (issue 11).
-        if seg.chars < cfg.min_paragraph_chars || marks[owner.index()] || seg.reads_as_code() {
+    // The analysis kept only blocks long enough to vote whose text does
+    // not read as code or data (issue 11).
+    for seg in &a.blocks {
+        let owner = seg.owner;
+        if marks[owner.index()] {
             continue;
         }
         let length = (f64::from(seg.chars) / cfg.chars_per_point).min(cfg.max_length_points);
