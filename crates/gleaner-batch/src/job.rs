@@ -270,6 +270,14 @@ enum Aside<'a> {
     Nodes(&'a [bool]),
 }
 
+/// A page parsed for its record: the record so far, with the document
+/// and what is set aside before extraction unless the page failed to
+/// parse.
+struct Parsed<'a> {
+    record: Record,
+    page: Option<(Document, Aside<'a>)>,
+}
+
 /// What to do with each page: the extractor, the parse and render
 /// options, the output format, the size limit.
 pub struct Job {
@@ -391,7 +399,13 @@ impl Job {
 
     fn record_using(&self, input: &Input, template: TemplateUse<'_>) -> Record {
         guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
-            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, &self.parse, template),
+            Ok(bytes) => {
+                // The page's bytes are freed once parsed: the document
+                // holds its own decoded text (issue 13).
+                let parsed = self.parse_for_record(&input.source, &bytes, &self.parse, template);
+                drop(bytes);
+                self.extract_parsed(parsed)
+            }
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
                 record.error = Some(e.to_string());
@@ -446,6 +460,28 @@ impl Job {
         parse: &ParseOptions,
         template: TemplateUse<'_>,
     ) -> Record {
+        self.extract_parsed(self.parse_for_record(source, bytes, parse, template))
+    }
+
+    /// The extraction of a page [`Job::parse_for_record`] parsed.
+    fn extract_parsed(&self, parsed: Parsed<'_>) -> Record {
+        let Parsed { mut record, page } = parsed;
+        if let Some((doc, aside)) = page {
+            self.fill(&mut record, &doc, aside);
+        }
+        record
+    }
+
+    /// The record of a page parsed, with what extraction needs: the first
+    /// half of [`Job::record_from_bytes`], after which the caller may
+    /// free the page's bytes.
+    fn parse_for_record<'t>(
+        &self,
+        source: &str,
+        bytes: &[u8],
+        parse: &ParseOptions,
+        template: TemplateUse<'t>,
+    ) -> Parsed<'t> {
         let mut record = Record::new(source, &self.algorithm);
         record.bytes = bytes.len();
         let model = match template {
@@ -464,12 +500,11 @@ impl Job {
             Err(e) => {
                 record.error = Some(e.to_string());
                 record.failure = Some(Failure::of(&e));
-                return record;
+                return Parsed { record, page: None };
             }
         };
         let aside = model.map_or(Aside::Nothing, Aside::Model);
-        self.fill(&mut record, &doc, aside);
-        record
+        Parsed { record, page: Some((doc, aside)) }
     }
 
     /// `doc` with the job's layout attached, when the job has a provider.
