@@ -490,6 +490,11 @@ impl Document {
         std::iter::successors(self.parent(id), move |&n| self.parent(n))
     }
 
+    /// Distance from the root (the root is 0): the number of ancestors.
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.ancestors(id).count() as u32
+    }
+
     /// One past the last descendant: the descendants are `id+1 .. end`.
     pub fn subtree_end(&self, id: NodeId) -> NodeId {
         NodeId(self.node(id).end)
@@ -926,12 +931,12 @@ mod tests {
         let html = "<div>".repeat(depth) + "deep text" + &"</div>".repeat(depth);
         let d = doc(&html);
         assert_eq!(d.text_content(d.body()), "deep text");
-        let max_depth = d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0);
+        let max_depth = d.ids().map(|i| d.depth(i)).max().unwrap_or(0);
         assert!(max_depth <= 520, "{max_depth}");
     }
 
     fn max_depth(d: &Document) -> u32 {
-        d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0)
+        d.ids().map(|i| d.depth(i)).max().unwrap_or(0)
     }
 
     // See: issue 13, item 1 (quadratic tree building past the nesting
