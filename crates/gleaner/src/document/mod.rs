@@ -527,10 +527,14 @@ impl Document {
 
     /// The visible text nodes with some non-whitespace text, in order.
     pub fn text_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.ids().filter(move |&id| {
-            let s = &self.stats[id.index()];
-            s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
-        })
+        self.ids().filter(move |&id| self.is_visible_text(id))
+    }
+
+    /// Is the node one of [`Document::text_nodes`]: visible text with
+    /// some non-whitespace?
+    pub fn is_visible_text(&self, id: NodeId) -> bool {
+        let s = self.stats(id);
+        s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
     }
 
     /// The `<body>` element (html5ever always creates one, except for

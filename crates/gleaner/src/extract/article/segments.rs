@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
-use super::super::lqf::BlockOwnText;
+use super::super::lqf::block_owners;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
 use super::ArticleConfig;
@@ -111,17 +111,19 @@ pub(super) struct Analysis {
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
-    let own = BlockOwnText::compute(doc);
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
     let mut segments: Vec<Segment> = Vec::new();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
-    let mut previous: Option<NodeId> = None;
+    // The previous text node and its block.
+    let mut previous: Option<(NodeId, NodeId)> = None;
     let mut ccr_weight = 0f32;
-    for id in doc.text_nodes() {
-        let owner = own.owner[id.index()];
+    for (id, owner) in block_owners(doc) {
+        if !doc.is_visible_text(id) {
+            continue;
+        }
         let new_segment = match previous {
             None => true,
-            Some(prev) => own.owner[prev.index()] != owner || breaks_between(doc, prev, id),
+            Some((prev, prev_owner)) => prev_owner != owner || breaks_between(doc, prev, id),
         };
         if new_segment {
             if let Some(last) = segments.last_mut() {
@@ -146,14 +148,14 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
             }
         }
         segment_of[id.index()] = (segments.len() - 1) as u32;
-        previous = Some(id);
+        previous = Some((id, owner));
     }
     if let Some(last) = segments.last_mut() {
         finish_ccr(last, ccr_weight);
     }
     // Only the segments outlive the analysis, kept for every attempt:
     // free the rest first, and leave no doubling slack.
-    drop((own, ratios));
+    drop(ratios);
     segments.shrink_to_fit();
     let blocks = sum_by_block(&segments, |block| {
         block.chars >= cfg.min_paragraph_chars && !block.reads_as_code()
