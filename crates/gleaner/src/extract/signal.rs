@@ -103,23 +103,25 @@ pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
 /// whatever σ: `passes` running-sum box filters (3 passes already match a
 /// Gaussian to a few per cent). Each box is a mean over the in-range
 /// entries, so a constant signal stays constant up to the ends. The
-/// values are taken over: their buffer is one of the two the passes
-/// alternate between.
-pub(crate) fn gaussian_blur(values: Vec<f32>, sigma: f64, passes: usize) -> Vec<f32> {
-    let mut cur = values;
-    let mut next = vec![0.0f32; cur.len()];
+/// values are blurred in place, each pass keeping only the last entries
+/// its window still needs (issue 13: no second array of the signal).
+pub(crate) fn gaussian_blur(mut values: Vec<f32>, sigma: f64, passes: usize) -> Vec<f32> {
+    let mut behind = Vec::new();
     for width in box_widths(sigma, passes) {
-        box_mean(&cur, &mut next, width / 2);
-        std::mem::swap(&mut cur, &mut next);
+        box_mean(&mut values, width / 2, &mut behind);
     }
-    cur
+    values
 }
 
-/// `out[i]` = mean of `src[i − r ..= i + r]` clipped to the array.
-fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
-    let n = src.len().min(out.len());
+/// Replaces `values[i]` by the mean of `values[i − r ..= i + r]` (the
+/// values before this pass) clipped to the array. The entries the window
+/// has passed over are already replaced, so the `r + 1` last ones it may
+/// still drop are kept in `behind`, a ring indexed by position modulo
+/// `r + 1`: entry `i − r − 1` leaves the window at step `i`, from the slot
+/// where entry `i` then goes.
+fn box_mean(values: &mut [f32], radius: usize, behind: &mut Vec<f32>) {
+    let n = values.len();
     if radius == 0 || n == 0 {
-        out.copy_from_slice(src);
         return;
     }
     let width = 2 * radius + 1;
@@ -128,32 +130,43 @@ fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
         let mut prefix = Vec::with_capacity(n + 1);
         let mut sum = 0.0f64;
         prefix.push(0.0);
-        for &v in src {
+        for &v in values.iter() {
             sum += f64::from(v);
             prefix.push(sum);
         }
-        for (i, slot) in out.iter_mut().enumerate() {
+        for (i, slot) in values.iter_mut().enumerate() {
             let (lo, hi) = (i.saturating_sub(radius), (i + radius + 1).min(n));
             *slot = ((prefix[hi] - prefix[lo]) / (hi - lo) as f64) as f32;
         }
         return;
     }
+    behind.clear();
+    behind.resize(radius + 1, 0.0);
+    // `slot` = i mod (r + 1).
+    let next_slot = |slot: usize| if slot == radius { 0 } else { slot + 1 };
+    let mut slot = 0;
     // Left border: the window [0, i + r] grows.
-    let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
+    let mut sum: f64 = values[..radius].iter().map(|&v| f64::from(v)).sum();
     for i in 0..=radius {
-        sum += f64::from(src[i + radius]);
-        out[i] = (sum / (i + radius + 1) as f64) as f32;
+        sum += f64::from(values[i + radius]);
+        behind[slot] = values[i];
+        values[i] = (sum / (i + radius + 1) as f64) as f32;
+        slot = next_slot(slot);
     }
     // Interior: a full window slides by one.
     let inv = 1.0 / width as f64;
     for i in radius + 1..n - radius {
-        sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
-        out[i] = (sum * inv) as f32;
+        sum += f64::from(values[i + radius]) - f64::from(behind[slot]);
+        behind[slot] = values[i];
+        values[i] = (sum * inv) as f32;
+        slot = next_slot(slot);
     }
     // Right border: the window [i − r, n) shrinks.
     for i in n - radius..n {
-        sum -= f64::from(src[i - radius - 1]);
-        out[i] = (sum / (n - (i - radius)) as f64) as f32;
+        sum -= f64::from(behind[slot]);
+        behind[slot] = values[i];
+        values[i] = (sum / (n - (i - radius)) as f64) as f32;
+        slot = next_slot(slot);
     }
 }
 
