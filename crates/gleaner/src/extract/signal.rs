@@ -114,11 +114,11 @@ pub(crate) fn gaussian_blur(mut values: Vec<f32>, sigma: f64, passes: usize) -> 
 }
 
 /// Replaces `values[i]` by the mean of `values[i − r ..= i + r]` (the
-/// values before this pass) clipped to the array. The entries the window
-/// has passed over are already replaced, so the `r + 1` last ones it may
-/// still drop are kept in `behind`, a ring indexed by position modulo
-/// `r + 1`: entry `i − r − 1` leaves the window at step `i`, from the slot
-/// where entry `i` then goes.
+/// values before this pass) clipped to the array, with the running sum of
+/// the window. Entry `i − r − 1` leaves the window when entry `i` is
+/// replaced, after it was itself replaced, so the entries are walked in
+/// blocks of `r + 1`, each copied as it was into `behind` before it is
+/// replaced, where the next block finds the entries it drops.
 fn box_mean(values: &mut [f32], radius: usize, behind: &mut Vec<f32>) {
     let n = values.len();
     if radius == 0 || n == 0 {
@@ -140,33 +140,38 @@ fn box_mean(values: &mut [f32], radius: usize, behind: &mut Vec<f32>) {
         }
         return;
     }
+    // Blocks of r + 1 entries; `width < n`, so the first is whole, and it
+    // is the left border.
+    let block = radius + 1;
     behind.clear();
-    behind.resize(radius + 1, 0.0);
-    // `slot` = i mod (r + 1).
-    let next_slot = |slot: usize| if slot == radius { 0 } else { slot + 1 };
-    let mut slot = 0;
+    behind.resize(2 * block, 0.0);
+    // The block before (the entries the window drops) and this block.
+    let (mut before, mut this) = behind.split_at_mut(block);
     // Left border: the window [0, i + r] grows.
+    this.copy_from_slice(&values[..block]);
     let mut sum: f64 = values[..radius].iter().map(|&v| f64::from(v)).sum();
-    for i in 0..=radius {
+    for i in 0..block {
         sum += f64::from(values[i + radius]);
-        behind[slot] = values[i];
         values[i] = (sum / (i + radius + 1) as f64) as f32;
-        slot = next_slot(slot);
     }
-    // Interior: a full window slides by one.
     let inv = 1.0 / width as f64;
-    for i in radius + 1..n - radius {
-        sum += f64::from(values[i + radius]) - f64::from(behind[slot]);
-        behind[slot] = values[i];
-        values[i] = (sum * inv) as f32;
-        slot = next_slot(slot);
-    }
-    // Right border: the window [i − r, n) shrinks.
-    for i in n - radius..n {
-        sum -= f64::from(behind[slot]);
-        behind[slot] = values[i];
-        values[i] = (sum / (n - (i - radius)) as f64) as f32;
-        slot = next_slot(slot);
+    let mut start = block;
+    while start < n {
+        std::mem::swap(&mut before, &mut this);
+        let end = n.min(start + block);
+        this[..end - start].copy_from_slice(&values[start..end]);
+        let interior_end = (n - radius).clamp(start, end);
+        // Interior: a full window slides by one.
+        for (i, &dropped) in (start..interior_end).zip(before.iter()) {
+            sum += f64::from(values[i + radius]) - f64::from(dropped);
+            values[i] = (sum * inv) as f32;
+        }
+        // Right border: the window [i − r, n) shrinks.
+        for (i, &dropped) in (interior_end..end).zip(&before[interior_end - start..]) {
+            sum -= f64::from(dropped);
+            values[i] = (sum / (n - (i - radius)) as f64) as f32;
+        }
+        start = end;
     }
 }
 
@@ -237,6 +242,42 @@ mod tests {
         assert!(blurred.windows(2).all(|w| w[0] <= w[1] + 1e-6));
         assert_eq!(blurred[0], 0.0);
         assert!((blurred[999] - 1.0).abs() < 1e-6);
+    }
+
+    /// The box mean with a second array: the running sum over the values
+    /// as they were, the form the in-place pass must match to the bit.
+    fn box_mean_into(src: &[f32], radius: usize) -> Vec<f32> {
+        let n = src.len();
+        let mut out = vec![0.0f32; n];
+        let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
+        for i in 0..=radius {
+            sum += f64::from(src[i + radius]);
+            out[i] = (sum / (i + radius + 1) as f64) as f32;
+        }
+        let inv = 1.0 / (2 * radius + 1) as f64;
+        for i in radius + 1..n - radius {
+            sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
+            out[i] = (sum * inv) as f32;
+        }
+        for i in n - radius..n {
+            sum -= f64::from(src[i - radius - 1]);
+            out[i] = (sum / (n - (i - radius)) as f64) as f32;
+        }
+        out
+    }
+
+    #[test]
+    fn box_mean_in_place_matches_the_running_sum_over_the_old_values() {
+        for n in [4usize, 5, 7, 12, 31, 100, 257] {
+            let src: Vec<f32> = (0..n).map(|i| ((i * 7919) % 13) as f32 / 13.0).collect();
+            // Windows narrower than the signal (wider ones take the clipped
+            // form throughout).
+            for radius in 1..(n - 1).div_ceil(2) {
+                let mut values = src.clone();
+                box_mean(&mut values, radius, &mut Vec::new());
+                assert_eq!(values, box_mean_into(&src, radius), "n = {n}, r = {radius}");
+            }
+        }
     }
 
     #[test]
