@@ -198,24 +198,24 @@ pub struct Ccb {
 /// A run of content entries from one source text token: its characters
 /// (CCB, ACCB) or its words (TCCB).
 ///
-/// 16 bytes: the node is a `u32` with [`NO_NODE`] for none, as a page of
-/// `<p>x</p>` has a span for every other node (issue 13).
+/// 12 bytes: the node is a `u32` with [`NO_NODE`] for none, and the
+/// weight of a character span is in [`Ccv::weights`] (a word span's
+/// entries vote alone), as a page of `<p>x</p>` has a span for every
+/// other node (issue 13).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: u32,
     end: u32,
     /// The text node the token made, or [`NO_NODE`].
     node: u32,
-    /// Votes of the span: its non-whitespace characters, or its words.
-    weight: u32,
 }
 
 /// [`Span::node`] of a token that made no node.
 const NO_NODE: u32 = u32::MAX;
 
 impl Span {
-    fn new(start: u32, end: u32, node: Option<NodeId>, weight: u32) -> Span {
-        Span { start, end, node: node.map_or(NO_NODE, |n| n.0), weight }
+    fn new(start: u32, end: u32, node: Option<NodeId>) -> Span {
+        Span { start, end, node: node.map_or(NO_NODE, |n| n.0) }
     }
 
     /// The text node the span votes for.
@@ -229,6 +229,9 @@ impl Span {
 struct Ccv {
     values: Vec<f32>,
     spans: Vec<Span>,
+    /// Votes of each span when it votes as a whole: its non-whitespace
+    /// characters (empty when [`Ccv::entries_vote`]).
+    weights: Vec<u32>,
     /// Each entry of a span votes alone with its own CCR (TCCB: an entry
     /// is a word, the unit of the token-based vector), instead of the
     /// span voting as a whole with its mean CCR (characters).
@@ -256,6 +259,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     let mut ccv = Ccv {
         values: Vec::with_capacity(source.text().len()),
         spans: Vec::new(),
+        weights: Vec::new(),
         entries_vote: false,
     };
     // Was the last entry a collapsed whitespace content character?
@@ -299,7 +303,8 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 });
                 let end = ccv.values.len() as u32;
                 if end > start {
-                    ccv.spans.push(Span::new(start, end, token.node(), weight));
+                    ccv.spans.push(Span::new(start, end, token.node()));
+                    ccv.weights.push(weight);
                 }
             }
         }
@@ -311,7 +316,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 /// ([`Source::units`]), read straight from the source tokens: one span
 /// per text token, one entry per word.
 fn token_ccv(source: &Source) -> Ccv {
-    let mut ccv = Ccv { values: Vec::new(), spans: Vec::new(), entries_vote: true };
+    let mut ccv = Ccv { entries_vote: true, ..Ccv::default() };
     for (_, token) in source.content_tokens() {
         match source.tag_name(token) {
             Some(name) => {
@@ -324,7 +329,7 @@ fn token_ccv(source: &Source) -> Ccv {
                 ccv.values.resize(start + count_words(source.token_text(token)), 1.0);
                 let (start, end) = (start as u32, ccv.values.len() as u32);
                 if end > start {
-                    ccv.spans.push(Span::new(start, end, token.node(), end - start));
+                    ccv.spans.push(Span::new(start, end, token.node()));
                 }
             }
         }
@@ -480,7 +485,7 @@ impl Analysis {
             entries.iter().map(|&v| f64::from(v)).sum::<f64>() / entries.len() as f64
         };
         if self.blocks {
-            vote(s.weight.max(1), k, mean);
+            vote(self.ccv.weights.get(i).copied().unwrap_or(0).max(1), k, mean);
         } else {
             // One vote per entry, as the entries were decided alone.
             let all = entries.len() as u32;
@@ -578,7 +583,7 @@ mod tests {
         // text dropped, comment and script gone, <i> d </i>.
         assert_eq!(ccv_string(&ccv), "00011111000000010000");
         assert_eq!(ccv.spans.len(), 2);
-        assert_eq!(ccv.spans[0].weight, 3);
+        assert_eq!(ccv.weights[0], 3);
     }
 
     #[test]
