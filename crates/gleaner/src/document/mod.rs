@@ -320,6 +320,28 @@ impl Document {
     /// ```
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
         let deadline = Deadline::starting_now(options.time_budget);
+        let given = Document::accept(bytes, options)?;
+        let decoded = encoding::decode(bytes, given);
+        Document::from_bytes_decoded(decoded, bytes.len(), options, deadline)
+    }
+
+    /// As [`Document::parse`], taking the bytes over: a page in UTF-8
+    /// (most pages) becomes the document's text without a copy, so the
+    /// page is not held twice while it is parsed.
+    ///
+    /// # Errors
+    /// As [`Document::parse`].
+    pub fn parse_vec(bytes: Vec<u8>, options: &ParseOptions) -> Result<Document> {
+        let deadline = Deadline::starting_now(options.time_budget);
+        let given = Document::accept(&bytes, options)?;
+        let size = bytes.len();
+        let decoded = encoding::decode_vec(bytes, given);
+        Document::from_bytes_decoded(decoded, size, options, deadline)
+    }
+
+    /// The checks before decoding: the size limit and binary data. Gives
+    /// the encoding known from outside the page, if any.
+    fn accept(bytes: &[u8], options: &ParseOptions) -> Result<Option<&'static Encoding>> {
         let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
         if bytes.len() > limit {
             return Err(Error::TooLarge { size: bytes.len(), limit });
@@ -331,11 +353,19 @@ impl Document {
                 return Err(Error::NotHtml { kind });
             }
         }
-        let (text, encoding, encoding_source) = encoding::decode(bytes, given);
+        Ok(given)
+    }
+
+    fn from_bytes_decoded(
+        (text, encoding, encoding_source): (String, &'static Encoding, EncodingSource),
+        input_bytes: usize,
+        options: &ParseOptions,
+        deadline: Deadline,
+    ) -> Result<Document> {
         let mut doc = Document::from_decoded(text, options, deadline)?;
         doc.encoding = encoding;
         doc.encoding_source = encoding_source;
-        doc.input_bytes = bytes.len();
+        doc.input_bytes = input_bytes;
         Ok(doc)
     }
 
@@ -837,6 +867,28 @@ mod tests {
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse")
+    }
+
+    #[test]
+    fn a_page_taken_over_parses_as_a_borrowed_one() {
+        let pages: [&[u8]; 5] = [
+            b"<p>plain \xc3\xa9t\xc3\xa9</p>",
+            b"<p>broken \xff utf-8</p>",
+            b"\xef\xbb\xbf<p>with a byte order mark</p>",
+            b"<meta charset=latin1><p>caf\xe9</p>",
+            b"",
+        ];
+        for page in pages {
+            let options = ParseOptions::default();
+            let (borrowed, owned) = (
+                Document::parse(page, &options).expect("parse"),
+                Document::parse_vec(page.to_vec(), &options).expect("parse_vec"),
+            );
+            assert_eq!(borrowed.source().text(), owned.source().text(), "{page:?}");
+            assert_eq!(borrowed.text_content(borrowed.root()), owned.text_content(owned.root()));
+            assert_eq!(borrowed.encoding(), owned.encoding());
+            assert_eq!(borrowed.input_bytes(), owned.input_bytes());
+        }
     }
 
     #[test]
