@@ -270,6 +270,20 @@ enum Aside<'a> {
     Nodes(&'a [bool]),
 }
 
+/// A page's bytes, borrowed, or owned and given to the document.
+enum PageBytes<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+/// A page parsed for its record: the record so far, with the document
+/// and what is set aside before extraction unless the page failed to
+/// parse.
+struct Parsed<'a> {
+    record: Record,
+    page: Option<(Document, Aside<'a>)>,
+}
+
 /// What to do with each page: the extractor, the parse and render
 /// options, the output format, the size limit.
 pub struct Job {
@@ -391,7 +405,17 @@ impl Job {
 
     fn record_using(&self, input: &Input, template: TemplateUse<'_>) -> Record {
         guarded(&input.source, &self.algorithm, || match input::read(input, self.max_bytes) {
-            Ok(bytes) => self.record_from_bytes(&input.source, &bytes, &self.parse, template),
+            Ok(bytes) => {
+                // The document takes the page's bytes over: a UTF-8 page
+                // becomes its text, not held twice (issue 13).
+                let page = PageBytes::Owned(bytes);
+                self.extract_parsed(self.parse_for_record(
+                    &input.source,
+                    page,
+                    &self.parse,
+                    template,
+                ))
+            }
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
                 record.error = Some(e.to_string());
@@ -446,8 +470,37 @@ impl Job {
         parse: &ParseOptions,
         template: TemplateUse<'_>,
     ) -> Record {
+        self.extract_parsed(self.parse_for_record(
+            source,
+            PageBytes::Borrowed(bytes),
+            parse,
+            template,
+        ))
+    }
+
+    /// The extraction of a page [`Job::parse_for_record`] parsed.
+    fn extract_parsed(&self, parsed: Parsed<'_>) -> Record {
+        let Parsed { mut record, page } = parsed;
+        if let Some((doc, aside)) = page {
+            self.fill(&mut record, &doc, aside);
+        }
+        record
+    }
+
+    /// The record of a page parsed, with what extraction needs: the first
+    /// half of [`Job::record_from_bytes`].
+    fn parse_for_record<'t>(
+        &self,
+        source: &str,
+        bytes: PageBytes<'_>,
+        parse: &ParseOptions,
+        template: TemplateUse<'t>,
+    ) -> Parsed<'t> {
         let mut record = Record::new(source, &self.algorithm);
-        record.bytes = bytes.len();
+        record.bytes = match &bytes {
+            PageBytes::Borrowed(b) => b.len(),
+            PageBytes::Owned(b) => b.len(),
+        };
         let model = match template {
             TemplateUse::None => None,
             TemplateUse::Model(m) => Some(m),
@@ -459,17 +512,20 @@ impl Job {
         if !matches!(template, TemplateUse::None) {
             record.template_applied = Some(model.is_some());
         }
-        let doc = match Document::parse(bytes, parse).and_then(|d| self.laid_out(d)) {
+        let parsed = match bytes {
+            PageBytes::Borrowed(b) => Document::parse(b, parse),
+            PageBytes::Owned(b) => Document::parse_vec(b, parse),
+        };
+        let doc = match parsed.and_then(|d| self.laid_out(d)) {
             Ok(d) => d,
             Err(e) => {
                 record.error = Some(e.to_string());
                 record.failure = Some(Failure::of(&e));
-                return record;
+                return Parsed { record, page: None };
             }
         };
         let aside = model.map_or(Aside::Nothing, Aside::Model);
-        self.fill(&mut record, &doc, aside);
-        record
+        Parsed { record, page: Some((doc, aside)) }
     }
 
     /// `doc` with the job's layout attached, when the job has a provider.

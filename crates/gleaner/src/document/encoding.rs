@@ -58,9 +58,41 @@ pub fn decode(
     bytes: &[u8],
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
+    let (encoding, source, bom_len) = choose(bytes, given);
+    let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
+    (text.into_owned(), encoding, source)
+}
+
+/// As [`decode`], taking the bytes over: a page in UTF-8 without a byte
+/// order mark (most pages) becomes its own text, with no copy (issue 13:
+/// the page and its copy were held together while it was parsed).
+pub(crate) fn decode_vec(
+    bytes: Vec<u8>,
+    given: Option<&'static Encoding>,
+) -> (String, &'static Encoding, EncodingSource) {
+    let (encoding, source, bom_len) = choose(&bytes, given);
+    if encoding == UTF_8 && bom_len == 0 {
+        // Valid UTF-8 decodes to itself; invalid sequences need the
+        // replacement characters.
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) => return (text, encoding, source),
+            Err(e) => e.into_bytes(),
+        };
+        let (text, _) = encoding.decode_without_bom_handling(&bytes);
+        return (text.into_owned(), encoding, source);
+    }
+    let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
+    (text.into_owned(), encoding, source)
+}
+
+/// The encoding of `bytes`, where the choice came from, and the length of
+/// the byte order mark that settled it (0 without one).
+fn choose(
+    bytes: &[u8],
+    given: Option<&'static Encoding>,
+) -> (&'static Encoding, EncodingSource, usize) {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
-        let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
-        return (text.into_owned(), encoding, EncodingSource::Bom);
+        return (encoding, EncodingSource::Bom, bom_len);
     }
     let (encoding, source) = match given {
         Some(e) => (e, EncodingSource::Given),
@@ -72,8 +104,7 @@ pub fn decode(
             None => (guess(bytes), EncodingSource::Guessed),
         },
     };
-    let (text, _) = encoding.decode_without_bom_handling(bytes);
-    (text.into_owned(), encoding, source)
+    (encoding, source, 0)
 }
 
 /// Do invalid UTF-8 sequences in `bytes` outnumber the valid multi-byte

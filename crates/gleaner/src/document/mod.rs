@@ -198,18 +198,64 @@ impl ParseOptions {
 pub struct Element {
     /// The lower-case local name (`div`, `a`, …).
     pub name: LocalName,
-    attrs: Box<[(LocalName, Box<str>)]>,
+    attrs: Attributes,
+}
+
+/// One attribute: its local name and value.
+pub(crate) type Attribute = (LocalName, Box<str>);
+
+/// An element's attributes behind one thin pointer, so that a [`Node`] is
+/// 32 bytes rather than 40 (issue 13: a page of `<p>x</p>` has a node
+/// for every 4 bytes) \[I\]: nothing for most elements, which have no
+/// attribute the library keeps; a lone attribute (a `class`, an `href`)
+/// in that one allocation; more in a list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Attributes(Option<Box<AttributeList>>);
+
+#[derive(Debug, Clone)]
+enum AttributeList {
+    One([Attribute; 1]),
+    Many(Box<[Attribute]>),
+}
+
+impl Attributes {
+    /// The attributes of `list`, in its order.
+    pub(crate) fn new<T>(list: &[T], attribute: impl Fn(&T) -> Attribute) -> Attributes {
+        Attributes(match list {
+            [] => None,
+            [one] => Some(Box::new(AttributeList::One([attribute(one)]))),
+            many => Some(Box::new(AttributeList::Many(many.iter().map(attribute).collect()))),
+        })
+    }
+
+    /// The attributes in source order.
+    pub(crate) fn as_slice(&self) -> &[Attribute] {
+        match self.0.as_deref() {
+            None => &[],
+            Some(AttributeList::One(one)) => one,
+            Some(AttributeList::Many(many)) => many,
+        }
+    }
+
+    /// The attributes as a vector, to add to.
+    pub(crate) fn into_vec(self) -> Vec<Attribute> {
+        match self.0.map(|list| *list) {
+            None => Vec::new(),
+            Some(AttributeList::One(one)) => one.into(),
+            Some(AttributeList::Many(many)) => many.into_vec(),
+        }
+    }
 }
 
 impl Element {
     /// The value of attribute `name`, if present.
     pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
+        self.attrs.as_slice().iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
     }
 
     /// All attributes in source order.
     pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.attrs.iter().map(|(n, v)| (&**n, &**v))
+        self.attrs.as_slice().iter().map(|(n, v)| (&**n, &**v))
     }
 
     /// The `id` and `class` attributes joined, lower-cased, for the
@@ -286,6 +332,28 @@ impl Document {
     /// ```
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
         let deadline = Deadline::starting_now(options.time_budget);
+        let given = Document::accept(bytes, options)?;
+        let decoded = encoding::decode(bytes, given);
+        Document::from_bytes_decoded(decoded, bytes.len(), options, deadline)
+    }
+
+    /// As [`Document::parse`], taking the bytes over: a page in UTF-8
+    /// (most pages) becomes the document's text without a copy, so the
+    /// page is not held twice while it is parsed.
+    ///
+    /// # Errors
+    /// As [`Document::parse`].
+    pub fn parse_vec(bytes: Vec<u8>, options: &ParseOptions) -> Result<Document> {
+        let deadline = Deadline::starting_now(options.time_budget);
+        let given = Document::accept(&bytes, options)?;
+        let size = bytes.len();
+        let decoded = encoding::decode_vec(bytes, given);
+        Document::from_bytes_decoded(decoded, size, options, deadline)
+    }
+
+    /// The checks before decoding: the size limit and binary data. Gives
+    /// the encoding known from outside the page, if any.
+    fn accept(bytes: &[u8], options: &ParseOptions) -> Result<Option<&'static Encoding>> {
         let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
         if bytes.len() > limit {
             return Err(Error::TooLarge { size: bytes.len(), limit });
@@ -297,11 +365,19 @@ impl Document {
                 return Err(Error::NotHtml { kind });
             }
         }
-        let (text, encoding, encoding_source) = encoding::decode(bytes, given);
+        Ok(given)
+    }
+
+    fn from_bytes_decoded(
+        (text, encoding, encoding_source): (String, &'static Encoding, EncodingSource),
+        input_bytes: usize,
+        options: &ParseOptions,
+        deadline: Deadline,
+    ) -> Result<Document> {
         let mut doc = Document::from_decoded(text, options, deadline)?;
         doc.encoding = encoding;
         doc.encoding_source = encoding_source;
-        doc.input_bytes = bytes.len();
+        doc.input_bytes = input_bytes;
         Ok(doc)
     }
 
@@ -456,6 +532,11 @@ impl Document {
         std::iter::successors(self.parent(id), move |&n| self.parent(n))
     }
 
+    /// Distance from the root (the root is 0): the number of ancestors.
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.ancestors(id).count() as u32
+    }
+
     /// One past the last descendant: the descendants are `id+1 .. end`.
     pub fn subtree_end(&self, id: NodeId) -> NodeId {
         NodeId(self.node(id).end)
@@ -488,10 +569,14 @@ impl Document {
 
     /// The visible text nodes with some non-whitespace text, in order.
     pub fn text_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.ids().filter(move |&id| {
-            let s = &self.stats[id.index()];
-            s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
-        })
+        self.ids().filter(move |&id| self.is_visible_text(id))
+    }
+
+    /// Is the node one of [`Document::text_nodes`]: visible text with
+    /// some non-whitespace?
+    pub fn is_visible_text(&self, id: NodeId) -> bool {
+        let s = self.stats(id);
+        s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
     }
 
     /// The `<body>` element (html5ever always creates one, except for
@@ -806,6 +891,28 @@ mod tests {
     }
 
     #[test]
+    fn a_page_taken_over_parses_as_a_borrowed_one() {
+        let pages: [&[u8]; 5] = [
+            b"<p>plain \xc3\xa9t\xc3\xa9</p>",
+            b"<p>broken \xff utf-8</p>",
+            b"\xef\xbb\xbf<p>with a byte order mark</p>",
+            b"<meta charset=latin1><p>caf\xe9</p>",
+            b"",
+        ];
+        for page in pages {
+            let options = ParseOptions::default();
+            let (borrowed, owned) = (
+                Document::parse(page, &options).expect("parse"),
+                Document::parse_vec(page.to_vec(), &options).expect("parse_vec"),
+            );
+            assert_eq!(borrowed.source().text(), owned.source().text(), "{page:?}");
+            assert_eq!(borrowed.text_content(borrowed.root()), owned.text_content(owned.root()));
+            assert_eq!(borrowed.encoding(), owned.encoding());
+            assert_eq!(borrowed.input_bytes(), owned.input_bytes());
+        }
+    }
+
+    #[test]
     fn nodes_are_in_document_order_with_subtree_ranges() {
         let d = doc("<div><p>a<b>b</b></p><p>c</p></div>");
         let div = d.ids().find(|&i| d.is(i, local_name!("div"))).expect("div");
@@ -901,12 +1008,12 @@ mod tests {
         let html = "<div>".repeat(depth) + "deep text" + &"</div>".repeat(depth);
         let d = doc(&html);
         assert_eq!(d.text_content(d.body()), "deep text");
-        let max_depth = d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0);
+        let max_depth = d.ids().map(|i| d.depth(i)).max().unwrap_or(0);
         assert!(max_depth <= 520, "{max_depth}");
     }
 
     fn max_depth(d: &Document) -> u32 {
-        d.ids().map(|i| d.stats(i).depth).max().unwrap_or(0)
+        d.ids().map(|i| d.depth(i)).max().unwrap_or(0)
     }
 
     // See: issue 13, item 1 (quadratic tree building past the nesting

@@ -25,7 +25,7 @@ use html5ever::{Attribute, QualName};
 use markup5ever::interface::tree_builder::ElemName;
 use markup5ever::{ns, LocalName, Namespace};
 
-use super::{Element, Node, NodeKind};
+use super::{Attributes, Element, Node, NodeKind};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -497,8 +497,8 @@ fn is_contentful(text: &str) -> bool {
 }
 
 /// Attributes as the document keeps them: the local name and the value.
-fn element_attrs(attrs: &[Attribute]) -> Box<[(LocalName, Box<str>)]> {
-    attrs.iter().map(|a| (a.name.local.clone(), Box::<str>::from(&*a.value))).collect()
+fn element_attrs(attrs: &[Attribute]) -> Attributes {
+    Attributes::new(attrs, |a| (a.name.local.clone(), Box::<str>::from(&*a.value)))
 }
 
 impl TreeSink for ArenaSink {
@@ -662,7 +662,7 @@ impl TreeSink for ArenaSink {
                     all.push((attr.name.local.clone(), Box::from(&*attr.value)));
                 }
             }
-            e.attrs = all.into_boxed_slice();
+            e.attrs = Attributes::new(&all, Clone::clone);
         }
         if let Some(details) = &self.details {
             let mut details = details.borrow_mut();

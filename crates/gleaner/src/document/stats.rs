@@ -1,8 +1,8 @@
 //! Per-node statistics, computed once after parsing.
 //!
 //! Two linear passes over the nodes in document order: a forward pass sets
-//! the inherited flags (visibility, inside a link, inside `<pre>`) and the
-//! depth; a backward pass sums text, link text and tag counts into each
+//! the inherited flags (visibility, inside a link, inside `<pre>`); a
+//! backward pass sums text, link text and tag counts into each
 //! parent. Algorithms read these instead of walking subtrees again
 //! (DESIGN.md: "parse once, compute per-node statistics once").
 
@@ -57,6 +57,12 @@ impl BitOrAssign for NodeFlags {
 }
 
 /// Statistics of a node's subtree. Text counts include visible text only.
+///
+/// 28 bytes: a page of `<p>x</p>` has a node for every 4 bytes, so the
+/// depth, which no algorithm reads, is [`Document::depth`], counted when
+/// asked (issue 13).
+///
+/// [`Document::depth`]: super::Document::depth
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NodeStats {
     /// Non-whitespace characters of text.
@@ -71,8 +77,6 @@ pub struct NodeStats {
     pub tags: u32,
     /// Links (`<a href>` elements) in the subtree, the node included.
     pub links: u32,
-    /// Distance from the root (the root is 0).
-    pub depth: u32,
     /// Flags (see [`NodeFlags`]).
     pub flags: NodeFlags,
 }
@@ -113,17 +117,16 @@ fn style_hides(style: &str) -> bool {
 /// their subtrees) count as invisible: no text, not [`NodeFlags::VISIBLE`].
 pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec<NodeStats> {
     let mut stats = vec![NodeStats::default(); nodes.len()];
-    // Forward pass: inherited flags and depth; own counts of text nodes.
+    // Forward pass: inherited flags; own counts of text nodes.
     for (i, node) in nodes.iter().enumerate() {
-        let (inherited, depth) = if node.parent == NONE {
-            (NodeFlags::VISIBLE, 0)
+        let inherited = if node.parent == NONE {
+            NodeFlags::VISIBLE
         } else {
             let p = &stats[node.parent as usize];
             let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
-            (NodeFlags(p.flags.0 & keep), p.depth + 1)
+            NodeFlags(p.flags.0 & keep)
         };
         let s = &mut stats[i];
-        s.depth = depth;
         s.flags = inherited;
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
             s.flags.0 &= !NodeFlags::VISIBLE.0;

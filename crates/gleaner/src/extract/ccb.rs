@@ -197,13 +197,31 @@ pub struct Ccb {
 
 /// A run of content entries from one source text token: its characters
 /// (CCB, ACCB) or its words (TCCB).
+///
+/// 12 bytes: the node is a `u32` with [`NO_NODE`] for none, and the
+/// weight of a character span is in [`Ccv::weights`] (a word span's
+/// entries vote alone), as a page of `<p>x</p>` has a span for every
+/// other node (issue 13).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: u32,
     end: u32,
-    node: Option<NodeId>,
-    /// Votes of the span: its non-whitespace characters, or its words.
-    weight: u32,
+    /// The text node the token made, or [`NO_NODE`].
+    node: u32,
+}
+
+/// [`Span::node`] of a token that made no node.
+const NO_NODE: u32 = u32::MAX;
+
+impl Span {
+    fn new(start: u32, end: u32, node: Option<NodeId>) -> Span {
+        Span { start, end, node: node.map_or(NO_NODE, |n| n.0) }
+    }
+
+    /// The text node the span votes for.
+    fn node(&self) -> Option<NodeId> {
+        (self.node != NO_NODE).then_some(NodeId(self.node))
+    }
 }
 
 /// The content code vector and its content spans, in source order.
@@ -211,6 +229,9 @@ struct Span {
 struct Ccv {
     values: Vec<f32>,
     spans: Vec<Span>,
+    /// Votes of each span when it votes as a whole: its non-whitespace
+    /// characters (empty when [`Ccv::entries_vote`]).
+    weights: Vec<u32>,
     /// Each entry of a span votes alone with its own CCR (TCCB: an entry
     /// is a word, the unit of the token-based vector), instead of the
     /// span voting as a whole with its mean CCR (characters).
@@ -238,6 +259,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
     let mut ccv = Ccv {
         values: Vec::with_capacity(source.text().len()),
         spans: Vec::new(),
+        weights: Vec::new(),
         entries_vote: false,
     };
     // Was the last entry a collapsed whitespace content character?
@@ -281,7 +303,8 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 });
                 let end = ccv.values.len() as u32;
                 if end > start {
-                    ccv.spans.push(Span { start, end, node: token.node(), weight });
+                    ccv.spans.push(Span::new(start, end, token.node()));
+                    ccv.weights.push(weight);
                 }
             }
         }
@@ -293,7 +316,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 /// ([`Source::units`]), read straight from the source tokens: one span
 /// per text token, one entry per word.
 fn token_ccv(source: &Source) -> Ccv {
-    let mut ccv = Ccv { values: Vec::new(), spans: Vec::new(), entries_vote: true };
+    let mut ccv = Ccv { entries_vote: true, ..Ccv::default() };
     for (_, token) in source.content_tokens() {
         match source.tag_name(token) {
             Some(name) => {
@@ -306,7 +329,7 @@ fn token_ccv(source: &Source) -> Ccv {
                 ccv.values.resize(start + count_words(source.token_text(token)), 1.0);
                 let (start, end) = (start as u32, ccv.values.len() as u32);
                 if end > start {
-                    ccv.spans.push(Span { start, end, node: token.node(), weight: end - start });
+                    ccv.spans.push(Span::new(start, end, token.node()));
                 }
             }
         }
@@ -322,13 +345,18 @@ fn count_words(text: &str) -> usize {
     crate::document::count_text(text).1 as usize
 }
 
-/// Everything one run computes.
+/// Everything one run computes. The CCV's values are consumed by the
+/// blur (only its spans are kept), and each run keeps only the per-span
+/// decision it uses (issue 13: a page of `<p>x</p>` has a span for every
+/// other node).
 struct Analysis {
     ccv: Ccv,
     ccr: Vec<f32>,
-    /// Per span, with text-block maintenance: kept as content.
+    /// Per span, with text-block maintenance: kept as content (empty
+    /// without).
     keep: Vec<bool>,
-    /// Per span, without it: entries at or above the threshold.
+    /// Per span, without it: entries at or above the threshold (empty
+    /// with).
     passing: Vec<u32>,
     blocks: bool,
     threshold: f32,
@@ -350,7 +378,8 @@ impl Ccb {
     pub fn curve(&self, doc: &Document) -> Curve {
         let a = self.analyse(doc);
         let mut selected = vec![false; a.ccr.len()];
-        for (span, &k) in a.ccv.spans.iter().zip(&a.keep) {
+        for (i, span) in a.ccv.spans.iter().enumerate() {
+            let k = a.keep.get(i).copied().unwrap_or(false);
             let range = span.start as usize..span.end as usize;
             if let (Some(s), Some(ccr)) = (selected.get_mut(range.clone()), a.ccr.get(range)) {
                 for (x, &v) in s.iter_mut().zip(ccr) {
@@ -375,27 +404,25 @@ impl Ccb {
     fn analyse(&self, doc: &Document) -> Analysis {
         let c = &self.config;
         // Steps 1–2 [S-2]: normalise and build the CCV.
-        let ccv = match c.variant {
+        let mut ccv = match c.variant {
             CcbVariant::Tccb => token_ccv(doc.source()),
             v => char_ccv(doc.source(), v.ignores_anchors()),
         };
+        ccv.spans.shrink_to_fit();
         // Step 3 [S-2]: blur "until convergence" = one blur with the
-        // effective σ [I], in O(n).
-        let ccr = gaussian_blur(&ccv.values, c.sigma, c.box_passes);
+        // effective σ [I], in O(n). The blur takes the values over.
+        let mut values = std::mem::take(&mut ccv.values);
+        values.shrink_to_fit();
+        let ccr = gaussian_blur(values, c.sigma, c.box_passes);
         // Step 4 [S-2]: content with CCR ≥ t; text-block maintenance keeps
         // a block when any entry passes.
         let t = c.threshold as f32;
-        let span_max: Vec<f32> = ccv
-            .spans
-            .iter()
-            .map(|s| {
-                ccr.get(s.start as usize..s.end as usize)
-                    .map_or(0.0, |v| v.iter().copied().fold(f32::MIN, f32::max))
-            })
-            .collect();
-        let mut keep = vec![false; ccv.spans.len()];
-        let mut passing = vec![0u32; ccv.spans.len()];
+        let entries = |s: &Span| ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
+        let mut keep = Vec::new();
+        let mut passing = Vec::new();
         if c.keep_blocks {
+            keep = vec![false; ccv.spans.len()];
+            let span_max = |s: &Span| entries(s).iter().copied().fold(f32::MIN, f32::max);
             let mut i = 0;
             while i < ccv.spans.len() {
                 // A text block: spans with no code entry between them.
@@ -403,16 +430,17 @@ impl Ccb {
                 while j < ccv.spans.len() && ccv.spans[j].start == ccv.spans[j - 1].end {
                     j += 1;
                 }
-                let pass = span_max[i..j].iter().any(|&m| m >= t);
+                let pass = ccv.spans[i..j].iter().any(|s| span_max(s) >= t);
                 keep[i..j].iter_mut().for_each(|k| *k = pass);
                 i = j;
             }
         } else {
             // Without block maintenance every entry is decided alone.
-            for (p, s) in passing.iter_mut().zip(&ccv.spans) {
-                let entries = ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
-                *p = entries.iter().filter(|&&v| v >= t).count() as u32;
-            }
+            passing = ccv
+                .spans
+                .iter()
+                .map(|s| entries(s).iter().filter(|&&v| v >= t).count() as u32)
+                .collect();
         }
         Analysis { ccv, ccr, keep, passing, blocks: c.keep_blocks, threshold: t }
     }
@@ -420,41 +448,49 @@ impl Ccb {
 
 impl Analysis {
     /// Every vote of the run, in source order: `(node, weight, content,
-    /// CCR)`. A character span votes as a whole with its mean CCR; with
-    /// [`Ccv::entries_vote`] each entry votes alone. Without text-block
-    /// maintenance the entries at or above the threshold vote content, the
-    /// others code.
+    /// CCR)`.
     fn for_each_vote(&self, mut vote: impl FnMut(NodeId, u32, bool, f64)) {
-        for ((s, &k), &pass) in self.ccv.spans.iter().zip(&self.keep).zip(&self.passing) {
-            let Some(node) = s.node else { continue };
-            let entries = self.ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
-            if self.ccv.entries_vote {
-                for &v in entries {
-                    // One entry: its mean is its CCR.
-                    let v = f64::from(v);
-                    if self.blocks {
-                        vote(node, 1, k, v);
-                    } else {
-                        let pass = u32::from(v >= f64::from(self.threshold));
-                        vote(node, pass, true, v);
-                        vote(node, 1 - pass, false, v);
-                    }
+        for (i, s) in self.ccv.spans.iter().enumerate() {
+            let Some(node) = s.node() else { continue };
+            self.span_votes(i, |weight, yes, ccr| vote(node, weight, yes, ccr));
+        }
+    }
+
+    /// The votes of span `i`: `(weight, content, CCR)`. A character span
+    /// votes as a whole with its mean CCR; with [`Ccv::entries_vote`]
+    /// each entry votes alone. Without text-block maintenance the entries
+    /// at or above the threshold vote content, the others code.
+    fn span_votes(&self, i: usize, mut vote: impl FnMut(u32, bool, f64)) {
+        let Some(s) = self.ccv.spans.get(i) else { return };
+        let k = self.keep.get(i).copied().unwrap_or(false);
+        let pass = self.passing.get(i).copied().unwrap_or(0);
+        let entries = self.ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
+        if self.ccv.entries_vote {
+            for &v in entries {
+                // One entry: its mean is its CCR.
+                let v = f64::from(v);
+                if self.blocks {
+                    vote(1, k, v);
+                } else {
+                    let pass = u32::from(v >= f64::from(self.threshold));
+                    vote(pass, true, v);
+                    vote(1 - pass, false, v);
                 }
-                continue;
             }
-            let mean = if entries.is_empty() {
-                0.0
-            } else {
-                entries.iter().map(|&v| f64::from(v)).sum::<f64>() / entries.len() as f64
-            };
-            if self.blocks {
-                vote(node, s.weight.max(1), k, mean);
-            } else {
-                // One vote per entry, as the entries were decided alone.
-                let all = entries.len() as u32;
-                vote(node, pass, true, mean);
-                vote(node, all.saturating_sub(pass), false, mean);
-            }
+            return;
+        }
+        let mean = if entries.is_empty() {
+            0.0
+        } else {
+            entries.iter().map(|&v| f64::from(v)).sum::<f64>() / entries.len() as f64
+        };
+        if self.blocks {
+            vote(self.ccv.weights.get(i).copied().unwrap_or(0).max(1), k, mean);
+        } else {
+            // One vote per entry, as the entries were decided alone.
+            let all = entries.len() as u32;
+            vote(pass, true, mean);
+            vote(all.saturating_sub(pass), false, mean);
         }
     }
 }
@@ -463,18 +499,57 @@ impl Ccb {
     /// The mean CCR of each node's votes, by node index (0 for nodes
     /// without any): the scores of [`Ccb::extract`]'s selection, without
     /// deciding the selection. `article` reads TCCB this way (issue 12).
+    ///
+    /// The votes are summed node by node, each node's in source order
+    /// (the order [`NodeVotes`] adds them in, so the means are the same
+    /// to the bit), without a sum per node of the document: the spans
+    /// are visited sorted by node, which they already are unless the
+    /// tree builder moved text (issue 13).
     pub(crate) fn node_ratios(&self, doc: &Document) -> Vec<f32> {
         let a = self.analyse(doc);
-        let mut sums = vec![(0f64, 0u64); doc.len()];
-        a.for_each_vote(|node, weight, _, ccr| {
-            if let Some((sum, all)) = sums.get_mut(node.index()) {
-                *all += u64::from(weight);
-                *sum += f64::from(weight) * ccr;
+        let mut ratios = vec![0f32; doc.len()];
+        let spans = &a.ccv.spans;
+        let voting = || spans.iter().enumerate().filter(|(_, s)| s.node != NO_NODE);
+        if voting().map(|(_, s)| s.node).is_sorted() {
+            mean_by_node(&a, voting().map(|(i, _)| i), &mut ratios);
+        } else {
+            let mut order: Vec<u32> = voting().map(|(i, _)| i as u32).collect();
+            // Stable: a node's spans stay in source order.
+            order.sort_by_key(|&i| spans.get(i as usize).map_or(NO_NODE, |s| s.node));
+            mean_by_node(&a, order.iter().map(|&i| i as usize), &mut ratios);
+        }
+        ratios
+    }
+}
+
+/// Sets `ratios[node]` to the mean CCR of the votes of the spans at
+/// `indices`, which come grouped by node.
+fn mean_by_node(a: &Analysis, indices: impl Iterator<Item = usize>, ratios: &mut [f32]) {
+    let mut set = |node: u32, sum: f64, all: u64| {
+        if let Some(r) = ratios.get_mut(node as usize) {
+            *r = if all > 0 { (sum / all as f64) as f32 } else { 0.0 };
+        }
+    };
+    // The node being summed: (node, weighted CCR sum, weight).
+    let mut current: Option<(u32, f64, u64)> = None;
+    for i in indices {
+        let Some(node) = a.ccv.spans.get(i).map(|s| s.node) else { continue };
+        let (_, sum, all) = match &mut current {
+            Some(c) if c.0 == node => c,
+            slot => {
+                if let Some((n, sum, all)) = *slot {
+                    set(n, sum, all);
+                }
+                slot.insert((node, 0.0, 0))
             }
+        };
+        a.span_votes(i, |weight, _, ccr| {
+            *all += u64::from(weight);
+            *sum += f64::from(weight) * ccr;
         });
-        sums.into_iter()
-            .map(|(sum, all)| if all > 0 { (sum / all as f64) as f32 } else { 0.0 })
-            .collect()
+    }
+    if let Some((n, sum, all)) = current {
+        set(n, sum, all);
     }
 }
 
@@ -508,7 +583,7 @@ mod tests {
         // text dropped, comment and script gone, <i> d </i>.
         assert_eq!(ccv_string(&ccv), "00011111000000010000");
         assert_eq!(ccv.spans.len(), 2);
-        assert_eq!(ccv.spans[0].weight, 3);
+        assert_eq!(ccv.weights[0], 3);
     }
 
     #[test]

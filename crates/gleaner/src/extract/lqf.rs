@@ -88,24 +88,34 @@ pub(crate) struct BlockOwnText {
     pub link_chars: Vec<u32>,
 }
 
+/// Every node but the root with its owner block (its nearest
+/// block-level ancestor-or-self, the root outside any block), in
+/// document order: one forward pass with a stack of open blocks, for
+/// callers that need the owners one at a time rather than an array of
+/// them (issue 13).
+pub(crate) fn block_owners(doc: &Document) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+    let mut open: Vec<NodeId> = vec![doc.root()];
+    doc.ids().skip(1).map(move |id| {
+        while open.len() > 1 && !open.last().is_some_and(|&b| doc.contains(b, id)) {
+            open.pop();
+        }
+        if doc.stats(id).flags.contains(NodeFlags::BLOCK) {
+            open.push(id);
+        }
+        (id, open.last().copied().unwrap_or(NodeId(0)))
+    })
+}
+
 impl BlockOwnText {
-    /// One forward pass with a stack of open blocks.
+    /// One forward pass ([`block_owners`]).
     pub fn compute(doc: &Document) -> BlockOwnText {
         let n = doc.len();
         let mut owner = vec![NodeId(0); n];
         let mut chars = vec![0u32; n];
         let mut link_chars = vec![0u32; n];
-        let mut open: Vec<NodeId> = vec![doc.root()];
-        for id in doc.ids().skip(1) {
-            while open.len() > 1 && !open.last().is_some_and(|&b| doc.contains(b, id)) {
-                open.pop();
-            }
-            let stats = doc.stats(id);
-            if stats.flags.contains(NodeFlags::BLOCK) {
-                open.push(id);
-            }
-            let own = open.last().copied().unwrap_or(NodeId(0));
+        for (id, own) in block_owners(doc) {
             owner[id.index()] = own;
+            let stats = doc.stats(id);
             if stats.flags.contains(NodeFlags::TEXT) {
                 chars[own.index()] += stats.chars;
                 link_chars[own.index()] += stats.link_chars;

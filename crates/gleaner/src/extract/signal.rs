@@ -102,22 +102,26 @@ pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
 /// Gaussian blur of `values` with standard deviation `sigma` in O(n)
 /// whatever σ: `passes` running-sum box filters (3 passes already match a
 /// Gaussian to a few per cent). Each box is a mean over the in-range
-/// entries, so a constant signal stays constant up to the ends.
-pub(crate) fn gaussian_blur(values: &[f32], sigma: f64, passes: usize) -> Vec<f32> {
-    let mut cur = values.to_vec();
-    let mut next = vec![0.0f32; values.len()];
+/// entries, so a constant signal stays constant up to the ends. The
+/// values are blurred in place, each pass keeping only the last entries
+/// its window still needs (issue 13: no second array of the signal).
+pub(crate) fn gaussian_blur(mut values: Vec<f32>, sigma: f64, passes: usize) -> Vec<f32> {
+    let mut behind = Vec::new();
     for width in box_widths(sigma, passes) {
-        box_mean(&cur, &mut next, width / 2);
-        std::mem::swap(&mut cur, &mut next);
+        box_mean(&mut values, width / 2, &mut behind);
     }
-    cur
+    values
 }
 
-/// `out[i]` = mean of `src[i − r ..= i + r]` clipped to the array.
-fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
-    let n = src.len().min(out.len());
+/// Replaces `values[i]` by the mean of `values[i − r ..= i + r]` (the
+/// values before this pass) clipped to the array, with the running sum of
+/// the window. Entry `i − r − 1` leaves the window when entry `i` is
+/// replaced, after it was itself replaced, so the entries are walked in
+/// blocks of `r + 1`, each copied as it was into `behind` before it is
+/// replaced, where the next block finds the entries it drops.
+fn box_mean(values: &mut [f32], radius: usize, behind: &mut Vec<f32>) {
+    let n = values.len();
     if radius == 0 || n == 0 {
-        out.copy_from_slice(src);
         return;
     }
     let width = 2 * radius + 1;
@@ -126,32 +130,48 @@ fn box_mean(src: &[f32], out: &mut [f32], radius: usize) {
         let mut prefix = Vec::with_capacity(n + 1);
         let mut sum = 0.0f64;
         prefix.push(0.0);
-        for &v in src {
+        for &v in values.iter() {
             sum += f64::from(v);
             prefix.push(sum);
         }
-        for (i, slot) in out.iter_mut().enumerate() {
+        for (i, slot) in values.iter_mut().enumerate() {
             let (lo, hi) = (i.saturating_sub(radius), (i + radius + 1).min(n));
             *slot = ((prefix[hi] - prefix[lo]) / (hi - lo) as f64) as f32;
         }
         return;
     }
+    // Blocks of r + 1 entries; `width < n`, so the first is whole, and it
+    // is the left border.
+    let block = radius + 1;
+    behind.clear();
+    behind.resize(2 * block, 0.0);
+    // The block before (the entries the window drops) and this block.
+    let (mut before, mut this) = behind.split_at_mut(block);
     // Left border: the window [0, i + r] grows.
-    let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
-    for i in 0..=radius {
-        sum += f64::from(src[i + radius]);
-        out[i] = (sum / (i + radius + 1) as f64) as f32;
+    this.copy_from_slice(&values[..block]);
+    let mut sum: f64 = values[..radius].iter().map(|&v| f64::from(v)).sum();
+    for i in 0..block {
+        sum += f64::from(values[i + radius]);
+        values[i] = (sum / (i + radius + 1) as f64) as f32;
     }
-    // Interior: a full window slides by one.
     let inv = 1.0 / width as f64;
-    for i in radius + 1..n - radius {
-        sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
-        out[i] = (sum * inv) as f32;
-    }
-    // Right border: the window [i − r, n) shrinks.
-    for i in n - radius..n {
-        sum -= f64::from(src[i - radius - 1]);
-        out[i] = (sum / (n - (i - radius)) as f64) as f32;
+    let mut start = block;
+    while start < n {
+        std::mem::swap(&mut before, &mut this);
+        let end = n.min(start + block);
+        this[..end - start].copy_from_slice(&values[start..end]);
+        let interior_end = (n - radius).clamp(start, end);
+        // Interior: a full window slides by one.
+        for (i, &dropped) in (start..interior_end).zip(before.iter()) {
+            sum += f64::from(values[i + radius]) - f64::from(dropped);
+            values[i] = (sum * inv) as f32;
+        }
+        // Right border: the window [i − r, n) shrinks.
+        for (i, &dropped) in (interior_end..end).zip(&before[interior_end - start..]) {
+            sum -= f64::from(dropped);
+            values[i] = (sum / (n - (i - radius)) as f64) as f32;
+        }
+        start = end;
     }
 }
 
@@ -209,7 +229,7 @@ mod tests {
     fn blur_of_a_step_follows_the_gaussian_cdf() {
         let sigma = 20.0;
         let step: Vec<f32> = (0..1000).map(|i| if i < 500 { 0.0 } else { 1.0 }).collect();
-        let blurred = gaussian_blur(&step, sigma, 3);
+        let blurred = gaussian_blur(step, sigma, 3);
         for i in (300..700).step_by(10) {
             // The step sits between entries 499 and 500.
             let x = (i as f64 - 499.5) / sigma;
@@ -224,13 +244,49 @@ mod tests {
         assert!((blurred[999] - 1.0).abs() < 1e-6);
     }
 
+    /// The box mean with a second array: the running sum over the values
+    /// as they were, the form the in-place pass must match to the bit.
+    fn box_mean_into(src: &[f32], radius: usize) -> Vec<f32> {
+        let n = src.len();
+        let mut out = vec![0.0f32; n];
+        let mut sum: f64 = src[..radius].iter().map(|&v| f64::from(v)).sum();
+        for i in 0..=radius {
+            sum += f64::from(src[i + radius]);
+            out[i] = (sum / (i + radius + 1) as f64) as f32;
+        }
+        let inv = 1.0 / (2 * radius + 1) as f64;
+        for i in radius + 1..n - radius {
+            sum += f64::from(src[i + radius]) - f64::from(src[i - radius - 1]);
+            out[i] = (sum * inv) as f32;
+        }
+        for i in n - radius..n {
+            sum -= f64::from(src[i - radius - 1]);
+            out[i] = (sum / (n - (i - radius)) as f64) as f32;
+        }
+        out
+    }
+
+    #[test]
+    fn box_mean_in_place_matches_the_running_sum_over_the_old_values() {
+        for n in [4usize, 5, 7, 12, 31, 100, 257] {
+            let src: Vec<f32> = (0..n).map(|i| ((i * 7919) % 13) as f32 / 13.0).collect();
+            // Windows narrower than the signal (wider ones take the clipped
+            // form throughout).
+            for radius in 1..(n - 1).div_ceil(2) {
+                let mut values = src.clone();
+                box_mean(&mut values, radius, &mut Vec::new());
+                assert_eq!(values, box_mean_into(&src, radius), "n = {n}, r = {radius}");
+            }
+        }
+    }
+
     #[test]
     fn blur_keeps_a_constant_signal_constant() {
         let flat = vec![0.25f32; 37];
-        for v in gaussian_blur(&flat, 50.0, 3) {
+        for v in gaussian_blur(flat, 50.0, 3) {
             assert!((v - 0.25).abs() < 1e-6);
         }
-        assert!(gaussian_blur(&[], 5.0, 3).is_empty());
+        assert!(gaussian_blur(Vec::new(), 5.0, 3).is_empty());
     }
 
     #[test]

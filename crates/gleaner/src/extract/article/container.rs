@@ -12,7 +12,7 @@ use crate::document::{Document, NodeId};
 /// `None` when no paragraph voted.
 pub(super) fn choose_container(doc: &Document, votes: &Votes, marks: &[bool]) -> Option<NodeId> {
     votes
-        .candidates(doc)
+        .candidates()
         .filter(|&id| !marks[id.index()])
         .max_by(|&x, &y| votes.scored(doc, x).total_cmp(&votes.scored(doc, y)))
 }
@@ -71,7 +71,7 @@ fn common_ancestor_of_alternatives(
     cfg: &ArticleConfig,
 ) -> Option<NodeId> {
     let top_score = votes.scored(doc, top);
-    let mut others: Vec<NodeId> = votes.candidates(doc).filter(|&id| id != top).collect();
+    let mut others: Vec<NodeId> = votes.candidates().filter(|&id| id != top).collect();
     others.sort_by(|&x, &y| votes.scored(doc, y).total_cmp(&votes.scored(doc, x)));
     others.truncate(cfg.alternatives);
     others.retain(|&id| votes.scored(doc, id) >= cfg.alternative_share * top_score);

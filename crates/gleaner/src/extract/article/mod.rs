@@ -167,8 +167,12 @@ impl Extractor for Article {
         if doc.deadline().expired() {
             return Selection::none(doc);
         }
-        retry_less_strictly(doc, &self.config, |strictness| self.attempt(doc, &a, strictness, None))
-            .map_or_else(|| crunch_fallback(doc), |(_, sel)| sel)
+        let kept = retry_less_strictly(doc, &self.config, |strictness| {
+            self.attempt(doc, &a, strictness, None)
+        });
+        // The fallback does not read the analysis (issue 13).
+        drop(a);
+        kept.map_or_else(|| crunch_fallback(doc), |(_, sel)| sel)
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
-use super::super::lqf::BlockOwnText;
+use super::super::lqf::block_owners;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
 use super::ArticleConfig;
@@ -84,18 +84,61 @@ impl Segment {
 /// code (a score line, a time table cell) \[I\].
 const CODE_MIN_CHARS: u32 = 100;
 
+/// What the later passes read of a text [`Segment`]: its block, link
+/// quota and whether it reads as code. 16 bytes rather than 32: the
+/// other counts matter only summed per block, which is done as the
+/// segments are read (issue 13: a page of short paragraphs has a segment
+/// for every other node).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TextSegment {
+    /// The block the text belongs to.
+    pub owner: NodeId,
+    chars: u32,
+    link_chars: u32,
+    code: bool,
+}
+
+impl TextSegment {
+    fn of(seg: &Segment) -> TextSegment {
+        TextSegment {
+            owner: seg.owner,
+            chars: seg.chars,
+            link_chars: seg.link_chars,
+            code: seg.reads_as_code(),
+        }
+    }
+
+    /// See [`Segment::reads_as_code`].
+    pub(super) fn reads_as_code(&self) -> bool {
+        self.code
+    }
+
+    /// See [`Segment::link_quota`].
+    pub(super) fn link_quota(&self) -> f64 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            f64::from(self.link_chars) / f64::from(self.chars)
+        }
+    }
+}
+
 /// [`Analysis::segment_of`] of a node in no segment.
 const NO_SEGMENT: u32 = u32::MAX;
 
 /// Per-node facts the passes share.
 pub(super) struct Analysis {
-    segments: Vec<Segment>,
+    segments: Vec<TextSegment>,
     /// The segment of each visible text node ([`NO_SEGMENT`] for others):
     /// `u32`, as node ids are.
     segment_of: Vec<u32>,
-    /// Every block with text, its segments summed, in document order:
-    /// the voters, the same in every attempt.
-    pub blocks: Vec<(NodeId, Segment)>,
+    /// Every block whose text can vote, its segments summed (the block
+    /// is the sum's `owner`), in document order: the voters, the same in
+    /// every attempt. Blocks shorter than
+    /// [`min_paragraph_chars`](super::ArticleConfig::min_paragraph_chars)
+    /// or whose text reads as code never vote, and are not kept (issue
+    /// 13: a page of short paragraphs would keep one for every block).
+    pub blocks: Vec<Segment>,
     /// What each element's id and class say (empty for other nodes).
     pub names: Vec<NameRoles>,
     /// The roots of the widgets on the page (`widgets`).
@@ -107,32 +150,42 @@ pub(super) struct Analysis {
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
-    let own = BlockOwnText::compute(doc);
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
-    let mut segments: Vec<Segment> = Vec::new();
+    let mut segments: Vec<TextSegment> = Vec::new();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
-    let mut previous: Option<NodeId> = None;
-    let mut ccr_weight = 0f32;
-    for id in doc.text_nodes() {
-        let owner = own.owner[id.index()];
+    let mut blocks = BlockSums::new(|block: &Segment| {
+        block.chars >= cfg.min_paragraph_chars && !block.reads_as_code()
+    });
+    // The segment being read, with its CCR weight.
+    let mut current: Option<(Segment, f32)> = None;
+    // The previous text node and its block.
+    let mut previous: Option<(NodeId, NodeId)> = None;
+    let mut finish = |seg: Option<(Segment, f32)>, segments: &mut Vec<TextSegment>| {
+        if let Some((mut seg, ccr_weight)) = seg {
+            finish_ccr(&mut seg, ccr_weight);
+            segments.push(TextSegment::of(&seg));
+            blocks.add(doc, &seg);
+        }
+    };
+    for (id, owner) in block_owners(doc) {
+        if !doc.is_visible_text(id) {
+            continue;
+        }
         let new_segment = match previous {
             None => true,
-            Some(prev) => own.owner[prev.index()] != owner || breaks_between(doc, prev, id),
+            Some((prev, prev_owner)) => prev_owner != owner || breaks_between(doc, prev, id),
         };
         if new_segment {
-            if let Some(last) = segments.last_mut() {
-                finish_ccr(last, ccr_weight);
-            }
-            segments.push(Segment::empty(owner));
-            ccr_weight = 0.0;
+            finish(current.take(), &mut segments);
+            current = Some((Segment::empty(owner), 0.0));
         }
         let stats = doc.stats(id);
-        if let Some(seg) = segments.last_mut() {
+        if let Some((seg, ccr_weight)) = current.as_mut() {
             seg.chars += stats.chars;
             seg.link_chars += stats.link_chars;
             let w = stats.chars as f32;
             seg.ccr += w * ratios.get(id.index()).copied().unwrap_or(1.0).clamp(0.0, 1.0);
-            ccr_weight += w;
+            *ccr_weight += w;
             let counts = CharCounts::of(doc.text(id));
             seg.commas += counts.commas;
             if !stats.flags.contains(crate::document::NodeFlags::IN_PRE) {
@@ -141,17 +194,16 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
                 seg.syntax += counts.syntax;
             }
         }
-        segment_of[id.index()] = (segments.len() - 1) as u32;
-        previous = Some(id);
+        // The current segment is the next one kept.
+        segment_of[id.index()] = segments.len() as u32;
+        previous = Some((id, owner));
     }
-    if let Some(last) = segments.last_mut() {
-        finish_ccr(last, ccr_weight);
-    }
+    finish(current.take(), &mut segments);
     // Only the segments outlive the analysis, kept for every attempt:
     // free the rest first, and leave no doubling slack.
-    drop((own, ratios));
+    drop(ratios);
     segments.shrink_to_fit();
-    let blocks = sum_by_block(&segments);
+    let blocks = blocks.into_sorted();
     let names = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg);
     Analysis { segments, segment_of, blocks, names, widgets }
@@ -312,7 +364,7 @@ fn finish_ccr(seg: &mut Segment, weight: f32) {
 
 impl Analysis {
     /// The segment a text node belongs to.
-    pub(super) fn segment(&self, text: NodeId) -> Option<&Segment> {
+    pub(super) fn segment(&self, text: NodeId) -> Option<&TextSegment> {
         self.segments.get(*self.segment_of.get(text.index())? as usize)
     }
 
@@ -329,37 +381,66 @@ impl Analysis {
     }
 }
 
-/// The segments summed per block, in document order. The segments of
-/// one block are summed in their own order, as they come; the blocks are
-/// found by sorting segment indices by block (a stable sort), so the only
-/// allocations are those indices and the result, sized to the blocks.
-fn sum_by_block(segments: &[Segment]) -> Vec<(NodeId, Segment)> {
-    let mut order: Vec<u32> = (0..segments.len() as u32).collect();
-    order.sort_by_key(|&i| segments[i as usize].owner);
-    let distinct = order
-        .windows(2)
-        .filter(|w| segments[w[0] as usize].owner != segments[w[1] as usize].owner)
-        .count()
-        + usize::from(!order.is_empty());
-    let mut blocks: Vec<(NodeId, Segment)> = Vec::with_capacity(distinct);
-    for &i in &order {
-        let seg = &segments[i as usize];
-        if blocks.last().is_none_or(|(owner, _)| *owner != seg.owner) {
-            blocks.push((seg.owner, Segment::empty(seg.owner)));
-        }
-        let Some((_, e)) = blocks.last_mut() else { continue };
-        let total = e.chars + seg.chars;
-        if total > 0 {
-            e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
-        }
-        e.chars = total;
-        e.link_chars += seg.link_chars;
-        e.commas += seg.commas;
-        e.raw_chars += seg.raw_chars;
-        e.spaces += seg.spaces;
-        e.syntax += seg.syntax;
+/// The segments summed per block as they are read, in document order of
+/// their text, keeping the blocks `keep` accepts. A block's segments all
+/// lie in its subtree, so its sum is complete once a segment of a block
+/// outside it comes: the open sums form a stack of nested blocks, and
+/// the segments of one block are summed in their own order.
+struct BlockSums<K> {
+    open: Vec<Segment>,
+    kept: Vec<Segment>,
+    keep: K,
+}
+
+impl<K: Fn(&Segment) -> bool> BlockSums<K> {
+    fn new(keep: K) -> BlockSums<K> {
+        BlockSums { open: Vec::new(), kept: Vec::new(), keep }
     }
-    blocks
+
+    /// Adds the next segment to its block's sum.
+    fn add(&mut self, doc: &Document, seg: &Segment) {
+        while let Some(top) = self.open.last() {
+            if doc.contains(top.owner, seg.owner) {
+                break;
+            }
+            self.close();
+        }
+        if self.open.last().is_none_or(|top| top.owner != seg.owner) {
+            self.open.push(Segment::empty(seg.owner));
+        }
+        if let Some(e) = self.open.last_mut() {
+            let total = e.chars + seg.chars;
+            if total > 0 {
+                e.ccr = (e.ccr * e.chars as f32 + seg.ccr * seg.chars as f32) / total as f32;
+            }
+            e.chars = total;
+            e.link_chars += seg.link_chars;
+            e.commas += seg.commas;
+            e.raw_chars += seg.raw_chars;
+            e.spaces += seg.spaces;
+            e.syntax += seg.syntax;
+        }
+    }
+
+    /// Ends the innermost open block's sum.
+    fn close(&mut self) {
+        if let Some(block) = self.open.pop() {
+            if (self.keep)(&block) {
+                self.kept.push(block);
+            }
+        }
+    }
+
+    /// The kept sums, in document order of their blocks.
+    fn into_sorted(mut self) -> Vec<Segment> {
+        while !self.open.is_empty() {
+            self.close();
+        }
+        let mut blocks = self.kept;
+        blocks.sort_unstable_by_key(|block| block.owner);
+        blocks.shrink_to_fit();
+        blocks
+    }
 }
 
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
@@ -406,7 +487,7 @@ mod tests {
         let a = analyse(&doc, &ArticleConfig::default());
         let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
         let in_cell: Vec<f64> =
-            a.segments.iter().filter(|s| s.owner == cell).map(Segment::link_quota).collect();
+            a.segments.iter().filter(|s| s.owner == cell).map(TextSegment::link_quota).collect();
         assert_eq!(in_cell, [0.0, 1.0, 0.0]);
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");
@@ -437,10 +518,14 @@ mod tests {
     #[test]
     fn blocks_sum_their_segments_and_names_are_read() {
         let doc = parse("<div class=story-box><p>One, two.</p>x<br><br>y, z</div>");
-        let a = analyse(&doc, &ArticleConfig::default());
-        let chars: Vec<u32> = a.blocks.iter().map(|(_, s)| s.chars).collect();
-        let commas: Vec<u32> = a.blocks.iter().map(|(_, s)| s.commas).collect();
+        let cfg = ArticleConfig { min_paragraph_chars: 1, ..ArticleConfig::default() };
+        let a = analyse(&doc, &cfg);
+        let chars: Vec<u32> = a.blocks.iter().map(|s| s.chars).collect();
+        let commas: Vec<u32> = a.blocks.iter().map(|s| s.commas).collect();
         assert_eq!((chars, commas), (vec![4, 8], vec![1, 1]));
+        // Blocks too short to vote are not kept.
+        let a = analyse(&doc, &ArticleConfig { min_paragraph_chars: 5, ..cfg });
+        assert_eq!(a.blocks.iter().map(|s| s.chars).collect::<Vec<_>>(), vec![8]);
         let div = doc.ids().find(|&id| doc.is(id, local_name!("div"))).expect("div");
         assert!(a.names(div).has(super::super::vocabulary::Role::ArticleHint));
         assert!(!a.names(div).has(super::super::vocabulary::Role::Unlikely));

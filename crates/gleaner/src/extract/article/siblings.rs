@@ -102,7 +102,7 @@ pub(super) fn add_secondary_containers(
     }
     let top_score = votes.scored(doc, top);
     let mut others: Vec<NodeId> = votes
-        .candidates(doc)
+        .candidates()
         .filter(|&id| {
             !marks[id.index()] && votes.scored(doc, id) >= cfg.secondary_share * top_score
         })

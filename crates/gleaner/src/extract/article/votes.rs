@@ -1,6 +1,8 @@
 //! Pass 3, **vote**: text blocks vote for the elements that contain them
 //! (Readability, Arc90 2009).
 
+use std::collections::HashMap;
+
 use markup5ever::{local_name, LocalName};
 
 use super::segments::Analysis;
@@ -9,26 +11,33 @@ use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
 /// The votes of one attempt: who is a candidate, with how many votes.
+/// Only the candidates are kept, in document order: a handful of
+/// elements on most pages, not a slot for every node (issue 13).
 pub(super) struct Votes {
-    votes: Vec<f64>,
-    is_candidate: Vec<bool>,
+    candidates: Vec<(NodeId, f64)>,
 }
 
 impl Votes {
+    /// The votes of `id`, if a paragraph voted for it.
+    fn of(&self, id: NodeId) -> Option<f64> {
+        let i = self.candidates.binary_search_by_key(&id, |&(c, _)| c).ok()?;
+        self.candidates.get(i).map(|&(_, v)| v)
+    }
+
     /// Did any paragraph vote for `id`?
     pub(super) fn is_candidate(&self, id: NodeId) -> bool {
-        self.is_candidate.get(id.index()).copied().unwrap_or(false)
+        self.of(id).is_some()
     }
 
     /// Every candidate, in document order.
-    pub(super) fn candidates<'a>(&'a self, doc: &'a Document) -> impl Iterator<Item = NodeId> + 'a {
-        doc.ids().filter(|&id| self.is_candidate(id))
+    pub(super) fn candidates(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.candidates.iter().map(|&(c, _)| c)
     }
 
     /// The score of a candidate: its votes times `1 − its link density`
     /// (Readability).
     pub(super) fn scored(&self, doc: &Document, id: NodeId) -> f64 {
-        self.votes.get(id.index()).copied().unwrap_or(0.0) * (1.0 - doc.stats(id).link_density())
+        self.of(id).unwrap_or(0.0) * (1.0 - doc.stats(id).link_density())
     }
 }
 
@@ -47,13 +56,12 @@ impl Votes {
 /// candidate starts from its tag's weight and its class weight
 /// (Readability).
 pub(super) fn vote(doc: &Document, a: &Analysis, marks: &[bool], cfg: &ArticleConfig) -> Votes {
-    let n = doc.len();
-    let mut votes = vec![0f64; n];
-    let mut is_candidate = vec![false; n];
-    for (owner, seg) in &a.blocks {
-        let owner = *owner;
-        // Text that reads as code or data never votes (issue 11).
-        if seg.chars < cfg.min_paragraph_chars || marks[owner.index()] || seg.reads_as_code() {
+    let mut votes: HashMap<NodeId, f64> = HashMap::new();
+    // The analysis kept only blocks long enough to vote whose text does
+    // not read as code or data (issue 11).
+    for seg in &a.blocks {
+        let owner = seg.owner;
+        if marks[owner.index()] {
             continue;
         }
         let length = (f64::from(seg.chars) / cfg.chars_per_point).min(cfg.max_length_points);
@@ -64,20 +72,20 @@ pub(super) fn vote(doc: &Document, a: &Analysis, marks: &[bool], cfg: &ArticleCo
             if doc.element(anc).is_none() {
                 break;
             }
-            if !is_candidate[anc.index()] {
-                is_candidate[anc.index()] = true;
-                votes[anc.index()] = doc.name(anc).map_or(0.0, |name| tag_weight(name, cfg))
-                    + class_weight(a, anc, cfg);
-            }
+            let total = votes.entry(anc).or_insert_with(|| {
+                doc.name(anc).map_or(0.0, |name| tag_weight(name, cfg)) + class_weight(a, anc, cfg)
+            });
             let divider = match level {
                 0 => 1.0,
                 1 => cfg.grandparent_divider,
                 l => l as f64 * cfg.ancestor_divider,
             };
-            votes[anc.index()] += vote / divider;
+            *total += vote / divider;
         }
     }
-    Votes { votes, is_candidate }
+    let mut candidates: Vec<(NodeId, f64)> = votes.into_iter().collect();
+    candidates.sort_unstable_by_key(|&(c, _)| c);
+    Votes { candidates }
 }
 
 /// Class-name weight (Readability): `+class_weight` for article words,
