@@ -83,23 +83,7 @@ pub(crate) fn drops_content(name: &LocalName) -> bool {
 /// its list of active formatting elements and reconstructs them, so their
 /// number is capped ([`TreeLimits::max_formatting`]).
 fn is_formatting(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("a")
-            | local_name!("b")
-            | local_name!("big")
-            | local_name!("code")
-            | local_name!("em")
-            | local_name!("font")
-            | local_name!("i")
-            | local_name!("nobr")
-            | local_name!("s")
-            | local_name!("small")
-            | local_name!("strike")
-            | local_name!("strong")
-            | local_name!("tt")
-            | local_name!("u")
-    )
+    super::tree_builder::is_formatting(name)
 }
 
 /// The limits [`build_tree`] applies (from [`ParseOptions`](super::ParseOptions)).

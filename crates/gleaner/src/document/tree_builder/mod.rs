@@ -102,6 +102,11 @@ pub(crate) mod class {
     pub const FOSTERS: u16 = 1 << 13;
 }
 
+/// Is `name` a formatting element (§13.2.4.3)?
+pub(crate) fn is_formatting(name: &LocalName) -> bool {
+    html_class(name) & class::FORMATTING != 0
+}
+
 /// The classes of an HTML element named `name`.
 fn html_class(name: &LocalName) -> u16 {
     use class::*;
