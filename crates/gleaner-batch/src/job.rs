@@ -276,12 +276,13 @@ enum PageBytes<'a> {
     Owned(Vec<u8>),
 }
 
-/// A page parsed for its record: the record so far, with the document
-/// and what is set aside before extraction unless the page failed to
-/// parse.
-struct Parsed<'a> {
-    record: Record,
-    page: Option<(Document, Aside<'a>)>,
+impl PageBytes<'_> {
+    fn len(&self) -> usize {
+        match self {
+            PageBytes::Borrowed(b) => b.len(),
+            PageBytes::Owned(b) => b.len(),
+        }
+    }
 }
 
 /// What to do with each page: the extractor, the parse and render
@@ -409,12 +410,7 @@ impl Job {
                 // The document takes the page's bytes over: a UTF-8 page
                 // becomes its text, not held twice (issue 13).
                 let page = PageBytes::Owned(bytes);
-                self.extract_parsed(self.parse_for_record(
-                    &input.source,
-                    page,
-                    &self.parse,
-                    template,
-                ))
+                self.record_from_bytes(&input.source, page, &self.parse, template)
             }
             Err(e) => {
                 let mut record = Record::new(&input.source, &self.algorithm);
@@ -431,7 +427,7 @@ impl Job {
     pub fn record_for_bytes(&self, source: &str, bytes: &[u8]) -> Record {
         let template = self.template.as_ref().map_or(TemplateUse::None, TemplateUse::Model);
         guarded(source, &self.algorithm, || {
-            self.record_from_bytes(source, bytes, &self.parse, template)
+            self.record_from_bytes(source, PageBytes::Borrowed(bytes), &self.parse, template)
         })
     }
 
@@ -455,7 +451,8 @@ impl Job {
         };
         let parse = page.parse_options(&self.parse);
         guarded(page.source, &self.algorithm, || {
-            let mut record = self.record_from_bytes(page.source, page.bytes, &parse, template);
+            let bytes = PageBytes::Borrowed(page.bytes);
+            let mut record = self.record_from_bytes(page.source, bytes, &parse, template);
             if record.url.is_none() {
                 record.url = page.url.map(str::to_string);
             }
@@ -466,41 +463,12 @@ impl Job {
     fn record_from_bytes(
         &self,
         source: &str,
-        bytes: &[u8],
+        bytes: PageBytes<'_>,
         parse: &ParseOptions,
         template: TemplateUse<'_>,
     ) -> Record {
-        self.extract_parsed(self.parse_for_record(
-            source,
-            PageBytes::Borrowed(bytes),
-            parse,
-            template,
-        ))
-    }
-
-    /// The extraction of a page [`Job::parse_for_record`] parsed.
-    fn extract_parsed(&self, parsed: Parsed<'_>) -> Record {
-        let Parsed { mut record, page } = parsed;
-        if let Some((doc, aside)) = page {
-            self.fill(&mut record, &doc, aside);
-        }
-        record
-    }
-
-    /// The record of a page parsed, with what extraction needs: the first
-    /// half of [`Job::record_from_bytes`].
-    fn parse_for_record<'t>(
-        &self,
-        source: &str,
-        bytes: PageBytes<'_>,
-        parse: &ParseOptions,
-        template: TemplateUse<'t>,
-    ) -> Parsed<'t> {
         let mut record = Record::new(source, &self.algorithm);
-        record.bytes = match &bytes {
-            PageBytes::Borrowed(b) => b.len(),
-            PageBytes::Owned(b) => b.len(),
-        };
+        record.bytes = bytes.len();
         let model = match template {
             TemplateUse::None => None,
             TemplateUse::Model(m) => Some(m),
@@ -521,11 +489,12 @@ impl Job {
             Err(e) => {
                 record.error = Some(e.to_string());
                 record.failure = Some(Failure::of(&e));
-                return Parsed { record, page: None };
+                return record;
             }
         };
         let aside = model.map_or(Aside::Nothing, Aside::Model);
-        Parsed { record, page: Some((doc, aside)) }
+        self.fill(&mut record, &doc, aside);
+        record
     }
 
     /// `doc` with the job's layout attached, when the job has a provider.

@@ -71,16 +71,15 @@ pub(crate) fn decode_vec(
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
     let (encoding, source, bom_len) = choose(&bytes, given);
-    if encoding == UTF_8 && bom_len == 0 {
-        // Valid UTF-8 decodes to itself; invalid sequences need the
-        // replacement characters.
-        let bytes = match String::from_utf8(bytes) {
+    // Valid UTF-8 decodes to itself; invalid sequences need the
+    // replacement characters.
+    let bytes = match encoding == UTF_8 && bom_len == 0 {
+        true => match String::from_utf8(bytes) {
             Ok(text) => return (text, encoding, source),
             Err(e) => e.into_bytes(),
-        };
-        let (text, _) = encoding.decode_without_bom_handling(&bytes);
-        return (text.into_owned(), encoding, source);
-    }
+        },
+        false => bytes,
+    };
     let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
     (text.into_owned(), encoding, source)
 }
