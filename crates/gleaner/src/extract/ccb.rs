@@ -393,7 +393,7 @@ impl Ccb {
     /// The content code ratio along the normalised source, with the
     /// threshold and the kept content entries.
     pub fn curve(&self, doc: &Document) -> Curve {
-        let a = self.analyse(doc);
+        let a = self.analyse(doc, true);
         let mut selected = vec![false; a.ccr.len()];
         for (i, span) in a.ccv.spans.iter().enumerate() {
             let k = a.keep.get(i).copied().unwrap_or(false);
@@ -418,7 +418,11 @@ impl Ccb {
             .selected(selected)
     }
 
-    fn analyse(&self, doc: &Document) -> Analysis {
+    /// Steps 1–4 of the slides. Without `decide`, the spans are not
+    /// decided (no text-block maintenance): their CCRs are all that
+    /// [`Ccb::node_ratios`] reads, and a vote's weight and CCR do not
+    /// depend on the decision.
+    fn analyse(&self, doc: &Document, decide: bool) -> Analysis {
         let c = &self.config;
         // Steps 1–2 [S-2]: normalise and build the CCV.
         let mut ccv = match c.variant {
@@ -437,7 +441,7 @@ impl Ccb {
         let entries = |s: &Span| ccr.get(s.start as usize..s.end as usize).unwrap_or(&[]);
         let mut keep = Vec::new();
         let mut passing = Vec::new();
-        if c.keep_blocks {
+        if c.keep_blocks && decide {
             keep = vec![false; ccv.spans.len()];
             let span_max = |s: &Span| entries(s).iter().copied().fold(f32::MIN, f32::max);
             let mut i = 0;
@@ -451,8 +455,9 @@ impl Ccb {
                 keep[i..j].iter_mut().for_each(|k| *k = pass);
                 i = j;
             }
-        } else {
-            // Without block maintenance every entry is decided alone.
+        } else if !c.keep_blocks {
+            // Without block maintenance every entry is decided alone
+            // (the counts weigh a character span's votes).
             passing = ccv
                 .spans
                 .iter()
@@ -523,7 +528,7 @@ impl Ccb {
     /// are visited sorted by node, which they already are unless the
     /// tree builder moved text (issue 13).
     pub(crate) fn node_ratios(&self, doc: &Document) -> Vec<f32> {
-        let a = self.analyse(doc);
+        let a = self.analyse(doc, false);
         let mut ratios = vec![0f32; doc.len()];
         let spans = &a.ccv.spans;
         let voting = || spans.iter().enumerate().filter(|(_, s)| s.node != NO_NODE);
@@ -572,7 +577,7 @@ fn mean_by_node(a: &Analysis, indices: impl Iterator<Item = usize>, ratios: &mut
 
 impl Extractor for Ccb {
     fn extract(&self, doc: &Document) -> Selection {
-        let a = self.analyse(doc);
+        let a = self.analyse(doc, true);
         let mut votes = NodeVotes::new(doc);
         a.for_each_vote(|node, weight, yes, ccr| votes.add(node, weight, yes, ccr));
         votes.into_selection(doc, true)

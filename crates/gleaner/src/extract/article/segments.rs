@@ -227,21 +227,27 @@ struct CharCounts {
 }
 
 impl CharCounts {
-    /// Counts `text`, ASCII byte by byte through [`ASCII_CLASS`], other
-    /// characters decoded.
+    /// Counts `text`: each run of ASCII byte by byte through
+    /// [`ASCII_CLASS`] (a plain loop over the bytes, no index checks),
+    /// then the character after it decoded.
     fn of(text: &str) -> CharCounts {
         // Characters of each class: other, space, syntax, comma.
         let mut by_class = [0u32; 4];
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while let Some(&b) = bytes.get(i) {
-            if let Some(&class) = ASCII_CLASS.get(usize::from(b)) {
-                by_class[usize::from(class)] += 1;
-                i += 1;
-                continue;
+        let mut rest = text;
+        loop {
+            let mut ascii = 0;
+            for &b in rest.as_bytes() {
+                if !b.is_ascii() {
+                    break;
+                }
+                let class = ASCII_CLASS.get(usize::from(b & 0x7F)).copied().unwrap_or(OTHER);
+                if let Some(n) = by_class.get_mut(usize::from(class & 3)) {
+                    *n += 1;
+                }
+                ascii += 1;
             }
-            let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
-            i += c.len_utf8();
+            let mut chars = rest.get(ascii..).unwrap_or_default().chars();
+            let Some(c) = chars.next() else { break };
             let class = if c.is_whitespace() {
                 SPACE
             } else if matches!(c, '，' | '、' | '،') {
@@ -250,6 +256,7 @@ impl CharCounts {
                 OTHER
             };
             by_class[usize::from(class)] += 1;
+            rest = chars.as_str();
         }
         let [other, spaces, syntax, commas] = by_class;
         CharCounts { commas, chars: other + spaces + syntax + commas, spaces, syntax }
@@ -294,11 +301,12 @@ const ASCII_CLASS: [u8; 128] = {
 ///
 /// [`Element::id_and_class`]: crate::document::Element::id_and_class
 fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
-    let mut seen: HashMap<(Option<&str>, Option<&str>), NameRoles, BuildNameHasher> =
-        HashMap::default();
+    let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> = HashMap::default();
     let mut joined = String::new();
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
+    // The last pair read, and its roles.
+    let mut last: Option<(NamePair, NameRoles)> = None;
     let names = doc
         .ids()
         .map(|id| {
@@ -312,7 +320,14 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
             if id_value.is_none() && class_value.is_none() {
                 return NameRoles::default();
             }
-            *seen.entry((id_value, class_value)).or_insert_with(|| {
+            // Siblings of a list or grid repeat the pair of the element
+            // named before: compared, not hashed.
+            if let Some((pair, roles)) = last {
+                if pair == (id_value, class_value) {
+                    return roles;
+                }
+            }
+            let roles = *seen.entry((id_value, class_value)).or_insert_with(|| {
                 joined.clear();
                 for value in [id_value, class_value].into_iter().flatten() {
                     joined.push_str(value);
@@ -320,7 +335,9 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
                 }
                 joined.make_ascii_lowercase();
                 NameRoles::of(&joined)
-            })
+            });
+            last = Some(((id_value, class_value), roles));
+            roles
         })
         .collect();
     let article_body = match article_bodies {
@@ -329,6 +346,9 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
     };
     (names, article_body)
 }
+
+/// An element's `id` and `class` values.
+type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
 
 /// A multiplicative hash over eight bytes at a time for the short
 /// id/class strings of [`element_name_roles`]: the table lives for one
