@@ -253,6 +253,12 @@ impl Element {
         self.attrs.as_slice().iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
     }
 
+    /// [`Element::attr`] by the name's atom: one integer comparison per
+    /// attribute instead of a string comparison (issue 12).
+    pub(crate) fn attr_named(&self, name: &LocalName) -> Option<&str> {
+        self.attrs.as_slice().iter().find(|(n, _)| n == name).map(|(_, v)| &**v)
+    }
+
     /// All attributes in source order.
     pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> {
         self.attrs.as_slice().iter().map(|(n, v)| (&**n, &**v))

@@ -93,10 +93,12 @@ impl NodeStats {
 }
 
 fn hidden_by_attributes(e: &super::Element) -> bool {
-    if e.attr("hidden").is_some() || e.attr("aria-hidden").is_some_and(|v| v.trim() == "true") {
+    if e.attr_named(&local_name!("hidden")).is_some()
+        || e.attr_named(&local_name!("aria-hidden")).is_some_and(|v| v.trim() == "true")
+    {
         return true;
     }
-    e.attr("style").is_some_and(style_hides)
+    e.attr_named(&local_name!("style")).is_some_and(style_hides)
 }
 
 /// Does an inline style say `display: none` or `visibility: hidden`
@@ -145,7 +147,7 @@ pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec
                 match e.name {
                     // A link is an anchor with a target; `<a name>` and
                     // `<a id>` only mark a place in the text.
-                    local_name!("a") if e.attr("href").is_some() => {
+                    local_name!("a") if e.attr_named(&local_name!("href")).is_some() => {
                         s.flags |= NodeFlags::IN_LINK;
                         s.links = 1;
                     }
@@ -193,45 +195,98 @@ pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec
 /// Non-whitespace characters and words of a text (a word: a maximal run
 /// of characters that are not [`char::is_whitespace`], as
 /// [`split_words`](super::split_words) splits them), without splitting:
-/// eight ASCII bytes at a time (SWAR, "SIMD within a register"), other
-/// characters one by one \[I\]. Statistics and TCCB's word vector both
-/// count with it.
+/// eight bytes at a time (SWAR, "SIMD within a register") \[I\]. Runs
+/// of ASCII are counted a chunk at a time; the last bytes are counted as
+/// a chunk padded with spaces (which are neither characters nor word
+/// starts), and in a chunk with other bytes, the ASCII before the first
+/// of them as a chunk masked with spaces, then that character decoded.
+/// Statistics and TCCB's word vector both count with it.
 pub(crate) fn count_text(t: &str) -> (u32, u32) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    const SPACES: u64 = 0x2020_2020_2020_2020;
     let bytes = t.as_bytes();
-    let (mut chars, mut words) = (0u32, 0u32);
-    // Bit 7 set: the character before the next one is whitespace, or
-    // there is none.
-    let mut after_space: u64 = 0x80;
+    let mut count = AsciiCount { chars: 0, words: 0, after_space: 0x80 };
     let mut i = 0;
-    while let Some(&first) = bytes.get(i) {
-        if let Some(chunk) = bytes.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-            let w = u64::from_le_bytes(chunk);
-            if w & HIGH == 0 {
-                let space = ascii_space_bits(w);
-                // A word starts at a non-space byte after a space byte.
-                let starts = !space & HIGH & ((space << 8) | after_space);
-                words += starts.count_ones();
-                chars += (!space & HIGH).count_ones();
-                after_space = (space >> 56) & 0x80;
-                i += 8;
-                continue;
+    while i < bytes.len() {
+        while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            let w = u64::from_le_bytes(*chunk);
+            if w & HIGH != 0 {
+                break;
             }
+            let space = count.add(w);
+            count.after_space = (space >> 56) & 0x80;
+            i += 8;
         }
-        let (space, len) = if first.is_ascii() {
-            (matches!(first, 0x09..=0x0D | b' '), 1)
-        } else {
-            let Some(c) = t.get(i..).and_then(|rest| rest.chars().next()) else { break };
-            (c.is_whitespace(), c.len_utf8())
+        let rest = bytes.get(i..).unwrap_or_default();
+        let w = match rest.first_chunk::<8>() {
+            Some(chunk) => u64::from_le_bytes(*chunk),
+            None if rest.is_empty() => break,
+            None => last_chunk(bytes, rest.len()),
         };
-        if !space {
-            chars += 1;
-            words += u32::from(after_space != 0);
+        // ASCII bytes before the first other one (eight: none, the last
+        // bytes of the text).
+        let ascii = ((w & HIGH).trailing_zeros() / 8) as usize;
+        if ascii == 8 {
+            count.add(w);
+            break;
         }
-        after_space = if space { 0x80 } else { 0 };
-        i += len;
+        if ascii > 0 {
+            let space = count.add((w & !(u64::MAX << (8 * ascii))) | (SPACES << (8 * ascii)));
+            count.after_space = (space >> (8 * ascii - 8)) & 0x80;
+            i += ascii;
+        }
+        let Some(c) = t.get(i..).and_then(|rest| rest.chars().next()) else { break };
+        if c.is_whitespace() {
+            count.after_space = 0x80;
+        } else {
+            count.chars += 1;
+            count.words += u32::from(count.after_space != 0);
+            count.after_space = 0;
+        }
+        i += c.len_utf8();
     }
-    (chars, words)
+    (count.chars, count.words)
+}
+
+/// The running counts of [`count_text`].
+struct AsciiCount {
+    chars: u32,
+    words: u32,
+    /// Bit 7 set: the character before the next one is whitespace, or
+    /// there is none.
+    after_space: u64,
+}
+
+impl AsciiCount {
+    /// Adds the characters and word starts of eight ASCII bytes (little
+    /// end first); returns their [`ascii_space_bits`].
+    #[inline]
+    fn add(&mut self, w: u64) -> u64 {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let space = ascii_space_bits(w);
+        // A word starts at a non-space byte after a space byte.
+        let starts = !space & HIGH & ((space << 8) | self.after_space);
+        self.words += starts.count_ones();
+        self.chars += (!space & HIGH).count_ones();
+        space
+    }
+}
+
+/// The last `n` bytes of `bytes` (1 to 7) as a little-endian word, padded
+/// with spaces: read as the eight bytes that end the text, shifted, when
+/// there are eight.
+fn last_chunk(bytes: &[u8], n: usize) -> u64 {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let n = n.clamp(1, 7);
+    let padding = SPACES << (8 * n);
+    let end = bytes.len().checked_sub(8).and_then(|start| bytes.get(start..));
+    match end.and_then(<[u8]>::first_chunk::<8>) {
+        Some(chunk) => (u64::from_le_bytes(*chunk) >> (8 * (8 - n))) | padding,
+        None => {
+            let tail = bytes.get(bytes.len().saturating_sub(n)..).unwrap_or_default();
+            tail.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b)) | padding
+        }
+    }
 }
 
 /// Bit 7 of each byte of `w` (eight ASCII bytes, little end first) set
@@ -268,5 +323,18 @@ mod tests {
         assert_eq!(count_text("  ab c\td\u{b}e "), (5, 4));
         assert_eq!(count_text("\u{a0}été\u{2003}à "), (4, 2));
         assert_eq!(count_text(""), (0, 0));
+    }
+
+    proptest::proptest! {
+        /// Every chunk boundary, tail length and mix of ASCII and other
+        /// characters counts as `split_whitespace` splits.
+        #[test]
+        fn any_text_counts_as_split_whitespace(
+            text in "[a-z \\t\\n\\x0b\\x0c\\r,é\u{A0}\u{3000}\u{85}\u{2003}語]{0,70}"
+        ) {
+            let words = text.split_whitespace().count() as u32;
+            let chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
+            proptest::prop_assert_eq!(count_text(&text), (chars, words));
+        }
     }
 }

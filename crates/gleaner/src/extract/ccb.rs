@@ -47,7 +47,7 @@ use markup5ever::local_name;
 
 use super::signal::gaussian_blur;
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
-use crate::document::{for_each_decoded_char, Document, NodeId, Source};
+use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
 use crate::error::{Error, Result};
 use crate::selection::{NodeVotes, Selection};
 
@@ -315,7 +315,8 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 /// The token-based CCV (TCCB): the word/tag units of DSC without `<a>`
 /// ([`Source::units`]), read straight from the source tokens: one span
 /// per text token, one entry per word.
-fn token_ccv(source: &Source) -> Ccv {
+fn token_ccv(doc: &Document) -> Ccv {
+    let source = doc.source();
     let mut ccv = Ccv { entries_vote: true, ..Ccv::default() };
     for (_, token) in source.content_tokens() {
         match source.tag_name(token) {
@@ -326,7 +327,7 @@ fn token_ccv(source: &Source) -> Ccv {
             }
             None => {
                 let start = ccv.values.len();
-                ccv.values.resize(start + count_words(source.token_text(token)), 1.0);
+                ccv.values.resize(start + token_words(doc, token), 1.0);
                 let (start, end) = (start as u32, ccv.values.len() as u32);
                 if end > start {
                     ccv.spans.push(Span::new(start, end, token.node()));
@@ -335,6 +336,22 @@ fn token_ccv(source: &Source) -> Ccv {
         }
     }
     ccv
+}
+
+/// The words of a text token. Most text tokens made a visible text node
+/// of exactly their text (no character reference, nothing merged), whose
+/// words the statistics counted already: those are read, not counted
+/// again; most others are the whitespace between two tags, which has
+/// none (issue 12).
+fn token_words(doc: &Document, token: &SourceToken) -> usize {
+    let text = doc.source().token_text(token);
+    match token.node() {
+        Some(node) if doc.is_visible_text(node) && doc.text(node) == text => {
+            doc.stats(node).words as usize
+        }
+        None if text.bytes().all(|b| b.is_ascii_whitespace()) => 0,
+        _ => count_words(text),
+    }
 }
 
 /// The number of words of `text`, as [`split_words`] splits it, counted
@@ -405,7 +422,7 @@ impl Ccb {
         let c = &self.config;
         // Steps 1–2 [S-2]: normalise and build the CCV.
         let mut ccv = match c.variant {
-            CcbVariant::Tccb => token_ccv(doc.source()),
+            CcbVariant::Tccb => token_ccv(doc),
             v => char_ccv(doc.source(), v.ignores_anchors()),
         };
         ccv.spans.shrink_to_fit();
@@ -635,7 +652,7 @@ mod tests {
     #[test]
     fn token_ccv_drops_anchors() {
         let d = doc("<p>one two <a href=/>three</a></p>");
-        assert_eq!(ccv_string(&token_ccv(d.source())), "01110");
+        assert_eq!(ccv_string(&token_ccv(&d)), "01110");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::segments::Analysis;
 use super::vocabulary::Role;
 use super::ArticleConfig;
 use crate::document::tags::heading_level;
-use crate::document::{Document, NodeFlags, NodeId};
+use crate::document::{Document, Element, NodeFlags, NodeId};
 use crate::selection::Selection;
 
 /// Pass 8, **select** with the link-quota filter: the visible text of the
@@ -210,13 +210,14 @@ pub(super) fn remove_inner_boilerplate(
 /// that is marked up as the article's body (`itemprop="articleBody"`) is
 /// the article when it holds most of its container's selected text.
 fn is_named_article(doc: &Document, a: &Analysis, id: NodeId) -> bool {
-    a.names(id).has(Role::ArticleHint) || is_article_body(doc, id)
+    a.names(id).has(Role::ArticleHint) || doc.element(id).is_some_and(is_article_body)
 }
 
 /// Is the element marked up as an article's body (schema.org microdata,
 /// `itemprop="articleBody"`, <https://schema.org/articleBody>)?
-pub(super) fn is_article_body(doc: &Document, id: NodeId) -> bool {
-    doc.attr(id, "itemprop")
+pub(super) fn is_article_body(element: &Element) -> bool {
+    element
+        .attr_named(&local_name!("itemprop"))
         .is_some_and(|v| v.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody")))
 }
 

@@ -2,7 +2,7 @@
 //! (Readability, Arc90 2009), and the page's own pointer at its article
 //! (schema.org's `articleBody`).
 
-use super::clean::is_article_body;
+use super::segments::Analysis;
 use super::votes::Votes;
 use super::ArticleConfig;
 use crate::document::{Document, NodeId};
@@ -45,13 +45,13 @@ pub(super) fn refine_container(
 /// a wider block with the headline).
 pub(super) fn article_body_elsewhere(
     doc: &Document,
+    a: &Analysis,
     marks: &[bool],
     top: NodeId,
     cfg: &ArticleConfig,
 ) -> Option<NodeId> {
-    let mut marked = doc.ids().filter(|&id| is_article_body(doc, id));
-    let body = marked.next()?;
-    if marked.next().is_some() || marks[body.index()] {
+    let body = a.article_body?;
+    if marks[body.index()] {
         return None;
     }
     let wider = body != top && !doc.contains(top, body);

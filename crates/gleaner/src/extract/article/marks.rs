@@ -44,34 +44,49 @@ pub(super) fn mark_boilerplate(
     strictness: Strictness,
     cfg: &ArticleConfig,
 ) -> Vec<bool> {
+    // One forward pass, each node's marks from its parent's: what the
+    // node inherits is one byte of [`Inherited`] bits per node.
     let mut boilerplate = vec![false; doc.len()];
-    let mut comments = vec![false; doc.len()];
-    let mut in_table_or_code = vec![false; doc.len()];
+    let mut inherited = vec![Inherited(0); doc.len()];
     for id in doc.ids().skip(1) {
-        let parent = doc.parent(id);
-        let inherited = parent.is_some_and(|p| boilerplate[p.index()]);
-        let in_table = parent.is_some_and(|p| {
-            in_table_or_code[p.index()]
-                || matches!(doc.name(p), Some(&local_name!("table")) | Some(&local_name!("code")))
-        });
-        in_table_or_code[id.index()] = in_table;
-        boilerplate[id.index()] =
-            inherited || boilerplate_reason(doc, a, id, strictness, in_table).is_some();
-        comments[id.index()] = parent.is_some_and(|p| comments[p.index()])
-            || (strictness != Strictness::Off
-                && doc.element(id).is_some()
-                && a.names(id).has(Role::Comment));
+        let from_parent = doc.parent(id).map_or(Inherited(0), |p| inherited[p.index()]);
+        let in_table = from_parent.has(Inherited::TABLE_OR_CODE);
+        let marked = from_parent.has(Inherited::BOILERPLATE)
+            || boilerplate_reason(doc, a, id, strictness, in_table).is_some();
+        let name = doc.name(id);
+        let mut own = Inherited(0);
+        if marked {
+            own.0 |= Inherited::BOILERPLATE;
+        }
+        if from_parent.has(Inherited::COMMENTS)
+            || (strictness != Strictness::Off && name.is_some() && a.names(id).has(Role::Comment))
+        {
+            own.0 |= Inherited::COMMENTS;
+        }
+        if in_table || matches!(name, Some(&local_name!("table") | &local_name!("code"))) {
+            own.0 |= Inherited::TABLE_OR_CODE;
+        }
+        boilerplate[id.index()] = marked;
+        inherited[id.index()] = own;
     }
     let body_chars = f64::from(doc.stats(doc.body()).chars.max(1));
-    for id in doc.ids() {
+    let comments = |id: NodeId| inherited[id.index()].has(Inherited::COMMENTS);
+    let mut id = NodeId(0);
+    while id.index() < doc.len() {
         if boilerplate[id.index()]
-            && !comments[id.index()]
+            && !comments(id)
             && !doc.parent(id).is_some_and(|p| boilerplate[p.index()])
             && f64::from(doc.stats(id).chars) > cfg.rescue_share * body_chars
         {
+            // Rescued: only the comments inside stay marked, and nothing
+            // inside is rescued again.
+            let end = doc.subtree_end(id);
             for d in doc.subtree(id) {
-                boilerplate[d.index()] = comments[d.index()];
+                boilerplate[d.index()] = comments(d);
             }
+            id = end;
+        } else {
+            id = NodeId(id.0 + 1);
         }
     }
     // Widgets are not the article however much text they hold; a page
@@ -82,6 +97,23 @@ pub(super) fn mark_boilerplate(
         }
     }
     boilerplate
+}
+
+/// What [`mark_boilerplate`] passes from a node to its children.
+#[derive(Debug, Clone, Copy)]
+struct Inherited(u8);
+
+impl Inherited {
+    /// The node is boilerplate.
+    const BOILERPLATE: u8 = 1;
+    /// The node is in a comment section.
+    const COMMENTS: u8 = 1 << 1;
+    /// Its children are inside a `<table>` or `<code>`.
+    const TABLE_OR_CODE: u8 = 1 << 2;
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
 }
 
 /// Why pass 2 set a subtree aside (reported by
@@ -152,7 +184,7 @@ pub(super) fn boilerplate_reason(
     ) {
         return Some(MarkReason::Tag);
     }
-    if let Some(role) = e.attr("role") {
+    if let Some(role) = e.attr_named(&local_name!("role")) {
         let role = role.trim();
         if BOILERPLATE_ROLES.iter().any(|r| role.eq_ignore_ascii_case(r)) {
             return Some(MarkReason::Role);

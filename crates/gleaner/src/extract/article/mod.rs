@@ -237,7 +237,7 @@ impl Article {
         let voted = choose_container(doc, &votes, &marks)?;
         let top = refine_container(doc, &votes, voted, cfg);
         let pointed =
-            article_body_elsewhere(doc, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
+            article_body_elsewhere(doc, a, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
         let top = pointed.unwrap_or(top);
         let titled = if pointed.is_none() && cfg.title_match {
             titled_container(doc, &votes, &marks, top, cfg)

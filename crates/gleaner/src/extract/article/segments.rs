@@ -9,6 +9,7 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owners;
+use super::clean::is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
 use super::ArticleConfig;
@@ -143,6 +144,9 @@ pub(super) struct Analysis {
     pub names: Vec<NameRoles>,
     /// The roots of the widgets on the page (`widgets`).
     pub widgets: Vec<NodeId>,
+    /// The one element marked up as the article's body
+    /// ([`is_article_body`]); `None` when none or several are.
+    pub article_body: Option<NodeId>,
 }
 
 /// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
@@ -204,9 +208,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     drop(ratios);
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let names = element_name_roles(doc);
+    let (names, article_body) = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg);
-    Analysis { segments, segment_of, blocks, names, widgets }
+    Analysis { segments, segment_of, blocks, names, widgets, article_body }
 }
 
 /// What a segment counts of one text node's characters, in one pass.
@@ -285,15 +289,26 @@ const ASCII_CLASS: [u8; 128] = {
 /// [`NameRoles::of`] reads ([`Element::id_and_class`]) is built only for
 /// a pair not seen before (issue 12).
 ///
+/// In the same pass, the one element marked up as the article's body, if
+/// only one is.
+///
 /// [`Element::id_and_class`]: crate::document::Element::id_and_class
-fn element_name_roles(doc: &Document) -> Vec<NameRoles> {
+fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
     let mut seen: HashMap<(Option<&str>, Option<&str>), NameRoles, BuildNameHasher> =
         HashMap::default();
     let mut joined = String::new();
-    doc.ids()
+    // The elements marked as the article's body: the first, and a second.
+    let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
+    let names = doc
+        .ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
-            let (id_value, class_value) = (element.attr("id"), element.attr("class"));
+            if article_bodies[1].is_none() && is_article_body(element) {
+                let slot = usize::from(article_bodies[0].is_some());
+                article_bodies[slot] = Some(id);
+            }
+            let id_value = element.attr_named(&local_name!("id"));
+            let class_value = element.attr_named(&local_name!("class"));
             if id_value.is_none() && class_value.is_none() {
                 return NameRoles::default();
             }
@@ -307,7 +322,12 @@ fn element_name_roles(doc: &Document) -> Vec<NameRoles> {
                 NameRoles::of(&joined)
             })
         })
-        .collect()
+        .collect();
+    let article_body = match article_bodies {
+        [Some(body), None] => Some(body),
+        _ => None,
+    };
+    (names, article_body)
 }
 
 /// A multiplicative hash over eight bytes at a time for the short

@@ -103,12 +103,15 @@ fn holds_the_article(
     top_score: f64,
     cfg: &ArticleConfig,
 ) -> bool {
+    // The block's characters are its text nodes' (the statistics sum
+    // them): those after the heading are all but the ones up to its end.
     let after = doc.subtree_end(heading);
-    let chars_after: u32 = doc
-        .subtree(block)
-        .filter(|&t| t >= after && doc.is_text(t))
+    let chars_up_to: u32 = (block.0..after.0)
+        .map(NodeId)
+        .filter(|&t| doc.is_text(t))
         .map(|t| doc.stats(t).chars)
         .sum();
+    let chars_after = doc.stats(block).chars.saturating_sub(chars_up_to);
     if chars_after < cfg.min_article_chars {
         return false;
     }

@@ -13,6 +13,8 @@
 //!   hides (`ng-cloak`, `v-cloak`) before a reader sees it. Code blocks
 //!   (`pre`, `code`) that show such syntax are kept.
 
+use markup5ever::local_name;
+
 use crate::document::{Document, NodeFlags, NodeId};
 use crate::selection::Selection;
 
@@ -63,13 +65,14 @@ pub(super) fn remove_unrendered(doc: &Document, chosen: &[NodeId], sel: &mut Sel
 /// `d-print-*` display class beside `d-none` (Bootstrap 4–5), or a
 /// `media` attribute that names `print` and not `screen` or `all`.
 fn is_print_only(doc: &Document, id: NodeId) -> bool {
-    if let Some(media) = doc.attr(id, "media") {
+    let Some(element) = doc.element(id) else { return false };
+    if let Some(media) = element.attr_named(&local_name!("media")) {
         let m = media.to_ascii_lowercase();
         if m.contains("print") && !m.contains("screen") && !m.contains("all") {
             return true;
         }
     }
-    let Some(class) = doc.attr(id, "class") else { return false };
+    let Some(class) = element.attr_named(&local_name!("class")) else { return false };
     if !class.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"print")) {
         return false;
     }

@@ -10,7 +10,7 @@
 use markup5ever::local_name;
 
 use super::ArticleConfig;
-use crate::document::{Document, NodeId};
+use crate::document::{Document, NodeFlags, NodeId};
 
 /// The roots of every widget on the page, outermost first, none inside
 /// another.
@@ -39,6 +39,7 @@ pub(super) fn find_widgets(doc: &Document, cfg: &ArticleConfig) -> Vec<NodeId> {
 fn slideshows(doc: &Document) -> Vec<NodeId> {
     let mut counters: Vec<(u32, u32, NodeId)> = doc
         .text_nodes()
+        .filter(|&id| may_be_slide_counter(doc, id))
         .filter_map(|id| slide_counter(doc.text(id)).map(|(k, total)| (total, k, id)))
         .collect();
     counters.sort();
@@ -95,6 +96,15 @@ fn is_social_post_url(href: &str) -> bool {
 
 /// Fewest slides a slideshow has \[I\].
 const MIN_SLIDES: usize = 3;
+
+/// Can the text node be a slide counter, by its statistics? A visible
+/// text's characters are counted already: none (whitespace) or more than
+/// a counter's twelve bytes rule it out without reading it (issue 12).
+/// Hidden text is not counted, and is read.
+fn may_be_slide_counter(doc: &Document, id: NodeId) -> bool {
+    let stats = doc.stats(id);
+    !stats.flags.contains(NodeFlags::VISIBLE) || (1..=12).contains(&stats.chars)
+}
 
 /// `(k, n)` when `text` is a slide counter: `k/n` or `k of n`, with
 /// `1 ≤ k ≤ n`, `n ≥` [`MIN_SLIDES`], at most three digits each, spaces
