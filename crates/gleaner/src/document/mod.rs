@@ -413,18 +413,12 @@ impl Document {
             Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
         };
         deadline.check()?;
-        let tree_feed::Built { tree, tokens, tag_names, made } = built;
+        let tree_feed::Built { tree, tokens, tag_names } = built;
         // The tree's links are freed here, before the statistics.
         let (nodes, dom_text, position) = tree.lay_out();
         let mut source = Source::new(text, tokens, tag_names.into_names());
-        source.map_nodes(made.iter().filter_map(|m| {
-            let at = match &position {
-                Some(position) => *position.get(m.node as usize)?,
-                None => m.node,
-            };
-            (at != NONE).then_some((m.token, NodeId(at)))
-        }));
-        drop((made, position));
+        source.map_nodes(position.as_deref());
+        drop(position);
         let stats = stats::compute(&nodes, &dom_text, None);
         let doc = Document {
             nodes,
@@ -964,7 +958,7 @@ mod tests {
             .source()
             .tokens()
             .iter()
-            .filter(|t| matches!(d.source().kind(t), TokenKind::StartTag(_)))
+            .filter(|&t| matches!(d.source().kind(t), TokenKind::StartTag(_)))
             .map(|t| t.node().map_or("-".to_string(), |n| d.selector(n)))
             .collect();
         assert_eq!(made, ["p", "b", "b#own", "br", "a"]);

@@ -2,9 +2,10 @@
 //!
 //! The tree builder mutates the tree while it parses (foster parenting,
 //! the adoption agency algorithm move nodes), so the sink keeps a doubly
-//! linked tree with integer handles: only the links, 20 bytes a node
-//! ([`Links`]), beside each node's final payload ([`Node`], made once,
-//! when the node is created). [`BuiltTree::lay_out`] then puts the nodes
+//! linked tree with integer handles: each node's final payload ([`Node`],
+//! made once, when the node is created), whose parent field holds its
+//! parent and whose end field its next sibling until it is laid out, and
+//! the other links, 12 bytes a node ([`Links`]). [`BuiltTree::lay_out`] then puts the nodes
 //! in document order; on most pages the tree builder creates them in that
 //! order already, and the payloads are the document's nodes as they are,
 //! without a copy (the links are freed first).
@@ -25,24 +26,95 @@ use html5ever::{Attribute, QualName};
 use markup5ever::interface::tree_builder::ElemName;
 use markup5ever::{ns, LocalName, Namespace};
 
+use super::source::StoredToken;
 use super::{Attributes, Element, Node, NodeKind};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Where a node is in the tree while it is being built.
+/// Where a node is in the tree while it is being built, besides its
+/// parent and next sibling, which its [`Node`] holds until it is laid out
+/// (`parent` and `end`) \[I\] (issue 13: a page of `<p>x</p>` has a node
+/// for every 4 bytes).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
-    pub parent: u32,
     pub first_child: u32,
     pub last_child: u32,
     pub prev: u32,
-    pub next: u32,
 }
 
 impl Links {
-    const DETACHED: Links =
-        Links { parent: NONE, first_child: NONE, last_child: NONE, prev: NONE, next: NONE };
+    const DETACHED: Links = Links { first_child: NONE, last_child: NONE, prev: NONE };
+}
+
+/// A node not yet in the tree: no parent, no next sibling.
+fn detached(kind: NodeKind) -> Node {
+    Node { parent: NONE, end: NONE, kind }
+}
+
+/// The tree's links while it is built: the nodes' parents and next
+/// siblings (see [`Links`]) and the other links.
+struct TreeLinks<'a> {
+    nodes: &'a mut [Node],
+    links: &'a mut [Links],
+}
+
+impl TreeLinks<'_> {
+    fn detach(&mut self, id: u32) {
+        let Node { parent, end: next, .. } = self.nodes[id as usize];
+        if parent == NONE {
+            return;
+        }
+        let prev = self.links[id as usize].prev;
+        if prev != NONE {
+            self.nodes[prev as usize].end = next;
+        } else {
+            self.links[parent as usize].first_child = next;
+        }
+        if next != NONE {
+            self.links[next as usize].prev = prev;
+        } else {
+            self.links[parent as usize].last_child = prev;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.parent = NONE;
+        n.end = NONE;
+        self.links[id as usize].prev = NONE;
+    }
+
+    fn append(&mut self, parent: u32, child: u32) {
+        self.detach(child);
+        let last = self.links[parent as usize].last_child;
+        self.nodes[child as usize].parent = parent;
+        self.links[child as usize].prev = last;
+        if last != NONE {
+            self.nodes[last as usize].end = child;
+        } else {
+            self.links[parent as usize].first_child = child;
+        }
+        self.links[parent as usize].last_child = child;
+    }
+
+    fn insert_before(&mut self, sibling: u32, child: u32) {
+        self.detach(child);
+        let parent = self.nodes[sibling as usize].parent;
+        if parent == NONE {
+            return;
+        }
+        let prev = self.links[sibling as usize].prev;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.end = sibling;
+        }
+        self.links[child as usize].prev = prev;
+        self.links[sibling as usize].prev = child;
+        if prev != NONE {
+            self.nodes[prev as usize].end = child;
+        } else {
+            self.links[parent as usize].first_child = child;
+        }
+    }
 }
 
 /// An element's namespace, as one byte: the tree builder makes elements
@@ -118,7 +190,7 @@ impl BuiltTree {
     /// adoption agency), inserted one before another, or left one out of
     /// the tree (a `<template>`'s content, a removed node).
     fn in_creation_order(&self) -> bool {
-        let links = &self.links;
+        let (links, nodes) = (&self.links, &self.nodes);
         let mut expected = 0u32;
         let mut node = 0u32;
         loop {
@@ -134,15 +206,15 @@ impl BuiltTree {
             // Climb to the nearest ancestor-or-self with a next sibling.
             let mut at = node;
             loop {
-                let Some(l) = links.get(at as usize) else { return false };
-                if l.next != NONE {
-                    node = l.next;
+                let Some(n) = nodes.get(at as usize) else { return false };
+                if n.end != NONE {
+                    node = n.end;
                     break;
                 }
-                if l.parent == NONE {
+                if n.parent == NONE {
                     return expected as usize == links.len();
                 }
-                at = l.parent;
+                at = n.parent;
             }
         }
     }
@@ -153,9 +225,6 @@ impl BuiltTree {
     pub fn lay_out(self) -> (Vec<Node>, String, Option<Vec<u32>>) {
         if self.in_creation_order() {
             let BuiltTree { links, mut nodes, texts, .. } = self;
-            for (node, l) in nodes.iter_mut().zip(&links) {
-                node.parent = l.parent;
-            }
             drop(links);
             for (i, node) in nodes.iter_mut().enumerate() {
                 node.end = i as u32 + 1;
@@ -200,7 +269,7 @@ impl BuiltTree {
             }
             let l = links.get(child as usize).copied().unwrap_or(Links::DETACHED);
             if let Some(top) = stack.last_mut() {
-                top.0 = l.next;
+                top.0 = built.get(child as usize).map_or(NONE, |n| n.end);
             }
             nodes.push(take(&mut built, child, parent_pos as u32));
             let pos = nodes.len() - 1;
@@ -246,24 +315,20 @@ pub(crate) struct ArenaSink {
     namespace_names: [Namespace; 4],
     /// Returned by `elem_name` for non-elements (html5ever never asks).
     placeholder: LocalName,
+    /// The page's source tokens so far, each mapped to the node it made
+    /// (a handle): for a text token the first node that got any of its
+    /// non-whitespace (else the first that got any of it), for a start
+    /// tag its element.
+    tokens: RefCell<Vec<StoredToken>>,
     /// The source token whose characters are being inserted (the last
     /// character token fed: the tree builder inserts table text when the
     /// next token comes), or [`NONE`].
     text_token: Cell<u32>,
+    /// Some of [`ArenaSink::text_token`]'s text that went to the node it
+    /// is mapped to is not whitespace.
+    text_token_contentful: Cell<bool>,
     /// The start tag being processed: its name and source token.
     start_tag: RefCell<Option<(LocalName, u32)>>,
-    /// `(source token, node)`: the text nodes each character token's text
-    /// went to (see [`ArenaSink::made`]), and each start tag's element.
-    made: RefCell<Vec<Made>>,
-}
-
-/// One record of which source token made which node.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Made {
-    pub token: u32,
-    pub node: u32,
-    /// Some of the token's text that went to the node is not whitespace.
-    contentful: bool,
 }
 
 /// An element name borrowed from the arena.
@@ -295,7 +360,7 @@ impl ArenaSink {
     pub fn new() -> ArenaSink {
         ArenaSink {
             links: RefCell::new(vec![Links::DETACHED]),
-            nodes: RefCell::new(vec![Node { parent: NONE, end: 0, kind: NodeKind::Document }]),
+            nodes: RefCell::new(vec![detached(NodeKind::Document)]),
             texts: RefCell::new(Vec::new()),
             namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
@@ -303,19 +368,33 @@ impl ArenaSink {
             elements: Cell::new(0),
             namespace_names: [ns!(html), ns!(svg), ns!(mathml), ns!()],
             placeholder: LocalName::from(""),
+            tokens: RefCell::new(Vec::new()),
             text_token: Cell::new(NONE),
+            text_token_contentful: Cell::new(false),
             start_tag: RefCell::new(None),
-            made: RefCell::new(Vec::new()),
         }
     }
 
-    /// Room for `nodes` more nodes, and their text and source records.
-    pub fn reserve(&self, nodes: usize) {
-        self.nodes.borrow_mut().reserve(nodes);
-        self.links.borrow_mut().reserve(nodes);
-        self.namespaces.borrow_mut().reserve(nodes);
-        self.texts.borrow_mut().reserve(nodes / 2);
-        self.made.borrow_mut().reserve(nodes);
+    /// Room for `nodes` more nodes and their text, and `tokens` more
+    /// source tokens.
+    pub fn reserve(&self, nodes: usize, tokens: usize) {
+        self.nodes.borrow_mut().reserve_exact(nodes);
+        self.links.borrow_mut().reserve_exact(nodes);
+        self.namespaces.borrow_mut().reserve_exact(nodes);
+        self.texts.borrow_mut().reserve_exact(nodes / 2);
+        self.tokens.borrow_mut().reserve_exact(tokens);
+    }
+
+    /// Adds the next source token; gives its index.
+    pub fn push_token(&self, token: StoredToken) -> u32 {
+        let mut tokens = self.tokens.borrow_mut();
+        tokens.push(token);
+        (tokens.len() - 1) as u32
+    }
+
+    /// The source tokens, each mapped to the node (handle) it made.
+    pub fn take_tokens(&self) -> Vec<StoredToken> {
+        self.tokens.take()
     }
 
     /// A sink that also keeps what the conformance dump reads
@@ -327,6 +406,7 @@ impl ArenaSink {
     /// Characters inserted from now on come from source token `token`.
     pub fn set_text_token(&self, token: u32) {
         self.text_token.set(token);
+        self.text_token_contentful.set(false);
     }
 
     /// The start tag `token` named `name` is being processed: the last
@@ -342,43 +422,14 @@ impl ArenaSink {
         *self.start_tag.borrow_mut() = None;
     }
 
-    /// Which source token made which node, in the order made: for a text
-    /// token the first node that got any of its non-whitespace (else the
-    /// first that got any of it), for a start tag its element.
-    pub fn made(&self) -> Vec<Made> {
-        let mut made = self.made.take();
-        // In place: the records of one token are adjacent.
-        let mut kept = 0;
-        for i in 0..made.len() {
-            let m = made[i];
-            if kept > 0 && made[kept - 1].token == m.token {
-                if m.contentful && !made[kept - 1].contentful {
-                    made[kept - 1] = m;
-                }
-            } else {
-                made[kept] = m;
-                kept += 1;
-            }
-        }
-        made.truncate(kept);
-        made.shrink_to_fit();
-        made
-    }
-
     /// Records that text of the current character token went to `node`.
     fn record_text(&self, node: u32, contentful: bool) {
         let token = self.text_token.get();
-        if token == NONE {
-            return;
-        }
-        let mut made = self.made.borrow_mut();
-        match made.last_mut() {
-            Some(last) if last.token == token => {
-                if contentful && !last.contentful {
-                    *last = Made { token, node, contentful };
-                }
-            }
-            _ => made.push(Made { token, node, contentful }),
+        let mut tokens = self.tokens.borrow_mut();
+        let Some(t) = tokens.get_mut(token as usize) else { return };
+        if !t.is_mapped() || (contentful && !self.text_token_contentful.get()) {
+            t.map_to(node);
+            self.text_token_contentful.set(contentful);
         }
     }
 
@@ -400,7 +451,7 @@ impl ArenaSink {
 
     fn push(&self, kind: NodeKind, ns: ElementNs) -> u32 {
         let mut nodes = self.nodes.borrow_mut();
-        nodes.push(Node { parent: NONE, end: 0, kind });
+        nodes.push(detached(kind));
         self.links.borrow_mut().push(Links::DETACHED);
         self.namespaces.borrow_mut().push(ns);
         (nodes.len() - 1) as u32
@@ -415,61 +466,15 @@ impl ArenaSink {
         self.push(NodeKind::Text(i..i), ElementNs::Other)
     }
 
-    fn detach(links: &mut [Links], id: u32) {
-        let Links { parent, prev, next, .. } = links[id as usize];
-        if parent == NONE {
-            return;
-        }
-        if prev != NONE {
-            links[prev as usize].next = next;
-        } else {
-            links[parent as usize].first_child = next;
-        }
-        if next != NONE {
-            links[next as usize].prev = prev;
-        } else {
-            links[parent as usize].last_child = prev;
-        }
-        let n = &mut links[id as usize];
-        n.parent = NONE;
-        n.prev = NONE;
-        n.next = NONE;
+    /// The tree's links, to change.
+    fn with_links<T>(&self, change: impl FnOnce(&mut TreeLinks) -> T) -> T {
+        let (mut nodes, mut links) = (self.nodes.borrow_mut(), self.links.borrow_mut());
+        change(&mut TreeLinks { nodes: &mut nodes, links: &mut links })
     }
 
-    fn append_node(links: &mut [Links], parent: u32, child: u32) {
-        Self::detach(links, child);
-        let last = links[parent as usize].last_child;
-        {
-            let c = &mut links[child as usize];
-            c.parent = parent;
-            c.prev = last;
-        }
-        if last != NONE {
-            links[last as usize].next = child;
-        } else {
-            links[parent as usize].first_child = child;
-        }
-        links[parent as usize].last_child = child;
-    }
-
-    fn insert_before(links: &mut [Links], sibling: u32, child: u32) {
-        Self::detach(links, child);
-        let Links { parent, prev, .. } = links[sibling as usize];
-        if parent == NONE {
-            return;
-        }
-        {
-            let c = &mut links[child as usize];
-            c.parent = parent;
-            c.prev = prev;
-            c.next = sibling;
-        }
-        links[sibling as usize].prev = child;
-        if prev != NONE {
-            links[prev as usize].next = child;
-        } else {
-            links[parent as usize].first_child = child;
-        }
+    /// The parent of `node`, or [`NONE`].
+    fn parent(&self, node: u32) -> u32 {
+        self.nodes.borrow().get(node as usize).map_or(NONE, |n| n.parent)
     }
 
     /// Appends text to `node` if it is a text node.
@@ -554,10 +559,8 @@ impl TreeSink for ArenaSink {
             details.borrow_mut().attrs.insert(id, attrs);
         }
         if let Some(token) = start_tag {
-            let mut made = self.made.borrow_mut();
-            match made.last_mut() {
-                Some(last) if last.token == token => last.node = id,
-                _ => made.push(Made { token, node: id, contentful: true }),
+            if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
+                t.map_to(id);
             }
         }
         id
@@ -578,7 +581,7 @@ impl TreeSink for ArenaSink {
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
         match child {
             NodeOrText::AppendNode(id) => {
-                Self::append_node(&mut self.links.borrow_mut(), *parent, id);
+                self.with_links(|tree| tree.append(*parent, id));
             }
             NodeOrText::AppendText(text) => {
                 let last = self.links.borrow()[*parent as usize].last_child;
@@ -588,7 +591,7 @@ impl TreeSink for ArenaSink {
                     let contentful = is_contentful(&text);
                     let id = self.push_text(text);
                     self.record_text(id, contentful);
-                    Self::append_node(&mut self.links.borrow_mut(), *parent, id);
+                    self.with_links(|tree| tree.append(*parent, id));
                 }
             }
         }
@@ -600,7 +603,7 @@ impl TreeSink for ArenaSink {
         prev_element: &u32,
         child: NodeOrText<u32>,
     ) {
-        let has_parent = self.links.borrow()[*element as usize].parent != NONE;
+        let has_parent = self.parent(*element) != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -618,7 +621,7 @@ impl TreeSink for ArenaSink {
         if let Some(details) = &self.details {
             details.borrow_mut().doctypes.insert(id, [name, public_id, system_id]);
         }
-        Self::append_node(&mut self.links.borrow_mut(), 0, id);
+        self.with_links(|tree| tree.append(0, id));
     }
 
     fn get_template_contents(&self, target: &u32) -> u32 {
@@ -636,7 +639,7 @@ impl TreeSink for ArenaSink {
     fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
         match new_node {
             NodeOrText::AppendNode(id) => {
-                Self::insert_before(&mut self.links.borrow_mut(), *sibling, id);
+                self.with_links(|tree| tree.insert_before(*sibling, id));
             }
             NodeOrText::AppendText(text) => {
                 let prev = self.links.borrow()[*sibling as usize].prev;
@@ -646,7 +649,7 @@ impl TreeSink for ArenaSink {
                     let contentful = is_contentful(&text);
                     let id = self.push_text(text);
                     self.record_text(id, contentful);
-                    Self::insert_before(&mut self.links.borrow_mut(), *sibling, id);
+                    self.with_links(|tree| tree.insert_before(*sibling, id));
                 }
             }
         }
@@ -676,16 +679,17 @@ impl TreeSink for ArenaSink {
     }
 
     fn remove_from_parent(&self, target: &u32) {
-        Self::detach(&mut self.links.borrow_mut(), *target);
+        self.with_links(|tree| tree.detach(*target));
     }
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
-        let mut links = self.links.borrow_mut();
-        let mut child = links[*node as usize].first_child;
-        while child != NONE {
-            let next = links[child as usize].next;
-            Self::append_node(&mut links, *new_parent, child);
-            child = next;
-        }
+        self.with_links(|tree| {
+            let mut child = tree.links[*node as usize].first_child;
+            while child != NONE {
+                let next = tree.nodes[child as usize].end;
+                tree.append(*new_parent, child);
+                child = next;
+            }
+        });
     }
 }

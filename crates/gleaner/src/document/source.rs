@@ -40,20 +40,35 @@ pub enum TokenKind {
 }
 
 /// One token of the source, with its byte range in [`Source::text`] and
-/// the DOM node it made.
+/// the DOM node it made: a copy of the token as the [`Source`] stores it
+/// ([`Source::tokens`]), made as it is read.
 ///
-/// Compact, as a page has about one token for every 3–10 bytes: 16
-/// bytes. What the token is ([`Source::kind`]) and a tag's name
+/// What the token is ([`Source::kind`]) and a tag's name
 /// ([`Source::tag_name`]) are read through the [`Source`], which keeps
-/// each distinct tag name once; the node is a `u32`
-/// ([`SourceToken::node`]).
-#[derive(Debug, Clone)]
+/// each distinct tag name once.
+#[derive(Debug, Clone, Copy)]
 pub struct SourceToken {
     /// Byte offset of the first byte.
     pub start: u32,
     /// Byte offset one past the last byte.
     pub end: u32,
     /// See [`SourceToken::node`]: the node's index, or [`NO_NODE`].
+    node: u32,
+    /// See [`StoredToken::kind_and_name`].
+    kind_and_name: u32,
+}
+
+/// A token as the [`Source`] keeps it, as a page has about one token for
+/// every 3–10 bytes: 12 bytes, without its end, which is where the next
+/// token starts (the tokens cover the page, one after the other) \[I\]
+/// (issue 13).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoredToken {
+    /// Byte offset of the first byte.
+    start: u32,
+    /// The DOM node the token made (see [`SourceToken::node`]): while the
+    /// page is parsed, the tree builder's handle; then its index in the
+    /// document; or [`NO_NODE`].
     node: u32,
     /// The [`KindCode`] in the low [`KIND_BITS`] bits; for a tag, the
     /// index of its name in the source's tag names above them.
@@ -63,10 +78,10 @@ pub struct SourceToken {
 /// [`SourceToken::node`] of a token that made no node.
 const NO_NODE: u32 = u32::MAX;
 
-/// Bits of [`SourceToken::kind_and_name`] that hold the kind.
+/// Bits of [`StoredToken::kind_and_name`] that hold the kind.
 const KIND_BITS: u32 = 3;
 
-/// A [`TokenKind`] without the tag name, stored in a [`SourceToken`].
+/// A [`TokenKind`] without the tag name, stored in a [`StoredToken`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 enum KindCode {
@@ -87,12 +102,17 @@ impl KindCode {
         KindCode::Text,
         KindCode::RawText,
     ];
+
+    fn of(kind_and_name: u32) -> KindCode {
+        let code = (kind_and_name & ((1 << KIND_BITS) - 1)) as usize;
+        KindCode::ALL.get(code).copied().unwrap_or(KindCode::Comment)
+    }
 }
 
-impl SourceToken {
-    /// A token of `kind` over `start..end`, mapped to no node yet; a
-    /// tag's name goes to `names`.
-    pub(crate) fn new(kind: TokenKind, start: u32, end: u32, names: &mut TagNames) -> SourceToken {
+impl StoredToken {
+    /// A token of `kind` from `start`, mapped to no node yet; a tag's
+    /// name goes to `names`.
+    pub(crate) fn new(kind: &TokenKind, start: u32, names: &mut TagNames) -> StoredToken {
         let (code, name) = match kind {
             TokenKind::StartTag(name) => (KindCode::StartTag, names.index(name)),
             TokenKind::EndTag(name) => (KindCode::EndTag, names.index(name)),
@@ -101,16 +121,31 @@ impl SourceToken {
             TokenKind::Text => (KindCode::Text, 0),
             TokenKind::RawText => (KindCode::RawText, 0),
         };
-        SourceToken { start, end, node: NO_NODE, kind_and_name: name << KIND_BITS | code as u32 }
+        StoredToken { start, node: NO_NODE, kind_and_name: name << KIND_BITS | code as u32 }
     }
 
     fn code(&self) -> KindCode {
-        let code = (self.kind_and_name & ((1 << KIND_BITS) - 1)) as usize;
-        KindCode::ALL.get(code).copied().unwrap_or(KindCode::Comment)
+        KindCode::of(self.kind_and_name)
     }
 
     fn set_code(&mut self, code: KindCode) {
         self.kind_and_name = self.kind_and_name & !((1 << KIND_BITS) - 1) | code as u32;
+    }
+
+    /// True once the token is mapped to a node.
+    pub(crate) fn is_mapped(&self) -> bool {
+        self.node != NO_NODE
+    }
+
+    /// Maps the token to node (handle) `node`.
+    pub(crate) fn map_to(&mut self, node: u32) {
+        self.node = node;
+    }
+}
+
+impl SourceToken {
+    fn code(&self) -> KindCode {
+        KindCode::of(self.kind_and_name)
     }
 
     /// The index of a tag's name in the source's tag names.
@@ -157,6 +192,45 @@ impl SourceToken {
     }
 }
 
+/// The tokens of a [`Source`], in source order ([`Source::tokens`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Tokens<'a> {
+    source: &'a Source,
+}
+
+impl<'a> Tokens<'a> {
+    /// The number of tokens.
+    pub fn len(&self) -> usize {
+        self.source.tokens.len()
+    }
+
+    /// True for a source without tokens (an empty page).
+    pub fn is_empty(&self) -> bool {
+        self.source.tokens.is_empty()
+    }
+
+    /// Token `i`.
+    pub fn get(&self, i: usize) -> Option<SourceToken> {
+        let tokens = &self.source.tokens;
+        let t = tokens.get(i)?;
+        let end = tokens.get(i + 1).map_or(self.source.text.len() as u32, |next| next.start);
+        Some(SourceToken { start: t.start, end, node: t.node, kind_and_name: t.kind_and_name })
+    }
+
+    /// The tokens in order.
+    pub fn iter(&self) -> impl Iterator<Item = SourceToken> + Clone + 'a {
+        let tokens = &self.source.tokens;
+        let ends = tokens.iter().skip(1).map(|next| next.start);
+        let ends = ends.chain(std::iter::once(self.source.text.len() as u32));
+        tokens.iter().zip(ends).map(|(t, end)| SourceToken {
+            start: t.start,
+            end,
+            node: t.node,
+            kind_and_name: t.kind_and_name,
+        })
+    }
+}
+
 /// The distinct tag names of a page's tokens, each kept once
 /// ([`SourceToken`] holds an index). A page has few: a small cache in
 /// front of the map finds almost every one without hashing.
@@ -172,7 +246,7 @@ impl TagNames {
     const CACHE_BITS: u32 = 8;
 
     /// The index of `name`, added if new.
-    fn index(&mut self, name: LocalName) -> u32 {
+    fn index(&mut self, name: &LocalName) -> u32 {
         if self.cache.is_empty() {
             self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
         }
@@ -186,7 +260,7 @@ impl TagNames {
         let next = self.names.len() as u32;
         let index = *self.map.entry(name.clone()).or_insert(next);
         if index == next {
-            self.names.push(name);
+            self.names.push(name.clone());
         }
         if let Some(c) = self.cache.get_mut(slot) {
             *c = (data, index + 1);
@@ -222,7 +296,7 @@ pub struct Unit {
 #[derive(Debug, Clone, Default)]
 pub struct Source {
     text: String,
-    tokens: Vec<SourceToken>,
+    tokens: Vec<StoredToken>,
     /// The distinct tag names, indexed by the tokens.
     tag_names: Vec<LocalName>,
     mapped_bytes: usize,
@@ -236,19 +310,19 @@ impl Source {
     }
 
     /// All tokens in source order.
-    pub fn tokens(&self) -> &[SourceToken] {
-        &self.tokens
+    pub fn tokens(&self) -> Tokens<'_> {
+        Tokens { source: self }
     }
 
     /// The source text of one token.
-    pub fn token_text(&self, token: &SourceToken) -> &str {
+    pub fn token_text(&self, token: SourceToken) -> &str {
         self.text.get(token.range()).unwrap_or("")
     }
 
     /// What a token of this source is. (A tag's name is cloned: loops
     /// over every token ask [`Source::tag_name`] and the `is_` tests of
     /// [`SourceToken`] instead.)
-    pub fn kind(&self, token: &SourceToken) -> TokenKind {
+    pub fn kind(&self, token: SourceToken) -> TokenKind {
         let name = || self.name_of(token).cloned().unwrap_or(local_name!(""));
         match token.code() {
             KindCode::StartTag => TokenKind::StartTag(name()),
@@ -261,17 +335,17 @@ impl Source {
     }
 
     /// The element name of a start or end tag of this source.
-    pub fn tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
+    pub fn tag_name(&self, token: SourceToken) -> Option<&LocalName> {
         token.is_tag().then(|| self.name_of(token)).flatten()
     }
 
     /// The element name of a start tag of this source.
-    pub fn start_tag_name(&self, token: &SourceToken) -> Option<&LocalName> {
+    pub fn start_tag_name(&self, token: SourceToken) -> Option<&LocalName> {
         token.is_start_tag().then(|| self.name_of(token)).flatten()
     }
 
     /// A tag token's name (`None` for a token of another source).
-    fn name_of(&self, token: &SourceToken) -> Option<&LocalName> {
+    fn name_of(&self, token: SourceToken) -> Option<&LocalName> {
         self.tag_names.get(token.name_index())
     }
 
@@ -289,9 +363,9 @@ impl Source {
     /// Indices of the tokens that survive the normalisation of ALGORITHMS.md
     /// §1.1: no comments or declarations, and no `<script>`, `<style>` or
     /// `<noscript>` elements (tags and content).
-    pub fn content_tokens(&self) -> impl Iterator<Item = (usize, &SourceToken)> + '_ {
+    pub fn content_tokens(&self) -> impl Iterator<Item = (usize, SourceToken)> + '_ {
         let mut noise_depth: Option<LocalName> = None;
-        self.tokens.iter().enumerate().filter(move |(_, t)| match t.code() {
+        self.tokens().iter().enumerate().filter(move |&(_, t)| match t.code() {
             KindCode::StartTag
                 if noise_depth.is_none() && self.name_of(t).is_some_and(is_source_noise) =>
             {
@@ -401,7 +475,7 @@ pub(crate) fn tokenize(text: String) -> Source {
                 state = ScanState::guess(name);
             }
         }
-        tokens.push(scanned.into_token(&mut names));
+        tokens.push(scanned.to_token(&mut names));
     }
     Source::new(text, tokens, names.into_names())
 }
@@ -464,9 +538,9 @@ pub(crate) struct Scanned {
 }
 
 impl Scanned {
-    /// The source token.
-    pub(crate) fn into_token(self, names: &mut TagNames) -> SourceToken {
-        SourceToken::new(self.kind, self.start as u32, self.end as u32, names)
+    /// The source token, as stored.
+    pub(crate) fn to_token(&self, names: &mut TagNames) -> StoredToken {
+        StoredToken::new(&self.kind, self.start as u32, names)
     }
 }
 
@@ -810,10 +884,12 @@ fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 }
 
 impl Source {
-    /// The source of `text` with its tokens, none mapped yet.
+    /// The source of `text` with its tokens (which cover it, one after
+    /// the other), mapped to the tree builder's handles: see
+    /// [`Source::map_nodes`].
     pub(crate) fn new(
         text: String,
-        mut tokens: Vec<SourceToken>,
+        mut tokens: Vec<StoredToken>,
         tag_names: Vec<LocalName>,
     ) -> Source {
         // Kept as long as the document: no growth slack.
@@ -826,33 +902,33 @@ impl Source {
     pub(crate) fn set_aside(&mut self, hidden: &[bool]) {
         for token in &mut self.tokens {
             let is_hidden =
-                token.node().is_some_and(|n| hidden.get(n.index()).copied().unwrap_or(false));
+                token.is_mapped() && hidden.get(token.node as usize).copied().unwrap_or(false);
             if is_hidden && token.code() == KindCode::Text {
                 token.set_code(KindCode::Comment);
             }
         }
     }
 
-    /// Records the node each token made, as the tree builder reported it
-    /// (`tree_feed`): `(token index, node)` pairs. Text tokens of
-    /// whitespace only are left unmapped (they carry no content), and so
-    /// are tokens whose node is not in the document (a `<template>`'s
-    /// content). Then counts [`Source::mapped_share`].
-    pub(crate) fn map_nodes(&mut self, made: impl Iterator<Item = (u32, NodeId)>) {
-        for (token, node) in made {
-            if let Some(t) = self.tokens.get_mut(token as usize) {
-                if t.node == NO_NODE {
-                    t.node = node.0;
-                }
-            }
-        }
+    /// Maps each token's node from the tree builder's handle to its
+    /// place in the document: `position` gives each handle's (`u32::MAX`
+    /// for nodes not in the document, such as a `<template>`'s content),
+    /// or `None` when every handle is its own. Text tokens of whitespace
+    /// only are left unmapped (they carry no content). Then counts
+    /// [`Source::mapped_share`].
+    pub(crate) fn map_nodes(&mut self, position: Option<&[u32]>) {
+        let text_end = self.text.len() as u32;
         let (mut mapped, mut total) = (0usize, 0usize);
-        for t in &mut self.tokens {
+        for i in 0..self.tokens.len() {
+            let end = self.tokens.get(i + 1).map_or(text_end, |next| next.start);
+            let Some(t) = self.tokens.get_mut(i) else { break };
+            if let (Some(position), true) = (position, t.node != NO_NODE) {
+                t.node = position.get(t.node as usize).copied().unwrap_or(NO_NODE);
+            }
             let is_text = t.code() == KindCode::Text;
             if !is_text && t.code() != KindCode::RawText {
                 continue;
             }
-            let trimmed = self.text.get(t.range()).unwrap_or("").trim().len();
+            let trimmed = self.text.get(t.start as usize..end as usize).unwrap_or("").trim().len();
             if trimmed == 0 {
                 t.node = NO_NODE;
             }

@@ -60,8 +60,8 @@ use html5ever::tendril::StrTendril;
 
 use super::character_tokens::{for_each_character_token, normalized, TextState};
 use super::deadline::Deadline;
-use super::sink::{ArenaSink, BuiltTree, Made};
-use super::source::{Markup, ScanState, Scanner, SourceToken, TagNames, TokenKind};
+use super::sink::{ArenaSink, BuiltTree};
+use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::OwnTreeBuilder;
@@ -164,12 +164,11 @@ pub(crate) enum Stopped {
 pub(crate) struct Built {
     /// The arena, as the tree builder left it.
     pub tree: BuiltTree,
-    /// The page's tokens, in source order.
-    pub tokens: Vec<SourceToken>,
+    /// The page's tokens, in source order, each mapped to the node
+    /// (handle) it made.
+    pub tokens: Vec<StoredToken>,
     /// Their tag names.
     pub tag_names: TagNames,
-    /// Which token made which node.
-    pub made: Vec<Made>,
 }
 
 /// What the tree builder holds, as counted after the last count.
@@ -214,16 +213,21 @@ impl Tracer for HandleCount<'_> {
 /// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
 const IMPLIED: usize = 4;
 
-/// Bytes of page per node, a little under what real pages have (dragnet:
-/// a start tag in 96 bytes, a node in about 48): the sink's vectors are
-/// reserved from it, so they do not grow by doubling through the parse;
-/// denser pages grow on from there. Room reserved and never written costs
+/// Room for the nodes and source tokens of a page whose markup starts at
+/// `markup` `<`s \[I\]: the sink's vectors are reserved so, so that they do
+/// not grow by doubling through the parse (a vector that doubles holds up
+/// to twice what it needs, and copies). Every tag starts at a `<` and
+/// there is at most one text token before each, so the tokens fit; a node
+/// is a start tag's element or text, and so on real pages fewer than the
+/// `<`s (end tags, comments) but for elements the tree builder makes on
+/// its own (implied ones, reconstructed formatting elements), for which
+/// dense pages grow on from there. Room reserved and never written costs
 /// address space, not memory.
-const BYTES_PER_NODE: usize = 32;
-
-/// Bytes of page per source token, likewise (dragnet: a tag in 50 bytes,
-/// about as many text tokens).
-const BYTES_PER_TOKEN: usize = 16;
+fn room(markup: usize) -> (usize, usize) {
+    let nodes = markup.saturating_add(IMPLIED).min(MOST_RESERVED);
+    let tokens = markup.saturating_mul(2).saturating_add(1).min(MOST_RESERVED);
+    (nodes, tokens)
+}
 
 /// The most nodes or tokens reserved ahead: a page of many megabytes grows
 /// its vectors past this as it is read, rather than asking for gigabytes of
@@ -296,12 +300,13 @@ struct Feeder {
 }
 
 impl Feeder {
-    /// `details`: keep what the conformance dump reads; `page_bytes`: the
-    /// page's size, to reserve room for its nodes.
-    fn new(options: &FeedOptions, page_bytes: usize) -> Feeder {
+    /// `markup`: the page's `<`s, to reserve room for its nodes and
+    /// tokens ([`room`]).
+    fn new(options: &FeedOptions, markup: usize) -> Feeder {
         let sink =
             if options.keep_everything { ArenaSink::with_details() } else { ArenaSink::new() };
-        sink.reserve((page_bytes / BYTES_PER_NODE).min(MOST_RESERVED));
+        let (nodes, tokens) = room(markup);
+        sink.reserve(nodes, tokens);
         let builder = match options.tree_builder {
             TreeBuilderKind::Html5ever => {
                 let opts =
@@ -463,14 +468,12 @@ pub(crate) fn build_tree(
     let limits = &options.limits;
     let filter =
         AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
-    let mut feeder = Feeder::new(options, text.len());
+    let mut feeder = Feeder::new(options, memchr::memchr_iter(b'<', text.as_bytes()).count());
     // The page once as a tendril: text and attribute values that need no
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut attribute_scratch = Vec::new();
-    let mut tokens: Vec<SourceToken> =
-        Vec::with_capacity((text.len() / BYTES_PER_TOKEN).min(MOST_RESERVED));
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
@@ -481,7 +484,7 @@ pub(crate) fn build_tree(
     while let Some(scanned) = scanner
         .next(&state, || feeder.builder.adjusted_current_node_present_but_not_in_html_namespace())
     {
-        let index = tokens.len();
+        let index = feeder.builder.sink().push_token(scanned.to_token(&mut tag_names)) as usize;
         if deadline.expired_at(index) {
             return Err(Stopped::OutOfTime);
         }
@@ -574,12 +577,11 @@ pub(crate) fn build_tree(
             // Tags the input ended inside of, `</>`.
             _ => {}
         }
-        tokens.push(scanned.into_token(&mut tag_names));
     }
     let _ = feeder.process(Token::EOFToken);
     let sink = feeder.builder.end();
-    let made = sink.made();
-    Ok(Built { tree: sink.finish(), tokens, tag_names, made })
+    let tokens = sink.take_tokens();
+    Ok(Built { tree: sink.finish(), tokens, tag_names })
 }
 
 #[cfg(test)]

@@ -343,7 +343,7 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// words the statistics counted already: those are read, not counted
 /// again; most others are the whitespace between two tags, which has
 /// none (issue 12).
-fn token_words(doc: &Document, token: &SourceToken) -> usize {
+fn token_words(doc: &Document, token: SourceToken) -> usize {
     let text = doc.source().token_text(token);
     match token.node() {
         Some(node) if doc.is_visible_text(node) && doc.text(node) == text => {
