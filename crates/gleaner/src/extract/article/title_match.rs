@@ -115,9 +115,9 @@ fn holds_the_article(
     if chars_after < cfg.min_article_chars {
         return false;
     }
-    let best = doc
-        .subtree(block)
-        .filter(|&c| votes.is_candidate(c) && (c >= after || doc.contains(c, heading)))
+    let best = votes
+        .candidates_in(doc, block)
+        .filter(|&c| c >= after || doc.contains(c, heading))
         .filter(|&c| !marks[c.index()])
         .map(|c| votes.scored(doc, c))
         .fold(0.0, f64::max);

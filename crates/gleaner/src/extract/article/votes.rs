@@ -34,6 +34,20 @@ impl Votes {
         self.candidates.iter().map(|&(c, _)| c)
     }
 
+    /// The candidates in `root`'s subtree (`root` included), in document
+    /// order: found in the sorted candidates, not by asking each node of
+    /// the subtree (issue 12).
+    pub(super) fn candidates_in(
+        &self,
+        doc: &Document,
+        root: NodeId,
+    ) -> impl Iterator<Item = NodeId> + '_ {
+        let end = doc.subtree_end(root);
+        let from = self.candidates.partition_point(|&(c, _)| c < root);
+        let inside = self.candidates.get(from..).unwrap_or_default();
+        inside.iter().map(|&(c, _)| c).take_while(move |&c| c < end)
+    }
+
     /// The score of a candidate: its votes times `1 − its link density`
     /// (Readability).
     pub(super) fn scored(&self, doc: &Document, id: NodeId) -> f64 {
