@@ -57,14 +57,25 @@ pub(crate) fn normalized(s: &str) -> StrTendril {
 }
 
 /// `page[range]` as a tendril sharing `page`'s buffer (no copy, no
-/// allocation; a copy if the range is not on character boundaries).
+/// allocation; a copy if the range is not on character boundaries). A
+/// short one is copied into the tendril itself, which is cheaper than
+/// sharing (most text between two tags is a line break and indent).
 pub(crate) fn page_slice(page: &StrTendril, range: Range<usize>) -> StrTendril {
+    if range.len() <= INLINE_BYTES {
+        if let Some(text) = page.get(range.clone()) {
+            return StrTendril::from_slice(text);
+        }
+    }
     let (Ok(start), Ok(len)) = (u32::try_from(range.start), u32::try_from(range.len())) else {
         return StrTendril::new();
     };
     page.try_subtendril(start, len)
         .unwrap_or_else(|_| StrTendril::from_slice(page.get(range).unwrap_or("")))
 }
+
+/// The longest text a tendril holds in itself (tendril's
+/// `MAX_INLINE_LEN` on 64-bit targets).
+const INLINE_BYTES: usize = 8;
 
 /// Calls `emit` with the character tokens of `page[range]`, text read in
 /// `state`. Text that needs no change is handed over as a slice of `page`.

@@ -27,6 +27,7 @@ use markup5ever::interface::tree_builder::ElemName;
 use markup5ever::{ns, LocalName, Namespace};
 
 use super::source::StoredToken;
+use super::tree_feed::Room;
 use super::{Attributes, Element, Node, NodeKind};
 
 /// Marker for "no node".
@@ -375,14 +376,13 @@ impl ArenaSink {
         }
     }
 
-    /// Room for `nodes` more nodes and their text, and `tokens` more
-    /// source tokens.
-    pub fn reserve(&self, nodes: usize, tokens: usize) {
-        self.nodes.borrow_mut().reserve_exact(nodes);
-        self.links.borrow_mut().reserve_exact(nodes);
-        self.namespaces.borrow_mut().reserve_exact(nodes);
-        self.texts.borrow_mut().reserve_exact(nodes / 2);
-        self.tokens.borrow_mut().reserve_exact(tokens);
+    /// Room for more nodes, text nodes and source tokens.
+    pub fn reserve(&self, room: Room) {
+        self.nodes.borrow_mut().reserve_exact(room.nodes);
+        self.links.borrow_mut().reserve_exact(room.nodes);
+        self.namespaces.borrow_mut().reserve_exact(room.nodes);
+        self.texts.borrow_mut().reserve_exact(room.texts);
+        self.tokens.borrow_mut().reserve_exact(room.tokens);
     }
 
     /// Adds the next source token; gives its index.

@@ -201,34 +201,33 @@ pub struct Tokens<'a> {
 impl<'a> Tokens<'a> {
     /// The number of tokens.
     pub fn len(&self) -> usize {
-        self.source.tokens.len()
+        self.source.tokens.len().saturating_sub(1)
     }
 
     /// True for a source without tokens (an empty page).
     pub fn is_empty(&self) -> bool {
-        self.source.tokens.is_empty()
+        self.len() == 0
     }
 
     /// Token `i`.
     pub fn get(&self, i: usize) -> Option<SourceToken> {
         let tokens = &self.source.tokens;
-        let t = tokens.get(i)?;
-        let end = tokens.get(i + 1).map_or(self.source.text.len() as u32, |next| next.start);
-        Some(SourceToken { start: t.start, end, node: t.node, kind_and_name: t.kind_and_name })
+        Some(view(tokens.get(i)?, tokens.get(i + 1)?))
     }
 
     /// The tokens in order.
-    pub fn iter(&self) -> impl Iterator<Item = SourceToken> + Clone + 'a {
-        let tokens = &self.source.tokens;
-        let ends = tokens.iter().skip(1).map(|next| next.start);
-        let ends = ends.chain(std::iter::once(self.source.text.len() as u32));
-        tokens.iter().zip(ends).map(|(t, end)| SourceToken {
-            start: t.start,
-            end,
-            node: t.node,
-            kind_and_name: t.kind_and_name,
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = SourceToken> + Clone + 'a {
+        self.source.tokens.windows(2).filter_map(|pair| match pair {
+            [t, next] => Some(view(t, next)),
+            _ => None,
         })
     }
+}
+
+/// The token `t` stored before `next` (the end sentinel after the last).
+#[inline]
+fn view(t: &StoredToken, next: &StoredToken) -> SourceToken {
+    SourceToken { start: t.start, end: next.start, node: t.node, kind_and_name: t.kind_and_name }
 }
 
 /// The distinct tag names of a page's tokens, each kept once
@@ -296,6 +295,7 @@ pub struct Unit {
 #[derive(Debug, Clone, Default)]
 pub struct Source {
     text: String,
+    /// The tokens, then a sentinel that starts where the last one ends.
     tokens: Vec<StoredToken>,
     /// The distinct tag names, indexed by the tokens.
     tag_names: Vec<LocalName>,
@@ -417,6 +417,21 @@ impl Source {
             }
         }
         units
+    }
+}
+
+/// The length of `text.trim()`, bytewise when both ends are ASCII (a
+/// text token's usually are: its first and last bytes are a tag's
+/// neighbours).
+fn trimmed_len(text: &str) -> usize {
+    // `char::is_whitespace` on ASCII: U+0009–U+000D and U+0020.
+    let is_space = |b: &u8| matches!(b, 0x09..=0x0D | b' ');
+    let bytes = text.as_bytes();
+    let Some(first) = bytes.iter().position(|b| !is_space(b)) else { return 0 };
+    let last = bytes.iter().rposition(|b| !is_space(b)).unwrap_or(first);
+    match (bytes.get(first), bytes.get(last)) {
+        (Some(a), Some(z)) if a.is_ascii() && z.is_ascii() => last + 1 - first,
+        _ => text.trim().len(),
     }
 }
 
@@ -892,6 +907,12 @@ impl Source {
         mut tokens: Vec<StoredToken>,
         tag_names: Vec<LocalName>,
     ) -> Source {
+        // The end of the last token: where a sentinel starts.
+        tokens.push(StoredToken {
+            start: text.len() as u32,
+            node: NO_NODE,
+            kind_and_name: KindCode::Comment as u32,
+        });
         // Kept as long as the document: no growth slack.
         tokens.shrink_to_fit();
         Source { text, tokens, tag_names, mapped_bytes: 0, text_bytes: 0 }
@@ -928,7 +949,7 @@ impl Source {
             if !is_text && t.code() != KindCode::RawText {
                 continue;
             }
-            let trimmed = self.text.get(t.start as usize..end as usize).unwrap_or("").trim().len();
+            let trimmed = trimmed_len(self.text.get(t.start as usize..end as usize).unwrap_or(""));
             if trimmed == 0 {
                 t.node = NO_NODE;
             }
@@ -991,6 +1012,15 @@ mod tests {
         assert_eq!(kinds("text <!-- open").len(), 2);
         assert_eq!(kinds("<div class='x").len(), 1);
         assert_eq!(kinds("<").len(), 1);
+    }
+
+    #[test]
+    fn trimmed_len_is_that_of_trim() {
+        for text in
+            ["", " ", " a ", "\t\nab c\r\x0B", "\u{A0}a\u{3000}", "é ", " \u{2003}", "a\u{85}"]
+        {
+            assert_eq!(trimmed_len(text), text.trim().len(), "{text:?}");
+        }
     }
 
     #[test]

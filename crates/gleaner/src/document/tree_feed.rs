@@ -213,20 +213,30 @@ impl Tracer for HandleCount<'_> {
 /// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
 const IMPLIED: usize = 4;
 
-/// Room for the nodes and source tokens of a page whose markup starts at
-/// `markup` `<`s \[I\]: the sink's vectors are reserved so, so that they do
-/// not grow by doubling through the parse (a vector that doubles holds up
-/// to twice what it needs, and copies). Every tag starts at a `<` and
-/// there is at most one text token before each, so the tokens fit; a node
-/// is a start tag's element or text, and so on real pages fewer than the
-/// `<`s (end tags, comments) but for elements the tree builder makes on
-/// its own (implied ones, reconstructed formatting elements), for which
-/// dense pages grow on from there. Room reserved and never written costs
-/// address space, not memory.
-fn room(markup: usize) -> (usize, usize) {
-    let nodes = markup.saturating_add(IMPLIED).min(MOST_RESERVED);
+/// Room for the nodes, text nodes and source tokens of a page whose
+/// markup starts at `markup` `<`s \[I\]: the sink's vectors are reserved
+/// so, so that they do not grow by doubling through the parse (a vector
+/// that doubles holds up to twice what it needs, and copies). Every tag
+/// starts at a `<` and there is at most one text token before each, so
+/// the tokens fit; a node is a start tag's element or the text of one or
+/// more text tokens, so the nodes fit too but for elements the tree
+/// builder makes on its own (implied ones, reconstructed formatting
+/// elements), for which a page grows on from there. Room reserved and
+/// never written costs address space, not memory.
+fn room(markup: usize) -> Room {
     let tokens = markup.saturating_mul(2).saturating_add(1).min(MOST_RESERVED);
-    (nodes, tokens)
+    Room {
+        nodes: tokens.saturating_add(IMPLIED).min(MOST_RESERVED),
+        texts: markup.saturating_add(1).min(MOST_RESERVED),
+        tokens,
+    }
+}
+
+/// What [`room`] reserves.
+pub(crate) struct Room {
+    pub nodes: usize,
+    pub texts: usize,
+    pub tokens: usize,
 }
 
 /// The most nodes or tokens reserved ahead: a page of many megabytes grows
@@ -305,8 +315,7 @@ impl Feeder {
     fn new(options: &FeedOptions, markup: usize) -> Feeder {
         let sink =
             if options.keep_everything { ArenaSink::with_details() } else { ArenaSink::new() };
-        let (nodes, tokens) = room(markup);
-        sink.reserve(nodes, tokens);
+        sink.reserve(room(markup));
         let builder = match options.tree_builder {
             TreeBuilderKind::Html5ever => {
                 let opts =
@@ -468,7 +477,9 @@ pub(crate) fn build_tree(
     let limits = &options.limits;
     let filter =
         AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
-    let mut feeder = Feeder::new(options, memchr::memchr_iter(b'<', text.as_bytes()).count());
+    // Counted with SIMD, a few instructions per kilobyte.
+    let markup = memchr::memchr_iter(b'<', text.as_bytes()).count();
+    let mut feeder = Feeder::new(options, markup);
     // The page once as a tendril: text and attribute values that need no
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);

@@ -142,13 +142,13 @@ fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
         if parent.index() < skip_to || selected[parent.index()] == 0 {
             continue;
         }
-        let items: Vec<NodeId> =
-            doc.children(parent).filter(|&c| doc.element(c).is_some()).collect();
-        if items.len() < MIN_TEASERS {
+        // Counted before anything is collected: most parents have fewer.
+        let items = || doc.children(parent).filter(|&c| doc.element(c).is_some());
+        if items().take(MIN_TEASERS).count() < MIN_TEASERS {
             continue;
         }
         let mut groups: Vec<(Shape<'_>, Vec<NodeId>)> = Vec::new();
-        for &item in &items {
+        for item in items() {
             let key = Shape::of(doc, item);
             match groups.iter_mut().find(|(k, _)| k.same(&key)) {
                 Some((_, members)) => members.push(item),

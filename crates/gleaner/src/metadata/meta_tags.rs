@@ -9,8 +9,7 @@
 //! `article:section`, `article:tag`); DCMI Metadata Terms (2020); WHATWG
 //! HTML §4.2.5.1 "Standard metadata names".
 
-use markup5ever::local_name;
-
+use super::elements::MetadataElements;
 use super::Metadata;
 use crate::document::Document;
 
@@ -47,12 +46,9 @@ pub(super) struct MetaTags {
 }
 
 impl MetaTags {
-    pub(super) fn read(doc: &Document) -> MetaTags {
+    pub(super) fn read(doc: &Document, elements: &MetadataElements) -> MetaTags {
         let mut pairs = Vec::new();
-        for id in doc.ids() {
-            if !doc.is(id, local_name!("meta")) {
-                continue;
-            }
+        for id in elements.metas(doc) {
             let Some(content) = doc.attr(id, "content").map(super::collapse) else { continue };
             if content.is_empty() {
                 continue;

@@ -42,12 +42,14 @@
 //! the longest segment does (Readability.js uses a similar rule).
 
 mod date;
+mod elements;
 mod json_ld;
 mod meta_tags;
 mod page;
 
 use markup5ever::local_name;
 
+use self::elements::MetadataElements;
 use crate::document::{Document, NodeFlags, NodeId};
 
 pub use self::date::normalise_date;
@@ -88,9 +90,10 @@ impl Metadata {
     /// and markup. Never fails: malformed JSON-LD and unreadable dates are
     /// skipped.
     pub fn extract(doc: &Document) -> Metadata {
+        let elements = MetadataElements::of(doc);
         let ld = json_ld::metadata(&json_ld::nodes(doc));
-        let tags = meta_tags::MetaTags::read(doc).metadata();
-        let markup = page::metadata(doc);
+        let tags = meta_tags::MetaTags::read(doc, &elements).metadata();
+        let markup = page::metadata(doc, &elements);
         let base = doc.base_url();
         let absolute = |u: String| match &base {
             Some(b) => b.join(&u).map(String::from).unwrap_or(u),
@@ -232,17 +235,20 @@ const SEPARATORS: &[&str] =
 /// The page title, cleaned of site-name suffixes and prefixes, with
 /// whitespace collapsed and control characters left out.
 pub fn title(doc: &Document) -> Option<String> {
-    let meta = meta_content(doc, &["og:title", "twitter:title"]);
-    let title_tag = doc
-        .ids()
-        .find(|&id| doc.is(id, local_name!("title")))
+    title_of(doc, &MetadataElements::of(doc))
+}
+
+/// [`title`] from the page's [`MetadataElements`].
+fn title_of(doc: &Document, elements: &MetadataElements) -> Option<String> {
+    let meta = meta_content(doc, elements, &["og:title", "twitter:title"]);
+    let title_tag = elements
+        .named(doc, local_name!("title"))
+        .next()
         .map(|id| collapse(&all_text(doc, id)))
         .filter(|t| !t.is_empty());
-    let h1 = doc
-        .ids()
-        .find(|&id| {
-            doc.is(id, local_name!("h1")) && doc.stats(id).flags.contains(NodeFlags::VISIBLE)
-        })
+    let h1 = elements
+        .named(doc, local_name!("h1"))
+        .find(|&id| doc.stats(id).flags.contains(NodeFlags::VISIBLE))
         .map(|id| doc.text_content(id))
         .filter(|t| !t.is_empty());
     let raw = meta.or(title_tag).or_else(|| h1.clone())?;
@@ -265,13 +271,12 @@ pub fn title(doc: &Document) -> Option<String> {
 /// # Ok::<(), gleaner::Error>(())
 /// ```
 pub fn headlines(doc: &Document) -> Vec<String> {
+    let elements = MetadataElements::of(doc);
     let mut raw: Vec<String> = Vec::new();
-    raw.extend(meta_content(doc, &["og:title"]));
-    raw.extend(meta_content(doc, &["twitter:title"]));
+    raw.extend(meta_content(doc, &elements, &["og:title"]));
+    raw.extend(meta_content(doc, &elements, &["twitter:title"]));
     raw.extend(
-        doc.ids()
-            .find(|&id| doc.is(id, local_name!("title")))
-            .map(|id| collapse(&all_text(doc, id))),
+        elements.named(doc, local_name!("title")).next().map(|id| collapse(&all_text(doc, id))),
     );
     raw.extend(json_ld::headlines(&json_ld::nodes(doc)));
     let mut out: Vec<String> = Vec::new();
@@ -350,12 +355,9 @@ pub fn frameset_sources(doc: &Document) -> Option<Vec<String>> {
     )
 }
 
-fn meta_content(doc: &Document, keys: &[&str]) -> Option<String> {
+fn meta_content(doc: &Document, elements: &MetadataElements, keys: &[&str]) -> Option<String> {
     for key in keys {
-        for id in doc.ids() {
-            if !doc.is(id, local_name!("meta")) {
-                continue;
-            }
+        for id in elements.metas(doc) {
             let matches = ["property", "name"]
                 .iter()
                 .any(|a| doc.attr(id, a).is_some_and(|v| v.trim().eq_ignore_ascii_case(key)));

@@ -9,6 +9,7 @@
 
 use markup5ever::local_name;
 
+use super::elements::MetadataElements;
 use super::Metadata;
 use crate::document::{Document, NodeId};
 
@@ -17,12 +18,12 @@ use crate::document::{Document, NodeId};
 const MAX_AUTHOR_CHARS: usize = 100;
 
 /// The page's metadata as its markup states it.
-pub(super) fn metadata(doc: &Document) -> Metadata {
+pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> Metadata {
     let mut meta = Metadata::default();
     let mut categories = Vec::new();
     let mut tags = Vec::new();
     let mut first_time = None;
-    for id in doc.ids() {
+    for id in elements.iter() {
         let Some(element) = doc.element(id) else { continue };
         // Compared without case (no lower-cased copy per element).
         let (itemprop, rel) = (element.attr("itemprop"), element.attr("rel"));
@@ -75,7 +76,7 @@ pub(super) fn metadata(doc: &Document) -> Metadata {
         }
     }
     meta.date = meta.date.or(first_time);
-    meta.title = super::title(doc);
+    meta.title = super::title_of(doc, elements);
     meta.categories = super::unique_nonempty(categories);
     meta.tags = super::unique_nonempty(tags);
     meta
