@@ -18,7 +18,15 @@ data="${1:-../shared/data/wceb}"
 [[ -d "$data" ]] || { echo "no data at $data" >&2; exit 2; }
 cargo build --release --quiet
 bin=target/release/gleaner
-out_dir="${OUT_DIR:-$(mktemp -d)}"
+# The outputs (about 440 MB over the dev pages) are kept only in OUT_DIR
+# when one is given; a temporary folder is removed on exit unless the
+# outputs differ.
+if [[ -n "${OUT_DIR:-}" ]]; then
+  out_dir="$OUT_DIR"
+else
+  out_dir="$(mktemp -d)"
+  trap 'rm -rf "$out_dir"' EXIT
+fi
 mkdir -p "$out_dir"
 digests="$out_dir/digests.txt"
 : > "$digests"
@@ -38,6 +46,7 @@ if diff -q bench/output-digests.txt "$digests" > /dev/null; then
   echo "identical: $(wc -l < "$digests") outputs over $data"
   exit 0
 fi
+trap - EXIT # kept for a look at what changed
 echo "outputs differ from bench/output-digests.txt (runs kept in $out_dir):"
 diff bench/output-digests.txt "$digests" | grep '^>' | while read -r _ a fmt _; do
   echo "  $a $fmt"
