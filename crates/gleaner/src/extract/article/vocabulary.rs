@@ -87,7 +87,9 @@ const fn w(word: &'static str, role: Role, matching: Match, source: Source) -> W
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton as _;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind, StartKind};
 
 use Match::{Prefix, Substring, WholePart};
 use Role::{ArticleHint, Boilerplate, Comment, InnerBoilerplate, NotComment, Rescue, Unlikely};
@@ -294,8 +296,13 @@ fn bit(role: Role) -> u8 {
 /// occurrence of every word is found in one pass, and each is then
 /// checked against its rows' match modes. Reading class and id names was
 /// the costliest step of `article`'s analysis (issue 12).
+///
+/// The automaton is walked byte by byte through aho-corasick's low-level
+/// [`Automaton`](aho_corasick::automaton::Automaton) interface rather
+/// than its search iterators: a name is some twenty bytes, and setting up
+/// an overlapping search cost more than the walk itself (issue 12).
 struct Automaton {
-    words: AhoCorasick,
+    words: DFA,
     /// For each distinct word (pattern), the rows of [`VOCABULARY`] it heads.
     rows: Vec<Vec<&'static Word>>,
 }
@@ -322,9 +329,9 @@ impl Automaton {
         // Standard semantics: overlapping search reports every occurrence.
         // Names are short (tens of bytes): a DFA steps one table lookup
         // per byte, and a prefilter would cost more to start than it saves.
-        let words = AhoCorasick::builder()
+        let words = DFA::builder()
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .start_kind(StartKind::Unanchored)
             .prefilter(false)
             .build(&words)
             .ok()?;
@@ -333,38 +340,87 @@ impl Automaton {
 
     /// What [`NameRoles::by_scan`] finds, in one pass over `names`.
     fn roles(&self, names: &str) -> NameRoles {
-        let bytes = names.as_bytes();
-        let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
-        let mut roles = NameRoles::default();
-        // The name parts (by their start) holding a comment word, and
-        // those holding a word that says "not a comment".
-        let (mut comment, mut not_comment) = (Vec::new(), Vec::new());
-        for m in self.words.find_overlapping_iter(bytes) {
-            let (start, end) = (m.start(), m.end());
-            // A word of letters and digits only never spans two parts.
-            let in_part = (start..end).all(alnum);
-            let at_part_start = in_part && (start == 0 || !alnum(start - 1));
-            let whole_part = at_part_start && !alnum(end);
-            let Some(rows) = self.rows.get(m.pattern().as_usize()) else { continue };
-            for entry in rows {
-                let part_match = match entry.matching {
-                    Substring => in_part,
-                    Prefix => at_part_start,
-                    WholePart => whole_part,
-                };
-                match entry.role {
-                    Comment | NotComment if part_match => {
-                        let part = (0..start).rev().find(|&i| !alnum(i)).map_or(0, |i| i + 1);
-                        if entry.role == Comment { &mut comment } else { &mut not_comment }
-                            .push(part);
-                    }
-                    Comment | NotComment => {}
-                    role if entry.matching == Substring || part_match => roles.0 |= bit(role),
-                    _ => {}
+        let words = &self.words;
+        let Ok(mut state) = words.start_state(Anchored::No) else {
+            return NameRoles::by_scan(names);
+        };
+        let mut found = Found { bytes: names.as_bytes(), ..Found::default() };
+        for (at, &byte) in names.as_bytes().iter().enumerate() {
+            state = words.next_state(Anchored::No, state, byte);
+            // Most states are neither a match nor dead: one comparison.
+            if !words.is_special(state) {
+                continue;
+            }
+            if words.is_dead(state) {
+                break;
+            }
+            if !words.is_match(state) {
+                continue;
+            }
+            // Every word ending here (the DFA's match states hold those
+            // of their suffixes too: overlapping, standard semantics).
+            let end = at + 1;
+            for index in 0..words.match_len(state) {
+                let pattern = words.match_pattern(state, index);
+                let start = end.saturating_sub(words.pattern_len(pattern));
+                if let Some(rows) = self.rows.get(pattern.as_usize()) {
+                    found.add(rows, start, end);
                 }
             }
         }
-        if comment.iter().any(|part| !not_comment.contains(part)) {
+        found.roles()
+    }
+}
+
+/// What one walk of the [`Automaton`] has found so far.
+#[derive(Default)]
+struct Found<'a> {
+    /// The joined, lower-cased names.
+    bytes: &'a [u8],
+    /// The roles found, but for [`Role::Comment`].
+    roles: NameRoles,
+    /// The name parts (by their start) holding a comment word, and those
+    /// holding a word that says "not a comment".
+    comment: Vec<usize>,
+    not_comment: Vec<usize>,
+}
+
+impl Found<'_> {
+    fn alnum(&self, i: usize) -> bool {
+        self.bytes.get(i).is_some_and(u8::is_ascii_alphanumeric)
+    }
+
+    /// Records one occurrence, at `start..end`, of the word heading
+    /// `rows`: the roles of the rows whose match mode it meets.
+    fn add(&mut self, rows: &[&Word], start: usize, end: usize) {
+        // A word of letters and digits only never spans two parts.
+        let in_part = (start..end).all(|i| self.alnum(i));
+        let at_part_start = in_part && (start == 0 || !self.alnum(start - 1));
+        let whole_part = at_part_start && !self.alnum(end);
+        for entry in rows {
+            let part_match = match entry.matching {
+                Substring => in_part,
+                Prefix => at_part_start,
+                WholePart => whole_part,
+            };
+            match entry.role {
+                Comment | NotComment if part_match => {
+                    let part = (0..start).rev().find(|&i| !self.alnum(i)).map_or(0, |i| i + 1);
+                    if entry.role == Comment { &mut self.comment } else { &mut self.not_comment }
+                        .push(part);
+                }
+                Comment | NotComment => {}
+                role if entry.matching == Substring || part_match => self.roles.0 |= bit(role),
+                _ => {}
+            }
+        }
+    }
+
+    /// The roles found: a comment part counts unless it also holds a
+    /// "not a comment" word.
+    fn roles(&self) -> NameRoles {
+        let mut roles = self.roles;
+        if self.comment.iter().any(|part| !self.not_comment.contains(part)) {
             roles.0 |= bit(Comment);
         }
         roles
@@ -487,6 +543,39 @@ mod tests {
                 name.push_str(&pieces[next(pieces.len())]);
             }
             name.push(' ');
+            let blanked = without_negated_parts(&name);
+            assert_eq!(automaton.roles(&blanked), NameRoles::by_scan(&blanked), "{name:?}");
+        }
+    }
+
+    /// The byte-by-byte walk agrees with the row-by-row definition on
+    /// names spliced from pieces of vocabulary words (a word's head
+    /// joined to another word's tail), so that occurrences overlap, end
+    /// at part boundaries and share suffixes (`comment` inside
+    /// `xcommentary`, `ad` at the end of `-ad-`).
+    #[test]
+    fn the_walk_finds_what_the_scan_finds_on_spliced_words() {
+        let automaton = automaton().expect("the vocabulary compiles");
+        let words: Vec<&str> = VOCABULARY.iter().map(|w| w.word).collect();
+        let glue = ["", "-", " ", "_", "no-", "not-", "s", "é", "9"];
+        let mut state: u64 = 987654321;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        for _ in 0..50_000 {
+            let mut name = String::new();
+            for _ in 0..1 + next(5) {
+                let word = words[next(words.len())];
+                // A head, a tail or the whole word.
+                let (from, to) = match next(3) {
+                    0 => (0, 1 + next(word.len())),
+                    1 => (next(word.len()), word.len()),
+                    _ => (0, word.len()),
+                };
+                name.push_str(&word[from..to]);
+                name.push_str(glue[next(glue.len())]);
+            }
             let blanked = without_negated_parts(&name);
             assert_eq!(automaton.roles(&blanked), NameRoles::by_scan(&blanked), "{name:?}");
         }
