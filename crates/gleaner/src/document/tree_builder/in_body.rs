@@ -6,7 +6,10 @@ use html5ever::tokenizer::{Tag, TagKind, Token, TokenSinkResult};
 use html5ever::tree_builder::{QuirksMode, TreeSink};
 use markup5ever::{local_name, LocalName};
 
-use super::{attr, bare_tag, class, is_space, Active, Mode, OwnTreeBuilder, Result, Scope, DONE};
+use super::{
+    attr, bare_tag, class, is_formatting, is_head_content, is_space, Active, Mode, OwnTreeBuilder,
+    Result, Scope, DONE,
+};
 use crate::document::sink::ElementNs;
 
 impl OwnTreeBuilder {
@@ -54,16 +57,7 @@ impl OwnTreeBuilder {
                 }
                 DONE
             }
-            local_name!("base")
-            | local_name!("basefont")
-            | local_name!("bgsound")
-            | local_name!("link")
-            | local_name!("meta")
-            | local_name!("noframes")
-            | local_name!("script")
-            | local_name!("style")
-            | local_name!("template")
-            | local_name!("title") => self.in_head(Token::TagToken(tag)),
+            _ if is_head_content(&tag.name) => self.in_head(Token::TagToken(tag)),
             local_name!("body") => {
                 let body = self.open.get(1).filter(|e| e.is(&local_name!("body"))).map(|e| e.node);
                 if let Some(body) = body {
@@ -464,20 +458,7 @@ impl OwnTreeBuilder {
                 }
                 DONE
             }
-            local_name!("a")
-            | local_name!("b")
-            | local_name!("big")
-            | local_name!("code")
-            | local_name!("em")
-            | local_name!("font")
-            | local_name!("i")
-            | local_name!("nobr")
-            | local_name!("s")
-            | local_name!("small")
-            | local_name!("strike")
-            | local_name!("strong")
-            | local_name!("tt")
-            | local_name!("u") => {
+            _ if is_formatting(&tag.name) => {
                 if !self.adoption_agency(&tag.name) {
                     self.any_other_end_tag(&tag.name);
                 }

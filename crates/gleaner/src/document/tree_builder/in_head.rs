@@ -7,7 +7,7 @@ use html5ever::tokenizer::{TagKind, Token};
 use html5ever::tree_builder::{NodeOrText, TreeSink};
 use markup5ever::local_name;
 
-use super::{quirks, Active, Mode, OwnTreeBuilder, Result, DONE};
+use super::{is_head_content, quirks, Active, Mode, OwnTreeBuilder, Result, DONE};
 use crate::document::sink::ElementNs;
 
 /// End tags the modes before the body treat as "anything else" rather
@@ -260,16 +260,7 @@ impl OwnTreeBuilder {
                     self.mode = Mode::InFrameset;
                     DONE
                 }
-                local_name!("base")
-                | local_name!("basefont")
-                | local_name!("bgsound")
-                | local_name!("link")
-                | local_name!("meta")
-                | local_name!("noframes")
-                | local_name!("script")
-                | local_name!("style")
-                | local_name!("template")
-                | local_name!("title") => {
+                _ if is_head_content(&tag.name) => {
                     // The head is pushed back for the token, and removed
                     // from the stack after it.
                     let Some(head) = self.head else {

@@ -107,6 +107,27 @@ pub(crate) fn is_formatting(name: &LocalName) -> bool {
     html_class(name) & class::FORMATTING != 0
 }
 
+/// Start tags that the "in body", "after head" and "in template"
+/// insertion modes hand to the rules for "in head" (WHATWG §13.2.6.4.7,
+/// §13.2.6.4.6, §13.2.6.4.18: "a start tag whose tag name is one of:
+/// base, basefont, bgsound, link, meta, noframes, script, style,
+/// template, title").
+fn is_head_content(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("base")
+            | local_name!("basefont")
+            | local_name!("bgsound")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("noframes")
+            | local_name!("script")
+            | local_name!("style")
+            | local_name!("template")
+            | local_name!("title")
+    )
+}
+
 /// The classes of an HTML element named `name`.
 fn html_class(name: &LocalName) -> u16 {
     use class::*;

@@ -4,7 +4,7 @@
 use html5ever::tokenizer::{TagKind, Token};
 use markup5ever::local_name;
 
-use super::{Mode, OwnTreeBuilder, Result, DONE};
+use super::{is_head_content, Mode, OwnTreeBuilder, Result, DONE};
 
 impl OwnTreeBuilder {
     /// `</template>` in head: closes the open template.
@@ -36,16 +36,7 @@ impl OwnTreeBuilder {
             | Token::CommentToken(_)
             | Token::DoctypeToken(_) => self.in_body(token),
             Token::TagToken(tag) if tag.kind == TagKind::StartTag => match tag.name {
-                local_name!("base")
-                | local_name!("basefont")
-                | local_name!("bgsound")
-                | local_name!("link")
-                | local_name!("meta")
-                | local_name!("noframes")
-                | local_name!("script")
-                | local_name!("style")
-                | local_name!("template")
-                | local_name!("title") => self.in_head(Token::TagToken(tag)),
+                _ if is_head_content(&tag.name) => self.in_head(Token::TagToken(tag)),
                 local_name!("caption")
                 | local_name!("colgroup")
                 | local_name!("tbody")
