@@ -160,10 +160,15 @@ pub(crate) struct Details {
 #[derive(Debug)]
 pub(crate) struct BuiltTree {
     pub links: Vec<Links>,
-    /// Each node's payload; a text node's range is, until laid out, the
-    /// index of its text in `texts` (`i..i`).
+    /// Each node's payload; a text node's range is, until laid out, its
+    /// text's range in `text`.
     pub nodes: Vec<Node>,
-    pub texts: Vec<StrTendril>,
+    /// The text nodes' text, in the order it was inserted.
+    pub text: String,
+    /// True if `text` holds each text node's text once, in the order the
+    /// nodes were created (no text was appended to a text node after
+    /// another text node was made).
+    pub text_in_creation_order: bool,
     /// Each node's [`ElementNs`].
     pub namespaces: Vec<ElementNs>,
     /// The content fragment of each `<template>` element.
@@ -180,7 +185,9 @@ impl BuiltTree {
     /// The text of a text node (empty for others).
     pub fn text(&self, node: u32) -> &str {
         match self.nodes.get(node as usize).map(|n| &n.kind) {
-            Some(NodeKind::Text(r)) => self.texts.get(r.start as usize).map_or("", |t| &**t),
+            Some(NodeKind::Text(r)) => {
+                self.text.get(r.start as usize..r.end as usize).unwrap_or("")
+            }
             _ => "",
         }
     }
@@ -225,7 +232,7 @@ impl BuiltTree {
     /// the document), or `None` when every handle is its own position.
     pub fn lay_out(self) -> (Vec<Node>, String, Option<Vec<u32>>) {
         if self.in_creation_order() {
-            let BuiltTree { links, mut nodes, texts, .. } = self;
+            let BuiltTree { links, mut nodes, text, text_in_creation_order, .. } = self;
             drop(links);
             for (i, node) in nodes.iter_mut().enumerate() {
                 node.end = i as u32 + 1;
@@ -236,7 +243,10 @@ impl BuiltTree {
                     p.end = p.end.max(end);
                 }
             }
-            let text = gather_text(&mut nodes, &texts);
+            // In creation order every node is in the document, so the text
+            // as inserted is the text in document order, unless some was
+            // moved to the end when it grew.
+            let text = if text_in_creation_order { text } else { gather_text(&mut nodes, &text) };
             nodes.shrink_to_fit();
             return (nodes, text, None);
         }
@@ -248,7 +258,7 @@ impl BuiltTree {
     /// are moved to a new arena in document order. Iterative: deep trees
     /// cannot overflow the stack.
     fn lay_out_moved(self) -> (Vec<Node>, String, Vec<u32>) {
-        let BuiltTree { links, nodes: mut built, texts, .. } = self;
+        let BuiltTree { links, nodes: mut built, text, .. } = self;
         let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
         let mut position = vec![NONE; built.len()];
         let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
@@ -278,16 +288,16 @@ impl BuiltTree {
             stack.push((l.first_child, pos));
         }
         drop((built, links));
-        let text = gather_text(&mut nodes, &texts);
+        let text = gather_text(&mut nodes, &text);
         (nodes, text, position)
     }
 }
 
-/// Copies the text of `nodes`' text nodes, in their order, into one
-/// buffer, and points each at its range there.
-fn gather_text(nodes: &mut [Node], texts: &[StrTendril]) -> String {
+/// Copies the text of `nodes`' text nodes, in their order, from `texts`
+/// into a new buffer, and points each at its range there.
+fn gather_text(nodes: &mut [Node], texts: &str) -> String {
     let text_of = |kind: &NodeKind| match kind {
-        NodeKind::Text(r) => texts.get(r.start as usize).map(|t| &**t),
+        NodeKind::Text(r) => texts.get(r.start as usize..r.end as usize),
         _ => None,
     };
     let total: usize = nodes.iter().filter_map(|n| text_of(&n.kind)).map(str::len).sum();
@@ -306,7 +316,14 @@ fn gather_text(nodes: &mut [Node], texts: &[StrTendril]) -> String {
 pub(crate) struct ArenaSink {
     links: RefCell<Vec<Links>>,
     nodes: RefCell<Vec<Node>>,
-    texts: RefCell<Vec<StrTendril>>,
+    /// The text of all text nodes, each node's a range of it
+    /// ([`BuiltTree::text`]).
+    text: RefCell<String>,
+    /// The text node whose text ends `text`, or [`NONE`]: text appended
+    /// to it is appended to `text`.
+    last_text: Cell<u32>,
+    /// See [`BuiltTree::text_in_creation_order`].
+    text_in_creation_order: Cell<bool>,
     namespaces: RefCell<Vec<ElementNs>>,
     templates: RefCell<HashMap<u32, u32>>,
     details: Option<RefCell<Details>>,
@@ -362,7 +379,9 @@ impl ArenaSink {
         ArenaSink {
             links: RefCell::new(vec![Links::DETACHED]),
             nodes: RefCell::new(vec![detached(NodeKind::Document)]),
-            texts: RefCell::new(Vec::new()),
+            text: RefCell::new(String::new()),
+            last_text: Cell::new(NONE),
+            text_in_creation_order: Cell::new(true),
             namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
             details: None,
@@ -381,7 +400,7 @@ impl ArenaSink {
         self.nodes.borrow_mut().reserve_exact(room.nodes);
         self.links.borrow_mut().reserve_exact(room.nodes);
         self.namespaces.borrow_mut().reserve_exact(room.nodes);
-        self.texts.borrow_mut().reserve_exact(room.texts);
+        self.text.borrow_mut().reserve_exact(room.text);
         self.tokens.borrow_mut().reserve_exact(room.tokens);
     }
 
@@ -458,12 +477,15 @@ impl ArenaSink {
     }
 
     /// A new text node holding `text`.
-    fn push_text(&self, text: StrTendril) -> u32 {
-        let mut texts = self.texts.borrow_mut();
-        let i = texts.len() as u32;
-        texts.push(text);
-        drop(texts);
-        self.push(NodeKind::Text(i..i), ElementNs::Other)
+    fn push_text(&self, text: &str) -> u32 {
+        let mut buffer = self.text.borrow_mut();
+        let start = buffer.len() as u32;
+        buffer.push_str(text);
+        let end = buffer.len() as u32;
+        drop(buffer);
+        let id = self.push(NodeKind::Text(start..end), ElementNs::Other);
+        self.last_text.set(id);
+        id
     }
 
     /// The tree's links, to change.
@@ -477,22 +499,28 @@ impl ArenaSink {
         self.nodes.borrow().get(node as usize).map_or(NONE, |n| n.parent)
     }
 
-    /// Appends text to `node` if it is a text node.
-    fn extend_text(&self, node: u32, text: &StrTendril) -> bool {
+    /// Appends text to `node` if it is a text node. The text of the last
+    /// text node made grows in place; any other's is first moved to the
+    /// end of the buffer (rare: foster parenting, the adoption agency).
+    fn extend_text(&self, node: u32, text: &str) -> bool {
         if node == NONE {
             return false;
         }
-        let index = match self.nodes.borrow().get(node as usize).map(|n| &n.kind) {
-            Some(NodeKind::Text(r)) => r.start as usize,
-            _ => return false,
+        let mut nodes = self.nodes.borrow_mut();
+        let Some(Node { kind: NodeKind::Text(range), .. }) = nodes.get_mut(node as usize) else {
+            return false;
         };
-        match self.texts.borrow_mut().get_mut(index) {
-            Some(t) => {
-                t.push_tendril(text);
-                true
-            }
-            None => false,
+        let mut buffer = self.text.borrow_mut();
+        if self.last_text.get() != node {
+            let old = buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned();
+            range.start = buffer.len() as u32;
+            buffer.push_str(&old);
+            self.last_text.set(node);
+            self.text_in_creation_order.set(false);
         }
+        buffer.push_str(text);
+        range.end = buffer.len() as u32;
+        true
     }
 }
 
@@ -515,7 +543,8 @@ impl TreeSink for ArenaSink {
         BuiltTree {
             links: self.links.into_inner(),
             nodes: self.nodes.into_inner(),
-            texts: self.texts.into_inner(),
+            text: self.text.into_inner(),
+            text_in_creation_order: self.text_in_creation_order.get(),
             namespaces: self.namespaces.into_inner(),
             templates: self.templates.into_inner(),
             details: self.details.map(RefCell::into_inner),
@@ -589,7 +618,7 @@ impl TreeSink for ArenaSink {
                     self.record_text(last, is_contentful(&text));
                 } else {
                     let contentful = is_contentful(&text);
-                    let id = self.push_text(text);
+                    let id = self.push_text(&text);
                     self.record_text(id, contentful);
                     self.with_links(|tree| tree.append(*parent, id));
                 }
@@ -647,7 +676,7 @@ impl TreeSink for ArenaSink {
                     self.record_text(prev, is_contentful(&text));
                 } else {
                     let contentful = is_contentful(&text);
-                    let id = self.push_text(text);
+                    let id = self.push_text(&text);
                     self.record_text(id, contentful);
                     self.with_links(|tree| tree.insert_before(*sibling, id));
                 }

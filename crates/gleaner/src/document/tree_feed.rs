@@ -213,29 +213,27 @@ impl Tracer for HandleCount<'_> {
 /// `html`, `body`, `tbody` and `tr` (WHATWG §13.2.6.4).
 const IMPLIED: usize = 4;
 
-/// Room for the nodes, text nodes and source tokens of a page whose
-/// markup starts at `markup` `<`s \[I\]: the sink's vectors are reserved
+/// Room for the nodes, text and source tokens of a page of `bytes`
+/// whose markup starts at `markup` `<`s \[I\]: the sink's vectors are reserved
 /// so, so that they do not grow by doubling through the parse (a vector
 /// that doubles holds up to twice what it needs, and copies). Every tag
 /// starts at a `<` and there is at most one text token before each, so
 /// the tokens fit; a node is a start tag's element or the text of one or
 /// more text tokens, so the nodes fit too but for elements the tree
 /// builder makes on its own (implied ones, reconstructed formatting
-/// elements), for which a page grows on from there. Room reserved and
-/// never written costs address space, not memory.
-fn room(markup: usize) -> Room {
+/// elements), for which a page grows on from there. The text nodes' text
+/// is the page's text, less its markup, with character references
+/// decoded: shorter than the page but for a NUL read as U+FFFD. Room
+/// reserved and never written costs address space, not memory.
+fn room(markup: usize, bytes: usize) -> Room {
     let tokens = markup.saturating_mul(2).saturating_add(1).min(MOST_RESERVED);
-    Room {
-        nodes: tokens.saturating_add(IMPLIED).min(MOST_RESERVED),
-        texts: markup.saturating_add(1).min(MOST_RESERVED),
-        tokens,
-    }
+    Room { nodes: tokens.saturating_add(IMPLIED).min(MOST_RESERVED), text: bytes, tokens }
 }
 
 /// What [`room`] reserves.
 pub(crate) struct Room {
     pub nodes: usize,
-    pub texts: usize,
+    pub text: usize,
     pub tokens: usize,
 }
 
@@ -311,11 +309,11 @@ struct Feeder {
 
 impl Feeder {
     /// `markup`: the page's `<`s, to reserve room for its nodes and
-    /// tokens ([`room`]).
-    fn new(options: &FeedOptions, markup: usize) -> Feeder {
+    /// tokens; `bytes`: its length, for its text ([`room`]).
+    fn new(options: &FeedOptions, markup: usize, bytes: usize) -> Feeder {
         let sink =
             if options.keep_everything { ArenaSink::with_details() } else { ArenaSink::new() };
-        sink.reserve(room(markup));
+        sink.reserve(room(markup, bytes));
         let builder = match options.tree_builder {
             TreeBuilderKind::Html5ever => {
                 let opts =
@@ -479,7 +477,7 @@ pub(crate) fn build_tree(
         AttributeFilter { keep_all: limits.keep_all_attributes, max: limits.max_attributes };
     // Counted with SIMD, a few instructions per kilobyte.
     let markup = memchr::memchr_iter(b'<', text.as_bytes()).count();
-    let mut feeder = Feeder::new(options, markup);
+    let mut feeder = Feeder::new(options, markup, text.len());
     // The page once as a tendril: text and attribute values that need no
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);
