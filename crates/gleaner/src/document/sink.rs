@@ -499,6 +499,43 @@ impl ArenaSink {
         self.nodes.borrow().get(node as usize).map_or(NONE, |n| n.parent)
     }
 
+    /// Inserts `text` as the last child of `parent`: appended to its last
+    /// child if that is a text node, else a new text node (WHATWG
+    /// §13.2.6.1, "insert a character").
+    pub fn append_text(&self, parent: u32, text: &str) {
+        let last = self.links.borrow().get(parent as usize).map_or(NONE, |l| l.last_child);
+        if self.extend_text(last, text) {
+            self.record_text(last, is_contentful(text));
+        } else {
+            let id = self.push_text(text);
+            self.record_text(id, is_contentful(text));
+            self.with_links(|tree| tree.append(parent, id));
+        }
+    }
+
+    /// Inserts `text` before `sibling`: appended to the text node before
+    /// it, if any, else a new text node.
+    pub fn insert_text_before(&self, sibling: u32, text: &str) {
+        let prev = self.links.borrow().get(sibling as usize).map_or(NONE, |l| l.prev);
+        if self.extend_text(prev, text) {
+            self.record_text(prev, is_contentful(text));
+        } else {
+            let id = self.push_text(text);
+            self.record_text(id, is_contentful(text));
+            self.with_links(|tree| tree.insert_before(sibling, id));
+        }
+    }
+
+    /// Foster-parented `text` (§13.2.6.1): before `table` if it has a
+    /// parent, else at the end of `prev`.
+    pub fn foster_text(&self, table: u32, prev: u32, text: &str) {
+        if self.parent(table) != NONE {
+            self.insert_text_before(table, text);
+        } else {
+            self.append_text(prev, text);
+        }
+    }
+
     /// Appends text to `node` if it is a text node. The text of the last
     /// text node made grows in place; any other's is first moved to the
     /// end of the buffer (rare: foster parenting, the adoption agency).
@@ -612,17 +649,7 @@ impl TreeSink for ArenaSink {
             NodeOrText::AppendNode(id) => {
                 self.with_links(|tree| tree.append(*parent, id));
             }
-            NodeOrText::AppendText(text) => {
-                let last = self.links.borrow()[*parent as usize].last_child;
-                if self.extend_text(last, &text) {
-                    self.record_text(last, is_contentful(&text));
-                } else {
-                    let contentful = is_contentful(&text);
-                    let id = self.push_text(&text);
-                    self.record_text(id, contentful);
-                    self.with_links(|tree| tree.append(*parent, id));
-                }
-            }
+            NodeOrText::AppendText(text) => self.append_text(*parent, &text),
         }
     }
 
@@ -670,17 +697,7 @@ impl TreeSink for ArenaSink {
             NodeOrText::AppendNode(id) => {
                 self.with_links(|tree| tree.insert_before(*sibling, id));
             }
-            NodeOrText::AppendText(text) => {
-                let prev = self.links.borrow()[*sibling as usize].prev;
-                if self.extend_text(prev, &text) {
-                    self.record_text(prev, is_contentful(&text));
-                } else {
-                    let contentful = is_contentful(&text);
-                    let id = self.push_text(&text);
-                    self.record_text(id, contentful);
-                    self.with_links(|tree| tree.insert_before(*sibling, id));
-                }
-            }
+            NodeOrText::AppendText(text) => self.insert_text_before(*sibling, &text),
         }
     }
 

@@ -66,6 +66,16 @@ use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::OwnTreeBuilder;
 
+/// `text` if, read in `state`, it is one character token of itself:
+/// no character reference to decode (outside raw text), no CR or NUL.
+fn plain_text(text: &str, state: TextState) -> Option<&str> {
+    let special = match state {
+        TextState::Raw => memchr::memchr2(b'\r', b'\0', text.as_bytes()),
+        TextState::Data | TextState::RcData => memchr::memchr3(b'\r', b'\0', b'&', text.as_bytes()),
+    };
+    special.is_none().then_some(text)
+}
+
 /// Elements whose raw-text content the tree builder never needs.
 pub(crate) fn drops_content(name: &LocalName) -> bool {
     matches!(
@@ -264,6 +274,15 @@ impl Builder {
         match self {
             Builder::Html5ever(b) => b.process_token(token, 1),
             Builder::Own(b) => b.process_token(token),
+        }
+    }
+
+    /// See [`OwnTreeBuilder::body_characters`]; html5ever's builder always
+    /// takes tokens.
+    fn body_characters(&mut self, text: &str) -> bool {
+        match self {
+            Builder::Html5ever(_) => false,
+            Builder::Own(b) => b.body_characters(text),
         }
     }
 
@@ -563,9 +582,13 @@ pub(crate) fn build_tree(
             (_, Markup::Text(text_state)) if !skip_this_raw => {
                 feeder.pending += 1;
                 feeder.builder.sink().set_text_token(index as u32);
-                for_each_character_token(&page, scanned.start..scanned.end, *text_state, |t| {
-                    let _ = feeder.process(t);
-                });
+                let range = scanned.start..scanned.end;
+                let plain = plain_text(text.get(range.clone()).unwrap_or(""), *text_state);
+                if !plain.is_some_and(|t| feeder.builder.body_characters(t)) {
+                    for_each_character_token(&page, range, *text_state, |t| {
+                        let _ = feeder.process(t);
+                    });
+                }
             }
             (_, Markup::Comment(data)) if options.keep_everything => {
                 let comment = normalized(text.get(data.clone()).unwrap_or(""));

@@ -60,7 +60,7 @@ impl OwnTreeBuilder {
         match token {
             Token::CharacterTokens(text) => {
                 if let Some(space) = only_space(&text) {
-                    self.insert_text(space);
+                    self.insert_text(&space);
                 }
                 DONE
             }
@@ -99,7 +99,7 @@ impl OwnTreeBuilder {
         match token {
             Token::CharacterTokens(text) => {
                 if let Some(space) = only_space(&text) {
-                    self.insert_text(space);
+                    self.insert_text(&space);
                 }
                 DONE
             }

@@ -3,7 +3,6 @@
 //! §13.2.6.1 "adjust SVG attributes", "adjust MathML attributes",
 //! "adjust foreign attributes", and the SVG tag name table of §13.2.6.5).
 
-use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{Tag, TagKind, Token};
 use html5ever::{Attribute, QualName};
 use markup5ever::{local_name, namespace_prefix, ns, LocalName};
@@ -239,14 +238,14 @@ impl OwnTreeBuilder {
     pub(super) fn foreign_content(&mut self, token: Token) -> Result {
         match token {
             Token::NullCharacterToken => {
-                self.insert_text(StrTendril::from_slice("\u{FFFD}"));
+                self.insert_text("\u{FFFD}");
                 DONE
             }
             Token::CharacterTokens(text) => {
                 if self.frameset_ok && !text.bytes().all(is_space) {
                     self.frameset_ok = false;
                 }
-                self.insert_text(text);
+                self.insert_text(&text);
                 DONE
             }
             Token::CommentToken(text) => {

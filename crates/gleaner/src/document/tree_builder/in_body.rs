@@ -1,6 +1,5 @@
 //! The "in body" insertion mode (WHATWG §13.2.6.4.7).
 
-use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Tag, TagKind, Token, TokenSinkResult};
 use html5ever::tree_builder::{QuirksMode, TreeSink};
@@ -18,7 +17,7 @@ impl OwnTreeBuilder {
         match token {
             Token::NullCharacterToken => DONE,
             Token::CharacterTokens(text) => {
-                self.body_text(text);
+                self.body_text(&text);
                 DONE
             }
             Token::CommentToken(text) => {
@@ -39,7 +38,7 @@ impl OwnTreeBuilder {
     }
 
     /// Characters in body: formatting reconstructed, then inserted.
-    pub(super) fn body_text(&mut self, text: StrTendril) {
+    pub(super) fn body_text(&mut self, text: &str) {
         self.reconstruct_formatting();
         if self.frameset_ok && !text.bytes().all(is_space) {
             self.frameset_ok = false;

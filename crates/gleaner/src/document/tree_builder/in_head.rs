@@ -130,7 +130,7 @@ impl OwnTreeBuilder {
         match token {
             Token::CharacterTokens(text) => self.split_space(
                 text,
-                |b, space| b.insert_text(space),
+                |b, space| b.insert_text(&space),
                 |b, rest| b.in_head_anything_else(rest),
             ),
             Token::CommentToken(text) => {
@@ -200,7 +200,7 @@ impl OwnTreeBuilder {
             Token::DoctypeToken(_) => DONE,
             Token::CharacterTokens(text) => self.split_space(
                 text,
-                |b, space| b.insert_text(space),
+                |b, space| b.insert_text(&space),
                 |b, rest| b.in_head_noscript_anything_else(rest),
             ),
             Token::CommentToken(_) => self.in_head(token),
@@ -239,7 +239,7 @@ impl OwnTreeBuilder {
         match token {
             Token::CharacterTokens(text) => self.split_space(
                 text,
-                |b, space| b.insert_text(space),
+                |b, space| b.insert_text(&space),
                 |b, rest| b.after_head_anything_else(rest),
             ),
             Token::CommentToken(text) => {
@@ -302,7 +302,7 @@ impl OwnTreeBuilder {
     pub(super) fn text(&mut self, token: Token) -> Result {
         match token {
             Token::CharacterTokens(text) => {
-                self.insert_text(text);
+                self.insert_text(&text);
                 DONE
             }
             Token::EOFToken => {

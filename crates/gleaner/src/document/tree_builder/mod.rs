@@ -467,6 +467,21 @@ impl OwnTreeBuilder {
         }
     }
 
+    /// A character token of `text` where most are read, "in body" with an
+    /// HTML current node and no newline to drop after `<pre>`: processed
+    /// as [`OwnTreeBuilder::process_token`] would, without making the
+    /// token. False, with nothing done, anywhere else. `text` must be the
+    /// token's text as the tokenizer makes it (no character reference, CR
+    /// or NUL to preprocess).
+    pub(crate) fn body_characters(&mut self, text: &str) -> bool {
+        let html_current = self.open.last().is_some_and(|e| e.ns == ElementNs::Html);
+        if text.is_empty() || self.ignore_lf || self.mode != Mode::InBody || !html_current {
+            return false;
+        }
+        self.body_text(text);
+        true
+    }
+
     /// True if `token` is processed by the rules for foreign content.
     fn in_foreign_content(&self, token: &Token) -> bool {
         let Some(current) = self.open.last() else { return false };
@@ -806,15 +821,15 @@ impl OwnTreeBuilder {
     }
 
     /// "Insert a character".
-    fn insert_text(&mut self, text: StrTendril) {
+    fn insert_text(&mut self, text: &str) {
         if text.is_empty() {
             return;
         }
-        let place = self.place(None);
-        if let Place::Append(0) = place {
-            return;
+        match self.place(None) {
+            Place::Append(0) => {}
+            Place::Append(parent) => self.sink.append_text(parent, text),
+            Place::Foster { table, prev } => self.sink.foster_text(table, prev, text),
         }
-        self.insert_at(place, NodeOrText::AppendText(text));
     }
 
     /// "Insert a comment" at the appropriate place.

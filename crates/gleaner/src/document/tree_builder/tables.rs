@@ -177,10 +177,10 @@ impl OwnTreeBuilder {
             text.push_tendril(t);
         }
         if all_space {
-            self.insert_text(text);
+            self.insert_text(&text);
         } else {
             self.foster = true;
-            self.body_text(text);
+            self.body_text(&text);
             self.foster = false;
         }
     }
@@ -232,7 +232,7 @@ impl OwnTreeBuilder {
         match token {
             Token::CharacterTokens(text) => self.split_space(
                 text,
-                |b, space| b.insert_text(space),
+                |b, space| b.insert_text(&space),
                 |b, rest| b.in_column_group_anything_else(rest),
             ),
             Token::CommentToken(text) => {
