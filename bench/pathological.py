@@ -66,6 +66,9 @@ def cases(big=False):
     yield "i3-p-64mb.html", b"<p>x</p>" * (64_000_000 // 8)
     if big:
         yield "i3-p-200mb.html", b"<p>x</p>" * (200_000_000 // 8)
+    # Text foster-parented before a table, between cells: one text node
+    # that grows after each cell's text node is made.
+    yield "foster-text-between-cells-1e5.html", b"<table>" + b"x<td>y</td>" * 100_000
     # 1e6-deep nesting of each element kind.
     for kind in NESTING_KINDS:
         k = kind.encode()

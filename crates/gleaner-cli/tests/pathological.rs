@@ -220,6 +220,13 @@ fn small_cases() -> Vec<Case> {
             }),
         );
     }
+    // Text foster-parented before a table between cells: one text node
+    // that grows after every cell's text node is made (its text once
+    // moved to the end of the buffer each time: 16 s and 4 GB).
+    add(
+        "foster-text-between-cells.html",
+        Box::new(|| format!("<table>{}", "x<td>y</td>".repeat((SIZE - 7) / 11)).into_bytes()),
+    );
     // A PDF named `.html`.
     add("pdf.html", Box::new(|| b"%PDF-1.4\n".repeat(SIZE / 9)));
     cases

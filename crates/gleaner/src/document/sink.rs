@@ -324,6 +324,9 @@ pub(crate) struct ArenaSink {
     last_text: Cell<u32>,
     /// See [`BuiltTree::text_in_creation_order`].
     text_in_creation_order: Cell<bool>,
+    /// The text of text nodes that grew after a later text node was
+    /// made, by node (see [`ArenaSink::extend_text`]).
+    grown: RefCell<HashMap<u32, String>>,
     namespaces: RefCell<Vec<ElementNs>>,
     templates: RefCell<HashMap<u32, u32>>,
     details: Option<RefCell<Details>>,
@@ -382,6 +385,7 @@ impl ArenaSink {
             text: RefCell::new(String::new()),
             last_text: Cell::new(NONE),
             text_in_creation_order: Cell::new(true),
+            grown: RefCell::new(HashMap::new()),
             namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
             details: None,
@@ -537,8 +541,12 @@ impl ArenaSink {
     }
 
     /// Appends text to `node` if it is a text node. The text of the last
-    /// text node made grows in place; any other's is first moved to the
-    /// end of the buffer (rare: foster parenting, the adoption agency).
+    /// text node made grows in place in the buffer; any other's moves,
+    /// once, to a string of its own ([`ArenaSink::grown`]) and grows
+    /// there (rare: foster parenting, the adoption agency). Moving it to
+    /// the end of the buffer instead would copy it again each time, and
+    /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
+    /// would cost time and memory quadratic in the page.
     fn extend_text(&self, node: u32, text: &str) -> bool {
         if node == NONE {
             return false;
@@ -548,16 +556,34 @@ impl ArenaSink {
             return false;
         };
         let mut buffer = self.text.borrow_mut();
-        if self.last_text.get() != node {
-            let old = buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned();
-            range.start = buffer.len() as u32;
-            buffer.push_str(&old);
-            self.last_text.set(node);
-            self.text_in_creation_order.set(false);
+        if self.last_text.get() == node {
+            buffer.push_str(text);
+            range.end = buffer.len() as u32;
+            return true;
         }
-        buffer.push_str(text);
-        range.end = buffer.len() as u32;
+        let mut grown = self.grown.borrow_mut();
+        let own = grown.entry(node).or_insert_with(|| {
+            buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned()
+        });
+        own.push_str(text);
+        self.text_in_creation_order.set(false);
         true
+    }
+
+    /// The text of the nodes in [`ArenaSink::grown`] at the end of the
+    /// buffer, so that every text node's text is its range there.
+    fn settle_grown_text(&self) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut buffer = self.text.borrow_mut();
+        let mut grown: Vec<(u32, String)> = self.grown.take().into_iter().collect();
+        grown.sort_unstable_by_key(|(node, _)| *node);
+        for (node, own) in grown {
+            if let Some(Node { kind: NodeKind::Text(range), .. }) = nodes.get_mut(node as usize) {
+                range.start = buffer.len() as u32;
+                buffer.push_str(&own);
+                range.end = buffer.len() as u32;
+            }
+        }
     }
 }
 
@@ -577,6 +603,7 @@ impl TreeSink for ArenaSink {
     type ElemName<'a> = ArenaName<'a>;
 
     fn finish(self) -> BuiltTree {
+        self.settle_grown_text();
         BuiltTree {
             links: self.links.into_inner(),
             nodes: self.nodes.into_inner(),
