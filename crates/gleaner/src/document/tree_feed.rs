@@ -277,12 +277,12 @@ impl Builder {
         }
     }
 
-    /// See [`OwnTreeBuilder::body_characters`]; html5ever's builder always
-    /// takes tokens.
-    fn body_characters(&mut self, text: &str) -> bool {
+    /// See [`OwnTreeBuilder::plain_characters`]; html5ever's builder
+    /// always takes tokens.
+    fn plain_characters(&mut self, text: &str) -> bool {
         match self {
             Builder::Html5ever(_) => false,
-            Builder::Own(b) => b.body_characters(text),
+            Builder::Own(b) => b.plain_characters(text),
         }
     }
 
@@ -584,7 +584,7 @@ pub(crate) fn build_tree(
                 feeder.builder.sink().set_text_token(index as u32);
                 let range = scanned.start..scanned.end;
                 let plain = plain_text(text.get(range.clone()).unwrap_or(""), *text_state);
-                if !plain.is_some_and(|t| feeder.builder.body_characters(t)) {
+                if !plain.is_some_and(|t| feeder.builder.plain_characters(t)) {
                     for_each_character_token(&page, range, *text_state, |t| {
                         let _ = feeder.process(t);
                     });

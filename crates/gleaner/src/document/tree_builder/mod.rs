@@ -467,18 +467,24 @@ impl OwnTreeBuilder {
         }
     }
 
-    /// A character token of `text` where most are read, "in body" with an
-    /// HTML current node and no newline to drop after `<pre>`: processed
-    /// as [`OwnTreeBuilder::process_token`] would, without making the
-    /// token. False, with nothing done, anywhere else. `text` must be the
-    /// token's text as the tokenizer makes it (no character reference, CR
-    /// or NUL to preprocess).
-    pub(crate) fn body_characters(&mut self, text: &str) -> bool {
+    /// A character token of `text` where most are read — "in body", in a
+    /// table cell or caption (which hand characters to "in body",
+    /// §13.2.6.4.15, §13.2.6.4.11), or the text of an RCDATA element
+    /// (§13.2.6.4.8) — with an HTML current node and no newline to drop
+    /// after `<pre>`: processed as [`OwnTreeBuilder::process_token`]
+    /// would, without making the token. False, with nothing done,
+    /// anywhere else. `text` must be the token's text as the tokenizer
+    /// makes it (no character reference, CR or NUL to preprocess).
+    pub(crate) fn plain_characters(&mut self, text: &str) -> bool {
         let html_current = self.open.last().is_some_and(|e| e.ns == ElementNs::Html);
-        if text.is_empty() || self.ignore_lf || self.mode != Mode::InBody || !html_current {
+        if text.is_empty() || self.ignore_lf || !html_current {
             return false;
         }
-        self.body_text(text);
+        match self.mode {
+            Mode::InBody | Mode::InCell | Mode::InCaption => self.body_text(text),
+            Mode::Text => self.insert_text(text),
+            _ => return false,
+        }
         true
     }
 
