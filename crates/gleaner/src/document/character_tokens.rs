@@ -56,6 +56,15 @@ pub(crate) fn normalized(s: &str) -> StrTendril {
     StrTendril::from(out)
 }
 
+/// Appends `raw` with its character references decoded (data and RCDATA,
+/// §13.2.5.72), for text with no CR or NUL to preprocess.
+pub(crate) fn decode_into(out: &mut String, raw: &str) {
+    for_each_piece(raw, false, |piece| match piece {
+        Piece::Literal(s) => out.push_str(s),
+        Piece::Decoded(c) => out.push(c),
+    });
+}
+
 /// `page[range]` as a tendril sharing `page`'s buffer (no copy, no
 /// allocation; a copy if the range is not on character boundaries). A
 /// short one is copied into the tendril itself, which is cheaper than

@@ -58,7 +58,7 @@ use markup5ever::{local_name, LocalName};
 
 use html5ever::tendril::StrTendril;
 
-use super::character_tokens::{for_each_character_token, normalized, TextState};
+use super::character_tokens::{decode_into, for_each_character_token, normalized, TextState};
 use super::deadline::Deadline;
 use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
@@ -66,14 +66,21 @@ use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::OwnTreeBuilder;
 
-/// `text` if, read in `state`, it is one character token of itself:
-/// no character reference to decode (outside raw text), no CR or NUL.
-fn plain_text(text: &str, state: TextState) -> Option<&str> {
-    let special = match state {
-        TextState::Raw => memchr::memchr2(b'\r', b'\0', text.as_bytes()),
-        TextState::Data | TextState::RcData => memchr::memchr3(b'\r', b'\0', b'&', text.as_bytes()),
-    };
-    special.is_none().then_some(text)
+/// The text of the one character token that `text`, read in `state`,
+/// makes when it has no CR or NUL to preprocess: `text` itself, or (in
+/// data and RCDATA) with its character references decoded into
+/// `decoded` — a reference never decodes to NUL, and what it decodes to
+/// is not preprocessed, so that is the token's text.
+fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
+    if memchr::memchr2(b'\r', b'\0', text.as_bytes()).is_some() {
+        return None;
+    }
+    if state == TextState::Raw || memchr::memchr(b'&', text.as_bytes()).is_none() {
+        return Some(text);
+    }
+    decoded.clear();
+    decode_into(decoded, text);
+    Some(decoded)
 }
 
 /// Elements whose raw-text content the tree builder never needs.
@@ -502,6 +509,7 @@ pub(crate) fn build_tree(
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
     let mut attribute_scratch = Vec::new();
+    let mut decoded = String::new();
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
@@ -583,7 +591,8 @@ pub(crate) fn build_tree(
                 feeder.pending += 1;
                 feeder.builder.sink().set_text_token(index as u32);
                 let range = scanned.start..scanned.end;
-                let plain = plain_text(text.get(range.clone()).unwrap_or(""), *text_state);
+                let raw = text.get(range.clone()).unwrap_or("");
+                let plain = plain_text(raw, *text_state, &mut decoded);
                 if !plain.is_some_and(|t| feeder.builder.plain_characters(t)) {
                     for_each_character_token(&page, range, *text_state, |t| {
                         let _ = feeder.process(t);
