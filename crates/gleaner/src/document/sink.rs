@@ -28,7 +28,7 @@ use markup5ever::{ns, LocalName, Namespace};
 
 use super::source::StoredToken;
 use super::tree_feed::Room;
-use super::{Attributes, Element, Node, NodeKind};
+use super::{AttributeTable, Element, Node, NodeKind};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -164,6 +164,8 @@ pub(crate) struct BuiltTree {
     /// index of its text in `texts` (`i..i`).
     pub nodes: Vec<Node>,
     pub texts: Vec<StrTendril>,
+    /// The elements' attributes.
+    pub attrs: AttributeTable,
     /// Each node's [`ElementNs`].
     pub namespaces: Vec<ElementNs>,
     /// The content fragment of each `<template>` element.
@@ -220,12 +222,13 @@ impl BuiltTree {
         }
     }
 
-    /// The nodes in document order with their text in one buffer, and
-    /// each handle's position in that order ([`NONE`] for nodes not in
-    /// the document), or `None` when every handle is its own position.
-    pub fn lay_out(self) -> (Vec<Node>, String, Option<Vec<u32>>) {
+    /// The nodes in document order with their text in one buffer, their
+    /// attributes, and each handle's position in that order ([`NONE`] for
+    /// nodes not in the document), or `None` when every handle is its own
+    /// position.
+    pub fn lay_out(self) -> (Vec<Node>, String, AttributeTable, Option<Vec<u32>>) {
         if self.in_creation_order() {
-            let BuiltTree { links, mut nodes, texts, .. } = self;
+            let BuiltTree { links, mut nodes, texts, mut attrs, .. } = self;
             drop(links);
             for (i, node) in nodes.iter_mut().enumerate() {
                 node.end = i as u32 + 1;
@@ -238,17 +241,19 @@ impl BuiltTree {
             }
             let text = gather_text(&mut nodes, &texts);
             nodes.shrink_to_fit();
-            return (nodes, text, None);
+            attrs.shrink_to_fit();
+            return (nodes, text, attrs, None);
         }
-        let (nodes, text, position) = self.lay_out_moved();
-        (nodes, text, Some(position))
+        let (nodes, text, attrs, position) = self.lay_out_moved();
+        (nodes, text, attrs, Some(position))
     }
 
     /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
     /// are moved to a new arena in document order. Iterative: deep trees
-    /// cannot overflow the stack.
-    fn lay_out_moved(self) -> (Vec<Node>, String, Vec<u32>) {
-        let BuiltTree { links, nodes: mut built, texts, .. } = self;
+    /// cannot overflow the stack. The elements' runs of the attribute
+    /// table move with them.
+    fn lay_out_moved(self) -> (Vec<Node>, String, AttributeTable, Vec<u32>) {
+        let BuiltTree { links, nodes: mut built, texts, mut attrs, .. } = self;
         let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
         let mut position = vec![NONE; built.len()];
         let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
@@ -279,7 +284,8 @@ impl BuiltTree {
         }
         drop((built, links));
         let text = gather_text(&mut nodes, &texts);
-        (nodes, text, position)
+        attrs.shrink_to_fit();
+        (nodes, text, attrs, position)
     }
 }
 
@@ -307,6 +313,7 @@ pub(crate) struct ArenaSink {
     links: RefCell<Vec<Links>>,
     nodes: RefCell<Vec<Node>>,
     texts: RefCell<Vec<StrTendril>>,
+    attrs: RefCell<AttributeTable>,
     namespaces: RefCell<Vec<ElementNs>>,
     templates: RefCell<HashMap<u32, u32>>,
     details: Option<RefCell<Details>>,
@@ -363,6 +370,7 @@ impl ArenaSink {
             links: RefCell::new(vec![Links::DETACHED]),
             nodes: RefCell::new(vec![detached(NodeKind::Document)]),
             texts: RefCell::new(Vec::new()),
+            attrs: RefCell::new(AttributeTable::default()),
             namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
             details: None,
@@ -502,8 +510,8 @@ fn is_contentful(text: &str) -> bool {
 }
 
 /// Attributes as the document keeps them: the local name and the value.
-fn element_attrs(attrs: &[Attribute]) -> Attributes {
-    Attributes::new(attrs, |a| (a.name.local.clone(), Box::<str>::from(&*a.value)))
+fn kept(attrs: &[Attribute]) -> impl Iterator<Item = (LocalName, &str)> {
+    attrs.iter().map(|a| (a.name.local.clone(), &*a.value))
 }
 
 impl TreeSink for ArenaSink {
@@ -516,6 +524,7 @@ impl TreeSink for ArenaSink {
             links: self.links.into_inner(),
             nodes: self.nodes.into_inner(),
             texts: self.texts.into_inner(),
+            attrs: self.attrs.into_inner(),
             namespaces: self.namespaces.into_inner(),
             templates: self.templates.into_inner(),
             details: self.details.map(RefCell::into_inner),
@@ -550,7 +559,8 @@ impl TreeSink for ArenaSink {
             Some((expected, token)) if *expected == name.local => Some(*token),
             _ => None,
         };
-        let element = Element { name: name.local, attrs: element_attrs(&attrs) };
+        let element =
+            Element { name: name.local, attrs: self.attrs.borrow_mut().push(kept(&attrs)) };
         let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
@@ -659,13 +669,8 @@ impl TreeSink for ArenaSink {
         if let Some(Node { kind: NodeKind::Element(e), .. }) =
             self.nodes.borrow_mut().get_mut(*target as usize)
         {
-            let mut all = std::mem::take(&mut e.attrs).into_vec();
-            for attr in &attrs {
-                if !all.iter().any(|(name, _)| *name == attr.name.local) {
-                    all.push((attr.name.local.clone(), Box::from(&*attr.value)));
-                }
-            }
-            e.attrs = Attributes::new(&all, Clone::clone);
+            let run = std::mem::take(&mut e.attrs);
+            e.attrs = self.attrs.borrow_mut().add_missing(run, kept(&attrs));
         }
         if let Some(details) = &self.details {
             let mut details = details.borrow_mut();

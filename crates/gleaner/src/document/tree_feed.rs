@@ -630,7 +630,7 @@ mod tests {
                 super::super::NodeKind::Element(e) => {
                     out.push('<');
                     out.push_str(&e.name);
-                    for (name, _) in e.attrs() {
+                    for (name, _) in built.tree.attrs.of(e).attrs() {
                         out.push(' ');
                         out.push_str(name);
                     }
