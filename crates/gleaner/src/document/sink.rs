@@ -337,6 +337,9 @@ pub(crate) struct ArenaSink {
     text_token_contentful: Cell<bool>,
     /// The start tag being processed: its name and source token.
     start_tag: RefCell<Option<(LocalName, u32)>>,
+    /// The attribute list of the last element created, emptied, for the
+    /// next start tag's attributes ([`ArenaSink::spare_attributes`]).
+    spare: RefCell<Vec<Attribute>>,
 }
 
 /// An element name borrowed from the arena.
@@ -381,6 +384,7 @@ impl ArenaSink {
             text_token: Cell::new(NONE),
             text_token_contentful: Cell::new(false),
             start_tag: RefCell::new(None),
+            spare: RefCell::new(Vec::new()),
         }
     }
 
@@ -398,6 +402,24 @@ impl ArenaSink {
         let mut tokens = self.tokens.borrow_mut();
         tokens.push(token);
         (tokens.len() - 1) as u32
+    }
+
+    /// An empty list for a start tag's attributes: the one the last
+    /// element was created with, whose attributes the document has copied
+    /// (issue 12: one allocation and one free fewer per element with
+    /// attributes).
+    pub fn spare_attributes(&self) -> Vec<Attribute> {
+        self.spare.take()
+    }
+
+    /// Keeps `attrs`, emptied, as the next [`ArenaSink::spare_attributes`]
+    /// if it has more room than the one kept.
+    fn recycle(&self, mut attrs: Vec<Attribute>) {
+        let mut spare = self.spare.borrow_mut();
+        if attrs.capacity() > spare.capacity() {
+            attrs.clear();
+            *spare = attrs;
+        }
     }
 
     /// The source tokens, each mapped to the node (handle) it made.
@@ -565,8 +587,11 @@ impl TreeSink for ArenaSink {
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
         }
-        if let Some(details) = &self.details {
-            details.borrow_mut().attrs.insert(id, attrs);
+        match &self.details {
+            Some(details) => {
+                details.borrow_mut().attrs.insert(id, attrs);
+            }
+            None => self.recycle(attrs),
         }
         if let Some(token) = start_tag {
             if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {

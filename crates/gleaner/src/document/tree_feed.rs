@@ -484,7 +484,6 @@ pub(crate) fn build_tree(
     // decoding go to the tree builder as slices of it, without a copy.
     let page = StrTendril::from_slice(text);
     let mut scanner = Scanner::new(text.as_bytes());
-    let mut attribute_scratch = Vec::new();
     let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
@@ -533,13 +532,9 @@ pub(crate) fn build_tree(
                         feeder.pending_formatting += 1;
                     }
                     feeder.pending += 1;
-                    let attrs = start_tag_attributes(
-                        &page,
-                        scanner.attributes(),
-                        filter,
-                        &mut attribute_scratch,
-                    );
                     let sink = feeder.builder.sink();
+                    let mut attrs = sink.spare_attributes();
+                    start_tag_attributes(&page, scanner.attributes(), filter, &mut attrs);
                     sink.begin_start_tag(name.clone(), index as u32);
                     let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
                     let result = feeder.process(Token::TagToken(start));
