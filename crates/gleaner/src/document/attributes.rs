@@ -102,6 +102,12 @@ impl AttributeTable {
         ElementRef { element, entries: self.run(&element.attrs), values: &self.values }
     }
 
+    /// Room for `entries` more attributes with `bytes` of values.
+    pub fn reserve(&mut self, entries: usize, bytes: usize) {
+        self.entries.reserve_exact(entries);
+        self.values.reserve_exact(bytes);
+    }
+
     /// Frees the room the buffers grew into.
     pub fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();

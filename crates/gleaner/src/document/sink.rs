@@ -388,9 +388,10 @@ impl ArenaSink {
         }
     }
 
-    /// Room for more nodes, text nodes and source tokens.
+    /// Room for more nodes, text nodes, attributes and source tokens.
     pub fn reserve(&self, room: Room) {
         self.nodes.borrow_mut().reserve_exact(room.nodes);
+        self.attrs.borrow_mut().reserve(room.attributes, room.attribute_bytes);
         self.links.borrow_mut().reserve_exact(room.nodes);
         self.namespaces.borrow_mut().reserve_exact(room.nodes);
         self.texts.borrow_mut().reserve_exact(room.texts);
