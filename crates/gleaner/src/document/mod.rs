@@ -8,6 +8,7 @@
 //! node `n` are exactly the ids `n+1 .. end(n)`; walking a subtree is
 //! walking a slice, and no traversal needs recursion.
 
+mod attributes;
 mod character_tokens;
 mod deadline;
 mod encoding;
@@ -30,6 +31,8 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 use html5ever::tendril::TendrilSink;
 use html5ever::{local_name, LocalName};
 
+pub(crate) use self::attributes::AttributeTable;
+pub use self::attributes::ElementRef;
 pub use self::deadline::Deadline;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
@@ -193,90 +196,15 @@ impl ParseOptions {
     }
 }
 
-/// An element: its name and attributes.
+/// An element: its name, and where its attributes are in the document's
+/// attribute table (read them through the [`ElementRef`] that
+/// [`Document::element`] gives).
 #[derive(Debug, Clone)]
 pub struct Element {
     /// The lower-case local name (`div`, `a`, …).
     pub name: LocalName,
-    attrs: Attributes,
-}
-
-/// One attribute: its local name and value.
-pub(crate) type Attribute = (LocalName, Box<str>);
-
-/// An element's attributes behind one thin pointer, so that a [`Node`] is
-/// 32 bytes rather than 40 (issue 13: a page of `<p>x</p>` has a node
-/// for every 4 bytes) \[I\]: nothing for most elements, which have no
-/// attribute the library keeps; a lone attribute (a `class`, an `href`)
-/// in that one allocation; more in a list.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Attributes(Option<Box<AttributeList>>);
-
-#[derive(Debug, Clone)]
-enum AttributeList {
-    One([Attribute; 1]),
-    Many(Box<[Attribute]>),
-}
-
-impl Attributes {
-    /// The attributes of `list`, in its order.
-    pub(crate) fn new<T>(list: &[T], attribute: impl Fn(&T) -> Attribute) -> Attributes {
-        Attributes(match list {
-            [] => None,
-            [one] => Some(Box::new(AttributeList::One([attribute(one)]))),
-            many => Some(Box::new(AttributeList::Many(many.iter().map(attribute).collect()))),
-        })
-    }
-
-    /// The attributes in source order.
-    pub(crate) fn as_slice(&self) -> &[Attribute] {
-        match self.0.as_deref() {
-            None => &[],
-            Some(AttributeList::One(one)) => one,
-            Some(AttributeList::Many(many)) => many,
-        }
-    }
-
-    /// The attributes as a vector, to add to.
-    pub(crate) fn into_vec(self) -> Vec<Attribute> {
-        match self.0.map(|list| *list) {
-            None => Vec::new(),
-            Some(AttributeList::One(one)) => one.into(),
-            Some(AttributeList::Many(many)) => many.into_vec(),
-        }
-    }
-}
-
-impl Element {
-    /// The value of attribute `name`, if present.
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.as_slice().iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
-    }
-
-    /// [`Element::attr`] by the name's atom: one integer comparison per
-    /// attribute instead of a string comparison (issue 12).
-    pub(crate) fn attr_named(&self, name: &LocalName) -> Option<&str> {
-        self.attrs.as_slice().iter().find(|(n, _)| n == name).map(|(_, v)| &**v)
-    }
-
-    /// All attributes in source order.
-    pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.attrs.as_slice().iter().map(|(n, v)| (&**n, &**v))
-    }
-
-    /// The `id` and `class` attributes joined, lower-cased, for the
-    /// class-name heuristics that readability-style extractors use.
-    pub fn id_and_class(&self) -> String {
-        let mut s = String::new();
-        for key in ["id", "class"] {
-            if let Some(v) = self.attr(key) {
-                s.push_str(v);
-                s.push(' ');
-            }
-        }
-        s.make_ascii_lowercase();
-        s
-    }
+    /// The element's run of the [`AttributeTable`].
+    pub(crate) attrs: Range<u32>,
 }
 
 /// What a node is.
@@ -303,11 +231,16 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
+// A node stays 32 bytes (issue 13: a page of `<p>x</p>` has a node for
+// every 4 bytes); an element's attributes are a range of the table.
+const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+
 /// A parsed page. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Document {
     nodes: Vec<Node>,
     text: String,
+    attrs: AttributeTable,
     stats: Vec<NodeStats>,
     source: Source,
     encoding: &'static Encoding,
@@ -415,14 +348,15 @@ impl Document {
         deadline.check()?;
         let tree_feed::Built { tree, tokens, tag_names } = built;
         // The tree's links are freed here, before the statistics.
-        let (nodes, dom_text, position) = tree.lay_out();
+        let (nodes, dom_text, attrs, position) = tree.lay_out();
         let mut source = Source::new(text, tokens, tag_names.into_names());
         source.map_nodes(position.as_deref());
         drop(position);
-        let stats = stats::compute(&nodes, &dom_text, None);
+        let stats = stats::compute(&nodes, &dom_text, &attrs, None);
         let doc = Document {
             nodes,
             text: dom_text,
+            attrs,
             stats,
             source,
             encoding: encoding_rs::UTF_8,
@@ -484,17 +418,26 @@ impl Document {
         &self.node(id).kind
     }
 
-    /// The element, if the node is one.
-    pub fn element(&self, id: NodeId) -> Option<&Element> {
+    /// The element with its attributes, if the node is an element.
+    pub fn element(&self, id: NodeId) -> Option<ElementRef<'_>> {
         match &self.node(id).kind {
-            NodeKind::Element(e) => Some(e),
+            NodeKind::Element(e) => Some(self.attrs.of(e)),
             _ => None,
         }
     }
 
+    /// An element of this document (from its [`Node`]s) with its
+    /// attributes.
+    pub fn element_ref<'a>(&'a self, element: &'a Element) -> ElementRef<'a> {
+        self.attrs.of(element)
+    }
+
     /// The element name, if the node is an element.
     pub fn name(&self, id: NodeId) -> Option<&LocalName> {
-        self.element(id).map(|e| &e.name)
+        match &self.node(id).kind {
+            NodeKind::Element(e) => Some(&e.name),
+            _ => None,
+        }
     }
 
     /// True if the node is an element with this name.
@@ -660,7 +603,7 @@ impl Document {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
-        self.stats = stats::compute(&self.nodes, &self.text, Some(&hidden));
+        self.stats = stats::compute(&self.nodes, &self.text, &self.attrs, Some(&hidden));
         self.source.set_aside(&hidden);
     }
 
@@ -829,7 +772,7 @@ pub mod stages {
 
     /// Node statistics over a parsed document: the number of nodes.
     pub fn stats(doc: &Document) -> usize {
-        stats::compute(&doc.nodes, &doc.text, None).len()
+        stats::compute(&doc.nodes, &doc.text, &doc.attrs, None).len()
     }
 }
 

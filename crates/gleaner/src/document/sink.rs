@@ -28,7 +28,7 @@ use markup5ever::{ns, LocalName, Namespace};
 
 use super::source::StoredToken;
 use super::tree_feed::Room;
-use super::{Attributes, Element, Node, NodeKind};
+use super::{AttributeTable, Element, Node, NodeKind};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -169,6 +169,8 @@ pub(crate) struct BuiltTree {
     /// nodes were created (no text was appended to a text node after
     /// another text node was made).
     pub text_in_creation_order: bool,
+    /// The elements' attributes.
+    pub attrs: AttributeTable,
     /// Each node's [`ElementNs`].
     pub namespaces: Vec<ElementNs>,
     /// The content fragment of each `<template>` element.
@@ -227,12 +229,13 @@ impl BuiltTree {
         }
     }
 
-    /// The nodes in document order with their text in one buffer, and
-    /// each handle's position in that order ([`NONE`] for nodes not in
-    /// the document), or `None` when every handle is its own position.
-    pub fn lay_out(self) -> (Vec<Node>, String, Option<Vec<u32>>) {
+    /// The nodes in document order with their text in one buffer, their
+    /// attributes, and each handle's position in that order ([`NONE`] for
+    /// nodes not in the document), or `None` when every handle is its own
+    /// position.
+    pub fn lay_out(self) -> (Vec<Node>, String, AttributeTable, Option<Vec<u32>>) {
         if self.in_creation_order() {
-            let BuiltTree { links, mut nodes, text, text_in_creation_order, .. } = self;
+            let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
             drop(links);
             for (i, node) in nodes.iter_mut().enumerate() {
                 node.end = i as u32 + 1;
@@ -248,17 +251,19 @@ impl BuiltTree {
             // moved to the end when it grew.
             let text = if text_in_creation_order { text } else { gather_text(&mut nodes, &text) };
             nodes.shrink_to_fit();
-            return (nodes, text, None);
+            attrs.shrink_to_fit();
+            return (nodes, text, attrs, None);
         }
-        let (nodes, text, position) = self.lay_out_moved();
-        (nodes, text, Some(position))
+        let (nodes, text, attrs, position) = self.lay_out_moved();
+        (nodes, text, attrs, Some(position))
     }
 
     /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
     /// are moved to a new arena in document order. Iterative: deep trees
-    /// cannot overflow the stack.
-    fn lay_out_moved(self) -> (Vec<Node>, String, Vec<u32>) {
-        let BuiltTree { links, nodes: mut built, text, .. } = self;
+    /// cannot overflow the stack. The elements' runs of the attribute
+    /// table move with them.
+    fn lay_out_moved(self) -> (Vec<Node>, String, AttributeTable, Vec<u32>) {
+        let BuiltTree { links, nodes: mut built, text, mut attrs, .. } = self;
         let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
         let mut position = vec![NONE; built.len()];
         let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
@@ -289,7 +294,8 @@ impl BuiltTree {
         }
         drop((built, links));
         let text = gather_text(&mut nodes, &text);
-        (nodes, text, position)
+        attrs.shrink_to_fit();
+        (nodes, text, attrs, position)
     }
 }
 
@@ -327,6 +333,7 @@ pub(crate) struct ArenaSink {
     /// The text of text nodes that grew after a later text node was
     /// made, by node (see [`ArenaSink::extend_text`]).
     grown: RefCell<HashMap<u32, String>>,
+    attrs: RefCell<AttributeTable>,
     namespaces: RefCell<Vec<ElementNs>>,
     templates: RefCell<HashMap<u32, u32>>,
     details: Option<RefCell<Details>>,
@@ -350,6 +357,9 @@ pub(crate) struct ArenaSink {
     text_token_contentful: Cell<bool>,
     /// The start tag being processed: its name and source token.
     start_tag: RefCell<Option<(LocalName, u32)>>,
+    /// The attribute list of the last element created, emptied, for the
+    /// next start tag's attributes ([`ArenaSink::spare_attributes`]).
+    spare: RefCell<Vec<Attribute>>,
 }
 
 /// An element name borrowed from the arena.
@@ -386,6 +396,7 @@ impl ArenaSink {
             last_text: Cell::new(NONE),
             text_in_creation_order: Cell::new(true),
             grown: RefCell::new(HashMap::new()),
+            attrs: RefCell::new(AttributeTable::default()),
             namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
             details: None,
@@ -396,12 +407,14 @@ impl ArenaSink {
             text_token: Cell::new(NONE),
             text_token_contentful: Cell::new(false),
             start_tag: RefCell::new(None),
+            spare: RefCell::new(Vec::new()),
         }
     }
 
-    /// Room for more nodes, text nodes and source tokens.
+    /// Room for more nodes, text nodes, attributes and source tokens.
     pub fn reserve(&self, room: Room) {
         self.nodes.borrow_mut().reserve_exact(room.nodes);
+        self.attrs.borrow_mut().reserve(room.attributes, room.attribute_bytes);
         self.links.borrow_mut().reserve_exact(room.nodes);
         self.namespaces.borrow_mut().reserve_exact(room.nodes);
         self.text.borrow_mut().reserve_exact(room.text);
@@ -413,6 +426,24 @@ impl ArenaSink {
         let mut tokens = self.tokens.borrow_mut();
         tokens.push(token);
         (tokens.len() - 1) as u32
+    }
+
+    /// An empty list for a start tag's attributes: the one the last
+    /// element was created with, whose attributes the document has copied
+    /// (issue 12: one allocation and one free fewer per element with
+    /// attributes).
+    pub fn spare_attributes(&self) -> Vec<Attribute> {
+        self.spare.take()
+    }
+
+    /// Keeps `attrs`, emptied, as the next [`ArenaSink::spare_attributes`]
+    /// if it has more room than the one kept.
+    fn recycle(&self, mut attrs: Vec<Attribute>) {
+        let mut spare = self.spare.borrow_mut();
+        if attrs.capacity() > spare.capacity() {
+            attrs.clear();
+            *spare = attrs;
+        }
     }
 
     /// The source tokens, each mapped to the node (handle) it made.
@@ -593,8 +624,8 @@ fn is_contentful(text: &str) -> bool {
 }
 
 /// Attributes as the document keeps them: the local name and the value.
-fn element_attrs(attrs: &[Attribute]) -> Attributes {
-    Attributes::new(attrs, |a| (a.name.local.clone(), Box::<str>::from(&*a.value)))
+fn kept(attrs: &[Attribute]) -> impl Iterator<Item = (LocalName, &str)> {
+    attrs.iter().map(|a| (a.name.local.clone(), &*a.value))
 }
 
 impl TreeSink for ArenaSink {
@@ -609,6 +640,7 @@ impl TreeSink for ArenaSink {
             nodes: self.nodes.into_inner(),
             text: self.text.into_inner(),
             text_in_creation_order: self.text_in_creation_order.get(),
+            attrs: self.attrs.into_inner(),
             namespaces: self.namespaces.into_inner(),
             templates: self.templates.into_inner(),
             details: self.details.map(RefCell::into_inner),
@@ -643,13 +675,17 @@ impl TreeSink for ArenaSink {
             Some((expected, token)) if *expected == name.local => Some(*token),
             _ => None,
         };
-        let element = Element { name: name.local, attrs: element_attrs(&attrs) };
+        let element =
+            Element { name: name.local, attrs: self.attrs.borrow_mut().push(kept(&attrs)) };
         let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
         }
-        if let Some(details) = &self.details {
-            details.borrow_mut().attrs.insert(id, attrs);
+        match &self.details {
+            Some(details) => {
+                details.borrow_mut().attrs.insert(id, attrs);
+            }
+            None => self.recycle(attrs),
         }
         if let Some(token) = start_tag {
             if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
@@ -732,13 +768,8 @@ impl TreeSink for ArenaSink {
         if let Some(Node { kind: NodeKind::Element(e), .. }) =
             self.nodes.borrow_mut().get_mut(*target as usize)
         {
-            let mut all = std::mem::take(&mut e.attrs).into_vec();
-            for attr in &attrs {
-                if !all.iter().any(|(name, _)| *name == attr.name.local) {
-                    all.push((attr.name.local.clone(), Box::from(&*attr.value)));
-                }
-            }
-            e.attrs = Attributes::new(&all, Clone::clone);
+            let run = std::mem::take(&mut e.attrs);
+            e.attrs = self.attrs.borrow_mut().add_missing(run, kept(&attrs));
         }
         if let Some(details) = &self.details {
             let mut details = details.borrow_mut();

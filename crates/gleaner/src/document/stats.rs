@@ -12,7 +12,7 @@ use markup5ever::local_name;
 
 use super::sink::NONE;
 use super::tags::{is_block, is_invisible};
-use super::{Node, NodeKind};
+use super::{AttributeTable, Node, NodeKind};
 
 /// Boolean properties of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -92,7 +92,7 @@ impl NodeStats {
     }
 }
 
-fn hidden_by_attributes(e: &super::Element) -> bool {
+fn hidden_by_attributes(e: super::ElementRef<'_>) -> bool {
     if e.attr_named(&local_name!("hidden")).is_some()
         || e.attr_named(&local_name!("aria-hidden")).is_some_and(|v| v.trim() == "true")
     {
@@ -117,7 +117,12 @@ fn style_hides(style: &str) -> bool {
 
 /// Computes the statistics of every node. Nodes marked in `aside` (with
 /// their subtrees) count as invisible: no text, not [`NodeFlags::VISIBLE`].
-pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec<NodeStats> {
+pub(crate) fn compute(
+    nodes: &[Node],
+    text: &str,
+    attrs: &AttributeTable,
+    aside: Option<&[bool]>,
+) -> Vec<NodeStats> {
     let mut stats = vec![NodeStats::default(); nodes.len()];
     // Forward pass: inherited flags; own counts of text nodes.
     for (i, node) in nodes.iter().enumerate() {
@@ -135,6 +140,7 @@ pub(crate) fn compute(nodes: &[Node], text: &str, aside: Option<&[bool]>) -> Vec
         }
         match &node.kind {
             NodeKind::Element(e) => {
+                let e = attrs.of(e);
                 s.flags |= NodeFlags::ELEMENT;
                 s.tags = 1;
                 if is_invisible(&e.name) || hidden_by_attributes(e) {

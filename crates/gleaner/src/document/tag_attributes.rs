@@ -225,23 +225,23 @@ fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
 }
 
 /// The attributes of a start tag from its name and value ranges in
-/// `page` (as [`scan_attributes`] found them): the first of each name
-/// (§13.2.5.33: later duplicates are dropped), filtered by `filter`.
+/// `page` (as [`scan_attributes`] found them), into `attrs` (cleared
+/// first): the first of each name (§13.2.5.33: later duplicates are
+/// dropped), filtered by `filter`.
 ///
-/// `scratch` is a buffer the caller keeps across tags: the attributes are
-/// gathered there and returned in a vector of their exact size (the
-/// element keeps the list as a boxed slice, and a vector grown by pushes
-/// would be reallocated to fit).
+/// `attrs` is the list the sink recycles
+/// ([`ArenaSink::spare_attributes`](super::sink::ArenaSink::spare_attributes)):
+/// the document copies the attributes into its table, so the tag's list
+/// need not be of its exact size, and one buffer serves every tag.
 pub(crate) fn start_tag_attributes(
     page: &StrTendril,
     ranges: &[(Range<usize>, Range<usize>)],
     filter: AttributeFilter,
-    scratch: &mut Vec<Attribute>,
-) -> Vec<Attribute> {
+    attrs: &mut Vec<Attribute>,
+) {
     let bytes = page.as_bytes();
     let name_of = |range: &Range<usize>| bytes.get(range.clone()).unwrap_or_default();
-    scratch.clear();
-    let attrs = scratch;
+    attrs.clear();
     for (name, value) in ranges {
         if attrs.len() >= filter.max {
             break;
@@ -260,11 +260,6 @@ pub(crate) fn start_tag_attributes(
         let value = attribute_value(page, value.clone());
         attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
     }
-    // Not `mem::take`: the copy is allocated at its exact size, and the
-    // scratch keeps its buffer for the next tag.
-    #[allow(clippy::drain_collect)]
-    let exact = attrs.drain(..).collect();
-    exact
 }
 
 #[cfg(test)]
@@ -281,10 +276,9 @@ mod tests {
     fn attrs(tag: &str) -> Vec<(String, String)> {
         let filter = AttributeFilter { keep_all: true, max: 256 };
         let page = StrTendril::from_slice(tag);
-        start_tag_attributes(&page, &ranges(tag), filter, &mut Vec::new())
-            .into_iter()
-            .map(|a| (a.name.local.to_string(), a.value.to_string()))
-            .collect()
+        let mut got = Vec::new();
+        start_tag_attributes(&page, &ranges(tag), filter, &mut got);
+        got.into_iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect()
     }
 
     fn end(tag: &str) -> TagEnd {
@@ -333,12 +327,8 @@ mod tests {
     fn unread_attributes_are_dropped_and_the_rest_capped() {
         let filter = AttributeFilter { keep_all: false, max: 2 };
         let tag = "<p data-x=1 id=a class=b title=c>";
-        let got = start_tag_attributes(
-            &StrTendril::from_slice(tag),
-            &ranges(tag),
-            filter,
-            &mut Vec::new(),
-        );
+        let mut got = Vec::new();
+        start_tag_attributes(&StrTendril::from_slice(tag), &ranges(tag), filter, &mut got);
         let names: Vec<&str> = got.iter().map(|a| &*a.name.local).collect();
         assert_eq!(names, ["id", "class"]);
     }

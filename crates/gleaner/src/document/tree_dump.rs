@@ -62,7 +62,12 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
                             format!("{prefix}{}=\"{}\"", a.name.local, a.value)
                         })
                         .collect(),
-                    None => element.attrs().map(|(n, v)| format!("{n}=\"{v}\"")).collect(),
+                    None => tree
+                        .attrs
+                        .of(element)
+                        .attrs()
+                        .map(|(n, v)| format!("{n}=\"{v}\""))
+                        .collect(),
                 };
                 shown.sort();
                 for a in shown {

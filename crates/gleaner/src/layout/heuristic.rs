@@ -83,7 +83,7 @@
 use markup5ever::{local_name, LocalName};
 
 use super::{Layout, LayoutBox, LayoutOrigin, LayoutProvider, Rect, Rgba};
-use crate::document::{tags, Document, Element, NodeId, NodeKind};
+use crate::document::{tags, Document, ElementRef, NodeId, NodeKind};
 use crate::error::Result;
 
 /// Largest length accepted from the page, in px.
@@ -331,7 +331,7 @@ fn color(v: &str) -> Option<Rgba> {
 }
 
 /// Elements a browser does not render (user-agent `display:none`).
-fn not_rendered(e: &Element) -> bool {
+fn not_rendered(e: ElementRef<'_>) -> bool {
     matches!(
         e.name,
         local_name!("head")
@@ -497,7 +497,7 @@ const MIN_LINE_WIDTH: f32 = 60.0;
 /// `aside`, or an id/class naming a sidebar. Names of page layouts that
 /// hold a sidebar (WordPress's `content-sidebar` on `<body>`,
 /// `content-sidebar-wrap`) are not sidebars themselves, nor is the body.
-fn is_sidebar(e: &Element) -> bool {
+fn is_sidebar(e: ElementRef<'_>) -> bool {
     if matches!(e.name, local_name!("body") | local_name!("html")) {
         return false;
     }
@@ -518,7 +518,7 @@ fn is_sidebar(e: &Element) -> bool {
 }
 
 /// `main`, `article`, or an id/class naming the main column.
-fn is_main_column(e: &Element) -> bool {
+fn is_main_column(e: ElementRef<'_>) -> bool {
     matches!(e.name, local_name!("main") | local_name!("article"))
         || e.id_and_class().split_ascii_whitespace().any(|t| {
             ["content", "main", "primary", "article", "post"].iter().any(|k| t.contains(k))
@@ -642,7 +642,7 @@ impl<'a> Flow<'a> {
             match doc.kind(id) {
                 NodeKind::Text(_) => self.text(id),
                 NodeKind::Element(e) => {
-                    if let Some(skip_to) = self.element(id, e) {
+                    if let Some(skip_to) = self.element(id, doc.element_ref(e)) {
                         i = skip_to.index().max(i);
                     }
                 }
@@ -705,7 +705,7 @@ impl<'a> Flow<'a> {
 
     /// Opens an element; returns where to resume when its subtree is
     /// skipped (not rendered).
-    fn element(&mut self, id: NodeId, e: &Element) -> Option<NodeId> {
+    fn element(&mut self, id: NodeId, e: ElementRef<'_>) -> Option<NodeId> {
         let doc = self.doc;
         let c = self.config;
         let parent_index = self.stack.len() - 1;
@@ -849,7 +849,7 @@ impl<'a> Flow<'a> {
     fn inline(
         &mut self,
         id: NodeId,
-        e: &Element,
+        e: ElementRef<'_>,
         host: usize,
         font: f32,
         background: Rgba,
@@ -959,7 +959,7 @@ impl<'a> Flow<'a> {
 }
 
 /// A cell's `colspan` (1 when absent or odd).
-fn colspan(e: &Element) -> f32 {
+fn colspan(e: ElementRef<'_>) -> f32 {
     let n = e.attr("colspan").and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(1);
     f32::from(n.clamp(1, 1000))
 }
@@ -976,7 +976,7 @@ mod tests {
         (doc, layout)
     }
 
-    fn find(doc: &Document, pred: impl Fn(&Element) -> bool) -> NodeId {
+    fn find(doc: &Document, pred: impl Fn(ElementRef<'_>) -> bool) -> NodeId {
         doc.ids().find(|&i| doc.element(i).is_some_and(&pred)).expect("element")
     }
 

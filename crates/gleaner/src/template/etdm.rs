@@ -686,7 +686,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
                 if written {
                     out.push('<');
                     out.push_str(name);
-                    for (attr, value) in e.attrs() {
+                    for (attr, value) in doc.element_ref(e).attrs() {
                         if !KEPT_ATTRIBUTES.contains(&attr) {
                             continue;
                         }

@@ -7,7 +7,7 @@ use super::segments::Analysis;
 use super::vocabulary::Role;
 use super::ArticleConfig;
 use crate::document::tags::heading_level;
-use crate::document::{Document, Element, NodeFlags, NodeId};
+use crate::document::{Document, ElementRef, NodeFlags, NodeId};
 use crate::selection::Selection;
 
 /// Pass 8, **select** with the link-quota filter: the visible text of the
@@ -215,7 +215,7 @@ fn is_named_article(doc: &Document, a: &Analysis, id: NodeId) -> bool {
 
 /// Is the element marked up as an article's body (schema.org microdata,
 /// `itemprop="articleBody"`, <https://schema.org/articleBody>)?
-pub(super) fn is_article_body(element: &Element) -> bool {
+pub(super) fn is_article_body(element: ElementRef<'_>) -> bool {
     element
         .attr_named(&local_name!("itemprop"))
         .is_some_and(|v| v.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody")))

@@ -293,13 +293,13 @@ const ASCII_CLASS: [u8; 128] = {
 /// few distinct id/class strings over many elements (most have none), so
 /// each distinct pair of `id` and `class` values is matched once, looked
 /// up by the page's own strings: the joined, lower-cased string that
-/// [`NameRoles::of`] reads ([`Element::id_and_class`]) is built only for
+/// [`NameRoles::of`] reads ([`ElementRef::id_and_class`]) is built only for
 /// a pair not seen before (issue 12).
 ///
 /// In the same pass, the one element marked up as the article's body, if
 /// only one is.
 ///
-/// [`Element::id_and_class`]: crate::document::Element::id_and_class
+/// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
 fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
     let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> = HashMap::default();
     let mut joined = String::new();

@@ -4,7 +4,7 @@
 //! ([`Match`]).
 //!
 //! The attributes are joined and lower-cased
-//! ([`Element::id_and_class`](crate::document::Element::id_and_class));
+//! ([`ElementRef::id_and_class`](crate::document::ElementRef::id_and_class));
 //! a *name part* is a maximal run of ASCII letters and digits in them
 //! (`article-body` has the parts `article` and `body`).
 //!

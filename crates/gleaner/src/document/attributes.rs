@@ -1,0 +1,235 @@
+//! Every element's attributes in two buffers the document owns: a table
+//! of (name, value range) entries, each element's attributes a run of it
+//! in source order, and one string of all the values (issue 12: one
+//! allocation per element with attributes and one per value cost a tenth
+//! of a page's instructions in `malloc` and `free`; issue 13: the
+//! allocator's headers and rounding on short values).
+//!
+//! An [`Element`] holds the range of its run, so the nodes can be moved
+//! (layout, [`Document::set_aside`](super::Document::set_aside)'s copy)
+//! without touching the table. [`ElementRef`] joins an element to the
+//! table; [`Document::element`](super::Document::element) gives one.
+
+use std::fmt;
+use std::ops::{Deref, Range};
+
+use html5ever::{local_name, LocalName};
+
+use super::Element;
+
+/// The attributes of every element of a document (see the
+/// [module docs](self)).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AttributeTable {
+    /// Each attribute's local name and the range of its value in
+    /// `values`.
+    entries: Vec<(LocalName, Range<u32>)>,
+    values: String,
+}
+
+impl AttributeTable {
+    /// Adds an element's attributes, given in source order, as a new run;
+    /// gives the run's range for [`Element`]. A table that would outgrow
+    /// its 32-bit offsets (never, below
+    /// [`MAX_SUPPORTED_BYTES`](super::MAX_SUPPORTED_BYTES) of page) keeps
+    /// no more attributes rather than fail.
+    pub fn push<'v>(
+        &mut self,
+        attrs: impl IntoIterator<Item = (LocalName, &'v str)>,
+    ) -> Range<u32> {
+        let start = self.entries.len() as u32;
+        for (name, value) in attrs {
+            if !self.push_entry(name, value) {
+                break;
+            }
+        }
+        start..self.entries.len() as u32
+    }
+
+    /// Appends one entry; false when the offsets would overflow.
+    fn push_entry(&mut self, name: LocalName, value: &str) -> bool {
+        let (Ok(start), Ok(end), Ok(_)) = (
+            u32::try_from(self.values.len()),
+            u32::try_from(self.values.len() + value.len()),
+            u32::try_from(self.entries.len() + 1),
+        ) else {
+            return false;
+        };
+        self.values.push_str(value);
+        self.entries.push((name, start..end));
+        true
+    }
+
+    /// The run `run` with those of `attrs` whose names it lacks added at
+    /// its end (for a second `<html>` or `<body>` start tag, WHATWG
+    /// §13.2.6.4.7); gives the new run's range. A run that ends the table
+    /// grows in place; another is copied to the end first (the entries,
+    /// not the values), as nothing else refers to it.
+    pub fn add_missing<'v>(
+        &mut self,
+        run: Range<u32>,
+        attrs: impl IntoIterator<Item = (LocalName, &'v str)>,
+    ) -> Range<u32> {
+        let mut run = run;
+        for (name, value) in attrs {
+            if self.run(&run).iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            if run.end as usize != self.entries.len() {
+                let copy = self.run(&run).to_vec();
+                let start = self.entries.len() as u32;
+                if u32::try_from(start as usize + copy.len() + 1).is_err() {
+                    break;
+                }
+                self.entries.extend(copy);
+                run = start..self.entries.len() as u32;
+            }
+            if !self.push_entry(name, value) {
+                break;
+            }
+            run.end += 1;
+        }
+        run
+    }
+
+    /// The entries of a run (none for a range out of the table).
+    fn run(&self, run: &Range<u32>) -> &[(LocalName, Range<u32>)] {
+        self.entries.get(run.start as usize..run.end as usize).unwrap_or_default()
+    }
+
+    /// `element` with its attributes.
+    pub fn of<'a>(&'a self, element: &'a Element) -> ElementRef<'a> {
+        ElementRef { element, entries: self.run(&element.attrs), values: &self.values }
+    }
+
+    /// Room for `entries` more attributes with `bytes` of values.
+    pub fn reserve(&mut self, entries: usize, bytes: usize) {
+        self.entries.reserve_exact(entries);
+        self.values.reserve_exact(bytes);
+    }
+
+    /// Frees the room the buffers grew into.
+    pub fn shrink_to_fit(&mut self) {
+        self.entries.shrink_to_fit();
+        self.values.shrink_to_fit();
+    }
+}
+
+/// An element of a [`Document`](super::Document) with its attributes, as
+/// [`Document::element`](super::Document::element) gives it. It
+/// dereferences to the [`Element`], so `e.name` is the element's name.
+#[derive(Clone, Copy)]
+pub struct ElementRef<'a> {
+    element: &'a Element,
+    entries: &'a [(LocalName, Range<u32>)],
+    values: &'a str,
+}
+
+impl<'a> ElementRef<'a> {
+    /// The lower-case local name (`div`, `a`, …).
+    pub fn name(&self) -> &'a LocalName {
+        &self.element.name
+    }
+
+    /// The value of attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<&'a str> {
+        let (_, value) = self.entries.iter().find(|(n, _)| &**n == name)?;
+        Some(self.value(value))
+    }
+
+    /// [`ElementRef::attr`] by the name's atom: one integer comparison per
+    /// attribute instead of a string comparison (issue 12).
+    pub(crate) fn attr_named(&self, name: &LocalName) -> Option<&'a str> {
+        let (_, value) = self.entries.iter().find(|(n, _)| n == name)?;
+        Some(self.value(value))
+    }
+
+    /// All attributes, name and value, in source order.
+    pub fn attrs(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let values = self.values;
+        self.entries
+            .iter()
+            .map(move |(n, v)| (&**n, values.get(v.start as usize..v.end as usize).unwrap_or("")))
+    }
+
+    /// The `id` and `class` attributes joined, lower-cased, for the
+    /// class-name heuristics that readability-style extractors use.
+    pub fn id_and_class(&self) -> String {
+        let mut s = String::new();
+        for key in [local_name!("id"), local_name!("class")] {
+            if let Some(v) = self.attr_named(&key) {
+                s.push_str(v);
+                s.push(' ');
+            }
+        }
+        s.make_ascii_lowercase();
+        s
+    }
+
+    fn value(&self, range: &Range<u32>) -> &'a str {
+        self.values.get(range.start as usize..range.end as usize).unwrap_or("")
+    }
+}
+
+impl Deref for ElementRef<'_> {
+    type Target = Element;
+
+    fn deref(&self) -> &Element {
+        self.element
+    }
+}
+
+impl fmt::Debug for ElementRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Element")
+            .field("name", self.name())
+            .field("attrs", &self.attrs().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn element(table: &mut AttributeTable, attrs: &[(&str, &str)]) -> Element {
+        let attrs = table.push(attrs.iter().map(|&(n, v)| (LocalName::from(n), v)));
+        Element { name: local_name!("p"), attrs }
+    }
+
+    fn pairs(e: ElementRef<'_>) -> Vec<(&str, &str)> {
+        e.attrs().collect()
+    }
+
+    #[test]
+    fn runs_keep_their_attributes_in_order() {
+        let mut table = AttributeTable::default();
+        let a = element(&mut table, &[("id", "x"), ("class", "Big Story")]);
+        let none = element(&mut table, &[]);
+        let b = element(&mut table, &[("href", "/u"), ("hidden", "")]);
+        assert_eq!(pairs(table.of(&a)), [("id", "x"), ("class", "Big Story")]);
+        assert_eq!(pairs(table.of(&none)), []);
+        assert_eq!(table.of(&b).attr("hidden"), Some(""));
+        assert_eq!(table.of(&b).attr_named(&local_name!("href")), Some("/u"));
+        assert_eq!(table.of(&b).attr("id"), None);
+        assert_eq!(table.of(&a).id_and_class(), "x big story ");
+        assert_eq!(table.of(&a).name(), &local_name!("p"));
+    }
+
+    #[test]
+    fn missing_attributes_are_added_and_present_ones_kept() {
+        let mut table = AttributeTable::default();
+        let mut html = element(&mut table, &[("lang", "en")]);
+        let body = element(&mut table, &[("class", "b")]);
+        let more = [("lang", "fr"), ("dir", "rtl"), ("dir", "ltr")];
+        html.attrs =
+            table.add_missing(html.attrs.clone(), more.iter().map(|&(n, v)| (n.into(), v)));
+        assert_eq!(pairs(table.of(&html)), [("lang", "en"), ("dir", "rtl")]);
+        assert_eq!(pairs(table.of(&body)), [("class", "b")]);
+        // The last run grows in place.
+        let end = html.attrs.end;
+        html.attrs = table.add_missing(html.attrs.clone(), [(local_name!("id"), "i")]);
+        assert_eq!(html.attrs.end, end + 1);
+        assert_eq!(pairs(table.of(&html)), [("lang", "en"), ("dir", "rtl"), ("id", "i")]);
+    }
+}
