@@ -384,6 +384,42 @@ impl Source {
         })
     }
 
+    /// The tokens of [`Source::content_tokens`], each with its tag name
+    /// (as [`Source::tag_name`] gives it), in one plain loop over the
+    /// stored tokens: the open `<script>`, `<style>` or `<noscript>` is
+    /// remembered by the index of its name, which names one tag name
+    /// only, so nothing is cloned per token. For the source-level
+    /// algorithms that read every token of a page (issue 12).
+    pub(crate) fn for_each_content_token(
+        &self,
+        mut visit: impl FnMut(SourceToken, Option<&LocalName>),
+    ) {
+        // The name index of the noise element being skipped.
+        let mut noise: Option<usize> = None;
+        for pair in self.tokens.windows(2) {
+            let [t, next] = pair else { continue };
+            let token = view(t, next);
+            let code = token.code();
+            let is_tag = matches!(code, KindCode::StartTag | KindCode::EndTag);
+            let index = token.name_index();
+            let name = if is_tag { self.tag_names.get(index) } else { None };
+            match (code, noise) {
+                (KindCode::StartTag, None) if name.is_some_and(is_source_noise) => {
+                    noise = Some(index);
+                    continue;
+                }
+                (KindCode::EndTag, Some(open)) if name.is_some() && open == index => {
+                    noise = None;
+                    continue;
+                }
+                (_, Some(_)) => continue,
+                (KindCode::Comment | KindCode::Declaration | KindCode::RawText, None) => continue,
+                (KindCode::StartTag | KindCode::EndTag | KindCode::Text, None) => {}
+            }
+            visit(token, name);
+        }
+    }
+
     /// The tag/word sequence of the normalised source (ALGORITHMS.md §1.1
     /// step 4: a word is a maximal run of non-whitespace characters outside
     /// tags). `keep_tag` decides which tags count: ACCB and TCCB drop `<a>`.
@@ -980,6 +1016,20 @@ mod tests {
                 (k, src.token_text(t).to_string())
             })
             .collect()
+    }
+
+    #[test]
+    fn the_content_token_loop_visits_the_content_tokens() {
+        let html = "<!DOCTYPE html><p>a<script>x</p><b></script><Style>s</style>\
+                    <noscript><p>n</noscript><!-- c --><textarea>t</textarea><a href=x>l</a>\
+                    <script>unclosed";
+        let src = tokenize(html.to_string());
+        let expected: Vec<(u32, u32, Option<LocalName>)> =
+            src.content_tokens().map(|(_, t)| (t.start, t.end, src.tag_name(t).cloned())).collect();
+        let mut visited = Vec::new();
+        src.for_each_content_token(|t, name| visited.push((t.start, t.end, name.cloned())));
+        assert_eq!(visited, expected);
+        assert!(expected.len() > 6, "{expected:?}");
     }
 
     #[test]

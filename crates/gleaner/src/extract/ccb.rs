@@ -318,23 +318,21 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 fn token_ccv(doc: &Document) -> Ccv {
     let source = doc.source();
     let mut ccv = Ccv { entries_vote: true, ..Ccv::default() };
-    for (_, token) in source.content_tokens() {
-        match source.tag_name(token) {
-            Some(name) => {
-                if *name != local_name!("a") {
-                    ccv.values.push(0.0);
-                }
-            }
-            None => {
-                let start = ccv.values.len();
-                ccv.values.resize(start + token_words(doc, token), 1.0);
-                let (start, end) = (start as u32, ccv.values.len() as u32);
-                if end > start {
-                    ccv.spans.push(Span::new(start, end, token.node()));
-                }
+    source.for_each_content_token(|token, name| match name {
+        Some(name) => {
+            if *name != local_name!("a") {
+                ccv.values.push(0.0);
             }
         }
-    }
+        None => {
+            let start = ccv.values.len();
+            ccv.values.resize(start + token_words(doc, token), 1.0);
+            let (start, end) = (start as u32, ccv.values.len() as u32);
+            if end > start {
+                ccv.spans.push(Span::new(start, end, token.node()));
+            }
+        }
+    });
     ccv
 }
 

@@ -125,14 +125,18 @@ pub fn classify(doc: &Document, selection: &Selection, meta: &Metadata) -> PageK
 /// characters they hold. Outer runs are counted, runs nested inside a
 /// teaser are not.
 fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
-    // Selected characters per subtree, summed bottom-up.
-    let mut selected = vec![0usize; doc.len()];
+    // Selected characters per subtree, summed bottom-up: `u32`, as the
+    // page's text has fewer than 2³² bytes (its offsets are `u32`), so no
+    // sum saturates (issue 13: four bytes a node, not eight).
+    let mut selected = vec![0u32; doc.len()];
     for id in doc.ids().rev() {
         if selection.contains(id) {
-            selected[id.index()] += doc.text(id).trim().chars().count();
+            let chars = doc.text(id).trim().chars().count();
+            selected[id.index()] =
+                selected[id.index()].saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
         }
         if let Some(p) = doc.parent(id) {
-            selected[p.index()] += selected[id.index()];
+            selected[p.index()] = selected[p.index()].saturating_add(selected[id.index()]);
         }
     }
     let mut teasers = 0;
@@ -163,7 +167,7 @@ fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
                 .collect();
             if led.len() >= MIN_TEASERS {
                 teasers += led.len();
-                teaser_chars += led.iter().map(|m| selected[m.index()]).sum::<usize>();
+                teaser_chars += led.iter().map(|m| selected[m.index()] as usize).sum::<usize>();
                 found = true;
             }
         }

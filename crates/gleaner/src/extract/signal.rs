@@ -161,10 +161,29 @@ fn box_mean(values: &mut [f32], radius: usize, behind: &mut Vec<f32>) {
         let end = n.min(start + block);
         this[..end - start].copy_from_slice(&values[start..end]);
         let interior_end = (n - radius).clamp(start, end);
-        // Interior: a full window slides by one.
-        for (i, &dropped) in (start..interior_end).zip(before.iter()) {
-            sum += f64::from(values[i + radius]) - f64::from(dropped);
-            values[i] = (sum * inv) as f32;
+        // Interior: a full window slides by one. Entry `i` takes in entry
+        // `i + r`, which no earlier step replaced: the first `r` entries
+        // of the block take theirs from the slice after `start + r`, so
+        // the loop has no index checks; the block's last entry, when it
+        // is interior, takes in `start + 2r`.
+        let interior = interior_end - start;
+        if let Some((written, read)) = values.split_at_mut_checked(start + radius) {
+            let written = written.get_mut(start..start + interior.min(radius)).unwrap_or_default();
+            for ((slot, &added), &dropped) in written.iter_mut().zip(read.iter()).zip(before.iter())
+            {
+                sum += f64::from(added) - f64::from(dropped);
+                *slot = (sum * inv) as f32;
+            }
+        }
+        if interior > radius {
+            let last = start + radius;
+            if let (Some(&added), Some(&dropped)) = (values.get(last + radius), before.get(radius))
+            {
+                sum += f64::from(added) - f64::from(dropped);
+                if let Some(slot) = values.get_mut(last) {
+                    *slot = (sum * inv) as f32;
+                }
+            }
         }
         // Right border: the window [i − r, n) shrinks.
         for (i, &dropped) in (interior_end..end).zip(&before[interior_end - start..]) {

@@ -86,10 +86,8 @@ impl Segment {
 const CODE_MIN_CHARS: u32 = 100;
 
 /// What the later passes read of a text [`Segment`]: its block, link
-/// quota and whether it reads as code. 16 bytes rather than 32: the
-/// other counts matter only summed per block, which is done as the
-/// segments are read (issue 13: a page of short paragraphs has a segment
-/// for every other node).
+/// quota and whether it reads as code ([`Segments::get`] puts it
+/// together from what is kept).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TextSegment {
     /// The block the text belongs to.
@@ -100,15 +98,6 @@ pub(super) struct TextSegment {
 }
 
 impl TextSegment {
-    fn of(seg: &Segment) -> TextSegment {
-        TextSegment {
-            owner: seg.owner,
-            chars: seg.chars,
-            link_chars: seg.link_chars,
-            code: seg.reads_as_code(),
-        }
-    }
-
     /// See [`Segment::reads_as_code`].
     pub(super) fn reads_as_code(&self) -> bool {
         self.code
@@ -127,9 +116,54 @@ impl TextSegment {
 /// [`Analysis::segment_of`] of a node in no segment.
 const NO_SEGMENT: u32 = u32::MAX;
 
+/// The [`TextSegment`]s of a page, 12 bytes each rather than 32 (a whole
+/// [`Segment`]) or 16 (a [`TextSegment`]): whether a segment reads as
+/// code is one bit of a separate set. The other counts matter only
+/// summed per block, which is done as the segments are read (issue 13: a
+/// page of short paragraphs has a segment for every other node).
+#[derive(Debug, Default)]
+pub(super) struct Segments {
+    /// Block, characters and link characters of each segment.
+    counts: Vec<[u32; 3]>,
+    /// Bit `i % 64` of word `i / 64`: segment `i` reads as code.
+    code: Vec<u64>,
+}
+
+impl Segments {
+    fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Appends a segment.
+    fn push(&mut self, seg: &Segment) {
+        let i = self.counts.len();
+        if i % 64 == 0 {
+            self.code.push(0);
+        }
+        if seg.reads_as_code() {
+            if let Some(word) = self.code.get_mut(i / 64) {
+                *word |= 1 << (i % 64);
+            }
+        }
+        self.counts.push([seg.owner.0, seg.chars, seg.link_chars]);
+    }
+
+    /// Segment `i`.
+    pub(super) fn get(&self, i: usize) -> Option<TextSegment> {
+        let &[owner, chars, link_chars] = self.counts.get(i)?;
+        let code = self.code.get(i / 64).is_some_and(|word| (word >> (i % 64)) & 1 == 1);
+        Some(TextSegment { owner: NodeId(owner), chars, link_chars, code })
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.counts.shrink_to_fit();
+        self.code.shrink_to_fit();
+    }
+}
+
 /// Per-node facts the passes share.
 pub(super) struct Analysis {
-    segments: Vec<TextSegment>,
+    segments: Segments,
     /// The segment of each visible text node ([`NO_SEGMENT`] for others):
     /// `u32`, as node ids are.
     segment_of: Vec<u32>,
@@ -155,7 +189,7 @@ pub(super) struct Analysis {
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
-    let mut segments: Vec<TextSegment> = Vec::new();
+    let mut segments = Segments::default();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
     let mut blocks = BlockSums::new(|block: &Segment| {
         block.chars >= cfg.min_paragraph_chars && !block.reads_as_code()
@@ -164,10 +198,10 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let mut current: Option<(Segment, f32)> = None;
     // The previous text node and its block.
     let mut previous: Option<(NodeId, NodeId)> = None;
-    let mut finish = |seg: Option<(Segment, f32)>, segments: &mut Vec<TextSegment>| {
+    let mut finish = |seg: Option<(Segment, f32)>, segments: &mut Segments| {
         if let Some((mut seg, ccr_weight)) = seg {
             finish_ccr(&mut seg, ccr_weight);
-            segments.push(TextSegment::of(&seg));
+            segments.push(&seg);
             blocks.add(doc, &seg);
         }
     };
@@ -404,7 +438,7 @@ fn finish_ccr(seg: &mut Segment, weight: f32) {
 
 impl Analysis {
     /// The segment a text node belongs to.
-    pub(super) fn segment(&self, text: NodeId) -> Option<&TextSegment> {
+    pub(super) fn segment(&self, text: NodeId) -> Option<TextSegment> {
         self.segments.get(*self.segment_of.get(text.index())? as usize)
     }
 
@@ -526,8 +560,11 @@ mod tests {
         let doc = parse(&html);
         let a = analyse(&doc, &ArticleConfig::default());
         let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
-        let in_cell: Vec<f64> =
-            a.segments.iter().filter(|s| s.owner == cell).map(TextSegment::link_quota).collect();
+        let in_cell: Vec<f64> = (0..a.segments.len())
+            .filter_map(|i| a.segments.get(i))
+            .filter(|s| s.owner == cell)
+            .map(|s| s.link_quota())
+            .collect();
         assert_eq!(in_cell, [0.0, 1.0, 0.0]);
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");
