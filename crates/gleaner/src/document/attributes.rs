@@ -144,6 +144,24 @@ impl<'a> ElementRef<'a> {
         Some(self.value(value))
     }
 
+    /// [`ElementRef::attr_named`] for several names in one pass over the
+    /// attributes: the value of each name, in the order asked (issue 12).
+    #[inline]
+    pub(crate) fn attrs_named<const N: usize>(
+        &self,
+        names: [&LocalName; N],
+    ) -> [Option<&'a str>; N] {
+        let mut found = [None; N];
+        for (n, value) in self.entries {
+            for (slot, name) in found.iter_mut().zip(names) {
+                if slot.is_none() && n == name {
+                    *slot = Some(self.value(value));
+                }
+            }
+        }
+        found
+    }
+
     /// All attributes, name and value, in source order.
     pub fn attrs(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         let values = self.values;
@@ -212,6 +230,12 @@ mod tests {
         assert_eq!(table.of(&b).attr("hidden"), Some(""));
         assert_eq!(table.of(&b).attr_named(&local_name!("href")), Some("/u"));
         assert_eq!(table.of(&b).attr("id"), None);
+        let [class, href, id] = table.of(&a).attrs_named([
+            &local_name!("class"),
+            &local_name!("href"),
+            &local_name!("id"),
+        ]);
+        assert_eq!((class, href, id), (Some("Big Story"), None, Some("x")));
         assert_eq!(table.of(&a).id_and_class(), "x big story ");
         assert_eq!(table.of(&a).name(), &local_name!("p"));
     }

@@ -216,9 +216,12 @@ fn is_named_article(doc: &Document, a: &Analysis, id: NodeId) -> bool {
 /// Is the element marked up as an article's body (schema.org microdata,
 /// `itemprop="articleBody"`, <https://schema.org/articleBody>)?
 pub(super) fn is_article_body(element: ElementRef<'_>) -> bool {
-    element
-        .attr_named(&local_name!("itemprop"))
-        .is_some_and(|v| v.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody")))
+    element.attr_named(&local_name!("itemprop")).is_some_and(itemprop_is_article_body)
+}
+
+/// Does this `itemprop` value hold the token `articleBody`?
+pub(super) fn itemprop_is_article_body(itemprop: &str) -> bool {
+    itemprop.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("articleBody"))
 }
 
 /// Deselects, below each chosen root, the outermost subtrees whose root

@@ -9,7 +9,7 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owners;
-use super::clean::is_article_body;
+use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::find_widgets;
 use super::ArticleConfig;
@@ -179,7 +179,7 @@ pub(super) struct Analysis {
     /// The roots of the widgets on the page (`widgets`).
     pub widgets: Vec<NodeId>,
     /// The one element marked up as the article's body
-    /// ([`is_article_body`]); `None` when none or several are.
+    /// ([`is_article_body`](super::clean::is_article_body)); `None` when none or several are.
     pub article_body: Option<NodeId>,
 }
 
@@ -335,7 +335,10 @@ const ASCII_CLASS: [u8; 128] = {
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
 fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
-    let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> = HashMap::default();
+    // Room for the distinct pairs of a typical page from the start: the
+    // table's growth rehashed every key it held (issue 12).
+    let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
+        HashMap::with_capacity_and_hasher((doc.len() / 8).min(1 << 14), BuildNameHasher::default());
     let mut joined = String::new();
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
@@ -345,12 +348,16 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
         .ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
-            if article_bodies[1].is_none() && is_article_body(element) {
+            // The three attributes read in one pass over the element's.
+            let [id_value, class_value, itemprop] = element.attrs_named([
+                &local_name!("id"),
+                &local_name!("class"),
+                &local_name!("itemprop"),
+            ]);
+            if article_bodies[1].is_none() && itemprop.is_some_and(itemprop_is_article_body) {
                 let slot = usize::from(article_bodies[0].is_some());
                 article_bodies[slot] = Some(id);
             }
-            let id_value = element.attr_named(&local_name!("id"));
-            let class_value = element.attr_named(&local_name!("class"));
             if id_value.is_none() && class_value.is_none() {
                 return NameRoles::default();
             }
