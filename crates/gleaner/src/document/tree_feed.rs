@@ -64,7 +64,7 @@ use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
-use super::tree_builder::OwnTreeBuilder;
+use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
 
 /// The text of the one character token that `text`, read in `state`,
 /// makes when it has no CR or NUL to preprocess: `text` itself, or (in
@@ -294,7 +294,26 @@ impl Builder {
     fn process(&mut self, token: Token) -> TokenSinkResult<u32> {
         match self {
             Builder::Html5ever(b) => b.process_token(token, 1),
-            Builder::Own(b) => b.process_token(token),
+            Builder::Own(b) => b.process_token(token.into()),
+        }
+    }
+
+    /// Processes a start tag; the own tree builder takes its attributes
+    /// as they are, html5ever's as its own.
+    fn start_tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
+        match self {
+            Builder::Html5ever(b) => {
+                let attrs = tag.attrs.to_html5ever();
+                let tag = Tag {
+                    kind: tag.kind,
+                    name: tag.name,
+                    self_closing: tag.self_closing,
+                    attrs,
+                    had_duplicate_attributes: false,
+                };
+                b.process_token(Token::TagToken(tag), 1)
+            }
+            Builder::Own(b) => b.process_token(OwnToken::TagToken(tag)),
         }
     }
 
@@ -573,10 +592,15 @@ pub(crate) fn build_tree(
                     feeder.pending += 1;
                     let sink = feeder.builder.sink();
                     let mut attrs = sink.spare_attributes();
-                    start_tag_attributes(&page, scanner.attributes(), filter, &mut attrs);
+                    start_tag_attributes(text, scanner.attributes(), filter, &mut attrs);
                     sink.begin_start_tag(name.clone(), index as u32);
-                    let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
-                    let result = feeder.process(Token::TagToken(start));
+                    let start = OwnTag {
+                        kind: TagKind::StartTag,
+                        name: name.clone(),
+                        self_closing: end.self_closing,
+                        attrs,
+                    };
+                    let result = feeder.builder.start_tag(start);
                     feeder.builder.sink().end_start_tag();
                     state = next_state(result, name);
                     skip_raw =
