@@ -440,7 +440,7 @@ impl ArenaSink {
     /// Keeps `attrs`, emptied, as the next [`ArenaSink::spare_attributes`]
     /// if none is kept (one that was handed out is back, or the sink makes
     /// the first).
-    fn recycle(&self, mut attrs: TagAttributes) {
+    pub fn recycle(&self, mut attrs: TagAttributes) {
         let mut spare = self.spare.borrow_mut();
         if spare.capacity() < attrs.capacity() {
             attrs.clear();
@@ -449,12 +449,12 @@ impl ArenaSink {
     }
 
     /// [`TreeSink::create_element`] for the own tree builder, with the
-    /// attributes as it carries them: copied into the document's table,
-    /// and the list kept for the next start tag.
+    /// attributes as it carries them, copied into the document's table
+    /// (the caller may [`ArenaSink::recycle`] the list).
     pub fn create_tag_element(
         &self,
         name: QualName,
-        attrs: TagAttributes,
+        attrs: &TagAttributes,
         flags: ElementFlags,
     ) -> u32 {
         let run = self.attrs.borrow_mut().push(attrs.kept());
@@ -462,7 +462,6 @@ impl ArenaSink {
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
         }
-        self.recycle(attrs);
         id
     }
 

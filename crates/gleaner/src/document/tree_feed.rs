@@ -65,6 +65,7 @@ use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
+use super::TagAttributes;
 
 /// The text of the one character token that `text`, read in `state`,
 /// makes when it has no CR or NUL to preprocess: `text` itself, or (in
@@ -298,9 +299,9 @@ impl Builder {
         }
     }
 
-    /// Processes a start tag; the own tree builder takes its attributes
-    /// as they are, html5ever's as its own.
-    fn start_tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
+    /// Processes a tag; the own tree builder takes its attributes as they
+    /// are, html5ever's as its own.
+    fn tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
         match self {
             Builder::Html5ever(b) => {
                 let attrs = tag.attrs.to_html5ever();
@@ -445,7 +446,7 @@ impl Feeder {
     fn forget_formatting(&mut self) {
         let names = self.count(true);
         for name in names.into_iter().rev() {
-            let _ = self.process(Token::TagToken(tag(TagKind::EndTag, name, false, Vec::new())));
+            let _ = self.builder.tag(end_tag(name));
         }
         self.count(false);
     }
@@ -481,13 +482,9 @@ impl Feeder {
     }
 }
 
-fn tag(
-    kind: TagKind,
-    name: LocalName,
-    self_closing: bool,
-    attrs: Vec<html5ever::Attribute>,
-) -> Tag {
-    Tag { kind, name, self_closing, attrs, had_duplicate_attributes: false }
+/// The end tag `name`.
+fn end_tag(name: LocalName) -> OwnTag {
+    OwnTag { kind: TagKind::EndTag, name, self_closing: false, attrs: TagAttributes::default() }
 }
 
 /// The state the tree builder asked for after start tag `name`.
@@ -600,7 +597,7 @@ pub(crate) fn build_tree(
                         self_closing: end.self_closing,
                         attrs,
                     };
-                    let result = feeder.builder.start_tag(start);
+                    let result = feeder.builder.tag(start);
                     feeder.builder.sink().end_start_tag();
                     state = next_state(result, name);
                     skip_raw =
@@ -616,8 +613,7 @@ pub(crate) fn build_tree(
                     if matches!(*name, local_name!("br") | local_name!("p")) {
                         feeder.pending += 1;
                     }
-                    let end = tag(TagKind::EndTag, name.clone(), false, Vec::new());
-                    let _ = feeder.process(Token::TagToken(end));
+                    let _ = feeder.builder.tag(end_tag(name.clone()));
                 }
             }
             (_, Markup::Text(text_state)) if !skip_this_raw => {

@@ -95,7 +95,7 @@ impl OwnTreeBuilder {
                     break;
                 };
                 let tag = tag.clone();
-                let new = self.create_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+                let new = self.create_element(ElementNs::Html, tag.name.clone(), &tag.attrs);
                 let new_node = new.node;
                 self.active[node_active] = Active::Element { node: new_node, tag };
                 self.open[node_stack] = new;
@@ -117,7 +117,7 @@ impl OwnTreeBuilder {
                 return true;
             };
             let tag = tag.clone();
-            let new = self.create_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+            let new = self.create_element(ElementNs::Html, tag.name.clone(), &tag.attrs);
             let new_node = new.node;
             self.sink.reparent_children(&furthest_block, &new_node);
             self.sink.append(&furthest_block, NodeOrText::AppendNode(new_node));

@@ -227,7 +227,8 @@ impl OwnTreeBuilder {
     pub(super) fn insert_foreign_start(&mut self, mut tag: Tag, ns: ElementNs) {
         adjust_attributes(ns, &mut tag.attrs);
         let name = if ns == ElementNs::Svg { svg_tag_name(tag.name) } else { tag.name };
-        self.insert_element(ns, name, tag.attrs);
+        self.insert_element(ns, name, &tag.attrs);
+        self.sink.recycle(tag.attrs);
         if tag.self_closing {
             self.pop();
         }

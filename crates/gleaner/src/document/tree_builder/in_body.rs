@@ -336,8 +336,10 @@ impl OwnTreeBuilder {
     /// inserted and pushed onto the list of active formatting elements.
     fn insert_formatting(&mut self, tag: Tag) {
         self.reconstruct_formatting();
-        let kept = bare_tag(TagKind::StartTag, tag.name.clone());
-        let kept = Tag { attrs: tag.attrs.clone(), ..kept };
+        // The list keeps a copy of the exact size; the token's list, with
+        // the room it grew into, serves the next start tag.
+        let kept =
+            Tag { attrs: tag.attrs.clone(), ..bare_tag(TagKind::StartTag, tag.name.clone()) };
         let node = self.insert_html(tag);
         self.push_active(node, kept);
     }

@@ -72,7 +72,8 @@ impl OwnTreeBuilder {
             Token::TagToken(tag)
                 if tag.kind == TagKind::StartTag && tag.name == local_name!("html") =>
             {
-                let open = self.create_element(ElementNs::Html, tag.name, tag.attrs);
+                let open = self.create_element(ElementNs::Html, tag.name, &tag.attrs);
+                self.sink.recycle(tag.attrs);
                 self.sink.append(&0, NodeOrText::AppendNode(open.node));
                 self.open.push(open);
                 self.mode = Mode::BeforeHead;
@@ -89,7 +90,7 @@ impl OwnTreeBuilder {
 
     fn before_html_anything_else(&mut self, token: Token) -> Result {
         let open =
-            self.create_element(ElementNs::Html, local_name!("html"), TagAttributes::default());
+            self.create_element(ElementNs::Html, local_name!("html"), &TagAttributes::default());
         self.sink.append(&0, NodeOrText::AppendNode(open.node));
         self.open.push(open);
         self.mode = Mode::BeforeHead;

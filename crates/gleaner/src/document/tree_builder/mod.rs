@@ -775,7 +775,7 @@ impl OwnTreeBuilder {
     // ----- creating and inserting nodes -----
 
     /// "Create an element for the token" in namespace `ns`.
-    fn create_element(&mut self, ns: ElementNs, name: LocalName, attrs: TagAttributes) -> Open {
+    fn create_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> Open {
         let mut flags = ElementFlags::default();
         let namespace = match ns {
             ElementNs::Svg => ns!(svg),
@@ -846,7 +846,7 @@ impl OwnTreeBuilder {
 
     /// "Insert a foreign element" (or an HTML one): created, inserted at
     /// the appropriate place, pushed; its handle.
-    fn insert_element(&mut self, ns: ElementNs, name: LocalName, attrs: TagAttributes) -> u32 {
+    fn insert_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> u32 {
         let place = self.place(None);
         let open = self.create_element(ns, name, attrs);
         let node = open.node;
@@ -857,7 +857,9 @@ impl OwnTreeBuilder {
 
     /// "Insert an HTML element" for `tag`.
     fn insert_html(&mut self, tag: Tag) -> u32 {
-        self.insert_element(ElementNs::Html, tag.name, tag.attrs)
+        let node = self.insert_element(ElementNs::Html, tag.name, &tag.attrs);
+        self.sink.recycle(tag.attrs);
+        node
     }
 
     /// An HTML element for a start tag that is never open (void elements):
@@ -870,7 +872,7 @@ impl OwnTreeBuilder {
     /// An HTML element with no attributes, as the spec inserts for a tag
     /// the page left out.
     fn insert_implied(&mut self, name: LocalName) -> u32 {
-        self.insert_element(ElementNs::Html, name, TagAttributes::default())
+        self.insert_element(ElementNs::Html, name, &TagAttributes::default())
     }
 
     /// "Insert a character".
@@ -948,9 +950,9 @@ impl OwnTreeBuilder {
             first -= 1;
         }
         for i in first..self.active.len() {
-            let Some(Active::Element { tag, .. }) = self.active.get(i) else { continue };
-            let tag = tag.clone();
-            let node = self.insert_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+            let Some(Active::Element { tag, .. }) = self.active.get_mut(i) else { continue };
+            let tag = std::mem::replace(tag, bare_tag(TagKind::StartTag, local_name!("html")));
+            let node = self.insert_element(ElementNs::Html, tag.name.clone(), &tag.attrs);
             self.active[i] = Active::Element { node, tag };
         }
     }
