@@ -92,6 +92,15 @@ impl AttributeTable {
         run
     }
 
+    /// True if runs `a` and `b` hold the same names with the same values,
+    /// in any order.
+    pub fn same_attributes(&self, a: &Range<u32>, b: &Range<u32>) -> bool {
+        let (a, b) = (self.run(a), self.run(b));
+        let value = |r: &Range<u32>| self.values.get(r.start as usize..r.end as usize);
+        a.len() == b.len()
+            && a.iter().all(|(n, v)| b.iter().any(|(m, w)| n == m && value(v) == value(w)))
+    }
+
     /// The entries of a run (none for a range out of the table).
     fn run(&self, run: &Range<u32>) -> &[(LocalName, Range<u32>)] {
         self.entries.get(run.start as usize..run.end as usize).unwrap_or_default()
@@ -233,16 +242,6 @@ impl TagAttributes {
     /// value.
     pub fn kept(&self) -> impl Iterator<Item = (LocalName, &str)> {
         self.iter().map(|(a, v)| (a.name.clone(), v))
-    }
-
-    /// True if both lists hold the same names (with namespaces) with the
-    /// same values, in any order (the Noah's Ark clause's "same
-    /// attributes", WHATWG §13.2.4.3).
-    pub fn same_as(&self, other: &TagAttributes) -> bool {
-        self.len() == other.len()
-            && self.iter().all(|(x, xv)| {
-                other.iter().any(|(y, yv)| x.name == y.name && x.ns == y.ns && xv == yv)
-            })
     }
 
     /// The list as html5ever's attributes (for html5ever's tree builder

@@ -465,6 +465,37 @@ impl ArenaSink {
         id
     }
 
+    /// An element `name` with the attributes of element `like` (a
+    /// formatting element re-created, WHATWG §13.2.4.3): the same run of
+    /// the table, no copy. Runs are never changed but for `html` and
+    /// `body` ([`AttributeTable::add_missing`]), which are not formatting
+    /// elements.
+    pub fn create_element_like(&self, name: QualName, like: u32) -> u32 {
+        let run = self.attribute_run(like);
+        let id = self.new_element(name, run, ElementFlags::default());
+        if let Some(details) = &self.details {
+            let mut details = details.borrow_mut();
+            let attrs = details.attrs.get(&like).cloned().unwrap_or_default();
+            details.attrs.insert(id, attrs);
+        }
+        id
+    }
+
+    /// The attribute run of element `node` (empty for another node).
+    fn attribute_run(&self, node: u32) -> Range<u32> {
+        match self.nodes.borrow().get(node as usize) {
+            Some(Node { kind: NodeKind::Element(e), .. }) => e.attrs.clone(),
+            _ => 0..0,
+        }
+    }
+
+    /// True if elements `a` and `b` have the same attributes: names and
+    /// values, in any order (the Noah's Ark clause, WHATWG §13.2.4.3).
+    pub fn same_attributes(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (self.attribute_run(a), self.attribute_run(b));
+        a == b || self.attrs.borrow().same_attributes(&a, &b)
+    }
+
     /// [`TreeSink::add_attrs_if_missing`] for the own tree builder.
     pub fn add_tag_attrs_if_missing(&self, target: &u32, attrs: TagAttributes) {
         self.add_missing_to_run(*target, attrs.kept());

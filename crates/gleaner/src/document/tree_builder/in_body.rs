@@ -336,10 +336,9 @@ impl OwnTreeBuilder {
     /// inserted and pushed onto the list of active formatting elements.
     fn insert_formatting(&mut self, tag: Tag) {
         self.reconstruct_formatting();
-        // The list keeps a copy of the exact size; the token's list, with
-        // the room it grew into, serves the next start tag.
-        let kept =
-            Tag { attrs: tag.attrs.clone(), ..bare_tag(TagKind::StartTag, tag.name.clone()) };
+        // The list keeps the name; the attributes are the element's, which
+        // a re-created one shares (`create_like`).
+        let kept = bare_tag(TagKind::StartTag, tag.name.clone());
         let node = self.insert_html(tag);
         self.push_active(node, kept);
     }

@@ -803,6 +803,17 @@ impl OwnTreeBuilder {
         Open { node, ns, name, class }
     }
 
+    /// "Create an element for the token" of HTML formatting element
+    /// `like`, which the list of active formatting elements re-creates
+    /// (§13.2.4.3, §13.2.6.4.7 adoption agency): the new element shares
+    /// `like`'s attributes in the document's table.
+    fn create_like(&mut self, name: LocalName, like: u32) -> Open {
+        let class = html_class(&name);
+        let qual = QualName::new(None, ns!(html), name.clone());
+        let node = self.sink.create_element_like(qual, like);
+        Open { node, ns: ElementNs::Html, name, class }
+    }
+
     /// "The appropriate place for inserting a node", with `target` the
     /// override target (a position in the stack) or the current node.
     fn place(&self, target: Option<usize>) -> Place {
@@ -919,8 +930,8 @@ impl OwnTreeBuilder {
         for (i, entry) in self.active.iter().enumerate().rev() {
             match entry {
                 Active::Marker => break,
-                Active::Element { tag: t, .. } => {
-                    if t.name == tag.name && t.attrs.same_as(&tag.attrs) {
+                Active::Element { tag: t, node: n } => {
+                    if t.name == tag.name && self.sink.same_attributes(*n, node) {
                         same += 1;
                         earliest = Some(i);
                     }
@@ -950,9 +961,14 @@ impl OwnTreeBuilder {
             first -= 1;
         }
         for i in first..self.active.len() {
-            let Some(Active::Element { tag, .. }) = self.active.get_mut(i) else { continue };
+            let Some(Active::Element { tag, node: old }) = self.active.get_mut(i) else { continue };
+            let old = *old;
             let tag = std::mem::replace(tag, bare_tag(TagKind::StartTag, local_name!("html")));
-            let node = self.insert_element(ElementNs::Html, tag.name.clone(), &tag.attrs);
+            let place = self.place(None);
+            let open = self.create_like(tag.name.clone(), old);
+            let node = open.node;
+            self.insert_at(place, NodeOrText::AppendNode(node));
+            self.open.push(open);
             self.active[i] = Active::Element { node, tag };
         }
     }
