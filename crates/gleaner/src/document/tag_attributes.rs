@@ -211,7 +211,14 @@ fn attribute_name(raw: &[u8]) -> LocalName {
 /// Appends to `out` the attribute value `raw`: character references
 /// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
 fn push_attribute_value(out: &mut String, raw: &str) {
-    if memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
+    // Most values are short: a plain loop costs less than memchr's set-up.
+    let special = |b: &u8| matches!(b, b'&' | b'\r' | b'\0');
+    let plain = if raw.len() < 32 {
+        !raw.as_bytes().iter().any(special)
+    } else {
+        memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none()
+    };
+    if plain {
         out.push_str(raw);
         return;
     }
