@@ -13,7 +13,7 @@
 use std::fmt;
 use std::ops::{Deref, Range};
 
-use html5ever::{local_name, LocalName};
+use html5ever::{local_name, namespace_prefix, ns, Attribute, LocalName, QualName};
 
 use super::Element;
 
@@ -92,6 +92,15 @@ impl AttributeTable {
         run
     }
 
+    /// True if runs `a` and `b` hold the same names with the same values,
+    /// in any order.
+    pub fn same_attributes(&self, a: &Range<u32>, b: &Range<u32>) -> bool {
+        let (a, b) = (self.run(a), self.run(b));
+        let value = |r: &Range<u32>| self.values.get(r.start as usize..r.end as usize);
+        a.len() == b.len()
+            && a.iter().all(|(n, v)| b.iter().any(|(m, w)| n == m && value(v) == value(w)))
+    }
+
     /// The entries of a run (none for a range out of the table).
     fn run(&self, run: &Range<u32>) -> &[(LocalName, Range<u32>)] {
         self.entries.get(run.start as usize..run.end as usize).unwrap_or_default()
@@ -112,6 +121,152 @@ impl AttributeTable {
     pub fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();
         self.values.shrink_to_fit();
+    }
+}
+
+/// The namespace "adjust foreign attributes" gives an attribute (WHATWG
+/// §13.2.6.1, the table of adjusted names); all others have none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttributeNs {
+    None,
+    /// `xlink:actuate` … `xlink:type`.
+    XLink,
+    /// `xml:lang`, `xml:space`.
+    Xml,
+    /// `xmlns`, without a prefix.
+    Xmlns,
+    /// `xmlns:xlink`, with the prefix `xmlns`.
+    XmlnsPrefixed,
+}
+
+impl AttributeNs {
+    /// The qualified name of attribute `local` in this namespace.
+    pub fn qual_name(self, local: LocalName) -> QualName {
+        match self {
+            AttributeNs::None => QualName::new(None, ns!(), local),
+            AttributeNs::XLink => {
+                QualName::new(Some(namespace_prefix!("xlink")), ns!(xlink), local)
+            }
+            AttributeNs::Xml => QualName::new(Some(namespace_prefix!("xml")), ns!(xml), local),
+            AttributeNs::Xmlns => QualName::new(None, ns!(xmlns), local),
+            AttributeNs::XmlnsPrefixed => {
+                QualName::new(Some(namespace_prefix!("xmlns")), ns!(xmlns), local)
+            }
+        }
+    }
+}
+
+/// One attribute of a [`TagAttributes`]: its name and the range of its
+/// value in the list's string.
+#[derive(Debug, Clone)]
+pub(crate) struct TagAttribute {
+    pub name: LocalName,
+    pub ns: AttributeNs,
+    value: Range<usize>,
+}
+
+/// A start tag's attributes as the tree feed decodes them and the own tree
+/// builder carries them to the sink: names as atoms and the values in one
+/// string (issue 12: no string object per value, no qualified name per
+/// name). The list is recycled from tag to tag
+/// ([`ArenaSink::spare_attributes`](super::sink::ArenaSink::spare_attributes)),
+/// as the document copies the attributes into its [`AttributeTable`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TagAttributes {
+    entries: Vec<TagAttribute>,
+    values: String,
+}
+
+impl TagAttributes {
+    /// Empties the list, keeping its room.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.values.clear();
+    }
+
+    /// The room the list has grown into (entries and bytes of values).
+    pub fn capacity(&self) -> usize {
+        self.entries.capacity() + self.values.capacity()
+    }
+
+    /// The number of attributes.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True if there is an attribute of local name `name` (in any
+    /// namespace).
+    pub fn has_name(&self, name: &LocalName) -> bool {
+        self.entries.iter().any(|a| a.name == *name)
+    }
+
+    /// Adds attribute `name` (with no namespace) whose value `write`
+    /// appends to the string it is given.
+    pub fn push_with(&mut self, name: LocalName, write: impl FnOnce(&mut String)) {
+        let start = self.values.len();
+        write(&mut self.values);
+        let value = start..self.values.len();
+        self.entries.push(TagAttribute { name, ns: AttributeNs::None, value });
+    }
+
+    /// Adds attribute `name` in `ns` with value `value`.
+    pub fn push(&mut self, name: LocalName, ns: AttributeNs, value: &str) {
+        let start = self.values.len();
+        self.values.push_str(value);
+        let value = start..self.values.len();
+        self.entries.push(TagAttribute { name, ns, value });
+    }
+
+    /// The value of `a`, an attribute of this list.
+    pub fn value(&self, a: &TagAttribute) -> &str {
+        self.values.get(a.value.clone()).unwrap_or("")
+    }
+
+    /// The value of the attribute of local name `name` and no namespace.
+    pub fn get(&self, name: &LocalName) -> Option<&str> {
+        let a = self.entries.iter().find(|a| a.name == *name && a.ns == AttributeNs::None)?;
+        Some(self.value(a))
+    }
+
+    /// Each attribute with its value, in source order.
+    pub fn iter(&self) -> impl Iterator<Item = (&TagAttribute, &str)> {
+        self.entries.iter().map(|a| (a, self.value(a)))
+    }
+
+    /// The attributes, to rename (the values stay).
+    pub fn names_mut(&mut self) -> impl Iterator<Item = &mut TagAttribute> {
+        self.entries.iter_mut()
+    }
+
+    /// Attributes as the document keeps them: the local name and the
+    /// value.
+    pub fn kept(&self) -> impl Iterator<Item = (LocalName, &str)> {
+        self.iter().map(|(a, v)| (a.name.clone(), v))
+    }
+
+    /// The list as html5ever's attributes (for html5ever's tree builder
+    /// and the conformance dump).
+    pub fn to_html5ever(&self) -> Vec<Attribute> {
+        self.iter()
+            .map(|(a, v)| Attribute { name: a.ns.qual_name(a.name.clone()), value: v.into() })
+            .collect()
+    }
+
+    /// html5ever's attributes as a list; names in a namespace the own tree
+    /// builder does not give keep their local name with none.
+    pub fn from_html5ever(attrs: &[Attribute]) -> TagAttributes {
+        let mut list = TagAttributes::default();
+        for a in attrs {
+            let ns = match (&a.name.prefix, &a.name.ns) {
+                (None, &ns!(xmlns)) => AttributeNs::Xmlns,
+                (Some(_), &ns!(xmlns)) => AttributeNs::XmlnsPrefixed,
+                (_, &ns!(xlink)) => AttributeNs::XLink,
+                (_, &ns!(xml)) => AttributeNs::Xml,
+                _ => AttributeNs::None,
+            };
+            list.push(a.name.local.clone(), ns, &a.value);
+        }
+        list
     }
 }
 

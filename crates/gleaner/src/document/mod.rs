@@ -31,8 +31,8 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 use html5ever::tendril::TendrilSink;
 use html5ever::{local_name, LocalName};
 
-pub(crate) use self::attributes::AttributeTable;
 pub use self::attributes::ElementRef;
+pub(crate) use self::attributes::{AttributeNs, AttributeTable, TagAttributes};
 pub use self::deadline::Deadline;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};

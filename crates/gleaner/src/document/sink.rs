@@ -19,6 +19,7 @@
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
 use std::collections::HashMap;
+use std::ops::Range;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -28,7 +29,7 @@ use markup5ever::{ns, LocalName, Namespace};
 
 use super::source::StoredToken;
 use super::tree_feed::Room;
-use super::{AttributeTable, Element, Node, NodeKind};
+use super::{AttributeTable, Element, Node, NodeKind, TagAttributes};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -359,7 +360,7 @@ pub(crate) struct ArenaSink {
     start_tag: RefCell<Option<(LocalName, u32)>>,
     /// The attribute list of the last element created, emptied, for the
     /// next start tag's attributes ([`ArenaSink::spare_attributes`]).
-    spare: RefCell<Vec<Attribute>>,
+    spare: RefCell<TagAttributes>,
 }
 
 /// An element name borrowed from the arena.
@@ -407,7 +408,7 @@ impl ArenaSink {
             text_token: Cell::new(NONE),
             text_token_contentful: Cell::new(false),
             start_tag: RefCell::new(None),
-            spare: RefCell::new(Vec::new()),
+            spare: RefCell::new(TagAttributes::default()),
         }
     }
 
@@ -432,17 +433,125 @@ impl ArenaSink {
     /// element was created with, whose attributes the document has copied
     /// (issue 12: one allocation and one free fewer per element with
     /// attributes).
-    pub fn spare_attributes(&self) -> Vec<Attribute> {
+    pub fn spare_attributes(&self) -> TagAttributes {
         self.spare.take()
     }
 
     /// Keeps `attrs`, emptied, as the next [`ArenaSink::spare_attributes`]
-    /// if it has more room than the one kept.
-    fn recycle(&self, mut attrs: Vec<Attribute>) {
+    /// if none is kept (one that was handed out is back, or the sink makes
+    /// the first).
+    pub fn recycle(&self, mut attrs: TagAttributes) {
         let mut spare = self.spare.borrow_mut();
-        if attrs.capacity() > spare.capacity() {
+        if spare.capacity() < attrs.capacity() {
             attrs.clear();
             *spare = attrs;
+        }
+    }
+
+    /// [`TreeSink::create_element`] for the own tree builder, with the
+    /// attributes as it carries them, copied into the document's table
+    /// (the caller may [`ArenaSink::recycle`] the list).
+    pub fn create_tag_element(
+        &self,
+        name: QualName,
+        attrs: &TagAttributes,
+        flags: ElementFlags,
+    ) -> u32 {
+        let run = self.attrs.borrow_mut().push(attrs.kept());
+        let id = self.new_element(name, run, flags);
+        if let Some(details) = &self.details {
+            details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
+        }
+        id
+    }
+
+    /// An element `name` with the attributes of element `like` (a
+    /// formatting element re-created, WHATWG §13.2.4.3): the same run of
+    /// the table, no copy. Runs are never changed but for `html` and
+    /// `body` ([`AttributeTable::add_missing`]), which are not formatting
+    /// elements.
+    pub fn create_element_like(&self, name: QualName, like: u32) -> u32 {
+        let run = self.attribute_run(like);
+        let id = self.new_element(name, run, ElementFlags::default());
+        if let Some(details) = &self.details {
+            let mut details = details.borrow_mut();
+            let attrs = details.attrs.get(&like).cloned().unwrap_or_default();
+            details.attrs.insert(id, attrs);
+        }
+        id
+    }
+
+    /// The attribute run of element `node` (empty for another node).
+    fn attribute_run(&self, node: u32) -> Range<u32> {
+        match self.nodes.borrow().get(node as usize) {
+            Some(Node { kind: NodeKind::Element(e), .. }) => e.attrs.clone(),
+            _ => 0..0,
+        }
+    }
+
+    /// True if elements `a` and `b` have the same attributes: names and
+    /// values, in any order (the Noah's Ark clause, WHATWG §13.2.4.3).
+    pub fn same_attributes(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (self.attribute_run(a), self.attribute_run(b));
+        a == b || self.attrs.borrow().same_attributes(&a, &b)
+    }
+
+    /// [`TreeSink::add_attrs_if_missing`] for the own tree builder.
+    pub fn add_tag_attrs_if_missing(&self, target: &u32, attrs: TagAttributes) {
+        self.add_missing_to_run(*target, attrs.kept());
+        if self.details.is_some() {
+            self.add_missing_details(*target, attrs.to_html5ever());
+        }
+        self.recycle(attrs);
+    }
+
+    /// Makes an element with the attribute run `run`; its handle.
+    fn new_element(&self, name: QualName, run: Range<u32>, flags: ElementFlags) -> u32 {
+        self.elements.set(self.elements.get() + 1);
+        let template_contents =
+            flags.template.then(|| self.push(NodeKind::Document, ElementNs::Other));
+        let start_tag = match &*self.start_tag.borrow() {
+            Some((expected, token)) if *expected == name.local => Some(*token),
+            _ => None,
+        };
+        let element = Element { name: name.local, attrs: run };
+        let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
+        if let Some(contents) = template_contents {
+            self.templates.borrow_mut().insert(id, contents);
+        }
+        if let Some(token) = start_tag {
+            if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
+                t.map_to(id);
+            }
+        }
+        id
+    }
+
+    /// Adds to element `target`'s run the attributes whose names it lacks.
+    fn add_missing_to_run<'v>(
+        &self,
+        target: u32,
+        attrs: impl IntoIterator<Item = (LocalName, &'v str)>,
+    ) {
+        if let Some(Node { kind: NodeKind::Element(e), .. }) =
+            self.nodes.borrow_mut().get_mut(target as usize)
+        {
+            let run = std::mem::take(&mut e.attrs);
+            e.attrs = self.attrs.borrow_mut().add_missing(run, attrs);
+        }
+    }
+
+    /// Adds to the details' attributes of `target` those whose names it
+    /// lacks.
+    fn add_missing_details(&self, target: u32, attrs: Vec<Attribute>) {
+        if let Some(details) = &self.details {
+            let mut details = details.borrow_mut();
+            let existing = details.attrs.entry(target).or_default();
+            for attr in attrs {
+                if !existing.iter().any(|a| a.name == attr.name) {
+                    existing.push(attr);
+                }
+            }
         }
     }
 
@@ -668,29 +777,10 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
-        self.elements.set(self.elements.get() + 1);
-        let template_contents =
-            flags.template.then(|| self.push(NodeKind::Document, ElementNs::Other));
-        let start_tag = match &*self.start_tag.borrow() {
-            Some((expected, token)) if *expected == name.local => Some(*token),
-            _ => None,
-        };
-        let element =
-            Element { name: name.local, attrs: self.attrs.borrow_mut().push(kept(&attrs)) };
-        let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
-        if let Some(contents) = template_contents {
-            self.templates.borrow_mut().insert(id, contents);
-        }
-        match &self.details {
-            Some(details) => {
-                details.borrow_mut().attrs.insert(id, attrs);
-            }
-            None => self.recycle(attrs),
-        }
-        if let Some(token) = start_tag {
-            if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
-                t.map_to(id);
-            }
+        let run = self.attrs.borrow_mut().push(kept(&attrs));
+        let id = self.new_element(name, run, flags);
+        if let Some(details) = &self.details {
+            details.borrow_mut().attrs.insert(id, attrs);
         }
         id
     }
@@ -765,21 +855,8 @@ impl TreeSink for ArenaSink {
     }
 
     fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
-        if let Some(Node { kind: NodeKind::Element(e), .. }) =
-            self.nodes.borrow_mut().get_mut(*target as usize)
-        {
-            let run = std::mem::take(&mut e.attrs);
-            e.attrs = self.attrs.borrow_mut().add_missing(run, kept(&attrs));
-        }
-        if let Some(details) = &self.details {
-            let mut details = details.borrow_mut();
-            let existing = details.attrs.entry(*target).or_default();
-            for attr in attrs {
-                if !existing.iter().any(|a| a.name == attr.name) {
-                    existing.push(attr);
-                }
-            }
-        }
+        self.add_missing_to_run(*target, kept(&attrs));
+        self.add_missing_details(*target, attrs);
     }
 
     fn remove_from_parent(&self, target: &u32) {

@@ -10,13 +10,12 @@
 
 use std::ops::Range;
 
-use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, QualName};
-use markup5ever::{local_name, ns, LocalName};
+use markup5ever::{local_name, LocalName};
 
-use super::character_tokens::{page_slice, push_normalized};
+use super::character_tokens::push_normalized;
 use super::entities::{for_each_piece, Piece};
 use super::tags::LowerName;
+use super::TagAttributes;
 
 /// Where a tag ends and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,19 +208,24 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
-/// The attribute value `page[range]`: character references decoded with
-/// the attribute rule, CR/LF normalised, NUL as U+FFFD.
-fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
-    let raw = page.get(range.clone()).unwrap_or("");
-    if memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none() {
-        return page_slice(page, range);
+/// Appends to `out` the attribute value `raw`: character references
+/// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
+fn push_attribute_value(out: &mut String, raw: &str) {
+    // Most values are short: a plain loop costs less than memchr's set-up.
+    let special = |b: &u8| matches!(b, b'&' | b'\r' | b'\0');
+    let plain = if raw.len() < 32 {
+        !raw.as_bytes().iter().any(special)
+    } else {
+        memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none()
+    };
+    if plain {
+        out.push_str(raw);
+        return;
     }
-    let mut out = String::with_capacity(raw.len());
     for_each_piece(raw, true, |piece| match piece {
-        Piece::Literal(s) => push_normalized(&mut out, s, true),
+        Piece::Literal(s) => push_normalized(out, s, true),
         Piece::Decoded(c) => out.push(c),
     });
-    StrTendril::from(out)
 }
 
 /// The attributes of a start tag from its name and value ranges in
@@ -234,10 +238,10 @@ fn attribute_value(page: &StrTendril, range: Range<usize>) -> StrTendril {
 /// the document copies the attributes into its table, so the tag's list
 /// need not be of its exact size, and one buffer serves every tag.
 pub(crate) fn start_tag_attributes(
-    page: &StrTendril,
+    page: &str,
     ranges: &[(Range<usize>, Range<usize>)],
     filter: AttributeFilter,
-    attrs: &mut Vec<Attribute>,
+    attrs: &mut TagAttributes,
 ) {
     let bytes = page.as_bytes();
     let name_of = |range: &Range<usize>| bytes.get(range.clone()).unwrap_or_default();
@@ -254,11 +258,11 @@ pub(crate) fn start_tag_attributes(
         };
         // Whether a name is kept depends on the name alone, so a later
         // duplicate of a kept attribute always meets the first here.
-        if attrs.iter().any(|a| a.name.local == name) {
+        if attrs.has_name(&name) {
             continue;
         }
-        let value = attribute_value(page, value.clone());
-        attrs.push(Attribute { name: QualName::new(None, ns!(), name), value });
+        let raw = page.get(value.clone()).unwrap_or("");
+        attrs.push_with(name, |out| push_attribute_value(out, raw));
     }
 }
 
@@ -275,10 +279,9 @@ mod tests {
 
     fn attrs(tag: &str) -> Vec<(String, String)> {
         let filter = AttributeFilter { keep_all: true, max: 256 };
-        let page = StrTendril::from_slice(tag);
-        let mut got = Vec::new();
-        start_tag_attributes(&page, &ranges(tag), filter, &mut got);
-        got.into_iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect()
+        let mut got = TagAttributes::default();
+        start_tag_attributes(tag, &ranges(tag), filter, &mut got);
+        got.iter().map(|(a, v)| (a.name.to_string(), v.to_string())).collect()
     }
 
     fn end(tag: &str) -> TagEnd {
@@ -327,9 +330,9 @@ mod tests {
     fn unread_attributes_are_dropped_and_the_rest_capped() {
         let filter = AttributeFilter { keep_all: false, max: 2 };
         let tag = "<p data-x=1 id=a class=b title=c>";
-        let mut got = Vec::new();
-        start_tag_attributes(&StrTendril::from_slice(tag), &ranges(tag), filter, &mut got);
-        let names: Vec<&str> = got.iter().map(|a| &*a.name.local).collect();
+        let mut got = TagAttributes::default();
+        start_tag_attributes(tag, &ranges(tag), filter, &mut got);
+        let names: Vec<&str> = got.iter().map(|(a, _)| &*a.name).collect();
         assert_eq!(names, ["id", "class"]);
     }
 

@@ -64,7 +64,8 @@ use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
 use super::tag_attributes::{start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
-use super::tree_builder::OwnTreeBuilder;
+use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
+use super::TagAttributes;
 
 /// The text of the one character token that `text`, read in `state`,
 /// makes when it has no CR or NUL to preprocess: `text` itself, or (in
@@ -294,7 +295,26 @@ impl Builder {
     fn process(&mut self, token: Token) -> TokenSinkResult<u32> {
         match self {
             Builder::Html5ever(b) => b.process_token(token, 1),
-            Builder::Own(b) => b.process_token(token),
+            Builder::Own(b) => b.process_token(token.into()),
+        }
+    }
+
+    /// Processes a tag; the own tree builder takes its attributes as they
+    /// are, html5ever's as its own.
+    fn tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
+        match self {
+            Builder::Html5ever(b) => {
+                let attrs = tag.attrs.to_html5ever();
+                let tag = Tag {
+                    kind: tag.kind,
+                    name: tag.name,
+                    self_closing: tag.self_closing,
+                    attrs,
+                    had_duplicate_attributes: false,
+                };
+                b.process_token(Token::TagToken(tag), 1)
+            }
+            Builder::Own(b) => b.process_token(OwnToken::TagToken(tag)),
         }
     }
 
@@ -426,7 +446,7 @@ impl Feeder {
     fn forget_formatting(&mut self) {
         let names = self.count(true);
         for name in names.into_iter().rev() {
-            let _ = self.process(Token::TagToken(tag(TagKind::EndTag, name, false, Vec::new())));
+            let _ = self.builder.tag(end_tag(name));
         }
         self.count(false);
     }
@@ -462,13 +482,9 @@ impl Feeder {
     }
 }
 
-fn tag(
-    kind: TagKind,
-    name: LocalName,
-    self_closing: bool,
-    attrs: Vec<html5ever::Attribute>,
-) -> Tag {
-    Tag { kind, name, self_closing, attrs, had_duplicate_attributes: false }
+/// The end tag `name`.
+fn end_tag(name: LocalName) -> OwnTag {
+    OwnTag { kind: TagKind::EndTag, name, self_closing: false, attrs: TagAttributes::default() }
 }
 
 /// The state the tree builder asked for after start tag `name`.
@@ -573,10 +589,15 @@ pub(crate) fn build_tree(
                     feeder.pending += 1;
                     let sink = feeder.builder.sink();
                     let mut attrs = sink.spare_attributes();
-                    start_tag_attributes(&page, scanner.attributes(), filter, &mut attrs);
+                    start_tag_attributes(text, scanner.attributes(), filter, &mut attrs);
                     sink.begin_start_tag(name.clone(), index as u32);
-                    let start = tag(TagKind::StartTag, name.clone(), end.self_closing, attrs);
-                    let result = feeder.process(Token::TagToken(start));
+                    let start = OwnTag {
+                        kind: TagKind::StartTag,
+                        name: name.clone(),
+                        self_closing: end.self_closing,
+                        attrs,
+                    };
+                    let result = feeder.builder.tag(start);
                     feeder.builder.sink().end_start_tag();
                     state = next_state(result, name);
                     skip_raw =
@@ -592,8 +613,7 @@ pub(crate) fn build_tree(
                     if matches!(*name, local_name!("br") | local_name!("p")) {
                         feeder.pending += 1;
                     }
-                    let end = tag(TagKind::EndTag, name.clone(), false, Vec::new());
-                    let _ = feeder.process(Token::TagToken(end));
+                    let _ = feeder.builder.tag(end_tag(name.clone()));
                 }
             }
             (_, Markup::Text(text_state)) if !skip_this_raw => {

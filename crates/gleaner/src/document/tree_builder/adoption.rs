@@ -8,7 +8,6 @@ use html5ever::tree_builder::{NodeOrText, TreeSink};
 use markup5ever::LocalName;
 
 use super::{class, Active, OwnTreeBuilder, Scope};
-use crate::document::sink::ElementNs;
 
 /// Outer and inner loop limits of the algorithm (steps 3 and 14.1).
 const OUTER_LOOPS: usize = 8;
@@ -91,11 +90,11 @@ impl OwnTreeBuilder {
                     continue;
                 };
                 // Step 4.13.6: a new element for the node's token.
-                let Some(Active::Element { tag, .. }) = self.active.get(node_active) else {
+                let Some(Active::Element { tag, node: old }) = self.active.get(node_active) else {
                     break;
                 };
-                let tag = tag.clone();
-                let new = self.create_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+                let (tag, old) = (tag.clone(), *old);
+                let new = self.create_like(tag.name.clone(), old);
                 let new_node = new.node;
                 self.active[node_active] = Active::Element { node: new_node, tag };
                 self.open[node_stack] = new;
@@ -113,11 +112,11 @@ impl OwnTreeBuilder {
             self.insert_at(place, NodeOrText::AppendNode(last_node));
             // Step 4.15–4.17: a new formatting element takes the furthest
             // block's children.
-            let Some(Active::Element { tag, .. }) = self.active.get(fe_active) else {
+            let Some(Active::Element { tag, node: old }) = self.active.get(fe_active) else {
                 return true;
             };
-            let tag = tag.clone();
-            let new = self.create_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+            let (tag, old) = (tag.clone(), *old);
+            let new = self.create_like(tag.name.clone(), old);
             let new_node = new.node;
             self.sink.reparent_children(&furthest_block, &new_node);
             self.sink.append(&furthest_block, NodeOrText::AppendNode(new_node));

@@ -3,10 +3,10 @@
 //! (WHATWG §13.2.6.4.19–23).
 
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{TagKind, Token};
+use html5ever::tokenizer::TagKind;
 use markup5ever::local_name;
 
-use super::{is_space, Mode, OwnTreeBuilder, Result, DONE};
+use super::{is_space, Mode, OwnTreeBuilder, Result, Token, DONE};
 
 /// The whitespace of `text` (the frameset modes ignore the rest).
 fn only_space(text: &StrTendril) -> Option<StrTendril> {
@@ -36,7 +36,7 @@ impl OwnTreeBuilder {
                 self.append_comment_to(html, text);
                 DONE
             }
-            Token::DoctypeToken(_) | Token::EOFToken | Token::ParseError(_) => DONE,
+            Token::DoctypeToken(_) | Token::EOFToken | Token::ParseError => DONE,
             Token::TagToken(tag)
                 if tag.kind == TagKind::StartTag && tag.name == local_name!("html") =>
             {
@@ -127,7 +127,7 @@ impl OwnTreeBuilder {
                 self.append_comment_to(0, text);
                 DONE
             }
-            Token::DoctypeToken(_) | Token::EOFToken | Token::ParseError(_) => DONE,
+            Token::DoctypeToken(_) | Token::EOFToken | Token::ParseError => DONE,
             Token::CharacterTokens(text) => self.split_space(
                 text,
                 |b, space| {

@@ -3,12 +3,12 @@
 //! §13.2.6.1 "adjust SVG attributes", "adjust MathML attributes",
 //! "adjust foreign attributes", and the SVG tag name table of §13.2.6.5).
 
-use html5ever::tokenizer::{Tag, TagKind, Token};
-use html5ever::{Attribute, QualName};
-use markup5ever::{local_name, namespace_prefix, ns, LocalName};
+use html5ever::tokenizer::TagKind;
+use markup5ever::{local_name, LocalName};
 
-use super::{attr, class, is_space, OwnTreeBuilder, Result, DONE};
+use super::{attr, class, is_space, OwnTreeBuilder, Result, Tag, Token, DONE};
 use crate::document::sink::ElementNs;
+use crate::document::{AttributeNs, TagAttributes};
 
 /// SVG element names with capitals; the tokenizer lower-cases them.
 const SVG_TAG_NAMES: &[&str] = &[
@@ -181,42 +181,41 @@ fn breaks_out(tag: &Tag) -> bool {
 }
 
 /// "Adjust foreign attributes", and the SVG or MathML attribute names.
-fn adjust_attributes(ns: ElementNs, attrs: &mut [Attribute]) {
-    for a in attrs.iter_mut() {
-        if a.name.ns != ns!() || a.name.prefix.is_some() {
+fn adjust_attributes(ns: ElementNs, attrs: &mut TagAttributes) {
+    for a in attrs.names_mut() {
+        if a.ns != AttributeNs::None {
             continue;
         }
-        let local = &a.name.local;
+        let local = &a.name;
         match ns {
             ElementNs::Svg => {
                 if let Some(m) = mixed_case(SVG_ATTRIBUTE_NAMES, local) {
-                    a.name.local = m;
+                    a.name = m;
                     continue;
                 }
             }
             ElementNs::MathMl if *local == local_name!("definitionurl") => {
-                a.name.local = LocalName::from("definitionURL");
+                a.name = LocalName::from("definitionURL");
                 continue;
             }
             _ => {}
         }
         let adjusted = match &**local {
             "xlink:actuate" | "xlink:arcrole" | "xlink:href" | "xlink:role" | "xlink:show"
-            | "xlink:title" | "xlink:type" => Some((
-                namespace_prefix!("xlink"),
-                ns!(xlink),
-                LocalName::from(&local["xlink:".len()..]),
-            )),
-            "xml:lang" | "xml:space" => {
-                Some((namespace_prefix!("xml"), ns!(xml), LocalName::from(&local["xml:".len()..])))
+            | "xlink:title" | "xlink:type" => {
+                Some((AttributeNs::XLink, LocalName::from(&local["xlink:".len()..])))
             }
-            "xmlns:xlink" => Some((namespace_prefix!("xmlns"), ns!(xmlns), local_name!("xlink"))),
+            "xml:lang" | "xml:space" => {
+                Some((AttributeNs::Xml, LocalName::from(&local["xml:".len()..])))
+            }
+            "xmlns:xlink" => Some((AttributeNs::XmlnsPrefixed, local_name!("xlink"))),
             _ => None,
         };
-        if let Some((prefix, namespace, local)) = adjusted {
-            a.name = QualName::new(Some(prefix), namespace, local);
+        if let Some((namespace, local)) = adjusted {
+            a.ns = namespace;
+            a.name = local;
         } else if *local == local_name!("xmlns") {
-            a.name = QualName::new(None, ns!(xmlns), local_name!("xmlns"));
+            a.ns = AttributeNs::Xmlns;
         }
     }
 }
@@ -228,7 +227,8 @@ impl OwnTreeBuilder {
     pub(super) fn insert_foreign_start(&mut self, mut tag: Tag, ns: ElementNs) {
         adjust_attributes(ns, &mut tag.attrs);
         let name = if ns == ElementNs::Svg { svg_tag_name(tag.name) } else { tag.name };
-        self.insert_element(ns, name, tag.attrs);
+        self.insert_element(ns, name, &tag.attrs);
+        self.sink.recycle(tag.attrs);
         if tag.self_closing {
             self.pop();
         }
@@ -252,7 +252,7 @@ impl OwnTreeBuilder {
                 self.insert_comment(text);
                 DONE
             }
-            Token::DoctypeToken(_) | Token::ParseError(_) | Token::EOFToken => DONE,
+            Token::DoctypeToken(_) | Token::ParseError | Token::EOFToken => DONE,
             Token::TagToken(tag) if tag.kind == TagKind::StartTag => {
                 if breaks_out(&tag) {
                     self.pop_to_html_content();

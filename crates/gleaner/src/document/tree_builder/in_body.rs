@@ -1,13 +1,13 @@
 //! The "in body" insertion mode (WHATWG §13.2.6.4.7).
 
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Tag, TagKind, Token, TokenSinkResult};
+use html5ever::tokenizer::{TagKind, TokenSinkResult};
 use html5ever::tree_builder::{QuirksMode, TreeSink};
 use markup5ever::{local_name, LocalName};
 
 use super::{
     attr, bare_tag, class, is_formatting, is_head_content, is_space, Active, Mode, OwnTreeBuilder,
-    Result, Scope, DONE,
+    Result, Scope, Tag, Token, DONE,
 };
 use crate::document::sink::ElementNs;
 
@@ -33,7 +33,7 @@ impl OwnTreeBuilder {
             }
             Token::TagToken(tag) if tag.kind == TagKind::StartTag => self.body_start_tag(tag),
             Token::TagToken(tag) => self.body_end_tag(tag),
-            Token::ParseError(_) => DONE,
+            Token::ParseError => DONE,
         }
     }
 
@@ -51,7 +51,7 @@ impl OwnTreeBuilder {
             local_name!("html") => {
                 if !self.is_open(&local_name!("template")) {
                     if let Some(html) = self.open.first() {
-                        self.sink.add_attrs_if_missing(&html.node, tag.attrs);
+                        self.sink.add_tag_attrs_if_missing(&html.node, tag.attrs);
                     }
                 }
                 DONE
@@ -62,7 +62,7 @@ impl OwnTreeBuilder {
                 if let Some(body) = body {
                     if !self.is_open(&local_name!("template")) {
                         self.frameset_ok = false;
-                        self.sink.add_attrs_if_missing(&body, tag.attrs);
+                        self.sink.add_tag_attrs_if_missing(&body, tag.attrs);
                     }
                 }
                 DONE
@@ -336,8 +336,9 @@ impl OwnTreeBuilder {
     /// inserted and pushed onto the list of active formatting elements.
     fn insert_formatting(&mut self, tag: Tag) {
         self.reconstruct_formatting();
+        // The list keeps the name; the attributes are the element's, which
+        // a re-created one shares (`create_like`).
         let kept = bare_tag(TagKind::StartTag, tag.name.clone());
-        let kept = Tag { attrs: tag.attrs.clone(), ..kept };
         let node = self.insert_html(tag);
         self.push_active(node, kept);
     }

@@ -3,12 +3,13 @@
 //! and text (§13.2.6.4.8).
 
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{TagKind, Token};
+use html5ever::tokenizer::TagKind;
 use html5ever::tree_builder::{NodeOrText, TreeSink};
 use markup5ever::local_name;
 
-use super::{is_head_content, quirks, Active, Mode, OwnTreeBuilder, Result, DONE};
+use super::{is_head_content, quirks, Active, Mode, OwnTreeBuilder, Result, Token, DONE};
 use crate::document::sink::ElementNs;
+use crate::document::TagAttributes;
 
 /// End tags the modes before the body treat as "anything else" rather
 /// than ignore.
@@ -71,7 +72,8 @@ impl OwnTreeBuilder {
             Token::TagToken(tag)
                 if tag.kind == TagKind::StartTag && tag.name == local_name!("html") =>
             {
-                let open = self.create_element(ElementNs::Html, tag.name, tag.attrs);
+                let open = self.create_element(ElementNs::Html, tag.name, &tag.attrs);
+                self.sink.recycle(tag.attrs);
                 self.sink.append(&0, NodeOrText::AppendNode(open.node));
                 self.open.push(open);
                 self.mode = Mode::BeforeHead;
@@ -87,7 +89,8 @@ impl OwnTreeBuilder {
     }
 
     fn before_html_anything_else(&mut self, token: Token) -> Result {
-        let open = self.create_element(ElementNs::Html, local_name!("html"), Vec::new());
+        let open =
+            self.create_element(ElementNs::Html, local_name!("html"), &TagAttributes::default());
         self.sink.append(&0, NodeOrText::AppendNode(open.node));
         self.open.push(open);
         self.mode = Mode::BeforeHead;

@@ -33,13 +33,59 @@ mod tests;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Tag, TagKind, Token, TokenSinkResult};
+use html5ever::tokenizer::{Doctype, TagKind, TokenSinkResult};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
-use html5ever::{Attribute, QualName};
+use html5ever::QualName;
 use markup5ever::interface::Tracer;
 use markup5ever::{local_name, ns, LocalName};
 
 use super::sink::{ArenaSink, ElementNs};
+use super::TagAttributes;
+
+/// A token as the tree builder takes it: html5ever's, but a start tag
+/// carries its attributes as a [`TagAttributes`] list (issue 12: no
+/// string object per value). The variants keep html5ever's names.
+#[derive(Debug)]
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum Token {
+    DoctypeToken(Doctype),
+    TagToken(Tag),
+    CommentToken(StrTendril),
+    CharacterTokens(StrTendril),
+    NullCharacterToken,
+    EOFToken,
+    /// The tokenizer's parse errors, which change nothing.
+    ParseError,
+}
+
+/// A tag token (see [`Token`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Tag {
+    pub kind: TagKind,
+    pub name: LocalName,
+    pub self_closing: bool,
+    pub attrs: TagAttributes,
+}
+
+impl From<html5ever::tokenizer::Token> for Token {
+    fn from(token: html5ever::tokenizer::Token) -> Token {
+        use html5ever::tokenizer::Token as T;
+        match token {
+            T::DoctypeToken(d) => Token::DoctypeToken(d),
+            T::TagToken(t) => Token::TagToken(Tag {
+                kind: t.kind,
+                name: t.name,
+                self_closing: t.self_closing,
+                attrs: TagAttributes::from_html5ever(&t.attrs),
+            }),
+            T::CommentToken(c) => Token::CommentToken(c),
+            T::CharacterTokens(c) => Token::CharacterTokens(c),
+            T::NullCharacterToken => Token::NullCharacterToken,
+            T::EOFToken => Token::EOFToken,
+            T::ParseError(_) => Token::ParseError,
+        }
+    }
+}
 
 /// The insertion modes (§13.2.4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -367,12 +413,12 @@ fn space_prefix(text: &str) -> usize {
 
 /// A tag token with no attributes.
 fn bare_tag(kind: TagKind, name: LocalName) -> Tag {
-    Tag { kind, name, self_closing: false, attrs: Vec::new(), had_duplicate_attributes: false }
+    Tag { kind, name, self_closing: false, attrs: TagAttributes::default() }
 }
 
 /// The value of attribute `name` of `tag`.
 fn attr<'a>(tag: &'a Tag, name: &LocalName) -> Option<&'a str> {
-    tag.attrs.iter().find(|a| a.name.local == *name && a.name.ns == ns!()).map(|a| &*a.value)
+    tag.attrs.get(name)
 }
 
 type Result = TokenSinkResult<u32>;
@@ -729,7 +775,7 @@ impl OwnTreeBuilder {
     // ----- creating and inserting nodes -----
 
     /// "Create an element for the token" in namespace `ns`.
-    fn create_element(&mut self, ns: ElementNs, name: LocalName, attrs: Vec<Attribute>) -> Open {
+    fn create_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> Open {
         let mut flags = ElementFlags::default();
         let namespace = match ns {
             ElementNs::Svg => ns!(svg),
@@ -742,18 +788,30 @@ impl OwnTreeBuilder {
         } else {
             let html_point = ns == ElementNs::MathMl
                 && name == local_name!("annotation-xml")
-                && attrs.iter().any(|a| {
-                    a.name.local == local_name!("encoding")
-                        && a.name.ns == ns!()
-                        && (a.value.eq_ignore_ascii_case("text/html")
-                            || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
+                && attrs.get(&local_name!("encoding")).is_some_and(|v| {
+                    v.eq_ignore_ascii_case("text/html")
+                        || v.eq_ignore_ascii_case("application/xhtml+xml")
                 });
             flags.mathml_annotation_xml_integration_point = html_point;
             foreign_class(ns, &name, html_point)
         };
-        let node =
-            self.sink.create_element(QualName::new(None, namespace, name.clone()), attrs, flags);
+        let node = self.sink.create_tag_element(
+            QualName::new(None, namespace, name.clone()),
+            attrs,
+            flags,
+        );
         Open { node, ns, name, class }
+    }
+
+    /// "Create an element for the token" of HTML formatting element
+    /// `like`, which the list of active formatting elements re-creates
+    /// (§13.2.4.3, §13.2.6.4.7 adoption agency): the new element shares
+    /// `like`'s attributes in the document's table.
+    fn create_like(&mut self, name: LocalName, like: u32) -> Open {
+        let class = html_class(&name);
+        let qual = QualName::new(None, ns!(html), name.clone());
+        let node = self.sink.create_element_like(qual, like);
+        Open { node, ns: ElementNs::Html, name, class }
     }
 
     /// "The appropriate place for inserting a node", with `target` the
@@ -799,7 +857,7 @@ impl OwnTreeBuilder {
 
     /// "Insert a foreign element" (or an HTML one): created, inserted at
     /// the appropriate place, pushed; its handle.
-    fn insert_element(&mut self, ns: ElementNs, name: LocalName, attrs: Vec<Attribute>) -> u32 {
+    fn insert_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> u32 {
         let place = self.place(None);
         let open = self.create_element(ns, name, attrs);
         let node = open.node;
@@ -810,7 +868,9 @@ impl OwnTreeBuilder {
 
     /// "Insert an HTML element" for `tag`.
     fn insert_html(&mut self, tag: Tag) -> u32 {
-        self.insert_element(ElementNs::Html, tag.name, tag.attrs)
+        let node = self.insert_element(ElementNs::Html, tag.name, &tag.attrs);
+        self.sink.recycle(tag.attrs);
+        node
     }
 
     /// An HTML element for a start tag that is never open (void elements):
@@ -823,7 +883,7 @@ impl OwnTreeBuilder {
     /// An HTML element with no attributes, as the spec inserts for a tag
     /// the page left out.
     fn insert_implied(&mut self, name: LocalName) -> u32 {
-        self.insert_element(ElementNs::Html, name, Vec::new())
+        self.insert_element(ElementNs::Html, name, &TagAttributes::default())
     }
 
     /// "Insert a character".
@@ -870,8 +930,8 @@ impl OwnTreeBuilder {
         for (i, entry) in self.active.iter().enumerate().rev() {
             match entry {
                 Active::Marker => break,
-                Active::Element { tag: t, .. } => {
-                    if t.name == tag.name && same_attributes(&t.attrs, &tag.attrs) {
+                Active::Element { tag: t, node: n } => {
+                    if t.name == tag.name && self.sink.same_attributes(*n, node) {
                         same += 1;
                         earliest = Some(i);
                     }
@@ -901,9 +961,14 @@ impl OwnTreeBuilder {
             first -= 1;
         }
         for i in first..self.active.len() {
-            let Some(Active::Element { tag, .. }) = self.active.get(i) else { continue };
-            let tag = tag.clone();
-            let node = self.insert_element(ElementNs::Html, tag.name.clone(), tag.attrs.clone());
+            let Some(Active::Element { tag, node: old }) = self.active.get_mut(i) else { continue };
+            let old = *old;
+            let tag = std::mem::replace(tag, bare_tag(TagKind::StartTag, local_name!("html")));
+            let place = self.place(None);
+            let open = self.create_like(tag.name.clone(), old);
+            let node = open.node;
+            self.insert_at(place, NodeOrText::AppendNode(node));
+            self.open.push(open);
             self.active[i] = Active::Element { node, tag };
         }
     }
@@ -922,9 +987,4 @@ impl OwnTreeBuilder {
     fn active_position(&self, node: u32) -> Option<usize> {
         self.active.iter().rposition(|a| matches!(a, Active::Element { node: n, .. } if *n == node))
     }
-}
-
-/// True if two attribute lists hold the same names with the same values.
-fn same_attributes(a: &[Attribute], b: &[Attribute]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| x.name == y.name && x.value == y.value))
 }

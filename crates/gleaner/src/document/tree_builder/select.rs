@@ -3,10 +3,9 @@
 //! are gone, a select's content is parsed in body and these start tags
 //! close what a select left open).
 
-use html5ever::tokenizer::Tag;
 use markup5ever::local_name;
 
-use super::{OwnTreeBuilder, Scope};
+use super::{OwnTreeBuilder, Scope, Tag};
 
 impl OwnTreeBuilder {
     /// True if a `select` is in scope.

@@ -3,10 +3,10 @@
 //! with foster parenting (§13.2.6.1) for content misplaced in a table.
 
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{TagKind, Token};
+use html5ever::tokenizer::TagKind;
 use markup5ever::{local_name, LocalName};
 
-use super::{attr, class, is_space, Active, Mode, OwnTreeBuilder, Result, Scope, DONE};
+use super::{attr, class, is_space, Active, Mode, OwnTreeBuilder, Result, Scope, Token, DONE};
 
 /// `caption`, `col`, `colgroup`, `tbody`, `td`, `tfoot`, `th`, `thead`,
 /// `tr`: start tags that end a caption or a cell.

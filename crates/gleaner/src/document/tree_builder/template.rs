@@ -1,10 +1,10 @@
 //! `<template>` (WHATWG §13.2.6.4.4 for its start and end tags,
 //! §13.2.6.4.16 "in template").
 
-use html5ever::tokenizer::{TagKind, Token};
+use html5ever::tokenizer::TagKind;
 use markup5ever::local_name;
 
-use super::{is_head_content, Mode, OwnTreeBuilder, Result, DONE};
+use super::{is_head_content, Mode, OwnTreeBuilder, Result, Token, DONE};
 
 impl OwnTreeBuilder {
     /// `</template>` in head: closes the open template.
@@ -65,7 +65,7 @@ impl OwnTreeBuilder {
                 self.reset_insertion_mode();
                 self.step(self.mode, Token::EOFToken)
             }
-            Token::ParseError(_) => DONE,
+            Token::ParseError => DONE,
         }
     }
 }
