@@ -648,26 +648,27 @@ impl ArenaSink {
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
         let last = self.links.borrow().get(parent as usize).map_or(NONE, |l| l.last_child);
-        if self.extend_text(last, text) {
-            self.record_text(last, is_contentful(text));
-        } else {
-            let id = self.push_text(text);
-            self.record_text(id, is_contentful(text));
-            self.with_links(|tree| tree.append(parent, id));
-        }
+        self.add_text(last, text, |tree, id| tree.append(parent, id));
     }
 
     /// Inserts `text` before `sibling`: appended to the text node before
     /// it, if any, else a new text node.
     pub fn insert_text_before(&self, sibling: u32, text: &str) {
         let prev = self.links.borrow().get(sibling as usize).map_or(NONE, |l| l.prev);
-        if self.extend_text(prev, text) {
-            self.record_text(prev, is_contentful(text));
+        self.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
+    }
+
+    /// `text` appended to `neighbour` if that is a text node, else a new
+    /// text node that `attach` links into the tree.
+    fn add_text(&self, neighbour: u32, text: &str, attach: impl FnOnce(&mut TreeLinks, u32)) {
+        let node = if self.extend_text(neighbour, text) {
+            neighbour
         } else {
             let id = self.push_text(text);
-            self.record_text(id, is_contentful(text));
-            self.with_links(|tree| tree.insert_before(sibling, id));
-        }
+            self.with_links(|tree| attach(tree, id));
+            id
+        };
+        self.record_text(node, is_contentful(text));
     }
 
     /// Foster-parented `text` (§13.2.6.1): before `table` if it has a

@@ -13,8 +13,9 @@
 //! `<plaintext>` in HTML content it answers
 //! [`TokenSinkResult::RawData`] or `Plaintext`, and the next token is
 //! that element's content (script data with its escape states, see
-//! `script_data`). The sink records which token made which node
-//! ([`ArenaSink::made`]), so the source↔DOM mapping needs no alignment.
+//! `script_data`). The sink records in each source token the node it
+//! made ([`ArenaSink::push_token`] and the start-tag and text records), so
+//! the source↔DOM mapping needs no alignment.
 //!
 //! What the tree builder is not given, because no algorithm reads it:
 //!
@@ -146,12 +147,12 @@ pub(crate) struct FeedOptions {
     pub tree_builder: TreeBuilderKind,
 }
 
-/// Which tree builder [`build_tree`] feeds (issue 12).
+/// Which tree builder the parse feeds its tokens to (issue 12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TreeBuilderKind {
     /// html5ever's `TreeBuilder`.
     Html5ever,
-    /// gleaner's own ([`super::tree_builder`]), the default: it builds
+    /// gleaner's own (`document/tree_builder/`), the default: it builds
     /// html5ever's trees on all 2 987 dev pages and passes the html5lib
     /// cases html5ever passes (and 4 more), with 40 % fewer instructions.
     #[default]
