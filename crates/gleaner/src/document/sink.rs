@@ -329,10 +329,9 @@ pub(crate) struct ArenaSink {
     /// The text node whose text ends `text`, or [`NONE`]: text appended
     /// to it is appended to `text`.
     last_text: Cell<u32>,
-    /// See [`BuiltTree::text_in_creation_order`].
-    text_in_creation_order: Cell<bool>,
     /// The text of text nodes that grew after a later text node was
-    /// made, by node (see [`ArenaSink::extend_text`]).
+    /// made, by node (see [`ArenaSink::extend_text`]); while it is empty,
+    /// `text` is in creation order ([`BuiltTree::text_in_creation_order`]).
     grown: RefCell<HashMap<u32, String>>,
     attrs: RefCell<AttributeTable>,
     namespaces: RefCell<Vec<ElementNs>>,
@@ -395,7 +394,6 @@ impl ArenaSink {
             nodes: RefCell::new(vec![detached(NodeKind::Document)]),
             text: RefCell::new(String::new()),
             last_text: Cell::new(NONE),
-            text_in_creation_order: Cell::new(true),
             grown: RefCell::new(HashMap::new()),
             attrs: RefCell::new(AttributeTable::default()),
             namespaces: RefCell::new(vec![ElementNs::Other]),
@@ -707,7 +705,6 @@ impl ArenaSink {
             buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned()
         });
         own.push_str(text);
-        self.text_in_creation_order.set(false);
         true
     }
 
@@ -744,12 +741,13 @@ impl TreeSink for ArenaSink {
     type ElemName<'a> = ArenaName<'a>;
 
     fn finish(self) -> BuiltTree {
+        let text_in_creation_order = self.grown.borrow().is_empty();
         self.settle_grown_text();
         BuiltTree {
             links: self.links.into_inner(),
             nodes: self.nodes.into_inner(),
             text: self.text.into_inner(),
-            text_in_creation_order: self.text_in_creation_order.get(),
+            text_in_creation_order,
             attrs: self.attrs.into_inner(),
             namespaces: self.namespaces.into_inner(),
             templates: self.templates.into_inner(),

@@ -364,59 +364,34 @@ impl Source {
     /// §1.1: no comments or declarations, and no `<script>`, `<style>` or
     /// `<noscript>` elements (tags and content).
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, SourceToken)> + '_ {
-        let mut noise_depth: Option<LocalName> = None;
-        self.tokens().iter().enumerate().filter(move |&(_, t)| match t.code() {
-            KindCode::StartTag
-                if noise_depth.is_none() && self.name_of(t).is_some_and(is_source_noise) =>
-            {
-                noise_depth = self.name_of(t).cloned();
-                false
-            }
-            KindCode::EndTag
-                if noise_depth.is_some() && noise_depth.as_ref() == self.name_of(t) =>
-            {
-                noise_depth = None;
-                false
-            }
-            _ if noise_depth.is_some() => false,
-            KindCode::Comment | KindCode::Declaration | KindCode::RawText => false,
-            KindCode::StartTag | KindCode::EndTag | KindCode::Text => true,
-        })
+        let mut filter = ContentFilter::default();
+        self.tokens().iter().enumerate().filter(move |&(_, t)| filter.keeps(t, self.tag_of(t)))
     }
 
     /// The tokens of [`Source::content_tokens`], each with its tag name
     /// (as [`Source::tag_name`] gives it), in one plain loop over the
-    /// stored tokens: the open `<script>`, `<style>` or `<noscript>` is
-    /// remembered by the index of its name, which names one tag name
-    /// only, so nothing is cloned per token. For the source-level
-    /// algorithms that read every token of a page (issue 12).
+    /// stored tokens, for the source-level algorithms that read every
+    /// token of a page (issue 12).
     pub(crate) fn for_each_content_token(
         &self,
         mut visit: impl FnMut(SourceToken, Option<&LocalName>),
     ) {
-        // The name index of the noise element being skipped.
-        let mut noise: Option<usize> = None;
+        let mut filter = ContentFilter::default();
         for pair in self.tokens.windows(2) {
             let [t, next] = pair else { continue };
             let token = view(t, next);
-            let code = token.code();
-            let is_tag = matches!(code, KindCode::StartTag | KindCode::EndTag);
-            let index = token.name_index();
-            let name = if is_tag { self.tag_names.get(index) } else { None };
-            match (code, noise) {
-                (KindCode::StartTag, None) if name.is_some_and(is_source_noise) => {
-                    noise = Some(index);
-                    continue;
-                }
-                (KindCode::EndTag, Some(open)) if name.is_some() && open == index => {
-                    noise = None;
-                    continue;
-                }
-                (_, Some(_)) => continue,
-                (KindCode::Comment | KindCode::Declaration | KindCode::RawText, None) => continue,
-                (KindCode::StartTag | KindCode::EndTag | KindCode::Text, None) => {}
+            let name = self.tag_of(token);
+            if filter.keeps(token, name) {
+                visit(token, name);
             }
-            visit(token, name);
+        }
+    }
+
+    /// The name of a start or end tag token; `None` for other tokens.
+    fn tag_of(&self, token: SourceToken) -> Option<&LocalName> {
+        match token.code() {
+            KindCode::StartTag | KindCode::EndTag => self.name_of(token),
+            _ => None,
         }
     }
 
@@ -996,6 +971,37 @@ impl Source {
         }
         self.mapped_bytes = mapped;
         self.text_bytes = total;
+    }
+}
+
+/// The normalisation of ALGORITHMS.md §1.1 over a token stream: drops
+/// comments, declarations and raw text, and `<script>`, `<style>` and
+/// `<noscript>` elements with their content. The open one is remembered
+/// by the index of its name, which stands for one tag name only, so
+/// nothing is cloned per token.
+#[derive(Debug, Default)]
+struct ContentFilter {
+    /// The name index of the element being skipped.
+    noise: Option<usize>,
+}
+
+impl ContentFilter {
+    /// Does `token` (a tag named `name`, or no tag) survive?
+    fn keeps(&mut self, token: SourceToken, name: Option<&LocalName>) -> bool {
+        let index = token.name_index();
+        match (token.code(), self.noise) {
+            (KindCode::StartTag, None) if name.is_some_and(is_source_noise) => {
+                self.noise = Some(index);
+                false
+            }
+            (KindCode::EndTag, Some(open)) if name.is_some() && open == index => {
+                self.noise = None;
+                false
+            }
+            (_, Some(_)) => false,
+            (KindCode::Comment | KindCode::Declaration | KindCode::RawText, None) => false,
+            (KindCode::StartTag | KindCode::EndTag | KindCode::Text, None) => true,
+        }
     }
 }
 

@@ -31,7 +31,7 @@ impl OwnTreeBuilder {
             for (i, entry) in self.active.iter().enumerate().rev() {
                 match entry {
                     Active::Marker => break,
-                    Active::Element { node, tag } if tag.name == *subject => {
+                    Active::Element { node, name } if name == subject => {
                         found = Some((i, *node));
                         break;
                     }
@@ -90,13 +90,13 @@ impl OwnTreeBuilder {
                     continue;
                 };
                 // Step 4.13.6: a new element for the node's token.
-                let Some(Active::Element { tag, node: old }) = self.active.get(node_active) else {
+                let Some(Active::Element { name, node: old }) = self.active.get(node_active) else {
                     break;
                 };
-                let (tag, old) = (tag.clone(), *old);
-                let new = self.create_like(tag.name.clone(), old);
+                let (name, old) = (name.clone(), *old);
+                let new = self.create_like(name.clone(), old);
                 let new_node = new.node;
-                self.active[node_active] = Active::Element { node: new_node, tag };
+                self.active[node_active] = Active::Element { node: new_node, name };
                 self.open[node_stack] = new;
                 if last_node == furthest_block {
                     bookmark = node_active + 1;
@@ -112,11 +112,11 @@ impl OwnTreeBuilder {
             self.insert_at(place, NodeOrText::AppendNode(last_node));
             // Step 4.15–4.17: a new formatting element takes the furthest
             // block's children.
-            let Some(Active::Element { tag, node: old }) = self.active.get(fe_active) else {
+            let Some(Active::Element { name, node: old }) = self.active.get(fe_active) else {
                 return true;
             };
-            let (tag, old) = (tag.clone(), *old);
-            let new = self.create_like(tag.name.clone(), old);
+            let (name, old) = (name.clone(), *old);
+            let new = self.create_like(name.clone(), old);
             let new_node = new.node;
             self.sink.reparent_children(&furthest_block, &new_node);
             self.sink.append(&furthest_block, NodeOrText::AppendNode(new_node));
@@ -126,7 +126,7 @@ impl OwnTreeBuilder {
                 bookmark -= 1;
             }
             let at = bookmark.min(self.active.len());
-            self.active.insert(at, Active::Element { node: new_node, tag });
+            self.active.insert(at, Active::Element { node: new_node, name });
             // Step 4.19: and the stack entry to just below the furthest
             // block.
             if let Some(i) = self.position_in_stack(fe) {

@@ -167,7 +167,7 @@ impl OwnTreeBuilder {
             local_name!("a") => {
                 let open_a = self.active.iter().rev().find_map(|a| match a {
                     Active::Marker => Some(None),
-                    Active::Element { node, tag } if tag.name == local_name!("a") => {
+                    Active::Element { node, name } if *name == local_name!("a") => {
                         Some(Some(*node))
                     }
                     _ => None,
@@ -336,11 +336,9 @@ impl OwnTreeBuilder {
     /// inserted and pushed onto the list of active formatting elements.
     fn insert_formatting(&mut self, tag: Tag) {
         self.reconstruct_formatting();
-        // The list keeps the name; the attributes are the element's, which
-        // a re-created one shares (`create_like`).
-        let kept = bare_tag(TagKind::StartTag, tag.name.clone());
+        let name = tag.name.clone();
         let node = self.insert_html(tag);
-        self.push_active(node, kept);
+        self.push_active(node, name);
     }
 
     /// The loop of `<li>`, `<dd>`, `<dt>`: the nearest open list item of

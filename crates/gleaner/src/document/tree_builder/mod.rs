@@ -336,11 +336,13 @@ impl Open {
 }
 
 /// An entry of the list of active formatting elements (§13.2.4.3): a
-/// marker, or an element with the token that made it (to re-create it).
+/// marker, or an element and its name. Its token's attributes are the
+/// element's own in the document's table, which an element re-created
+/// for it shares ([`OwnTreeBuilder::create_like`]).
 #[derive(Debug, Clone)]
 pub(crate) enum Active {
     Marker,
-    Element { node: u32, tag: Tag },
+    Element { node: u32, name: LocalName },
 }
 
 /// Where a node goes ("appropriate place for inserting a node",
@@ -860,6 +862,19 @@ impl OwnTreeBuilder {
     fn insert_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> u32 {
         let place = self.place(None);
         let open = self.create_element(ns, name, attrs);
+        self.insert_open(place, open)
+    }
+
+    /// [`OwnTreeBuilder::insert_element`] for the HTML element `name`
+    /// re-created for formatting element `like` ([`OwnTreeBuilder::create_like`]).
+    fn insert_like(&mut self, name: LocalName, like: u32) -> u32 {
+        let place = self.place(None);
+        let open = self.create_like(name, like);
+        self.insert_open(place, open)
+    }
+
+    /// `open`'s element inserted at `place` and pushed; its handle.
+    fn insert_open(&mut self, place: Place, open: Open) -> u32 {
         let node = open.node;
         self.insert_at(place, NodeOrText::AppendNode(node));
         self.open.push(open);
@@ -924,14 +939,14 @@ impl OwnTreeBuilder {
     /// "Push onto the list of active formatting elements" (§13.2.4.3),
     /// with the Noah's Ark clause: at most three equal entries after the
     /// last marker.
-    fn push_active(&mut self, node: u32, tag: Tag) {
+    fn push_active(&mut self, node: u32, name: LocalName) {
         let mut same = 0;
         let mut earliest = None;
         for (i, entry) in self.active.iter().enumerate().rev() {
             match entry {
                 Active::Marker => break,
-                Active::Element { tag: t, node: n } => {
-                    if t.name == tag.name && self.sink.same_attributes(*n, node) {
+                Active::Element { name: other, node: n } => {
+                    if *other == name && self.sink.same_attributes(*n, node) {
                         same += 1;
                         earliest = Some(i);
                     }
@@ -943,7 +958,7 @@ impl OwnTreeBuilder {
                 self.active.remove(i);
             }
         }
-        self.active.push(Active::Element { node, tag });
+        self.active.push(Active::Element { node, name });
     }
 
     /// "Reconstruct the active formatting elements".
@@ -961,15 +976,10 @@ impl OwnTreeBuilder {
             first -= 1;
         }
         for i in first..self.active.len() {
-            let Some(Active::Element { tag, node: old }) = self.active.get_mut(i) else { continue };
-            let old = *old;
-            let tag = std::mem::replace(tag, bare_tag(TagKind::StartTag, local_name!("html")));
-            let place = self.place(None);
-            let open = self.create_like(tag.name.clone(), old);
-            let node = open.node;
-            self.insert_at(place, NodeOrText::AppendNode(node));
-            self.open.push(open);
-            self.active[i] = Active::Element { node, tag };
+            let Some(Active::Element { name, node: old }) = self.active.get(i) else { continue };
+            let (name, old) = (name.clone(), *old);
+            let node = self.insert_like(name.clone(), old);
+            self.active[i] = Active::Element { node, name };
         }
     }
 
