@@ -28,22 +28,30 @@ pub(crate) enum TextState {
 }
 
 /// Appends `s` with CR LF and lone CRs as LF, and NULs as U+FFFD if
-/// `replace_nul`.
+/// `replace_nul`. The bytes to change are found with `memchr`, and the
+/// runs between them copied whole.
 pub(crate) fn push_normalized(out: &mut String, s: &str, replace_nul: bool) {
     let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let replacement = match b {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => "",
-            b'\r' => "\n",
-            b'\0' if replace_nul => "\u{FFFD}",
-            _ => continue,
+    loop {
+        let rest = bytes.get(run..).unwrap_or_default();
+        let found = if replace_nul {
+            memchr::memchr2(b'\r', b'\0', rest)
+        } else {
+            memchr::memchr(b'\r', rest)
         };
-        out.push_str(&s[run..i]);
+        let Some(offset) = found else { break };
+        let i = run + offset;
+        let replacement = match bytes.get(i) {
+            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => "",
+            Some(b'\r') => "\n",
+            _ => "\u{FFFD}",
+        };
+        out.push_str(s.get(run..i).unwrap_or(""));
         out.push_str(replacement);
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(s.get(run..).unwrap_or(""));
 }
 
 /// `s` normalised as with [`push_normalized`] (NULs as U+FFFD).
