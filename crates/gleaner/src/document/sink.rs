@@ -455,7 +455,7 @@ impl ArenaSink {
         attrs: &TagAttributes,
         flags: ElementFlags,
     ) -> u32 {
-        let run = self.attrs.borrow_mut().push(attrs.kept());
+        let run = self.attrs.borrow_mut().push_list(attrs);
         let id = self.new_element(name, run, flags);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
