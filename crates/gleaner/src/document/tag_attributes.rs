@@ -248,7 +248,7 @@ fn attribute_name(raw: &[u8]) -> LocalName {
 /// equal to one of them being a zero byte of the word XOR that byte
 /// repeated (`(x - 0x01…) & !x & 0x80…` is non-zero exactly when some byte
 /// of `x` is zero), the last bytes one by one.
-fn has_special(bytes: &[u8]) -> bool {
+pub(crate) fn has_special(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;

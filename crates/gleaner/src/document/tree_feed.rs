@@ -66,7 +66,7 @@ use super::deadline::Deadline;
 use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
-use super::tag_attributes::{start_tag_attributes, AttributeFilter};
+use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
 use super::TagAttributes;
@@ -77,8 +77,19 @@ use super::TagAttributes;
 /// (§13.2.3.5) and (in data and RCDATA) its character references decoded,
 /// in `decoded` — a reference never decodes to NUL, and what it decodes
 /// to is not preprocessed, so that is the token's text.
+///
+/// Most text has none of `&`, CR and NUL, which one look finds: eight
+/// bytes at a time for short text, `memchr` for longer.
 fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
     let bytes = text.as_bytes();
+    let special = if bytes.len() < 64 {
+        has_special(bytes)
+    } else {
+        memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some()
+    };
+    if !special {
+        return Some(text);
+    }
     let cr = match memchr::memchr2(b'\r', b'\0', bytes) {
         None => false,
         Some(at) => {
@@ -582,7 +593,6 @@ pub(crate) fn build_tree(
         }
         state = ScanState::Data;
         let skip_this_raw = std::mem::replace(&mut skip_raw, false);
-        let raw = text.get(scanned.start..scanned.end).unwrap_or("");
         // Deviation: when the tree builder has made more than three
         // elements for each start tag of the page, it is re-creating
         // formatting elements a flood of them left open (WHATWG
@@ -678,6 +688,7 @@ pub(crate) fn build_tree(
                 });
             }
             (_, Markup::Doctype) => {
+                let raw = text.get(scanned.start..scanned.end).unwrap_or("");
                 if let Some(d) = doctype(raw) {
                     let _ = feeder.process(Token::DoctypeToken(d));
                 }
