@@ -46,6 +46,29 @@ impl AttributeTable {
         start..self.entries.len() as u32
     }
 
+    /// [`AttributeTable::push`] for a start tag's list: the list's string
+    /// of values copied at once and each entry's range moved by where it
+    /// went (issue 12: not a copy and three overflow checks per
+    /// attribute).
+    pub fn push_list(&mut self, attrs: &TagAttributes) -> Range<u32> {
+        let start = self.entries.len() as u32;
+        if attrs.entries.is_empty() {
+            return start..start;
+        }
+        let base = self.values.len();
+        if u32::try_from(base + attrs.values.len()).is_err()
+            || u32::try_from(self.entries.len() + attrs.entries.len()).is_err()
+        {
+            return self.push(attrs.kept());
+        }
+        self.values.push_str(&attrs.values);
+        self.entries.extend(attrs.entries.iter().map(|a| {
+            let value = (base + a.value.start) as u32..(base + a.value.end) as u32;
+            (a.name.clone(), value)
+        }));
+        start..self.entries.len() as u32
+    }
+
     /// Appends one entry; false when the offsets would overflow.
     fn push_entry(&mut self, name: LocalName, value: &str) -> bool {
         let (Ok(start), Ok(end), Ok(_)) = (

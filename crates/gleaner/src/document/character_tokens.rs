@@ -28,22 +28,48 @@ pub(crate) enum TextState {
 }
 
 /// Appends `s` with CR LF and lone CRs as LF, and NULs as U+FFFD if
-/// `replace_nul`.
+/// `replace_nul`. The bytes to change are found eight at a time
+/// ([`find_cr_or_nul`]; text with Windows line ends has one a line, too
+/// close together for `memchr`'s set-up to pay), and the runs between
+/// them copied whole.
 pub(crate) fn push_normalized(out: &mut String, s: &str, replace_nul: bool) {
     let bytes = s.as_bytes();
+    out.reserve(s.len());
     let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let replacement = match b {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => "",
-            b'\r' => "\n",
-            b'\0' if replace_nul => "\u{FFFD}",
-            _ => continue,
+    while let Some(i) = find_cr_or_nul(bytes, run, replace_nul) {
+        let replacement = match bytes.get(i) {
+            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => "",
+            Some(b'\r') => "\n",
+            _ => "\u{FFFD}",
         };
-        out.push_str(&s[run..i]);
+        out.push_str(s.get(run..i).unwrap_or(""));
         out.push_str(replacement);
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(s.get(run..).unwrap_or(""));
+}
+
+/// The first CR (or NUL, if `nul`) in `bytes` from `from`: eight bytes at
+/// a time, a byte equal to CR being a zero byte of the word XOR CRs
+/// repeated. `(x - 0x01…) & !x & 0x80…` marks the lowest zero byte of `x`
+/// exactly (bytes above it may be marked falsely, after a borrow), so the
+/// lowest mark is the answer.
+fn find_cr_or_nul(bytes: &[u8], from: usize, nul: bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let nul_mask = if nul { u64::MAX } else { 0 };
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*chunk);
+        let marks = zero_byte(w ^ (ONES * 0x0D)) | (zero_byte(w) & nul_mask);
+        if marks != 0 {
+            return Some(i + (marks.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = bytes.get(i..).unwrap_or_default();
+    rest.iter().position(|&b| b == b'\r' || (nul && b == 0)).map(|p| i + p)
 }
 
 /// `s` normalised as with [`push_normalized`] (NULs as U+FFFD).
@@ -147,6 +173,30 @@ mod tests {
             })
         });
         out
+    }
+
+    #[test]
+    fn normalizes_at_any_position() {
+        for len in 0..20 {
+            for at in 0..len {
+                for (special, nul, want) in [
+                    ('\r', false, "\n"),
+                    ('\r', true, "\n"),
+                    ('\0', true, "\u{FFFD}"),
+                    ('\0', false, "\0"),
+                ] {
+                    let mut text: Vec<char> = "abcdefghij".chars().cycle().take(len).collect();
+                    text[at] = special;
+                    let text: String = text.into_iter().collect();
+                    let mut out = String::new();
+                    push_normalized(&mut out, &text, nul);
+                    assert_eq!(out, text.replace(special, want), "{text:?} {nul}");
+                }
+            }
+        }
+        let mut out = String::new();
+        push_normalized(&mut out, "a\r\nb\r\r\nc\r\u{e9}\r\0\r", true);
+        assert_eq!(out, "a\nb\n\nc\n\u{e9}\n\u{FFFD}\n");
     }
 
     #[test]

@@ -352,9 +352,10 @@ pub(crate) struct ArenaSink {
     /// character token fed: the tree builder inserts table text when the
     /// next token comes), or [`NONE`].
     text_token: Cell<u32>,
-    /// Some of [`ArenaSink::text_token`]'s text that went to the node it
-    /// is mapped to is not whitespace.
-    text_token_contentful: Cell<bool>,
+    /// Whether some of [`ArenaSink::text_token`]'s text that went to the
+    /// node it is mapped to is not whitespace: read from the buffer only
+    /// if a later piece of the token's text asks.
+    text_token_contentful: Cell<Contentful>,
     /// The start tag being processed: its name and source token.
     start_tag: RefCell<Option<(LocalName, u32)>>,
     /// The attribute list of the last element created, emptied, for the
@@ -404,7 +405,7 @@ impl ArenaSink {
             placeholder: LocalName::from(""),
             tokens: RefCell::new(Vec::new()),
             text_token: Cell::new(NONE),
-            text_token_contentful: Cell::new(false),
+            text_token_contentful: Cell::new(Contentful::Known(false)),
             start_tag: RefCell::new(None),
             spare: RefCell::new(TagAttributes::default()),
         }
@@ -455,7 +456,7 @@ impl ArenaSink {
         attrs: &TagAttributes,
         flags: ElementFlags,
     ) -> u32 {
-        let run = self.attrs.borrow_mut().push(attrs.kept());
+        let run = self.attrs.borrow_mut().push_list(attrs);
         let id = self.new_element(name, run, flags);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
@@ -567,7 +568,7 @@ impl ArenaSink {
     /// Characters inserted from now on come from source token `token`.
     pub fn set_text_token(&self, token: u32) {
         self.text_token.set(token);
-        self.text_token_contentful.set(false);
+        self.text_token_contentful.set(Contentful::Known(false));
     }
 
     /// The start tag `token` named `name` is being processed: the last
@@ -583,14 +584,31 @@ impl ArenaSink {
         *self.start_tag.borrow_mut() = None;
     }
 
-    /// Records that text of the current character token went to `node`.
-    fn record_text(&self, node: u32, contentful: bool) {
+    /// Records that text of the current character token, `inserted`, went
+    /// to `node`: the token is mapped to the first node it gave text to,
+    /// or to the first it gave text that is not whitespace. Whether a
+    /// piece is whitespace is only read when a later piece of the same
+    /// token needs it (most tokens are one piece).
+    fn record_text(&self, node: u32, inserted: Contentful) {
         let token = self.text_token.get();
         let mut tokens = self.tokens.borrow_mut();
         let Some(t) = tokens.get_mut(token as usize) else { return };
-        if !t.is_mapped() || (contentful && !self.text_token_contentful.get()) {
+        if !t.is_mapped() {
             t.map_to(node);
-            self.text_token_contentful.set(contentful);
+            self.text_token_contentful.set(inserted);
+        } else if !self.contentful(self.text_token_contentful.get()) && self.contentful(inserted) {
+            t.map_to(node);
+            self.text_token_contentful.set(Contentful::Known(true));
+        }
+    }
+
+    /// Whether the text `c` stands for is not all whitespace.
+    fn contentful(&self, c: Contentful) -> bool {
+        match c {
+            Contentful::Known(known) => known,
+            Contentful::InBuffer(start, end) => {
+                is_contentful(self.text.borrow().get(start as usize..end as usize).unwrap_or(""))
+            }
         }
     }
 
@@ -618,8 +636,8 @@ impl ArenaSink {
         (nodes.len() - 1) as u32
     }
 
-    /// A new text node holding `text`.
-    fn push_text(&self, text: &str) -> u32 {
+    /// A new text node holding `text`; where the text went.
+    fn push_text(&self, text: &str) -> (u32, Contentful) {
         let mut buffer = self.text.borrow_mut();
         let start = buffer.len() as u32;
         buffer.push_str(text);
@@ -627,7 +645,7 @@ impl ArenaSink {
         drop(buffer);
         let id = self.push(NodeKind::Text(start..end), ElementNs::Other);
         self.last_text.set(id);
-        id
+        (id, Contentful::InBuffer(start, end))
     }
 
     /// The tree's links, to change.
@@ -659,14 +677,15 @@ impl ArenaSink {
     /// `text` appended to `neighbour` if that is a text node, else a new
     /// text node that `attach` links into the tree.
     fn add_text(&self, neighbour: u32, text: &str, attach: impl FnOnce(&mut TreeLinks, u32)) {
-        let node = if self.extend_text(neighbour, text) {
-            neighbour
-        } else {
-            let id = self.push_text(text);
-            self.with_links(|tree| attach(tree, id));
-            id
+        let (node, inserted) = match self.extend_text(neighbour, text) {
+            Some(inserted) => (neighbour, inserted),
+            None => {
+                let (id, inserted) = self.push_text(text);
+                self.with_links(|tree| attach(tree, id));
+                (id, inserted)
+            }
         };
-        self.record_text(node, is_contentful(text));
+        self.record_text(node, inserted);
     }
 
     /// Foster-parented `text` (§13.2.6.1): before `table` if it has a
@@ -685,27 +704,29 @@ impl ArenaSink {
     /// there (rare: foster parenting, the adoption agency). Moving it to
     /// the end of the buffer instead would copy it again each time, and
     /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
-    /// would cost time and memory quadratic in the page.
-    fn extend_text(&self, node: u32, text: &str) -> bool {
+    /// would cost time and memory quadratic in the page. Gives where
+    /// the text went, or `None` if `node` is not a text node.
+    fn extend_text(&self, node: u32, text: &str) -> Option<Contentful> {
         if node == NONE {
-            return false;
+            return None;
         }
         let mut nodes = self.nodes.borrow_mut();
         let Some(Node { kind: NodeKind::Text(range), .. }) = nodes.get_mut(node as usize) else {
-            return false;
+            return None;
         };
         let mut buffer = self.text.borrow_mut();
         if self.last_text.get() == node {
+            let start = buffer.len() as u32;
             buffer.push_str(text);
             range.end = buffer.len() as u32;
-            return true;
+            return Some(Contentful::InBuffer(start, range.end));
         }
         let mut grown = self.grown.borrow_mut();
         let own = grown.entry(node).or_insert_with(|| {
             buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned()
         });
         own.push_str(text);
-        true
+        Some(Contentful::Known(is_contentful(text)))
     }
 
     /// The text of the nodes in [`ArenaSink::grown`] at the end of the
@@ -723,6 +744,16 @@ impl ArenaSink {
             }
         }
     }
+}
+
+/// Whether a piece of text inserted is not all whitespace: known, or to be
+/// read from the range of the text buffer it went to (which keeps those
+/// bytes while the tree is built: text grows at the buffer's end, or
+/// elsewhere).
+#[derive(Debug, Clone, Copy)]
+enum Contentful {
+    Known(bool),
+    InBuffer(u32, u32),
 }
 
 /// Text that is not all whitespace.

@@ -211,7 +211,7 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const SPACES: u64 = 0x2020_2020_2020_2020;
     let bytes = t.as_bytes();
-    let mut count = AsciiCount { chars: 0, words: 0, after_space: 0x80 };
+    let mut count = AsciiCount::new();
     let mut i = 0;
     while i < bytes.len() {
         while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
@@ -251,31 +251,77 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
         }
         i += c.len_utf8();
     }
+    count.flush();
     (count.chars, count.words)
 }
 
-/// The running counts of [`count_text`].
+/// The running counts of [`count_text`]. Chunks add their characters and
+/// word starts to per-byte counters (one per byte position, bit 0 up), a
+/// shift and an add each instead of two population counts; the counters
+/// are summed into `chars` and `words` before they can overflow (after
+/// 255 chunks) and at the end.
 struct AsciiCount {
     chars: u32,
     words: u32,
     /// Bit 7 set: the character before the next one is whitespace, or
     /// there is none.
     after_space: u64,
+    /// Characters at each byte position of the chunks added since the
+    /// last [`flush`](Self::flush), a counter a byte.
+    char_lanes: u64,
+    /// Word starts at each byte position, likewise.
+    word_lanes: u64,
+    /// Chunks added since the last flush (at most 255).
+    pending: u32,
 }
 
 impl AsciiCount {
+    fn new() -> AsciiCount {
+        AsciiCount {
+            chars: 0,
+            words: 0,
+            after_space: 0x80,
+            char_lanes: 0,
+            word_lanes: 0,
+            pending: 0,
+        }
+    }
+
     /// Adds the characters and word starts of eight ASCII bytes (little
     /// end first); returns their [`ascii_space_bits`].
     #[inline]
     fn add(&mut self, w: u64) -> u64 {
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let space = ascii_space_bits(w);
+        let letters = !space & HIGH;
         // A word starts at a non-space byte after a space byte.
-        let starts = !space & HIGH & ((space << 8) | self.after_space);
-        self.words += starts.count_ones();
-        self.chars += (!space & HIGH).count_ones();
+        let starts = letters & ((space << 8) | self.after_space);
+        self.char_lanes += letters >> 7;
+        self.word_lanes += starts >> 7;
+        self.pending += 1;
+        if self.pending == 255 {
+            self.flush();
+        }
         space
     }
+
+    /// Sums the per-byte counters into `chars` and `words`.
+    fn flush(&mut self) {
+        self.chars += lane_sum(self.char_lanes);
+        self.words += lane_sum(self.word_lanes);
+        self.char_lanes = 0;
+        self.word_lanes = 0;
+        self.pending = 0;
+    }
+}
+
+/// The sum of the eight bytes of `w`: pairs of bytes added into 16-bit
+/// lanes (at most 510 each), which a multiplication sums into the top 16
+/// bits (at most 2 040, no carry out).
+fn lane_sum(w: u64) -> u32 {
+    const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
+    let pairs = (w & EVEN) + ((w >> 8) & EVEN);
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
 }
 
 /// The last `n` bytes of `bytes` (1 to 7) as a little-endian word, padded
@@ -329,6 +375,17 @@ mod tests {
         assert_eq!(count_text("  ab c\td\u{b}e "), (5, 4));
         assert_eq!(count_text("\u{a0}été\u{2003}à "), (4, 2));
         assert_eq!(count_text(""), (0, 0));
+    }
+
+    #[test]
+    fn long_texts_count_past_the_per_byte_counters() {
+        // More than 255 chunks of eight letters, then of eight words.
+        assert_eq!(count_text(&"abcdefgh".repeat(300)), (2400, 1));
+        assert_eq!(count_text(&"a b c d ".repeat(600)), (2400, 2400));
+        let mixed = "wörter und ".repeat(400);
+        let words = mixed.split_whitespace().count() as u32;
+        let chars = mixed.chars().filter(|c| !c.is_whitespace()).count() as u32;
+        assert_eq!(count_text(&mixed), (chars, words));
     }
 
     proptest::proptest! {

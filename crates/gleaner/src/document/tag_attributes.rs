@@ -36,6 +36,44 @@ pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
+/// [`BYTE_CLASS`] bit: ASCII whitespace ([`is_space`]).
+const SPACE: u8 = 1;
+/// [`BYTE_CLASS`] bit: ends an attribute name (§13.2.5.33): whitespace,
+/// `/`, `>` or `=`.
+const NAME_END: u8 = 2;
+/// [`BYTE_CLASS`] bit: ends an unquoted attribute value (§13.2.5.38):
+/// whitespace or `>`.
+const VALUE_END: u8 = 4;
+
+/// The classes of each byte value: one load and a test per byte in the
+/// loops of [`scan_attributes`], which run over every byte of every tag.
+static BYTE_CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let spaces = [b'\t', b'\n', b'\x0C', b'\r', b' '];
+    let mut i = 0;
+    while i < spaces.len() {
+        class[spaces[i] as usize] = SPACE | NAME_END | VALUE_END;
+        i += 1;
+    }
+    class[b'/' as usize] = NAME_END;
+    class[b'=' as usize] = NAME_END;
+    class[b'>' as usize] = NAME_END | VALUE_END;
+    class
+};
+
+/// The first position from `i` whose byte is in none of `classes`
+/// ([`BYTE_CLASS`]), or the end of `s`.
+#[inline]
+fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
+    while let Some(&b) = s.get(i) {
+        if BYTE_CLASS[b as usize] & classes != 0 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Walks the attributes of a tag from `from` (just after its name) to its
 /// end, calling `attr` with each attribute's name and value ranges (an
 /// empty value range for an attribute without a value).
@@ -46,7 +84,10 @@ pub(crate) fn scan_attributes(
 ) -> TagEnd {
     let incomplete = TagEnd { end: s.len(), complete: false, self_closing: false };
     let skip_space = |mut i: usize| {
-        while i < s.len() && is_space(s[i]) {
+        while let Some(&b) = s.get(i) {
+            if BYTE_CLASS[b as usize] & SPACE == 0 {
+                break;
+            }
             i += 1;
         }
         i
@@ -71,10 +112,7 @@ pub(crate) fn scan_attributes(
         }
         // §13.2.5.33 attribute name: the first character may be `=`.
         let name_start = i;
-        i += 1;
-        while i < s.len() && !is_space(s[i]) && !matches!(s[i], b'/' | b'>' | b'=') {
-            i += 1;
-        }
+        i = skip_class(s, i + 1, NAME_END);
         let name = name_start..i;
         // §13.2.5.34 after attribute name.
         i = skip_space(i);
@@ -103,9 +141,7 @@ pub(crate) fn scan_attributes(
                 // §13.2.5.38 unquoted: to whitespace or `>`; `/` is part
                 // of the value.
                 let start = i;
-                while i < s.len() && !is_space(s[i]) && s[i] != b'>' {
-                    i += 1;
-                }
+                i = skip_class(s, i, VALUE_END);
                 attr(name, start..i);
             }
         }
@@ -208,13 +244,34 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
+/// True if `bytes` hold a `&`, CR or NUL: eight bytes at a time, a byte
+/// equal to one of them being a zero byte of the word XOR that byte
+/// repeated (`(x - 0x01…) & !x & 0x80…` is non-zero exactly when some byte
+/// of `x` is zero), the last bytes one by one.
+pub(crate) fn has_special(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut rest = bytes;
+    while let Some(chunk) = rest.first_chunk::<8>() {
+        let w = u64::from_le_bytes(*chunk);
+        if zero_byte(w) | zero_byte(w ^ (ONES * u64::from(b'&'))) | zero_byte(w ^ (ONES * 0x0D))
+            != 0
+        {
+            return true;
+        }
+        rest = rest.get(8..).unwrap_or_default();
+    }
+    rest.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0'))
+}
+
 /// Appends to `out` the attribute value `raw`: character references
 /// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
 fn push_attribute_value(out: &mut String, raw: &str) {
-    // Most values are short: a plain loop costs less than memchr's set-up.
-    let special = |b: &u8| matches!(b, b'&' | b'\r' | b'\0');
-    let plain = if raw.len() < 32 {
-        !raw.as_bytes().iter().any(special)
+    // Most values are short: eight bytes at a time costs less than
+    // memchr's set-up.
+    let plain = if raw.len() < 64 {
+        !has_special(raw.as_bytes())
     } else {
         memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none()
     };
@@ -287,6 +344,35 @@ mod tests {
     fn end(tag: &str) -> TagEnd {
         let name_end = tag.find(|c: char| is_space(c as u8) || c == '/' || c == '>');
         scan_attributes(tag.as_bytes(), name_end.unwrap_or(tag.len()), |_, _| {})
+    }
+
+    #[test]
+    fn special_bytes_found_at_any_position() {
+        for len in 0..40 {
+            assert!(!has_special("x".repeat(len).as_bytes()));
+            for at in 0..len {
+                for special in [b'&', b'\r', b'\0'] {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = special;
+                    assert!(has_special(&bytes), "{len} {at} {special}");
+                }
+            }
+        }
+        assert!(!has_special("\u{e9}\u{2603}%'\"\x01\x0b\x0e\x7f".as_bytes()));
+    }
+
+    #[test]
+    fn byte_classes_agree_with_the_tokenizer_states() {
+        for b in 0..=255u8 {
+            let class = BYTE_CLASS[b as usize];
+            assert_eq!(class & SPACE != 0, is_space(b), "{b}");
+            assert_eq!(
+                class & NAME_END != 0,
+                is_space(b) || matches!(b, b'/' | b'>' | b'='),
+                "{b}"
+            );
+            assert_eq!(class & VALUE_END != 0, is_space(b) || b == b'>', "{b}");
+        }
     }
 
     #[test]

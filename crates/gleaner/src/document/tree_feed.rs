@@ -59,29 +59,65 @@ use markup5ever::{local_name, LocalName};
 
 use html5ever::tendril::StrTendril;
 
-use super::character_tokens::{decode_into, for_each_character_token, normalized, TextState};
+use super::character_tokens::{
+    decode_into, for_each_character_token, normalized, push_normalized, TextState,
+};
 use super::deadline::Deadline;
+use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
-use super::tag_attributes::{start_tag_attributes, AttributeFilter};
+use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
 use super::TagAttributes;
 
 /// The text of the one character token that `text`, read in `state`,
-/// makes when it has no CR or NUL to preprocess: `text` itself, or (in
-/// data and RCDATA) with its character references decoded into
-/// `decoded` — a reference never decodes to NUL, and what it decodes to
-/// is not preprocessed, so that is the token's text.
+/// makes when it has no NUL (which data splits into a token of its own,
+/// WHATWG §13.2.5.1): `text` itself, or, with CR LF and lone CRs as LF
+/// (§13.2.3.5) and (in data and RCDATA) its character references decoded,
+/// in `decoded` — a reference never decodes to NUL, and what it decodes
+/// to is not preprocessed, so that is the token's text.
+///
+/// Most text has none of `&`, CR and NUL, which one look finds: eight
+/// bytes at a time for short text, `memchr` for longer.
 fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
-    if memchr::memchr2(b'\r', b'\0', text.as_bytes()).is_some() {
-        return None;
-    }
-    if state == TextState::Raw || memchr::memchr(b'&', text.as_bytes()).is_none() {
+    let bytes = text.as_bytes();
+    let special = if bytes.len() < 64 {
+        has_special(bytes)
+    } else {
+        memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some()
+    };
+    if !special {
         return Some(text);
     }
-    decoded.clear();
-    decode_into(decoded, text);
+    let cr = match memchr::memchr2(b'\r', b'\0', bytes) {
+        None => false,
+        Some(at) => {
+            if memchr::memchr(b'\0', bytes.get(at..).unwrap_or_default()).is_some() {
+                return None;
+            }
+            true
+        }
+    };
+    let references = state != TextState::Raw && memchr::memchr(b'&', bytes).is_some();
+    match (cr, references) {
+        (false, false) => return Some(text),
+        (false, true) => {
+            decoded.clear();
+            decode_into(decoded, text);
+        }
+        (true, false) => {
+            decoded.clear();
+            push_normalized(decoded, text, true);
+        }
+        (true, true) => {
+            decoded.clear();
+            for_each_piece(text, false, |piece| match piece {
+                Piece::Literal(s) => push_normalized(decoded, s, true),
+                Piece::Decoded(c) => decoded.push(c),
+            });
+        }
+    }
     Some(decoded)
 }
 
@@ -535,9 +571,10 @@ pub(crate) fn build_tree(
     // Counted with SIMD, a few instructions per kilobyte.
     let markup = memchr::memchr_iter(b'<', text.as_bytes()).count();
     let mut feeder = Feeder::new(options, markup, text.len());
-    // The page once as a tendril: text and attribute values that need no
-    // decoding go to the tree builder as slices of it, without a copy.
-    let page = StrTendril::from_slice(text);
+    // The page once as a tendril, made when text with a NUL or a CDATA
+    // section first needs it: that text goes to the tree builder as
+    // slices of it, without a copy.
+    let mut page: Option<StrTendril> = None;
     let mut scanner = Scanner::new(text.as_bytes());
     let mut decoded = String::new();
     let mut tag_names = TagNames::default();
@@ -556,7 +593,6 @@ pub(crate) fn build_tree(
         }
         state = ScanState::Data;
         let skip_this_raw = std::mem::replace(&mut skip_raw, false);
-        let raw = text.get(scanned.start..scanned.end).unwrap_or("");
         // Deviation: when the tree builder has made more than three
         // elements for each start tag of the page, it is re-creating
         // formatting elements a flood of them left open (WHATWG
@@ -622,11 +658,21 @@ pub(crate) fn build_tree(
                 feeder.builder.sink().set_text_token(index as u32);
                 let range = scanned.start..scanned.end;
                 let raw = text.get(range.clone()).unwrap_or("");
-                let plain = plain_text(raw, *text_state, &mut decoded);
-                if !plain.is_some_and(|t| feeder.builder.plain_characters(t)) {
-                    for_each_character_token(&page, range, *text_state, |t| {
-                        let _ = feeder.process(t);
-                    });
+                match plain_text(raw, *text_state, &mut decoded) {
+                    Some(t) => {
+                        // The one token for_each_character_token would
+                        // make, if the builder takes no plain text now.
+                        if !t.is_empty() && !feeder.builder.plain_characters(t) {
+                            let _ =
+                                feeder.process(Token::CharacterTokens(StrTendril::from_slice(t)));
+                        }
+                    }
+                    None => {
+                        let page = page.get_or_insert_with(|| StrTendril::from_slice(text));
+                        for_each_character_token(page, range, *text_state, |t| {
+                            let _ = feeder.process(t);
+                        });
+                    }
                 }
             }
             (_, Markup::Comment(data)) if options.keep_everything => {
@@ -636,11 +682,13 @@ pub(crate) fn build_tree(
             (_, Markup::CData(data)) => {
                 feeder.pending += 1;
                 feeder.builder.sink().set_text_token(index as u32);
-                for_each_character_token(&page, data.clone(), TextState::Raw, |t| {
+                let page = page.get_or_insert_with(|| StrTendril::from_slice(text));
+                for_each_character_token(page, data.clone(), TextState::Raw, |t| {
                     let _ = feeder.process(t);
                 });
             }
             (_, Markup::Doctype) => {
+                let raw = text.get(scanned.start..scanned.end).unwrap_or("");
                 if let Some(d) = doctype(raw) {
                     let _ = feeder.process(Token::DoctypeToken(d));
                 }

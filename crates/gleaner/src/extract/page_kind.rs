@@ -86,15 +86,7 @@ pub fn is_article(doc: &Document, selection: &Selection, meta: &Metadata) -> boo
 
 /// The page's kind and the rule that decided it (see [`is_article`]).
 pub fn classify(doc: &Document, selection: &Selection, meta: &Metadata) -> PageKind {
-    let mut chars = 0usize;
-    let mut link_chars = 0usize;
-    for id in selection.iter() {
-        let n = doc.text(id).trim().chars().count();
-        chars += n;
-        if doc.stats(id).flags.contains(NodeFlags::IN_LINK) {
-            link_chars += n;
-        }
-    }
+    let (selected, chars, link_chars) = selected_chars(doc, selection);
     let min = if meta.declares_article() { MIN_ARTICLE_CHARS / 3 } else { MIN_ARTICLE_CHARS };
     if chars < min {
         return PageKind::LittleText;
@@ -102,7 +94,7 @@ pub fn classify(doc: &Document, selection: &Selection, meta: &Metadata) -> PageK
     if link_chars as f64 > MAX_LINK_SHARE * chars as f64 {
         return PageKind::MostlyLinks;
     }
-    let (teasers, teaser_chars) = teaser_runs(doc, selection);
+    let (teasers, teaser_chars) = teaser_runs(doc, selected);
     let teaser_share = teaser_chars as f64 / chars as f64;
     // An article body beside a teaser list the extractor kept (related
     // stories, a live feed) still makes an article.
@@ -120,21 +112,36 @@ pub fn classify(doc: &Document, selection: &Selection, meta: &Metadata) -> PageK
     PageKind::Article
 }
 
+/// The selected characters of each node (by node index), counted once
+/// for both the rules and the teaser runs, which sum them per subtree
+/// (issue 12), with their total and the link characters among them.
+/// `u32`, as the page's text has fewer than 2³² bytes (its offsets are
+/// `u32`), so no sum saturates (issue 13: four bytes a node, not eight).
+fn selected_chars(doc: &Document, selection: &Selection) -> (Vec<u32>, usize, usize) {
+    let mut chars = 0usize;
+    let mut link_chars = 0usize;
+    let mut selected = vec![0u32; doc.len()];
+    for id in selection.iter() {
+        let n = doc.text(id).trim().chars().count();
+        chars += n;
+        if doc.stats(id).flags.contains(NodeFlags::IN_LINK) {
+            link_chars += n;
+        }
+        if let Some(slot) = selected.get_mut(id.index()) {
+            *slot = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+    }
+    (selected, chars, link_chars)
+}
+
 /// The teasers in the selection (items of runs of at least
 /// [`MIN_TEASERS`] link-led siblings of one shape) and the selected
-/// characters they hold. Outer runs are counted, runs nested inside a
-/// teaser are not.
-fn teaser_runs(doc: &Document, selection: &Selection) -> (usize, usize) {
-    // Selected characters per subtree, summed bottom-up: `u32`, as the
-    // page's text has fewer than 2³² bytes (its offsets are `u32`), so no
-    // sum saturates (issue 13: four bytes a node, not eight).
-    let mut selected = vec![0u32; doc.len()];
+/// characters they hold, given the selected characters of each node
+/// (`selected`, by node index). Outer runs are counted, runs nested
+/// inside a teaser are not.
+fn teaser_runs(doc: &Document, mut selected: Vec<u32>) -> (usize, usize) {
+    // Selected characters per subtree, summed bottom-up.
     for id in doc.ids().rev() {
-        if selection.contains(id) {
-            let chars = doc.text(id).trim().chars().count();
-            selected[id.index()] =
-                selected[id.index()].saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
-        }
         if let Some(p) = doc.parent(id) {
             selected[p.index()] = selected[p.index()].saturating_add(selected[id.index()]);
         }
@@ -251,7 +258,7 @@ mod tests {
             let Ok(bytes) = std::fs::read(path) else { continue };
             let doc = Document::parse(&bytes, &ParseOptions::default()).expect("parse");
             let selection = crate::extract::by_name("article").expect("article").extract(&doc);
-            let (teasers, teaser_chars) = teaser_runs(&doc, &selection);
+            let (teasers, teaser_chars) = teaser_runs(&doc, selected_chars(&doc, &selection).0);
             let kind = classify(&doc, &selection, &Metadata::extract(&doc));
             println!("{path}: {kind:?} teasers {teasers} chars {teaser_chars}");
         }

@@ -94,8 +94,10 @@ impl Metadata {
         let ld = json_ld::metadata(&json_ld::nodes(doc));
         let tags = meta_tags::MetaTags::read(doc, &elements).metadata();
         let markup = page::metadata(doc, &elements);
-        let base = doc.base_url();
-        let absolute = |u: String| match &base {
+        // The base URL only when a URL is to be resolved: finding it
+        // walks the page for its `<base>` (issue 12).
+        let base = std::cell::OnceCell::new();
+        let absolute = |u: String| match base.get_or_init(|| doc.base_url()) {
             Some(b) => b.join(&u).map(String::from).unwrap_or(u),
             None => u,
         };

@@ -185,8 +185,10 @@ struct Walker<'a> {
     /// columns of the first row).
     table: Option<(usize, usize, usize)>,
     cell_depth: usize,
-    /// The document base URL, for relative links and images.
-    base: Option<url::Url>,
+    /// The document base URL, for relative links and images: found on
+    /// the first link or image written (a walk of the page for its
+    /// `<base>`), not for text that has none (issue 12).
+    base: std::cell::OnceCell<Option<url::Url>>,
 }
 
 impl<'a> Walker<'a> {
@@ -201,8 +203,13 @@ impl<'a> Walker<'a> {
             lists: Vec::new(),
             table: None,
             cell_depth: 0,
-            base: doc.base_url(),
+            base: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The document base URL ([`Document::base_url`]), read once.
+    fn base(&self) -> Option<&url::Url> {
+        self.base.get_or_init(|| self.doc.base_url()).as_ref()
     }
 
     /// Selected text nodes in the subtree of `id`.
@@ -395,7 +402,7 @@ impl<'a> Walker<'a> {
             local_name!("a") if self.options.links => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
-                        let href = absolute_url(self.base.as_ref(), href);
+                        let href = absolute_url(self.base(), href);
                         self.w.open_inline("[".into());
                         return Exit::CloseInline(format!("]({})", escape_url(&href)));
                     }
@@ -451,7 +458,7 @@ impl<'a> Walker<'a> {
     fn image(&mut self, id: NodeId) {
         let src = self.doc.attr(id, "src").unwrap_or("").trim();
         if !src.is_empty() && is_safe_url(src) {
-            let src = absolute_url(self.base.as_ref(), src);
+            let src = absolute_url(self.base(), src);
             let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
             self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(&src)));
         }

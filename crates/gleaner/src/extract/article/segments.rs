@@ -11,7 +11,7 @@ use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owners;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
-use super::widgets::find_widgets;
+use super::widgets::{find_widgets, SlideCounters};
 use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
@@ -198,6 +198,8 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let mut current: Option<(Segment, f32)> = None;
     // The previous text node and its block.
     let mut previous: Option<(NodeId, NodeId)> = None;
+    // The slide counters among the visible text, for `find_widgets`.
+    let mut counters = SlideCounters::default();
     let mut finish = |seg: Option<(Segment, f32)>, segments: &mut Segments| {
         if let Some((mut seg, ccr_weight)) = seg {
             finish_ccr(&mut seg, ccr_weight);
@@ -218,6 +220,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
             current = Some((Segment::empty(owner), 0.0));
         }
         let stats = doc.stats(id);
+        if cfg.slideshows {
+            counters.read(doc, id, stats.chars);
+        }
         if let Some((seg, ccr_weight)) = current.as_mut() {
             seg.chars += stats.chars;
             seg.link_chars += stats.link_chars;
@@ -243,7 +248,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
     let (names, article_body) = element_name_roles(doc);
-    let widgets = find_widgets(doc, cfg);
+    let widgets = find_widgets(doc, cfg, counters);
     Analysis { segments, segment_of, blocks, names, widgets, article_body }
 }
 

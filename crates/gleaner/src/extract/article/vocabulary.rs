@@ -377,12 +377,22 @@ impl Automaton {
 struct Found<'a> {
     /// The joined, lower-cased names.
     bytes: &'a [u8],
-    /// The roles found, but for [`Role::Comment`].
+    /// The roles found, but for [`Role::Comment`] in the part being read.
     roles: NameRoles,
-    /// The name parts (by their start) holding a comment word, and those
-    /// holding a word that says "not a comment".
-    comment: Vec<usize>,
-    not_comment: Vec<usize>,
+    /// The last name part (by its start) holding a comment word or a word
+    /// that says "not a comment", and which of the two it holds. Words
+    /// are found in the order they end, so the parts come in order and
+    /// each is judged when the next comes ([`Found::judge_part`]): no
+    /// list of parts is kept (issue 12).
+    part: Option<CommentPart>,
+}
+
+/// What [`Found::part`] holds of a name part.
+#[derive(Clone, Copy)]
+struct CommentPart {
+    start: usize,
+    comment: bool,
+    not_comment: bool,
 }
 
 impl Found<'_> {
@@ -393,21 +403,43 @@ impl Found<'_> {
     /// Records one occurrence, at `start..end`, of the word heading
     /// `rows`: the roles of the rows whose match mode it meets.
     fn add(&mut self, rows: &[&Word], start: usize, end: usize) {
-        // A word of letters and digits only never spans two parts.
-        let in_part = (start..end).all(|i| self.alnum(i));
-        let at_part_start = in_part && (start == 0 || !self.alnum(start - 1));
-        let whole_part = at_part_start && !self.alnum(end);
+        // A word of letters and digits only never spans two parts. The
+        // word's bytes are read only when a row asks, and after the
+        // bytes around it: most words found lie inside a longer part
+        // (`ad` in `header`) and are ruled out by the byte before them
+        // (issue 12).
+        let mut in_part: Option<bool> = None;
+        let at_start = start == 0 || !self.alnum(start - 1);
+        let at_end = !self.alnum(end);
         for entry in rows {
+            let comment_role = matches!(entry.role, Comment | NotComment);
+            // A role found already is not looked at again.
+            if !comment_role && self.roles.has(entry.role) {
+                continue;
+            }
+            let mut inside = || *in_part.get_or_insert_with(|| (start..end).all(|i| self.alnum(i)));
             let part_match = match entry.matching {
-                Substring => in_part,
-                Prefix => at_part_start,
-                WholePart => whole_part,
+                // The role of a word found anywhere needs no part.
+                Substring if !comment_role => true,
+                Substring => inside(),
+                Prefix => at_start && inside(),
+                WholePart => at_start && at_end && inside(),
             };
             match entry.role {
                 Comment | NotComment if part_match => {
                     let part = (0..start).rev().find(|&i| !self.alnum(i)).map_or(0, |i| i + 1);
-                    if entry.role == Comment { &mut self.comment } else { &mut self.not_comment }
-                        .push(part);
+                    if self.part.is_none_or(|p| p.start != part) {
+                        self.judge_part();
+                        self.part =
+                            Some(CommentPart { start: part, comment: false, not_comment: false });
+                    }
+                    if let Some(p) = self.part.as_mut() {
+                        if entry.role == Comment {
+                            p.comment = true;
+                        } else {
+                            p.not_comment = true;
+                        }
+                    }
                 }
                 Comment | NotComment => {}
                 role if entry.matching == Substring || part_match => self.roles.0 |= bit(role),
@@ -416,14 +448,18 @@ impl Found<'_> {
         }
     }
 
-    /// The roles found: a comment part counts unless it also holds a
-    /// "not a comment" word.
-    fn roles(&self) -> NameRoles {
-        let mut roles = self.roles;
-        if self.comment.iter().any(|part| !self.not_comment.contains(part)) {
-            roles.0 |= bit(Comment);
+    /// Judges the part held in [`Found::part`]: a comment part counts
+    /// unless it also holds a "not a comment" word.
+    fn judge_part(&mut self) {
+        if self.part.is_some_and(|p| p.comment && !p.not_comment) {
+            self.roles.0 |= bit(Comment);
         }
-        roles
+    }
+
+    /// The roles found.
+    fn roles(mut self) -> NameRoles {
+        self.judge_part();
+        self.roles
     }
 }
 

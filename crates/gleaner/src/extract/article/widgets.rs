@@ -10,12 +10,16 @@
 use markup5ever::local_name;
 
 use super::ArticleConfig;
-use crate::document::{Document, NodeFlags, NodeId};
+use crate::document::{Document, NodeId};
 
 /// The roots of every widget on the page, outermost first, none inside
-/// another.
-pub(super) fn find_widgets(doc: &Document, cfg: &ArticleConfig) -> Vec<NodeId> {
-    let mut roots = if cfg.slideshows { slideshows(doc) } else { Vec::new() };
+/// another, given the page's slide `counters`.
+pub(super) fn find_widgets(
+    doc: &Document,
+    cfg: &ArticleConfig,
+    counters: SlideCounters,
+) -> Vec<NodeId> {
+    let mut roots = if cfg.slideshows { slideshows(doc, counters) } else { Vec::new() };
     if cfg.embedded_posts {
         roots.extend(embedded_posts(doc));
     }
@@ -36,12 +40,8 @@ pub(super) fn find_widgets(doc: &Document, cfg: &ArticleConfig) -> Vec<NodeId> {
 /// credit). Fractions in a recipe (`1/4`, `3/4`) do not number three
 /// sibling items differently over one total, and a counter that counts to
 /// fewer than [`MIN_SLIDES`] is not a slideshow.
-fn slideshows(doc: &Document) -> Vec<NodeId> {
-    let mut counters: Vec<(u32, u32, NodeId)> = doc
-        .text_nodes()
-        .filter(|&id| may_be_slide_counter(doc, id))
-        .filter_map(|id| slide_counter(doc.text(id)).map(|(k, total)| (total, k, id)))
-        .collect();
+fn slideshows(doc: &Document, counters: SlideCounters) -> Vec<NodeId> {
+    let SlideCounters(mut counters) = counters;
     counters.sort();
     let mut roots = Vec::new();
     for group in counters.chunk_by(|a, b| a.0 == b.0) {
@@ -73,11 +73,35 @@ fn slideshows(doc: &Document) -> Vec<NodeId> {
 /// `instagram.com/p/…`, `tiktok.com/@…/video/…`), which is what the
 /// networks' embed code writes (their script turns it into a card). The
 /// post is someone else's text, not the article's (issue 11).
+///
+/// Only the outermost such blockquotes: a blockquote around one holding
+/// the link holds it too, and [`find_widgets`] keeps the outermost roots
+/// alone. So the page is read once, each outermost blockquote's subtree
+/// until its first post link, instead of once per nested blockquote
+/// (O(n · depth) on a chain of quotes in quotes, issue 12).
 fn embedded_posts(doc: &Document) -> Vec<NodeId> {
-    doc.ids()
-        .filter(|&id| doc.is(id, local_name!("blockquote")))
-        .filter(|&id| doc.subtree(id).any(|l| doc.attr(l, "href").is_some_and(is_social_post_url)))
-        .collect()
+    let mut posts = Vec::new();
+    let end = doc.len() as u32;
+    let mut id = 0u32;
+    while id < end {
+        let quote = NodeId(id);
+        if !doc.is(quote, local_name!("blockquote")) {
+            id += 1;
+            continue;
+        }
+        let quote_end = doc.subtree_end(quote).0.clamp(id + 1, end);
+        let links = (id..quote_end).map(NodeId).any(|l| {
+            doc.element(l)
+                .and_then(|e| e.attr_named(&local_name!("href")))
+                .is_some_and(is_social_post_url)
+        });
+        if links {
+            posts.push(quote);
+        }
+        // A blockquote inside this one is a post only if this one is.
+        id = quote_end;
+    }
+    posts
 }
 
 /// Is `href` the address of one post on a social network?
@@ -97,13 +121,34 @@ fn is_social_post_url(href: &str) -> bool {
 /// Fewest slides a slideshow has \[I\].
 const MIN_SLIDES: usize = 3;
 
-/// Can the text node be a slide counter, by its statistics? A visible
-/// text's characters are counted already: none (whitespace) or more than
-/// a counter's twelve bytes rule it out without reading it (issue 12).
-/// Hidden text is not counted, and is read.
-fn may_be_slide_counter(doc: &Document, id: NodeId) -> bool {
-    let stats = doc.stats(id);
-    !stats.flags.contains(NodeFlags::VISIBLE) || (1..=12).contains(&stats.chars)
+/// The slide counters of a page's visible text, `(n, k, node)` for a
+/// counter `k/n` ([`slide_counter`]), gathered by the walk over the
+/// visible text that `segments` makes anyway: no walk of the page of
+/// their own (issue 12).
+#[derive(Debug, Default)]
+pub(super) struct SlideCounters(Vec<(u32, u32, NodeId)>);
+
+impl SlideCounters {
+    /// Reads one visible text node with `chars` characters (its
+    /// statistics). More than a counter's twelve bytes rule it out
+    /// without reading it (issue 12).
+    pub(super) fn read(&mut self, doc: &Document, id: NodeId, chars: u32) {
+        if (1..=12).contains(&chars) {
+            if let Some((k, total)) = slide_counter(doc.text(id)) {
+                self.0.push((total, k, id));
+            }
+        }
+    }
+
+    /// The counters of the page's visible text, by a walk of their own.
+    #[cfg(test)]
+    pub(super) fn of(doc: &Document) -> SlideCounters {
+        let mut counters = SlideCounters::default();
+        for id in doc.text_nodes() {
+            counters.read(doc, id, doc.stats(id).chars);
+        }
+        counters
+    }
 }
 
 /// `(k, n)` when `text` is a slide counter: `k/n` or `k of n`, with
@@ -111,7 +156,11 @@ fn may_be_slide_counter(doc: &Document, id: NodeId) -> bool {
 /// around allowed.
 fn slide_counter(text: &str) -> Option<(u32, u32)> {
     let t = text.trim();
-    if t.len() > 12 {
+    // Both numbers are digits alone, so the trimmed text starts and ends
+    // with one: most short texts (a word, a link's label) are ruled out
+    // without being split (issue 12).
+    let digit = |b: Option<&u8>| b.is_some_and(u8::is_ascii_digit);
+    if t.len() > 12 || !digit(t.as_bytes().first()) || !digit(t.as_bytes().last()) {
         return None;
     }
     // `" of "` found by hand: a substring searcher costs more to set up
@@ -169,7 +218,7 @@ mod tests {
         );
         let doc = parse(&html);
         let ul = doc.ids().find(|&id| doc.attr(id, "class") == Some("slides")).expect("ul");
-        assert_eq!(find_widgets(&doc, &ArticleConfig::default()), [ul]);
+        assert_eq!(find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc)), [ul]);
         let out = run(&html);
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
         assert!(!out.contains("caption of slide") && !out.contains("GETTY"), "{out}");
@@ -181,7 +230,8 @@ mod tests {
             "<div><p>{PARA}</p><ul><li><span>1/4</span> cup of flour</li>\
              <li><span>3/4</span> cup of sugar</li><li><span>1/4</span> cup of milk</li></ul></div>"
         );
-        assert!(find_widgets(&parse(&recipe), &ArticleConfig::default()).is_empty());
+        let doc = parse(&recipe);
+        assert!(find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc)).is_empty());
     }
 
     /// See: issue 11, "embedded posts (tweets, Instagram blockquotes)
