@@ -85,7 +85,10 @@ impl TreeLinks<'_> {
     }
 
     fn append(&mut self, parent: u32, child: u32) {
-        self.detach(child);
+        // A node just made has no parent: no call to detach it.
+        if self.nodes[child as usize].parent != NONE {
+            self.detach(child);
+        }
         let last = self.links[parent as usize].last_child;
         self.nodes[child as usize].parent = parent;
         self.links[child as usize].prev = last;

@@ -211,6 +211,21 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const SPACES: u64 = 0x2020_2020_2020_2020;
     let bytes = t.as_bytes();
+    // Most text nodes are a few bytes (a line break and an indent): one
+    // chunk padded with spaces, counted without the running counters.
+    if bytes.len() <= 8 {
+        let w = match bytes.first_chunk::<8>() {
+            Some(chunk) => u64::from_le_bytes(*chunk),
+            None if bytes.is_empty() => return (0, 0),
+            None => last_chunk(bytes, bytes.len()),
+        };
+        if w & HIGH == 0 {
+            let space = ascii_space_bits(w);
+            let letters = !space & HIGH;
+            let starts = letters & ((space << 8) | 0x80);
+            return (byte_marks(letters), byte_marks(starts));
+        }
+    }
     let mut count = AsciiCount::new();
     let mut i = 0;
     while i < bytes.len() {
@@ -315,6 +330,14 @@ impl AsciiCount {
     }
 }
 
+/// The number of bytes of `w` with bit 7 set (and no other): each byte
+/// moved down to 0 or 1, summed into the top byte by a multiplication
+/// (at most 8, so no byte carries into the next).
+fn byte_marks(w: u64) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    ((w >> 7).wrapping_mul(ONES) >> 56) as u32
+}
+
 /// The sum of the eight bytes of `w`: pairs of bytes added into 16-bit
 /// lanes (at most 510 each), which a multiplication sums into the top 16
 /// bits (at most 2 040, no carry out).
@@ -375,6 +398,10 @@ mod tests {
         assert_eq!(count_text("  ab c\td\u{b}e "), (5, 4));
         assert_eq!(count_text("\u{a0}été\u{2003}à "), (4, 2));
         assert_eq!(count_text(""), (0, 0));
+        assert_eq!(count_text("\n\t"), (0, 0));
+        assert_eq!(count_text("a b\tc d"), (4, 4));
+        assert_eq!(count_text("abcdefgh"), (8, 1));
+        assert_eq!(count_text(" \u{e9}t\u{e9}"), (3, 1));
     }
 
     #[test]

@@ -625,8 +625,15 @@ pub(crate) fn build_tree(
                     }
                     feeder.pending += 1;
                     let sink = feeder.builder.sink();
-                    let mut attrs = sink.spare_attributes();
-                    start_tag_attributes(text, scanner.attributes(), filter, &mut attrs);
+                    // A tag without attributes leaves the recycled list
+                    // where it is.
+                    let attrs = if scanner.attributes().is_empty() {
+                        TagAttributes::default()
+                    } else {
+                        let mut attrs = sink.spare_attributes();
+                        start_tag_attributes(text, scanner.attributes(), filter, &mut attrs);
+                        attrs
+                    };
                     sink.begin_start_tag(name.clone(), index as u32);
                     let start = OwnTag {
                         kind: TagKind::StartTag,
