@@ -68,7 +68,7 @@ use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
 use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
-use super::tree_builder::{OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
+use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
 use super::TagAttributes;
 
 /// The text of the one character token that `text`, read in `state`,
@@ -357,6 +357,15 @@ impl Builder {
 
     /// See [`OwnTreeBuilder::plain_characters`]; html5ever's builder
     /// always takes tokens.
+    /// The classes of the HTML element `name` (the own tree builder
+    /// remembers them for the element it makes next).
+    fn html_class(&mut self, name: &LocalName) -> u16 {
+        match self {
+            Builder::Html5ever(_) => html_class(name),
+            Builder::Own(b) => b.html_class(name),
+        }
+    }
+
     fn plain_characters(&mut self, text: &str) -> bool {
         match self {
             Builder::Html5ever(_) => false,
@@ -504,13 +513,12 @@ impl Feeder {
         self.builder.sink().elements()
     }
 
-    /// True if start tag `name` would open more than the limits allow:
-    /// more than [`TreeLimits::max_nesting`] non-formatting elements, or
-    /// more than [`TreeLimits::max_formatting`] formatting ones. Measures
-    /// the tree builder only when the bound from the last count is not
-    /// enough.
-    fn too_deep(&mut self, name: &LocalName, limits: &TreeLimits) -> bool {
-        let formatting = is_formatting(name);
+    /// True if a start tag would open more than the limits allow: more
+    /// than [`TreeLimits::max_nesting`] non-formatting elements, or more
+    /// than [`TreeLimits::max_formatting`] formatting ones (`formatting`:
+    /// the tag's is one). Measures the tree builder only when the bound
+    /// from the last count is not enough.
+    fn too_deep(&mut self, formatting: bool, limits: &TreeLimits) -> bool {
         let over = |held: Held| {
             held.other >= limits.max_nesting
                 || (formatting && held.formatting >= limits.max_formatting)
@@ -608,7 +616,8 @@ pub(crate) fn build_tree(
                     return Err(Stopped::TooManyElements);
                 }
                 let nests = !(is_void(name) || end.self_closing);
-                if nests && feeder.too_deep(name, limits) {
+                let formatting = feeder.builder.html_class(name) & class::FORMATTING != 0;
+                if nests && feeder.too_deep(formatting, limits) {
                     // Its content is read as a browser would, and a
                     // raw-text element's content is dropped with it, or
                     // script code would become page text.
@@ -620,7 +629,7 @@ pub(crate) fn build_tree(
                     }
                 } else {
                     start_tags += 1;
-                    if is_formatting(name) {
+                    if formatting {
                         feeder.pending_formatting += 1;
                     }
                     feeder.pending += 1;

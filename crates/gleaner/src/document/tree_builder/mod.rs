@@ -175,7 +175,7 @@ fn is_head_content(name: &LocalName) -> bool {
 }
 
 /// The classes of an HTML element named `name`.
-fn html_class(name: &LocalName) -> u16 {
+pub(crate) fn html_class(name: &LocalName) -> u16 {
     use class::*;
     match *name {
         local_name!("html") => SPECIAL | SCOPE | TABLE | BODY_CONTEXT | ROW_CONTEXT,
@@ -399,6 +399,10 @@ pub(crate) struct OwnTreeBuilder {
     ignore_lf: bool,
     /// Insertions into tables are foster-parented (§13.2.6.1).
     foster: bool,
+    /// The last name [`OwnTreeBuilder::html_class`] was asked about and
+    /// its classes: the feed asks about a start tag's name before the
+    /// element is made, which then needs no second look-up.
+    last_class: (LocalName, u16),
 }
 
 /// True for the whitespace of §13.2.6 ("character tokens that are one of
@@ -444,7 +448,17 @@ impl OwnTreeBuilder {
             table_text: Vec::new(),
             ignore_lf: false,
             foster: false,
+            last_class: (local_name!("html"), html_class(&local_name!("html"))),
         }
+    }
+
+    /// [`html_class`] of `name`, remembered for the next look-up of the
+    /// same name (a name's classes never change).
+    pub(crate) fn html_class(&mut self, name: &LocalName) -> u16 {
+        if self.last_class.0 != *name {
+            self.last_class = (name.clone(), html_class(name));
+        }
+        self.last_class.1
     }
 
     /// The handles the builder holds, as html5ever's `trace_handles`
@@ -786,7 +800,7 @@ impl OwnTreeBuilder {
         };
         let class = if ns == ElementNs::Html {
             flags.template = name == local_name!("template");
-            html_class(&name)
+            self.html_class(&name)
         } else {
             let html_point = ns == ElementNs::MathMl
                 && name == local_name!("annotation-xml")
@@ -810,7 +824,7 @@ impl OwnTreeBuilder {
     /// (§13.2.4.3, §13.2.6.4.7 adoption agency): the new element shares
     /// `like`'s attributes in the document's table.
     fn create_like(&mut self, name: LocalName, like: u32) -> Open {
-        let class = html_class(&name);
+        let class = self.html_class(&name);
         let qual = QualName::new(None, ns!(html), name.clone());
         let node = self.sink.create_element_like(qual, like);
         Open { node, ns: ElementNs::Html, name, class }
