@@ -507,21 +507,18 @@ impl OwnTreeBuilder {
     }
 
     /// Processes one token (§13.2.6 "tree construction dispatcher").
-    pub(crate) fn process_token(&mut self, token: Token) -> Result {
-        let token = if std::mem::replace(&mut self.ignore_lf, false) {
-            match token {
-                Token::CharacterTokens(mut text) if text.starts_with('\n') => {
+    pub(crate) fn process_token(&mut self, mut token: Token) -> Result {
+        // The token is changed in place, not moved into a new one.
+        if std::mem::replace(&mut self.ignore_lf, false) {
+            if let Token::CharacterTokens(text) = &mut token {
+                if text.starts_with('\n') {
                     text.pop_front(1);
                     if text.is_empty() {
                         return DONE;
                     }
-                    Token::CharacterTokens(text)
                 }
-                other => other,
             }
-        } else {
-            token
-        };
+        }
         if self.in_foreign_content(&token) {
             self.foreign_content(token)
         } else {
@@ -580,6 +577,7 @@ impl OwnTreeBuilder {
     }
 
     /// Processes `token` by the rules of insertion mode `mode`.
+    #[inline]
     fn step(&mut self, mode: Mode, token: Token) -> Result {
         match mode {
             Mode::Initial => self.initial(token),
