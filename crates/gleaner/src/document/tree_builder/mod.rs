@@ -521,6 +521,10 @@ impl OwnTreeBuilder {
         }
         if self.in_foreign_content(&token) {
             self.foreign_content(token)
+        } else if self.mode == Mode::InBody {
+            // Where most tokens go: straight there, the token not moved
+            // through the dispatch on every mode.
+            self.in_body(token)
         } else {
             self.step(self.mode, token)
         }
@@ -577,7 +581,6 @@ impl OwnTreeBuilder {
     }
 
     /// Processes `token` by the rules of insertion mode `mode`.
-    #[inline]
     fn step(&mut self, mode: Mode, token: Token) -> Result {
         match mode {
             Mode::Initial => self.initial(token),
