@@ -46,7 +46,7 @@ impl OwnTreeBuilder {
         self.insert_text(text);
     }
 
-    fn body_start_tag(&mut self, tag: Tag) -> Result {
+    pub(super) fn body_start_tag(&mut self, tag: Tag) -> Result {
         match tag.name {
             local_name!("html") => {
                 if !self.is_open(&local_name!("template")) {
@@ -369,7 +369,7 @@ impl OwnTreeBuilder {
         self.close_p_in_button_scope();
     }
 
-    fn body_end_tag(&mut self, tag: Tag) -> Result {
+    pub(super) fn body_end_tag(&mut self, tag: Tag) -> Result {
         match tag.name {
             local_name!("template") => self.in_head(Token::TagToken(tag)),
             local_name!("body") => {

@@ -524,7 +524,11 @@ impl OwnTreeBuilder {
         } else if self.mode == Mode::InBody {
             // Where most tokens go: straight there, the token not moved
             // through the dispatch on every mode.
-            self.in_body(token)
+            match token {
+                Token::TagToken(tag) if tag.kind == TagKind::StartTag => self.body_start_tag(tag),
+                Token::TagToken(tag) => self.body_end_tag(tag),
+                token => self.in_body(token),
+            }
         } else {
             self.step(self.mode, token)
         }
