@@ -68,7 +68,7 @@ use super::sink::{ArenaSink, BuiltTree};
 use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
 use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
-use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag, Token as OwnToken};
+use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
 use super::TagAttributes;
 
 /// The text of the one character token that `text`, read in `state`,
@@ -351,7 +351,7 @@ impl Builder {
                 };
                 b.process_token(Token::TagToken(tag), 1)
             }
-            Builder::Own(b) => b.process_token(OwnToken::TagToken(tag)),
+            Builder::Own(b) => b.process_tag(tag),
         }
     }
 

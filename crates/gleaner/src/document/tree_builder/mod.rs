@@ -534,6 +534,24 @@ impl OwnTreeBuilder {
         }
     }
 
+    /// Processes a tag token as [`OwnTreeBuilder::process_token`] would;
+    /// a tag in body with an HTML current node (most tags) goes straight
+    /// to its rules, not wrapped in a token.
+    pub(crate) fn process_tag(&mut self, tag: Tag) -> Result {
+        let html_current = self.open.last().is_none_or(|e| e.ns == ElementNs::Html);
+        if self.mode != Mode::InBody || !html_current {
+            return self.process_token(Token::TagToken(tag));
+        }
+        // Not a newline to drop (§13.2.6.4.7 "pre"): that is for the
+        // next token only.
+        self.ignore_lf = false;
+        if tag.kind == TagKind::StartTag {
+            self.body_start_tag(tag)
+        } else {
+            self.body_end_tag(tag)
+        }
+    }
+
     /// A character token of `text` where most are read — "in body", in a
     /// table cell or caption (which hand characters to "in body",
     /// §13.2.6.4.15, §13.2.6.4.11), or the text of an RCDATA element
