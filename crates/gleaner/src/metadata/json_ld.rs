@@ -58,8 +58,7 @@ pub(super) fn nodes(doc: &Document) -> Vec<Value> {
         if *name != local_name!("script") {
             continue;
         }
-        let tag = source.token_text(token).to_ascii_lowercase();
-        if !tag.contains("ld+json") {
+        if !says_ld_json(source.token_text(token).as_bytes()) {
             continue;
         }
         let Some(body) = tokens.get(i + 1).filter(|t| t.is_raw_text()) else {
@@ -83,6 +82,14 @@ pub(super) fn nodes(doc: &Document) -> Vec<Value> {
         }
     }
     out
+}
+
+/// Does a tag hold `ld+json`, in any case? Looked for at each `+` (a
+/// script tag seldom has one), without a lower-cased copy of the tag.
+fn says_ld_json(tag: &[u8]) -> bool {
+    memchr::memchr_iter(b'+', tag).any(|plus| {
+        plus >= 2 && tag.get(plus - 2..plus + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"ld+json"))
+    })
 }
 
 /// Pushes every object of `value` (an object, an array, an `@graph`).
@@ -242,4 +249,18 @@ fn list(v: Option<&Value>) -> Vec<String> {
         _ => Vec::new(),
     };
     super::unique_nonempty(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_ld_json;
+
+    #[test]
+    fn finds_ld_json_in_any_case() {
+        assert!(says_ld_json(b"<script type=\"application/ld+json\">"));
+        assert!(says_ld_json(b"<SCRIPT TYPE='APPLICATION/LD+JSON'>"));
+        assert!(!says_ld_json(b"<script src=\"/a+b.js\">"));
+        assert!(!says_ld_json(b"+json"));
+        assert!(!says_ld_json(b"ld+jso"));
+    }
 }

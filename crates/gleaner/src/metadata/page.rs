@@ -25,8 +25,9 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> Metadata 
     let mut first_time = None;
     for id in elements.iter() {
         let Some(element) = doc.element(id) else { continue };
-        // Compared without case (no lower-cased copy per element).
-        let (itemprop, rel) = (element.attr("itemprop"), element.attr("rel"));
+        // Compared without case (no lower-cased copy per element); both
+        // found in one pass over the attributes, by atom (issue 12).
+        let [itemprop, rel] = element.attrs_named([&local_name!("itemprop"), &local_name!("rel")]);
         let itemprop_is = |value: &str| itemprop.is_some_and(|p| p.eq_ignore_ascii_case(value));
         let has_rel = |word: &str| {
             rel.is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))

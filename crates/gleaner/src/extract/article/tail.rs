@@ -161,9 +161,9 @@ pub(super) fn remove_end_boilerplate(
     };
     let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
         while let Some(line) = lines.last() {
-            let text = line.text(doc);
+            let text = LineText::new(line.text(doc));
             let end_line =
-                is_copyright(&text) || is_contact(&text) || is_author_bio(doc, chosen, line, &text);
+                text.is_copyright() || text.is_contact() || is_author_bio(doc, chosen, line, &text);
             if !end_line || !remove(line, sel, removed) {
                 break;
             }
@@ -189,52 +189,80 @@ pub(super) fn remove_end_boilerplate(
     }
 }
 
-/// A copyright line: short, and "©", "(c)" or "Copyright" first, or "All
-/// rights reserved" in it.
-fn is_copyright(text: &str) -> bool {
-    if text.split_whitespace().count() > SHORT_LINE_WORDS {
-        return false;
-    }
-    let lower = text.to_lowercase();
-    let lower = lower.trim_start();
-    lower.starts_with('©')
-        || lower.starts_with("(c)")
-        || lower.starts_with("copyright")
-        || lower.contains("all rights reserved")
+/// A tail line's text, read once for all the end-line tests (issue 12:
+/// each test split and lower-cased the same line again): its words,
+/// counted up to one more than [`BIO_WORDS`], the most any test takes,
+/// and its lower case, made only for a line short enough for a copyright
+/// or contact line.
+struct LineText {
+    text: String,
+    /// Words, at most `BIO_WORDS + 1`.
+    words: usize,
+    /// The lower case, for a line of at most [`SHORT_LINE_WORDS`] words.
+    lower: Option<String>,
 }
 
-/// A contact line: short, and a contact label first ("Contact:", "Media
-/// contact", "Tel:", "Email:") or an e-mail address or a telephone
-/// number (nine digits or more in one run of digits and `+-(). /`) in it.
+impl LineText {
+    fn new(text: String) -> LineText {
+        let words = text.split_whitespace().take(BIO_WORDS + 1).count();
+        let lower = (words <= SHORT_LINE_WORDS).then(|| text.to_lowercase());
+        LineText { text, words, lower }
+    }
+
+    /// A copyright line: short, and "©", "(c)" or "Copyright" first, or
+    /// "All rights reserved" in it.
+    fn is_copyright(&self) -> bool {
+        let Some(lower) = &self.lower else { return false };
+        let lower = lower.trim_start();
+        lower.starts_with('©')
+            || lower.starts_with("(c)")
+            || lower.starts_with("copyright")
+            || lower.contains("all rights reserved")
+    }
+
+    /// A contact line: short, and a contact label first ("Contact:",
+    /// "Media contact", "Tel:", "Email:") or an e-mail address or a
+    /// telephone number (nine digits or more in one run of digits and
+    /// `+-(). /`) in it.
+    fn is_contact(&self) -> bool {
+        let Some(lower) = &self.lower else { return false };
+        const LABELS: &[&str] = &[
+            "contact:",
+            "contacts:",
+            "media contact",
+            "press contact",
+            "media inquiries",
+            "press inquiries",
+            "tel:",
+            "tel.",
+            "phone:",
+            "fax:",
+            "email:",
+            "e-mail:",
+        ];
+        if LABELS.iter().any(|l| lower.starts_with(l)) {
+            return true;
+        }
+        let email = self.text.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            w.split_once('@').is_some_and(|(user, host)| {
+                !user.is_empty() && host.contains('.') && !host.starts_with('.')
+            })
+        });
+        email || has_phone_number(&self.text)
+    }
+}
+
+/// [`LineText::is_copyright`] of `text`.
+#[cfg(test)]
+fn is_copyright(text: &str) -> bool {
+    LineText::new(text.to_string()).is_copyright()
+}
+
+/// [`LineText::is_contact`] of `text`.
+#[cfg(test)]
 fn is_contact(text: &str) -> bool {
-    if text.split_whitespace().count() > SHORT_LINE_WORDS {
-        return false;
-    }
-    let lower = text.to_lowercase();
-    const LABELS: &[&str] = &[
-        "contact:",
-        "contacts:",
-        "media contact",
-        "press contact",
-        "media inquiries",
-        "press inquiries",
-        "tel:",
-        "tel.",
-        "phone:",
-        "fax:",
-        "email:",
-        "e-mail:",
-    ];
-    if LABELS.iter().any(|l| lower.starts_with(l)) {
-        return true;
-    }
-    let email = text.split_whitespace().any(|w| {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        w.split_once('@').is_some_and(|(user, host)| {
-            !user.is_empty() && host.contains('.') && !host.starts_with('.')
-        })
-    });
-    email || has_phone_number(text)
+    LineText::new(text.to_string()).is_contact()
 }
 
 /// Nine digits or more in one run of digits, spaces and `+-().`/`.
@@ -286,8 +314,8 @@ const ROLES: &[&str] = &[
 /// of the chosen elements named as a bio (`author-bio`, `about-author`),
 /// or saying "<Name> is a/an/the … <role>" (reporter, writer, editor …)
 /// in its first sentence.
-fn is_author_bio(doc: &Document, chosen: &[NodeId], line: &Line, text: &str) -> bool {
-    if text.split_whitespace().count() > BIO_WORDS {
+fn is_author_bio(doc: &Document, chosen: &[NodeId], line: &Line, text: &LineText) -> bool {
+    if text.words > BIO_WORDS {
         return false;
     }
     let named = std::iter::once(line.owner)
@@ -303,7 +331,7 @@ fn is_author_bio(doc: &Document, chosen: &[NodeId], line: &Line, text: &str) -> 
             parts.iter().any(|p| BIO_NAMES.contains(p))
                 || (parts.contains(&"author") && parts.iter().any(|p| AUTHOR_BOX_NAMES.contains(p)))
         });
-    named || says_who_the_author_is(text)
+    named || says_who_the_author_is(&text.text)
 }
 
 /// "<Name> is a/an/the … <role>" within the first sentence, the verb
