@@ -359,8 +359,13 @@ pub(crate) struct ArenaSink {
     /// node it is mapped to is not whitespace: read from the buffer only
     /// if a later piece of the token's text asks.
     text_token_contentful: Cell<Contentful>,
-    /// The start tag being processed: its name and source token.
-    start_tag: RefCell<Option<(LocalName, u32)>>,
+    /// The source token of the start tag being processed, or [`NONE`].
+    start_tag: Cell<u32>,
+    /// The name of the last start tag processed: that of
+    /// [`ArenaSink::start_tag`] while one is (kept between tags, and
+    /// replaced only when the name changes: no clone and drop of a name
+    /// per start tag, issue 12).
+    start_tag_name: RefCell<LocalName>,
     /// The attribute list of the last element created, emptied, for the
     /// next start tag's attributes ([`ArenaSink::spare_attributes`]).
     spare: RefCell<TagAttributes>,
@@ -409,7 +414,8 @@ impl ArenaSink {
             tokens: RefCell::new(Vec::new()),
             text_token: Cell::new(NONE),
             text_token_contentful: Cell::new(Contentful::Known(false)),
-            start_tag: RefCell::new(None),
+            start_tag: Cell::new(NONE),
+            start_tag_name: RefCell::new(LocalName::from("")),
             spare: RefCell::new(TagAttributes::default()),
         }
     }
@@ -443,6 +449,10 @@ impl ArenaSink {
     /// if none is kept (one that was handed out is back, or the sink makes
     /// the first).
     pub fn recycle(&self, mut attrs: TagAttributes) {
+        // A tag without attributes brought no list (most tags).
+        if attrs.capacity() == 0 {
+            return;
+        }
         let mut spare = self.spare.borrow_mut();
         if spare.capacity() < attrs.capacity() {
             attrs.clear();
@@ -512,10 +522,9 @@ impl ArenaSink {
         self.elements.set(self.elements.get() + 1);
         let template_contents =
             flags.template.then(|| self.push(NodeKind::Document, ElementNs::Other));
-        let start_tag = match &*self.start_tag.borrow() {
-            Some((expected, token)) if *expected == name.local => Some(*token),
-            _ => None,
-        };
+        let token = self.start_tag.get();
+        let start_tag =
+            (token != NONE && *self.start_tag_name.borrow() == name.local).then_some(token);
         let element = Element { name: name.local, attrs: run };
         let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
         if let Some(contents) = template_contents {
@@ -578,13 +587,17 @@ impl ArenaSink {
     /// element of that name created until [`ArenaSink::end_start_tag`] is
     /// its element (reconstructed formatting elements and the adoption
     /// agency's clones come before it).
-    pub fn begin_start_tag(&self, name: LocalName, token: u32) {
-        *self.start_tag.borrow_mut() = Some((name, token));
+    pub fn begin_start_tag(&self, name: &LocalName, token: u32) {
+        let mut kept = self.start_tag_name.borrow_mut();
+        if *kept != *name {
+            *kept = name.clone();
+        }
+        self.start_tag.set(token);
     }
 
     /// The start tag's processing is over.
     pub fn end_start_tag(&self) {
-        *self.start_tag.borrow_mut() = None;
+        self.start_tag.set(NONE);
     }
 
     /// Records that text of the current character token, `inserted`, went

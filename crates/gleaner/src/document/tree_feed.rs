@@ -643,7 +643,7 @@ pub(crate) fn build_tree(
                         start_tag_attributes(text, scanner.attributes(), filter, &mut attrs);
                         attrs
                     };
-                    sink.begin_start_tag(name.clone(), index as u32);
+                    sink.begin_start_tag(name, index as u32);
                     let start = OwnTag {
                         kind: TagKind::StartTag,
                         name: name.clone(),
