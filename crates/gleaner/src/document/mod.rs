@@ -38,7 +38,7 @@ pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, NONE};
 pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
-pub(crate) use self::stats::count_text;
+pub(crate) use self::stats::{count_text, is_ascii_blank};
 pub use self::stats::{NodeFlags, NodeStats};
 pub(crate) use self::tree_feed::drops_content;
 pub use self::tree_feed::TreeBuilderKind;

@@ -270,6 +270,26 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     (count.chars, count.words)
 }
 
+/// True when `t` is empty or all ASCII whitespace as
+/// [`char::is_whitespace`] says (U+0020, U+0009–U+000D), so that
+/// [`count_text`] finds neither characters nor words in it: eight bytes
+/// at a time, the last bytes padded with spaces, stopping at the first
+/// chunk with another byte.
+pub(crate) fn is_ascii_blank(t: &str) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let blank = |w: u64| w & HIGH == 0 && ascii_space_bits(w) == HIGH;
+    let bytes = t.as_bytes();
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        if !blank(u64::from_le_bytes(*chunk)) {
+            return false;
+        }
+        i += 8;
+    }
+    let rest = bytes.len() - i;
+    rest == 0 || blank(last_chunk(bytes, rest))
+}
+
 /// The running counts of [`count_text`]. Chunks add their characters and
 /// word starts to per-byte counters (one per byte position, bit 0 up), a
 /// shift and an add each instead of two population counts; the counters
@@ -381,7 +401,37 @@ fn ascii_space_bits(w: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_text, style_hides};
+    use super::{count_text, is_ascii_blank, style_hides};
+
+    #[test]
+    fn blank_text_is_ascii_whitespace_throughout_and_has_no_words() {
+        let texts = [
+            "",
+            " ",
+            "\n",
+            "\t\x0b\x0c\r ",
+            "\n        ",
+            "\n                \t\t",
+            "        x",
+            "x        ",
+            "\n      \u{a0}",
+            "\u{a0}",
+            "\u{2003}  ",
+            "         \u{85}",
+            "\0\0\0\0\0\0\0\0",
+            "\x1f",
+            "!",
+            "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+            "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n-",
+        ];
+        for t in texts {
+            let expected = !t.is_empty() && t.chars().all(|c| c.is_ascii() && c.is_whitespace());
+            assert_eq!(is_ascii_blank(t), expected || t.is_empty(), "{t:?}");
+            if is_ascii_blank(t) {
+                assert_eq!(count_text(t), (0, 0), "{t:?}");
+            }
+        }
+    }
 
     #[test]
     fn inline_styles_that_hide_are_found_in_any_case_and_spacing() {

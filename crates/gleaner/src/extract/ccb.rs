@@ -347,7 +347,7 @@ fn token_words(doc: &Document, token: SourceToken) -> usize {
         Some(node) if doc.is_visible_text(node) && doc.text(node) == text => {
             doc.stats(node).words as usize
         }
-        None if text.bytes().all(|b| b.is_ascii_whitespace()) => 0,
+        None if crate::document::is_ascii_blank(text) => 0,
         _ => count_words(text),
     }
 }
