@@ -51,18 +51,14 @@ pub(crate) fn push_normalized(out: &mut String, s: &str, replace_nul: bool) {
 
 /// The first CR (or NUL, if `nul`) in `bytes` from `from`: eight bytes at
 /// a time, a byte equal to CR being a zero byte of the word XOR CRs
-/// repeated. `(x - 0x01…) & !x & 0x80…` marks the lowest zero byte of `x`
-/// exactly (bytes above it may be marked falsely, after a borrow), so the
-/// lowest mark is the answer.
+/// repeated; the lowest of the [`zero_bytes`] marks is the answer.
 fn find_cr_or_nul(bytes: &[u8], from: usize, nul: bool) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let nul_mask = if nul { u64::MAX } else { 0 };
     let mut i = from;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let w = u64::from_le_bytes(*chunk);
-        let marks = zero_byte(w ^ (ONES * 0x0D)) | (zero_byte(w) & nul_mask);
+        let marks = zero_bytes(w ^ (ONES * 0x0D)) | (zero_bytes(w) & nul_mask);
         if marks != 0 {
             return Some(i + (marks.trailing_zeros() / 8) as usize);
         }
@@ -70,6 +66,15 @@ fn find_cr_or_nul(bytes: &[u8], from: usize, nul: bool) -> Option<usize> {
     }
     let rest = bytes.get(i..).unwrap_or_default();
     rest.iter().position(|&b| b == b'\r' || (nul && b == 0)).map(|p| i + p)
+}
+
+/// Bit 7 set in each byte of `x` that is zero, `(x - 0x01…) & !x & 0x80…`:
+/// non-zero exactly when some byte is, and the lowest mark exact (a byte
+/// above a zero byte may be marked falsely, after a borrow).
+pub(crate) fn zero_bytes(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    x.wrapping_sub(ONES) & !x & HIGH
 }
 
 /// `s` normalised as with [`push_normalized`] (NULs as U+FFFD).

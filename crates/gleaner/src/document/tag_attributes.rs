@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use markup5ever::{local_name, LocalName};
 
-use super::character_tokens::push_normalized;
+use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
 use super::tags::LowerName;
 use super::TagAttributes;
@@ -244,18 +244,19 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
-/// True if `bytes` hold a `&`, CR or NUL: eight bytes at a time, a byte
-/// equal to one of them being a zero byte of the word XOR that byte
-/// repeated (`(x - 0x01…) & !x & 0x80…` is non-zero exactly when some byte
-/// of `x` is zero), the last bytes one by one.
+/// True if `bytes` hold a `&`, CR or NUL. Most texts and values are
+/// short, where eight bytes at a time ([`zero_bytes`] of the word XOR each
+/// byte repeated) costs less than `memchr`'s set-up; longer ones go to
+/// `memchr3`.
 pub(crate) fn has_special(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    if bytes.len() >= 64 {
+        return memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some();
+    }
     let mut rest = bytes;
     while let Some(chunk) = rest.first_chunk::<8>() {
         let w = u64::from_le_bytes(*chunk);
-        if zero_byte(w) | zero_byte(w ^ (ONES * u64::from(b'&'))) | zero_byte(w ^ (ONES * 0x0D))
+        if zero_bytes(w) | zero_bytes(w ^ (ONES * u64::from(b'&'))) | zero_bytes(w ^ (ONES * 0x0D))
             != 0
         {
             return true;
@@ -268,14 +269,7 @@ pub(crate) fn has_special(bytes: &[u8]) -> bool {
 /// Appends to `out` the attribute value `raw`: character references
 /// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
 fn push_attribute_value(out: &mut String, raw: &str) {
-    // Most values are short: eight bytes at a time costs less than
-    // memchr's set-up.
-    let plain = if raw.len() < 64 {
-        !has_special(raw.as_bytes())
-    } else {
-        memchr::memchr3(b'&', b'\r', b'\0', raw.as_bytes()).is_none()
-    };
-    if plain {
+    if !has_special(raw.as_bytes()) {
         out.push_str(raw);
         return;
     }

@@ -78,16 +78,11 @@ use super::TagAttributes;
 /// in `decoded` — a reference never decodes to NUL, and what it decodes
 /// to is not preprocessed, so that is the token's text.
 ///
-/// Most text has none of `&`, CR and NUL, which one look finds: eight
-/// bytes at a time for short text, `memchr` for longer.
+/// Most text has none of `&`, CR and NUL, which one look
+/// ([`has_special`]) finds.
 fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
     let bytes = text.as_bytes();
-    let special = if bytes.len() < 64 {
-        has_special(bytes)
-    } else {
-        memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some()
-    };
-    if !special {
+    if !has_special(bytes) {
         return Some(text);
     }
     let cr = match memchr::memchr2(b'\r', b'\0', bytes) {
