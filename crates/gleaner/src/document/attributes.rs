@@ -5,17 +5,18 @@
 //! of a page's instructions in `malloc` and `free`; issue 13: the
 //! allocator's headers and rounding on short values).
 //!
-//! An [`Element`] holds the range of its run, so the nodes can be moved
-//! (layout, [`Document::set_aside`](super::Document::set_aside)'s copy)
-//! without touching the table. [`ElementRef`] joins an element to the
-//! table; [`Document::element`](super::Document::element) gives one.
+//! An element's node holds the range of its run, so the nodes can be
+//! moved (layout, [`Document::set_aside`](super::Document::set_aside)'s
+//! copy) without touching the table. [`ElementRef`] joins an element's
+//! name to its run; [`Document::element`](super::Document::element) gives
+//! one.
 
 use std::fmt;
 use std::ops::{Deref, Range};
 
-use html5ever::{local_name, namespace_prefix, ns, Attribute, LocalName, QualName};
-
 use super::Element;
+
+use html5ever::{local_name, namespace_prefix, ns, Attribute, LocalName, QualName};
 
 /// The attributes of every element of a document (see the
 /// [module docs](self)).
@@ -129,9 +130,9 @@ impl AttributeTable {
         self.entries.get(run.start as usize..run.end as usize).unwrap_or_default()
     }
 
-    /// `element` with its attributes.
-    pub fn of<'a>(&'a self, element: &'a Element) -> ElementRef<'a> {
-        ElementRef { element, entries: self.run(&element.attrs), values: &self.values }
+    /// The element `element` whose attributes are the run `run`.
+    pub fn of<'a>(&'a self, element: &'a Element, run: Range<u32>) -> ElementRef<'a> {
+        ElementRef { element, entries: self.run(&run), values: &self.values }
     }
 
     /// Room for `entries` more attributes with `bytes` of values.
@@ -388,9 +389,10 @@ impl fmt::Debug for ElementRef<'_> {
 mod tests {
     use super::*;
 
-    fn element(table: &mut AttributeTable, attrs: &[(&str, &str)]) -> Element {
-        let attrs = table.push(attrs.iter().map(|&(n, v)| (LocalName::from(n), v)));
-        Element { name: local_name!("p"), attrs }
+    static P: Element = Element { name: local_name!("p") };
+
+    fn element(table: &mut AttributeTable, attrs: &[(&str, &str)]) -> Range<u32> {
+        table.push(attrs.iter().map(|&(n, v)| (LocalName::from(n), v)))
     }
 
     fn pairs(e: ElementRef<'_>) -> Vec<(&str, &str)> {
@@ -403,19 +405,19 @@ mod tests {
         let a = element(&mut table, &[("id", "x"), ("class", "Big Story")]);
         let none = element(&mut table, &[]);
         let b = element(&mut table, &[("href", "/u"), ("hidden", "")]);
-        assert_eq!(pairs(table.of(&a)), [("id", "x"), ("class", "Big Story")]);
-        assert_eq!(pairs(table.of(&none)), []);
-        assert_eq!(table.of(&b).attr("hidden"), Some(""));
-        assert_eq!(table.of(&b).attr_named(&local_name!("href")), Some("/u"));
-        assert_eq!(table.of(&b).attr("id"), None);
-        let [class, href, id] = table.of(&a).attrs_named([
+        assert_eq!(pairs(table.of(&P, a.clone())), [("id", "x"), ("class", "Big Story")]);
+        assert_eq!(pairs(table.of(&P, none)), []);
+        assert_eq!(table.of(&P, b.clone()).attr("hidden"), Some(""));
+        assert_eq!(table.of(&P, b.clone()).attr_named(&local_name!("href")), Some("/u"));
+        assert_eq!(table.of(&P, b.clone()).attr("id"), None);
+        let [class, href, id] = table.of(&P, a.clone()).attrs_named([
             &local_name!("class"),
             &local_name!("href"),
             &local_name!("id"),
         ]);
         assert_eq!((class, href, id), (Some("Big Story"), None, Some("x")));
-        assert_eq!(table.of(&a).id_and_class(), "x big story ");
-        assert_eq!(table.of(&a).name(), &local_name!("p"));
+        assert_eq!(table.of(&P, a.clone()).id_and_class(), "x big story ");
+        assert_eq!(table.of(&P, a.clone()).name(), &local_name!("p"));
     }
 
     #[test]
@@ -424,14 +426,16 @@ mod tests {
         let mut html = element(&mut table, &[("lang", "en")]);
         let body = element(&mut table, &[("class", "b")]);
         let more = [("lang", "fr"), ("dir", "rtl"), ("dir", "ltr")];
-        html.attrs =
-            table.add_missing(html.attrs.clone(), more.iter().map(|&(n, v)| (n.into(), v)));
-        assert_eq!(pairs(table.of(&html)), [("lang", "en"), ("dir", "rtl")]);
-        assert_eq!(pairs(table.of(&body)), [("class", "b")]);
+        html = table.add_missing(html, more.iter().map(|&(n, v)| (n.into(), v)));
+        assert_eq!(pairs(table.of(&P, html.clone())), [("lang", "en"), ("dir", "rtl")]);
+        assert_eq!(pairs(table.of(&P, body)), [("class", "b")]);
         // The last run grows in place.
-        let end = html.attrs.end;
-        html.attrs = table.add_missing(html.attrs.clone(), [(local_name!("id"), "i")]);
-        assert_eq!(html.attrs.end, end + 1);
-        assert_eq!(pairs(table.of(&html)), [("lang", "en"), ("dir", "rtl"), ("id", "i")]);
+        let end = html.end;
+        html = table.add_missing(html, [(local_name!("id"), "i")]);
+        assert_eq!(html.end, end + 1);
+        assert_eq!(
+            pairs(table.of(&P, html.clone())),
+            [("lang", "en"), ("dir", "rtl"), ("id", "i")]
+        );
     }
 }

@@ -196,49 +196,142 @@ impl ParseOptions {
     }
 }
 
-/// An element: its name, and where its attributes are in the document's
-/// attribute table (read them through the [`ElementRef`] that
-/// [`Document::element`] gives).
-#[derive(Debug, Clone)]
+/// An element's name, kept once by the document for all its elements of
+/// that name (their nodes index it); [`ElementRef`] dereferences to it,
+/// so `e.name` is an element's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Element {
     /// The lower-case local name (`div`, `a`, …).
     pub name: LocalName,
-    /// The element's run of the [`AttributeTable`].
-    pub(crate) attrs: Range<u32>,
 }
 
-/// What a node is.
+/// What a node is, as [`Document::kind`] gives it.
 #[derive(Debug, Clone)]
-pub enum NodeKind {
+pub enum NodeKind<'a> {
     /// The document root.
     Document,
     /// `<!DOCTYPE …>`.
     Doctype,
     /// A comment or processing instruction.
     Comment,
-    /// An element.
-    Element(Element),
+    /// An element, with its attributes.
+    Element(ElementRef<'a>),
     /// A text node; the range indexes the document's text buffer.
     Text(Range<u32>),
 }
 
-/// One node of the arena.
-#[derive(Debug, Clone)]
+/// One node of the arena: 20 bytes (issue 13: a page of `<p>x</p>` has
+/// a node for every 4 bytes). An element keeps the index of its name in
+/// the document's names rather than the name itself, whose single niche
+/// value left an enum of names and ranges 24 bytes and the node 32. What
+/// the node is, is [`Document::kind`].
+#[derive(Debug, Clone, Copy)]
 pub struct Node {
     parent: u32,
     end: u32,
-    /// What the node is.
-    pub kind: NodeKind,
+    /// An element's name: its index in the document's names; for other
+    /// nodes one of the codes above any index (`Node::TEXT`, …).
+    code: u32,
+    /// An element's run of the attribute table, a text node's range of
+    /// the text; empty for other nodes.
+    start: u32,
+    stop: u32,
 }
 
-// A node stays 32 bytes (issue 13: a page of `<p>x</p>` has a node for
-// every 4 bytes); an element's attributes are a range of the table.
-const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+// See `Node`'s docs (issue 13).
+const _: () = assert!(std::mem::size_of::<Node>() == 20);
+
+impl Node {
+    const DOCUMENT: u32 = u32::MAX;
+    const DOCTYPE: u32 = u32::MAX - 1;
+    const COMMENT: u32 = u32::MAX - 2;
+    const TEXT: u32 = u32::MAX - 3;
+
+    /// A node of a kind without a payload (`code`: one of the codes).
+    const fn of(code: u32) -> Node {
+        Node { parent: NONE, end: NONE, code, start: 0, stop: 0 }
+    }
+
+    /// The document root (also a `<template>`'s contents).
+    pub(crate) const fn document() -> Node {
+        Node::of(Node::DOCUMENT)
+    }
+
+    /// A doctype.
+    pub(crate) const fn doctype() -> Node {
+        Node::of(Node::DOCTYPE)
+    }
+
+    /// A comment.
+    pub(crate) const fn comment() -> Node {
+        Node::of(Node::COMMENT)
+    }
+
+    /// An element whose name is `name` of the document's names, with the
+    /// attribute run `attrs`.
+    pub(crate) fn element(name: u32, attrs: Range<u32>) -> Node {
+        // Indexes are far below the codes (a name per tag of a page of at
+        // most 1 GiB); were one not, it would stay an element.
+        let code = name.min(Node::TEXT - 1);
+        Node { code, start: attrs.start, stop: attrs.end, ..Node::of(code) }
+    }
+
+    /// A text node holding `range` of the text buffer.
+    pub(crate) fn text(range: Range<u32>) -> Node {
+        Node { start: range.start, stop: range.end, ..Node::of(Node::TEXT) }
+    }
+
+    /// True for a text node.
+    #[inline]
+    pub(crate) fn is_text(&self) -> bool {
+        self.code == Node::TEXT
+    }
+
+    /// The index of an element's name in the document's names.
+    #[inline]
+    pub(crate) fn name_index(&self) -> Option<u32> {
+        (self.code < Node::TEXT).then_some(self.code)
+    }
+
+    /// A text node's range of the text buffer.
+    #[inline]
+    pub(crate) fn text_range(&self) -> Option<Range<u32>> {
+        self.is_text().then_some(self.start..self.stop)
+    }
+
+    /// An element's attribute run.
+    #[inline]
+    pub(crate) fn attribute_run(&self) -> Option<Range<u32>> {
+        self.name_index().map(|_| self.start..self.stop)
+    }
+
+    /// Points a text node at `range` (for other nodes, nothing).
+    pub(crate) fn set_text_range(&mut self, range: Range<u32>) {
+        if self.is_text() {
+            (self.start, self.stop) = (range.start, range.end);
+        }
+    }
+
+    /// Gives an element the attribute run `run` (for other nodes,
+    /// nothing).
+    pub(crate) fn set_attribute_run(&mut self, run: Range<u32>) {
+        if self.name_index().is_some() {
+            (self.start, self.stop) = (run.start, run.end);
+        }
+    }
+
+    /// The node without its place in the tree (parent, end).
+    pub(crate) fn payload(&self) -> Node {
+        Node { parent: NONE, end: NONE, ..*self }
+    }
+}
 
 /// A parsed page. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Document {
     nodes: Vec<Node>,
+    /// The elements' names, indexed by their nodes.
+    names: Vec<Element>,
     text: String,
     attrs: AttributeTable,
     stats: Vec<NodeStats>,
@@ -346,15 +439,18 @@ impl Document {
             Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
         };
         deadline.check()?;
-        let tree_feed::Built { tree, tokens, tag_names } = built;
+        let tree_feed::Built { tree, tokens } = built;
         // The tree's links are freed here, before the statistics.
-        let (nodes, dom_text, attrs, position) = tree.lay_out();
-        let mut source = Source::new(text, tokens, tag_names.into_names());
+        let (nodes, names, dom_text, attrs, position) = tree.lay_out();
+        let mut source = Source::new(text, tokens, names);
+        let names: Vec<Element> =
+            source.tag_names().iter().map(|name| Element { name: name.clone() }).collect();
         source.map_nodes(position.as_deref());
         drop(position);
-        let stats = stats::compute(&nodes, &dom_text, &attrs, None);
+        let stats = stats::compute(&nodes, &names, &dom_text, &attrs, None);
         let doc = Document {
             nodes,
+            names,
             text: dom_text,
             attrs,
             stats,
@@ -413,31 +509,29 @@ impl Document {
         self.nodes.get(id.index()).unwrap_or(&self.nodes[0])
     }
 
-    /// The node's kind.
-    pub fn kind(&self, id: NodeId) -> &NodeKind {
-        &self.node(id).kind
+    /// What the node is.
+    pub fn kind(&self, id: NodeId) -> NodeKind<'_> {
+        let node = self.node(id);
+        match node.code {
+            Node::DOCUMENT => NodeKind::Document,
+            Node::DOCTYPE => NodeKind::Doctype,
+            Node::COMMENT => NodeKind::Comment,
+            Node::TEXT => NodeKind::Text(node.start..node.stop),
+            _ => self.element(id).map_or(NodeKind::Comment, NodeKind::Element),
+        }
     }
 
     /// The element with its attributes, if the node is an element.
     pub fn element(&self, id: NodeId) -> Option<ElementRef<'_>> {
-        match &self.node(id).kind {
-            NodeKind::Element(e) => Some(self.attrs.of(e)),
-            _ => None,
-        }
-    }
-
-    /// An element of this document (from its [`Node`]s) with its
-    /// attributes.
-    pub fn element_ref<'a>(&'a self, element: &'a Element) -> ElementRef<'a> {
-        self.attrs.of(element)
+        let node = self.node(id);
+        let name = self.names.get(node.name_index()? as usize)?;
+        Some(self.attrs.of(name, node.start..node.stop))
     }
 
     /// The element name, if the node is an element.
+    #[inline]
     pub fn name(&self, id: NodeId) -> Option<&LocalName> {
-        match &self.node(id).kind {
-            NodeKind::Element(e) => Some(&e.name),
-            _ => None,
-        }
+        self.names.get(self.node(id).code as usize).map(|e| &e.name)
     }
 
     /// True if the node is an element with this name.
@@ -453,15 +547,16 @@ impl Document {
     /// The text of a text node (raw, whitespace as in the page); empty for
     /// other nodes.
     pub fn text(&self, id: NodeId) -> &str {
-        match &self.node(id).kind {
-            NodeKind::Text(r) => self.text.get(r.start as usize..r.end as usize).unwrap_or(""),
-            _ => "",
+        match self.node(id).text_range() {
+            Some(r) => self.text.get(r.start as usize..r.end as usize).unwrap_or(""),
+            None => "",
         }
     }
 
     /// True for text nodes.
+    #[inline]
     pub fn is_text(&self, id: NodeId) -> bool {
-        matches!(self.node(id).kind, NodeKind::Text(_))
+        self.node(id).is_text()
     }
 
     /// The parent, `None` for the root.
@@ -603,7 +698,8 @@ impl Document {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
-        self.stats = stats::compute(&self.nodes, &self.text, &self.attrs, Some(&hidden));
+        self.stats =
+            stats::compute(&self.nodes, &self.names, &self.text, &self.attrs, Some(&hidden));
         self.source.set_aside(&hidden);
     }
 
@@ -632,7 +728,7 @@ impl Document {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
             hidden[i] = inherited || own;
-            if matches!(node.kind, NodeKind::Text(_)) {
+            if node.is_text() {
                 let w = u64::from(self.stats[i].words);
                 words += w;
                 if hidden[i] {
@@ -646,12 +742,8 @@ impl Document {
         }
         let mut doc = self;
         if hidden_words > 0 && !revealed_by_script {
-            let text_only: Vec<bool> = doc
-                .nodes
-                .iter()
-                .zip(&hidden)
-                .map(|(n, &h)| h && matches!(n.kind, NodeKind::Text(_)))
-                .collect();
+            let text_only: Vec<bool> =
+                doc.nodes.iter().zip(&hidden).map(|(n, &h)| h && n.is_text()).collect();
             doc.hide(&text_only);
         }
         doc.layout = Some(Arc::new(layout));
@@ -772,7 +864,7 @@ pub mod stages {
 
     /// Node statistics over a parsed document: the number of nodes.
     pub fn stats(doc: &Document) -> usize {
-        stats::compute(&doc.nodes, &doc.text, &doc.attrs, None).len()
+        stats::compute(&doc.nodes, &doc.names, &doc.text, &doc.attrs, None).len()
     }
 }
 

@@ -17,7 +17,7 @@
 //! final document is `Send + Sync` for rayon.
 
 use std::borrow::Cow;
-use std::cell::{Cell, Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -27,9 +27,9 @@ use html5ever::{Attribute, QualName};
 use markup5ever::interface::tree_builder::ElemName;
 use markup5ever::{ns, LocalName, Namespace};
 
-use super::source::StoredToken;
+use super::source::{StoredToken, TagNames};
 use super::tree_feed::Room;
-use super::{AttributeTable, Element, Node, NodeKind, TagAttributes};
+use super::{AttributeTable, Node, TagAttributes};
 
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -47,11 +47,6 @@ pub(crate) struct Links {
 
 impl Links {
     const DETACHED: Links = Links { first_child: NONE, last_child: NONE, prev: NONE };
-}
-
-/// A node not yet in the tree: no parent, no next sibling.
-fn detached(kind: NodeKind) -> Node {
-    Node { parent: NONE, end: NONE, kind }
 }
 
 /// The tree's links while it is built: the nodes' parents and next
@@ -167,6 +162,9 @@ pub(crate) struct BuiltTree {
     /// Each node's payload; a text node's range is, until laid out, its
     /// text's range in `text`.
     pub nodes: Vec<Node>,
+    /// The names of the elements and of the source's tags, which the
+    /// nodes and the tokens index.
+    pub names: TagNames,
     /// The text nodes' text, in the order it was inserted.
     pub text: String,
     /// True if `text` holds each text node's text once, in the order the
@@ -190,11 +188,9 @@ impl BuiltTree {
 
     /// The text of a text node (empty for others).
     pub fn text(&self, node: u32) -> &str {
-        match self.nodes.get(node as usize).map(|n| &n.kind) {
-            Some(NodeKind::Text(r)) => {
-                self.text.get(r.start as usize..r.end as usize).unwrap_or("")
-            }
-            _ => "",
+        match self.nodes.get(node as usize).and_then(Node::text_range) {
+            Some(r) => self.text.get(r.start as usize..r.end as usize).unwrap_or(""),
+            None => "",
         }
     }
 
@@ -233,11 +229,14 @@ impl BuiltTree {
         }
     }
 
-    /// The nodes in document order with their text in one buffer, their
-    /// attributes, and each handle's position in that order ([`NONE`] for
-    /// nodes not in the document), or `None` when every handle is its own
-    /// position.
-    pub fn lay_out(self) -> (Vec<Node>, String, AttributeTable, Option<Vec<u32>>) {
+    /// The nodes in document order, the names they index, their text in
+    /// one buffer, their attributes, and each handle's position in that
+    /// order ([`NONE`] for nodes not in the document), or `None` when
+    /// every handle is its own position.
+    pub fn lay_out(
+        mut self,
+    ) -> (Vec<Node>, Vec<LocalName>, String, AttributeTable, Option<Vec<u32>>) {
+        let names = std::mem::take(&mut self.names).into_names();
         if self.in_creation_order() {
             let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
             drop(links);
@@ -256,10 +255,10 @@ impl BuiltTree {
             let text = if text_in_creation_order { text } else { gather_text(&mut nodes, &text) };
             nodes.shrink_to_fit();
             attrs.shrink_to_fit();
-            return (nodes, text, attrs, None);
+            return (nodes, names, text, attrs, None);
         }
         let (nodes, text, attrs, position) = self.lay_out_moved();
-        (nodes, text, attrs, Some(position))
+        (nodes, names, text, attrs, Some(position))
     }
 
     /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
@@ -271,10 +270,8 @@ impl BuiltTree {
         let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
         let mut position = vec![NONE; built.len()];
         let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
-            let kind = built
-                .get_mut(b as usize)
-                .map_or(NodeKind::Document, |n| std::mem::replace(&mut n.kind, NodeKind::Document));
-            Node { parent, end: 0, kind }
+            let node = built.get(b as usize).map_or(Node::document(), Node::payload);
+            Node { parent, end: 0, ..node }
         };
         nodes.push(take(&mut built, 0, NONE));
         position[0] = 0;
@@ -306,17 +303,15 @@ impl BuiltTree {
 /// Copies the text of `nodes`' text nodes, in their order, from `texts`
 /// into a new buffer, and points each at its range there.
 fn gather_text(nodes: &mut [Node], texts: &str) -> String {
-    let text_of = |kind: &NodeKind| match kind {
-        NodeKind::Text(r) => texts.get(r.start as usize..r.end as usize),
-        _ => None,
-    };
-    let total: usize = nodes.iter().filter_map(|n| text_of(&n.kind)).map(str::len).sum();
+    let text_of =
+        |node: &Node| node.text_range().and_then(|r| texts.get(r.start as usize..r.end as usize));
+    let total: usize = nodes.iter().filter_map(text_of).map(str::len).sum();
     let mut text = String::with_capacity(total);
     for node in nodes.iter_mut() {
-        if let Some(t) = text_of(&node.kind) {
+        if let Some(t) = text_of(node) {
             let start = text.len() as u32;
             text.push_str(t);
-            node.kind = NodeKind::Text(start..text.len() as u32);
+            node.set_text_range(start..text.len() as u32);
         }
     }
     text
@@ -326,6 +321,8 @@ fn gather_text(nodes: &mut [Node], texts: &str) -> String {
 pub(crate) struct ArenaSink {
     links: RefCell<Vec<Links>>,
     nodes: RefCell<Vec<Node>>,
+    /// The elements' and the source tags' names ([`BuiltTree::names`]).
+    names: RefCell<TagNames>,
     /// The text of all text nodes, each node's a range of it
     /// ([`BuiltTree::text`]).
     text: RefCell<String>,
@@ -400,7 +397,8 @@ impl ArenaSink {
     pub fn new() -> ArenaSink {
         ArenaSink {
             links: RefCell::new(vec![Links::DETACHED]),
-            nodes: RefCell::new(vec![detached(NodeKind::Document)]),
+            nodes: RefCell::new(vec![Node::document()]),
+            names: RefCell::new(TagNames::default()),
             text: RefCell::new(String::new()),
             last_text: Cell::new(NONE),
             grown: RefCell::new(HashMap::new()),
@@ -428,6 +426,11 @@ impl ArenaSink {
         self.namespaces.borrow_mut().reserve_exact(room.nodes);
         self.text.borrow_mut().reserve_exact(room.text);
         self.tokens.borrow_mut().reserve_exact(room.tokens);
+    }
+
+    /// The names that nodes and tokens index, to add a token's.
+    pub fn names(&self) -> RefMut<'_, TagNames> {
+        self.names.borrow_mut()
     }
 
     /// Adds the next source token; gives its index.
@@ -495,10 +498,7 @@ impl ArenaSink {
 
     /// The attribute run of element `node` (empty for another node).
     fn attribute_run(&self, node: u32) -> Range<u32> {
-        match self.nodes.borrow().get(node as usize) {
-            Some(Node { kind: NodeKind::Element(e), .. }) => e.attrs.clone(),
-            _ => 0..0,
-        }
+        self.nodes.borrow().get(node as usize).and_then(Node::attribute_run).unwrap_or(0..0)
     }
 
     /// True if elements `a` and `b` have the same attributes: names and
@@ -521,12 +521,17 @@ impl ArenaSink {
     fn new_element(&self, name: QualName, run: Range<u32>, flags: ElementFlags) -> u32 {
         self.elements.set(self.elements.get() + 1);
         let template_contents =
-            flags.template.then(|| self.push(NodeKind::Document, ElementNs::Other));
+            flags.template.then(|| self.push(Node::document(), ElementNs::Other));
         let token = self.start_tag.get();
         let start_tag =
             (token != NONE && *self.start_tag_name.borrow() == name.local).then_some(token);
-        let element = Element { name: name.local, attrs: run };
-        let id = self.push(NodeKind::Element(element), ElementNs::of(&name.ns));
+        // The start tag's token knows the name's index; elements the tree
+        // builder makes on its own (`html`, `tbody`, clones) look it up.
+        let known = start_tag.and_then(|t| {
+            self.tokens.borrow().get(t as usize).and_then(StoredToken::start_tag_name_index)
+        });
+        let index = known.unwrap_or_else(|| self.names.borrow_mut().index(&name.local));
+        let id = self.push(Node::element(index, run), ElementNs::of(&name.ns));
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
         }
@@ -544,11 +549,11 @@ impl ArenaSink {
         target: u32,
         attrs: impl IntoIterator<Item = (LocalName, &'v str)>,
     ) {
-        if let Some(Node { kind: NodeKind::Element(e), .. }) =
-            self.nodes.borrow_mut().get_mut(target as usize)
-        {
-            let run = std::mem::take(&mut e.attrs);
-            e.attrs = self.attrs.borrow_mut().add_missing(run, attrs);
+        let mut nodes = self.nodes.borrow_mut();
+        if let Some(node) = nodes.get_mut(target as usize) {
+            if let Some(run) = node.attribute_run() {
+                node.set_attribute_run(self.attrs.borrow_mut().add_missing(run, attrs));
+            }
         }
     }
 
@@ -638,15 +643,14 @@ impl ArenaSink {
         if self.namespaces.borrow().get(node as usize) != Some(&ElementNs::Html) {
             return None;
         }
-        match self.nodes.borrow().get(node as usize).map(|n| &n.kind) {
-            Some(NodeKind::Element(e)) => Some(e.name.clone()),
-            _ => None,
-        }
+        let index = self.nodes.borrow().get(node as usize).and_then(Node::name_index)?;
+        self.names.borrow().name(index).cloned()
     }
 
-    fn push(&self, kind: NodeKind, ns: ElementNs) -> u32 {
+    /// Adds `node`, detached (no parent, no next sibling); its handle.
+    fn push(&self, node: Node, ns: ElementNs) -> u32 {
         let mut nodes = self.nodes.borrow_mut();
-        nodes.push(detached(kind));
+        nodes.push(node);
         self.links.borrow_mut().push(Links::DETACHED);
         self.namespaces.borrow_mut().push(ns);
         (nodes.len() - 1) as u32
@@ -659,7 +663,7 @@ impl ArenaSink {
         buffer.push_str(text);
         let end = buffer.len() as u32;
         drop(buffer);
-        let id = self.push(NodeKind::Text(start..end), ElementNs::Other);
+        let id = self.push(Node::text(start..end), ElementNs::Other);
         self.last_text.set(id);
         (id, Contentful::InBuffer(start, end))
     }
@@ -727,15 +731,15 @@ impl ArenaSink {
             return None;
         }
         let mut nodes = self.nodes.borrow_mut();
-        let Some(Node { kind: NodeKind::Text(range), .. }) = nodes.get_mut(node as usize) else {
-            return None;
-        };
+        let node_ref = nodes.get_mut(node as usize)?;
+        let range = node_ref.text_range()?;
         let mut buffer = self.text.borrow_mut();
         if self.last_text.get() == node {
             let start = buffer.len() as u32;
             buffer.push_str(text);
-            range.end = buffer.len() as u32;
-            return Some(Contentful::InBuffer(start, range.end));
+            let end = buffer.len() as u32;
+            node_ref.set_text_range(range.start..end);
+            return Some(Contentful::InBuffer(start, end));
         }
         let mut grown = self.grown.borrow_mut();
         let own = grown.entry(node).or_insert_with(|| {
@@ -753,10 +757,10 @@ impl ArenaSink {
         let mut grown: Vec<(u32, String)> = self.grown.take().into_iter().collect();
         grown.sort_unstable_by_key(|(node, _)| *node);
         for (node, own) in grown {
-            if let Some(Node { kind: NodeKind::Text(range), .. }) = nodes.get_mut(node as usize) {
-                range.start = buffer.len() as u32;
+            if let Some(n) = nodes.get_mut(node as usize) {
+                let start = buffer.len() as u32;
                 buffer.push_str(&own);
-                range.end = buffer.len() as u32;
+                n.set_text_range(start..buffer.len() as u32);
             }
         }
     }
@@ -793,6 +797,7 @@ impl TreeSink for ArenaSink {
         BuiltTree {
             links: self.links.into_inner(),
             nodes: self.nodes.into_inner(),
+            names: self.names.into_inner(),
             text: self.text.into_inner(),
             text_in_creation_order,
             attrs: self.attrs.into_inner(),
@@ -811,11 +816,8 @@ impl TreeSink for ArenaSink {
     fn elem_name<'a>(&'a self, target: &'a u32) -> ArenaName<'a> {
         let ns = self.namespaces.borrow().get(*target as usize).copied();
         let ns = &self.namespace_names[ns.unwrap_or(ElementNs::Other) as usize];
-        let local =
-            Ref::filter_map(self.nodes.borrow(), |nodes| match nodes.get(*target as usize) {
-                Some(Node { kind: NodeKind::Element(e), .. }) => Some(&e.name),
-                _ => None,
-            });
+        let index = self.nodes.borrow().get(*target as usize).and_then(Node::name_index);
+        let local = Ref::filter_map(self.names.borrow(), |names| names.name(index?));
         match local {
             Ok(local) => ArenaName { ns, local: LocalRef::Element(local) },
             Err(_) => ArenaName { ns, local: LocalRef::Placeholder(&self.placeholder) },
@@ -832,7 +834,7 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_comment(&self, text: StrTendril) -> u32 {
-        let id = self.push(NodeKind::Comment, ElementNs::Other);
+        let id = self.push(Node::comment(), ElementNs::Other);
         if let Some(details) = &self.details {
             details.borrow_mut().comments.insert(id, text);
         }
@@ -872,7 +874,7 @@ impl TreeSink for ArenaSink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        let id = self.push(NodeKind::Doctype, ElementNs::Other);
+        let id = self.push(Node::doctype(), ElementNs::Other);
         if let Some(details) = &self.details {
             details.borrow_mut().doctypes.insert(id, [name, public_id, system_id]);
         }

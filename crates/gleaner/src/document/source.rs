@@ -141,6 +141,12 @@ impl StoredToken {
     pub(crate) fn map_to(&mut self, node: u32) {
         self.node = node;
     }
+
+    /// The index of a start tag's name in the names ([`TagNames`]).
+    pub(crate) fn start_tag_name_index(&self) -> Option<u32> {
+        (KindCode::of(self.kind_and_name) == KindCode::StartTag)
+            .then_some(self.kind_and_name >> KIND_BITS)
+    }
 }
 
 impl SourceToken {
@@ -245,7 +251,7 @@ impl TagNames {
     const CACHE_BITS: u32 = 8;
 
     /// The index of `name`, added if new.
-    fn index(&mut self, name: &LocalName) -> u32 {
+    pub(crate) fn index(&mut self, name: &LocalName) -> u32 {
         if self.cache.is_empty() {
             self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
         }
@@ -265,6 +271,11 @@ impl TagNames {
             *c = (data, index + 1);
         }
         index
+    }
+
+    /// The name at `index`.
+    pub(crate) fn name(&self, index: u32) -> Option<&LocalName> {
+        self.names.get(index as usize)
     }
 
     /// The names, by index.
@@ -927,6 +938,12 @@ impl Source {
         // Kept as long as the document: no growth slack.
         tokens.shrink_to_fit();
         Source { text, tokens, tag_names, mapped_bytes: 0, text_bytes: 0 }
+    }
+
+    /// The distinct tag names, which the tokens index (and the document's
+    /// elements).
+    pub(crate) fn tag_names(&self) -> &[LocalName] {
+        &self.tag_names
     }
 
     /// Turns the text tokens of the nodes marked in `hidden` into

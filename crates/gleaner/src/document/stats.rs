@@ -12,7 +12,7 @@ use markup5ever::local_name;
 
 use super::sink::NONE;
 use super::tags::{is_block, is_invisible};
-use super::{AttributeTable, Node, NodeKind};
+use super::{AttributeTable, Element, Node};
 
 /// Boolean properties of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -119,6 +119,7 @@ fn style_hides(style: &str) -> bool {
 /// their subtrees) count as invisible: no text, not [`NodeFlags::VISIBLE`].
 pub(crate) fn compute(
     nodes: &[Node],
+    names: &[Element],
     text: &str,
     attrs: &AttributeTable,
     aside: Option<&[bool]>,
@@ -138,46 +139,42 @@ pub(crate) fn compute(
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
             s.flags.0 &= !NodeFlags::VISIBLE.0;
         }
-        match &node.kind {
-            NodeKind::Element(e) => {
-                let e = attrs.of(e);
-                s.flags |= NodeFlags::ELEMENT;
-                s.tags = 1;
-                if is_invisible(&e.name) || hidden_by_attributes(e) {
-                    // (also cleared above for nodes set aside)
-                    s.flags.0 &= !NodeFlags::VISIBLE.0;
+        if let Some(element) = node.name_index().and_then(|i| names.get(i as usize)) {
+            let e = attrs.of(element, node.start..node.stop);
+            s.flags |= NodeFlags::ELEMENT;
+            s.tags = 1;
+            if is_invisible(&e.name) || hidden_by_attributes(e) {
+                // (also cleared above for nodes set aside)
+                s.flags.0 &= !NodeFlags::VISIBLE.0;
+            }
+            if is_block(&e.name) {
+                s.flags |= NodeFlags::BLOCK;
+            }
+            match e.name {
+                // A link is an anchor with a target; `<a name>` and
+                // `<a id>` only mark a place in the text.
+                local_name!("a") if e.attr_named(&local_name!("href")).is_some() => {
+                    s.flags |= NodeFlags::IN_LINK;
+                    s.links = 1;
                 }
-                if is_block(&e.name) {
-                    s.flags |= NodeFlags::BLOCK;
-                }
-                match e.name {
-                    // A link is an anchor with a target; `<a name>` and
-                    // `<a id>` only mark a place in the text.
-                    local_name!("a") if e.attr_named(&local_name!("href")).is_some() => {
-                        s.flags |= NodeFlags::IN_LINK;
-                        s.links = 1;
-                    }
-                    local_name!("pre")
-                    | local_name!("textarea")
-                    | local_name!("listing")
-                    | local_name!("plaintext") => s.flags |= NodeFlags::IN_PRE,
-                    _ => {}
+                local_name!("pre")
+                | local_name!("textarea")
+                | local_name!("listing")
+                | local_name!("plaintext") => s.flags |= NodeFlags::IN_PRE,
+                _ => {}
+            }
+        } else if let Some(r) = node.text_range() {
+            s.flags |= NodeFlags::TEXT;
+            if s.flags.contains(NodeFlags::VISIBLE) {
+                let t = text.get(r.start as usize..r.end as usize).unwrap_or("");
+                let (chars, words) = count_text(t);
+                s.chars = chars;
+                s.words = words;
+                if s.flags.contains(NodeFlags::IN_LINK) {
+                    s.link_chars = chars;
+                    s.link_words = words;
                 }
             }
-            NodeKind::Text(r) => {
-                s.flags |= NodeFlags::TEXT;
-                if s.flags.contains(NodeFlags::VISIBLE) {
-                    let t = text.get(r.start as usize..r.end as usize).unwrap_or("");
-                    let (chars, words) = count_text(t);
-                    s.chars = chars;
-                    s.words = words;
-                    if s.flags.contains(NodeFlags::IN_LINK) {
-                        s.link_chars = chars;
-                        s.link_words = words;
-                    }
-                }
-            }
-            _ => {}
         }
     }
     // Backward pass: children before parents, so sums are complete.

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use markup5ever::ns;
 
 use super::sink::{BuiltTree, ElementNs, NONE};
-use super::NodeKind;
+use super::{Element, Node};
 
 /// The tree under the root in the html5lib format, one line per node
 /// and attribute, each ending in a newline. Doctypes, comments and
@@ -24,9 +24,10 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
     while let Some((id, depth)) = stack.pop() {
         let Some(node) = tree.nodes.get(id as usize) else { continue };
         let indent = "  ".repeat(depth);
-        match &node.kind {
-            NodeKind::Document => {}
-            NodeKind::Doctype => {
+        let element = node.name_index().and_then(|i| tree.names.name(i));
+        match node.code {
+            Node::DOCUMENT => {}
+            Node::DOCTYPE => {
                 let [name, public_id, system_id] =
                     details.and_then(|d| d.doctypes.get(&id)).cloned().unwrap_or_default();
                 let _ = if public_id.is_empty() && system_id.is_empty() {
@@ -35,20 +36,21 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
                     writeln!(out, "| {indent}<!DOCTYPE {name} \"{public_id}\" \"{system_id}\">")
                 };
             }
-            NodeKind::Comment => {
+            Node::COMMENT => {
                 let text = details.and_then(|d| d.comments.get(&id)).map_or("", |t| &**t);
                 let _ = writeln!(out, "| {indent}<!-- {text} -->");
             }
-            NodeKind::Text(_) => {
+            Node::TEXT => {
                 let _ = writeln!(out, "| {indent}\"{}\"", tree.text(id));
             }
-            NodeKind::Element(element) => {
+            _ => {
+                let Some(name) = element else { continue };
                 let prefix = match tree.namespaces.get(id as usize) {
                     Some(ElementNs::Svg) => "svg ",
                     Some(ElementNs::MathMl) => "math ",
                     _ => "",
                 };
-                let _ = writeln!(out, "| {indent}<{prefix}{}>", element.name);
+                let _ = writeln!(out, "| {indent}<{prefix}{name}>");
                 let mut shown: Vec<String> = match details.and_then(|d| d.attrs.get(&id)) {
                     Some(attrs) => attrs
                         .iter()
@@ -62,12 +64,12 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
                             format!("{prefix}{}=\"{}\"", a.name.local, a.value)
                         })
                         .collect(),
-                    None => tree
-                        .attrs
-                        .of(element)
-                        .attrs()
-                        .map(|(n, v)| format!("{n}=\"{v}\""))
-                        .collect(),
+                    None => {
+                        let element = Element { name: name.clone() };
+                        let run = node.attribute_run().unwrap_or(0..0);
+                        let attrs = tree.attrs.of(&element, run);
+                        attrs.attrs().map(|(n, v)| format!("{n}=\"{v}\"")).collect()
+                    }
                 };
                 shown.sort();
                 for a in shown {

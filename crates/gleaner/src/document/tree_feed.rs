@@ -65,7 +65,7 @@ use super::character_tokens::{
 use super::deadline::Deadline;
 use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree};
-use super::source::{Markup, ScanState, Scanner, StoredToken, TagNames, TokenKind};
+use super::source::{Markup, ScanState, Scanner, StoredToken, TokenKind};
 use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
@@ -217,8 +217,6 @@ pub(crate) struct Built {
     /// The page's tokens, in source order, each mapped to the node
     /// (handle) it made.
     pub tokens: Vec<StoredToken>,
-    /// Their tag names.
-    pub tag_names: TagNames,
 }
 
 /// What the tree builder holds, as counted after the last count.
@@ -580,7 +578,6 @@ pub(crate) fn build_tree(
     let mut page: Option<StrTendril> = None;
     let mut scanner = Scanner::new(text.as_bytes());
     let mut decoded = String::new();
-    let mut tag_names = TagNames::default();
     let mut state = ScanState::Data;
     // Raw text read after a start tag whose content is not fed.
     let mut skip_raw = false;
@@ -590,7 +587,9 @@ pub(crate) fn build_tree(
     while let Some(scanned) = scanner
         .next(&state, || feeder.builder.adjusted_current_node_present_but_not_in_html_namespace())
     {
-        let index = feeder.builder.sink().push_token(scanned.to_token(&mut tag_names)) as usize;
+        let sink = feeder.builder.sink();
+        let token = scanned.to_token(&mut sink.names());
+        let index = sink.push_token(token) as usize;
         if deadline.expired_at(index) {
             return Err(Stopped::OutOfTime);
         }
@@ -711,7 +710,7 @@ pub(crate) fn build_tree(
     let _ = feeder.process(Token::EOFToken);
     let sink = feeder.builder.end();
     let tokens = sink.take_tokens();
-    Ok(Built { tree: sink.finish(), tokens, tag_names })
+    Ok(Built { tree: sink.finish(), tokens })
 }
 
 #[cfg(test)]
@@ -745,18 +744,18 @@ mod tests {
         };
         let mut out = String::new();
         for (i, node) in built.tree.nodes.iter().enumerate() {
-            match &node.kind {
-                super::super::NodeKind::Element(e) => {
-                    out.push('<');
-                    out.push_str(&e.name);
-                    for (name, _) in built.tree.attrs.of(e).attrs() {
-                        out.push(' ');
-                        out.push_str(name);
-                    }
-                    out.push('>');
+            if let (Some(index), Some(run)) = (node.name_index(), node.attribute_run()) {
+                let Some(name) = built.tree.names.name(index) else { continue };
+                out.push('<');
+                out.push_str(name);
+                let element = super::super::Element { name: name.clone() };
+                for (name, _) in built.tree.attrs.of(&element, run).attrs() {
+                    out.push(' ');
+                    out.push_str(name);
                 }
-                super::super::NodeKind::Text(_) => out.push_str(built.tree.text(i as u32)),
-                _ => {}
+                out.push('>');
+            } else if node.is_text() {
+                out.push_str(built.tree.text(i as u32));
             }
         }
         out

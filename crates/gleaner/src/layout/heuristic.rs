@@ -642,7 +642,7 @@ impl<'a> Flow<'a> {
             match doc.kind(id) {
                 NodeKind::Text(_) => self.text(id),
                 NodeKind::Element(e) => {
-                    if let Some(skip_to) = self.element(id, doc.element_ref(e)) {
+                    if let Some(skip_to) = self.element(id, e) {
                         i = skip_to.index().max(i);
                     }
                 }

@@ -71,7 +71,7 @@ pub fn html_with_node_ids(doc: &Document) -> String {
             NodeKind::Element(element) => {
                 out.push('<');
                 out.push_str(&element.name);
-                for (name, value) in doc.element_ref(element).attrs() {
+                for (name, value) in element.attrs() {
                     if name == NODE_ID_ATTRIBUTE {
                         continue;
                     }

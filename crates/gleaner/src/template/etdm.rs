@@ -677,7 +677,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
         match doc.kind(id) {
             NodeKind::Text(_) => escape_into(&mut out, doc.text(id)),
             NodeKind::Element(e) => {
-                let name: &str = &e.name;
+                let name: &str = e.name();
                 let plain = name.starts_with(|c: char| c.is_ascii_lowercase())
                     && name
                         .bytes()
@@ -686,7 +686,7 @@ pub fn template_html(doc: &Document, mask: &[bool]) -> String {
                 if written {
                     out.push('<');
                     out.push_str(name);
-                    for (attr, value) in doc.element_ref(e).attrs() {
+                    for (attr, value) in e.attrs() {
                         if !KEPT_ATTRIBUTES.contains(&attr) {
                             continue;
                         }
