@@ -220,36 +220,45 @@ pub enum NodeKind<'a> {
     Text(Range<u32>),
 }
 
-/// One node of the arena: 20 bytes (issue 13: a page of `<p>x</p>` has
-/// a node for every 4 bytes). An element keeps the index of its name in
-/// the document's names rather than the name itself, whose single niche
-/// value left an enum of names and ranges 24 bytes and the node 32. What
-/// the node is, is [`Document::kind`].
+/// One node of the arena: 24 bytes with its share of the statistics
+/// (issue 13: a page of `<p>x</p>` has a node for every 4 bytes). An
+/// element keeps the index of its name in the document's names rather
+/// than the name itself, whose single niche value left an enum of names
+/// and ranges 24 bytes and the node 32; a text node keeps its statistics
+/// itself (its counts in `data`, its flags in `code`), so that only the
+/// other nodes have a [`NodeStats`] of 28 bytes. What the node is, is
+/// [`Document::kind`].
 #[derive(Debug, Clone, Copy)]
 pub struct Node {
     parent: u32,
     end: u32,
     /// An element's name: its index in the document's names; for other
-    /// nodes one of the codes above any index (`Node::TEXT`, …).
+    /// nodes one of the codes above any index (`Node::TEXT` with the text
+    /// node's [`NodeFlags`] in the low byte, …).
     code: u32,
     /// An element's run of the attribute table, a text node's range of
     /// the text; empty for other nodes.
     start: u32,
     stop: u32,
+    /// Set by the statistics ([`stats::compute`]): a text node's counts
+    /// (see [`stats::TextCounts`]), the index of any other node's
+    /// [`NodeStats`].
+    data: u32,
 }
 
 // See `Node`'s docs (issue 13).
-const _: () = assert!(std::mem::size_of::<Node>() == 20);
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 impl Node {
     const DOCUMENT: u32 = u32::MAX;
     const DOCTYPE: u32 = u32::MAX - 1;
     const COMMENT: u32 = u32::MAX - 2;
-    const TEXT: u32 = u32::MAX - 3;
+    /// Text nodes' codes: this, with the node's flags in the low byte.
+    const TEXT: u32 = 0xFFFF_FE00;
 
     /// A node of a kind without a payload (`code`: one of the codes).
     const fn of(code: u32) -> Node {
-        Node { parent: NONE, end: NONE, code, start: 0, stop: 0 }
+        Node { parent: NONE, end: NONE, code, start: 0, stop: 0, data: 0 }
     }
 
     /// The document root (also a `<template>`'s contents).
@@ -284,7 +293,13 @@ impl Node {
     /// True for a text node.
     #[inline]
     pub(crate) fn is_text(&self) -> bool {
-        self.code == Node::TEXT
+        self.code & !0xFF == Node::TEXT
+    }
+
+    /// A text node's flags (as [`stats::compute`] set them).
+    #[inline]
+    fn text_flags(&self) -> NodeFlags {
+        NodeFlags::from_byte(self.code as u8)
     }
 
     /// The index of an element's name in the document's names.
@@ -334,7 +349,11 @@ pub struct Document {
     names: Vec<Element>,
     text: String,
     attrs: AttributeTable,
+    /// The statistics of the nodes other than text nodes (which keep
+    /// theirs), by [`Node::data`].
     stats: Vec<NodeStats>,
+    /// The counts of text nodes too long for their node.
+    long_texts: Vec<stats::LongText>,
     source: Source,
     encoding: &'static Encoding,
     encoding_source: EncodingSource,
@@ -441,19 +460,20 @@ impl Document {
         deadline.check()?;
         let tree_feed::Built { tree, tokens } = built;
         // The tree's links are freed here, before the statistics.
-        let (nodes, names, dom_text, attrs, position) = tree.lay_out();
+        let (mut nodes, names, dom_text, attrs, position) = tree.lay_out();
         let mut source = Source::new(text, tokens, names);
         let names: Vec<Element> =
             source.tag_names().iter().map(|name| Element { name: name.clone() }).collect();
         source.map_nodes(position.as_deref());
         drop(position);
-        let stats = stats::compute(&nodes, &names, &dom_text, &attrs, None);
+        let (stats, long_texts) = stats::compute(&mut nodes, &names, &dom_text, &attrs, None);
         let doc = Document {
             nodes,
             names,
             text: dom_text,
             attrs,
             stats,
+            long_texts,
             source,
             encoding: encoding_rs::UTF_8,
             encoding_source: EncodingSource::Given,
@@ -516,7 +536,7 @@ impl Document {
             Node::DOCUMENT => NodeKind::Document,
             Node::DOCTYPE => NodeKind::Doctype,
             Node::COMMENT => NodeKind::Comment,
-            Node::TEXT => NodeKind::Text(node.start..node.stop),
+            _ if node.is_text() => NodeKind::Text(node.start..node.stop),
             _ => self.element(id).map_or(NodeKind::Comment, NodeKind::Element),
         }
     }
@@ -601,8 +621,15 @@ impl Document {
     }
 
     /// Statistics of the node's subtree (see [`NodeStats`]).
-    pub fn stats(&self, id: NodeId) -> &NodeStats {
-        self.stats.get(id.index()).unwrap_or(&self.stats[0])
+    #[inline]
+    pub fn stats(&self, id: NodeId) -> NodeStats {
+        let node = self.node(id);
+        if node.is_text() {
+            let (chars, words) = stats::TextCounts(node.data).get(id.0, &self.long_texts);
+            stats::text_stats(chars, words, node.text_flags())
+        } else {
+            self.stats.get(node.data as usize).copied().unwrap_or_default()
+        }
     }
 
     /// The visible text nodes with some non-whitespace text, in order.
@@ -612,9 +639,13 @@ impl Document {
 
     /// Is the node one of [`Document::text_nodes`]: visible text with
     /// some non-whitespace?
+    #[inline]
     pub fn is_visible_text(&self, id: NodeId) -> bool {
-        let s = self.stats(id);
-        s.flags.contains(NodeFlags::TEXT) && s.flags.contains(NodeFlags::VISIBLE) && s.chars > 0
+        // From the node alone, which keeps a text node's statistics.
+        let node = self.node(id);
+        node.is_text()
+            && node.text_flags().contains(NodeFlags::VISIBLE)
+            && stats::TextCounts(node.data).has_chars()
     }
 
     /// The `<body>` element (html5ever always creates one, except for
@@ -698,8 +729,8 @@ impl Document {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
-        self.stats =
-            stats::compute(&self.nodes, &self.names, &self.text, &self.attrs, Some(&hidden));
+        (self.stats, self.long_texts) =
+            stats::compute(&mut self.nodes, &self.names, &self.text, &self.attrs, Some(&hidden));
         self.source.set_aside(&hidden);
     }
 
@@ -729,7 +760,7 @@ impl Document {
             let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
             hidden[i] = inherited || own;
             if node.is_text() {
-                let w = u64::from(self.stats[i].words);
+                let w = u64::from(self.stats(NodeId(i as u32)).words);
                 words += w;
                 if hidden[i] {
                     hidden_words += w;
@@ -864,7 +895,9 @@ pub mod stages {
 
     /// Node statistics over a parsed document: the number of nodes.
     pub fn stats(doc: &Document) -> usize {
-        stats::compute(&doc.nodes, &doc.names, &doc.text, &doc.attrs, None).len()
+        let mut nodes = doc.nodes.clone();
+        stats::compute(&mut nodes, &doc.names, &doc.text, &doc.attrs, None);
+        nodes.len()
     }
 }
 

@@ -41,7 +41,20 @@ impl NodeFlags {
     pub fn contains(self, other: NodeFlags) -> bool {
         self.0 & other.0 == other.0
     }
+
+    /// The flags as one byte (all fit), as a text node keeps them.
+    pub(crate) fn byte(self) -> u8 {
+        self.0 as u8
+    }
+
+    /// The flags kept as [`NodeFlags::byte`].
+    pub(crate) fn from_byte(byte: u8) -> NodeFlags {
+        NodeFlags(u16::from(byte))
+    }
 }
+
+// Every flag fits in a text node's byte (`NodeFlags::byte`).
+const _: () = assert!(NodeFlags::IN_PRE.0 < 0x100);
 
 impl BitOr for NodeFlags {
     type Output = NodeFlags;
@@ -82,6 +95,17 @@ pub struct NodeStats {
 }
 
 impl NodeStats {
+    /// Adds a child's sums (text, links, tags) to these.
+    #[inline]
+    fn add(&mut self, c: &NodeStats) {
+        self.chars += c.chars;
+        self.words += c.words;
+        self.link_chars += c.link_chars;
+        self.link_words += c.link_words;
+        self.tags += c.tags;
+        self.links += c.links;
+    }
+
     /// Link density: link characters over characters (0 without text).
     pub fn link_density(&self) -> f64 {
         if self.chars == 0 {
@@ -115,30 +139,128 @@ fn style_hides(style: &str) -> bool {
     s.contains("display:none") || s.contains("visibility:hidden")
 }
 
-/// Computes the statistics of every node. Nodes marked in `aside` (with
-/// their subtrees) count as invisible: no text, not [`NodeFlags::VISIBLE`].
+/// A text node's counts as its [`Node`] keeps them: the characters in
+/// the low 16 bits, the words in the high 16; the counts of a text too
+/// long for that are kept in the document's [`LongText`]s, and the low
+/// bits say so ([`TextCounts::LONG`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TextCounts(pub u32);
+
+impl TextCounts {
+    /// The low bits of the counts of a text in the [`LongText`]s.
+    const LONG: u32 = 0xFFFF;
+
+    /// The counts, if they fit.
+    fn new(chars: u32, words: u32) -> Option<TextCounts> {
+        (chars < TextCounts::LONG && words <= 0xFFFF).then_some(TextCounts(chars | words << 16))
+    }
+
+    /// True if the text has characters (a long one has).
+    #[inline]
+    pub(crate) fn has_chars(self) -> bool {
+        self.0 & 0xFFFF != 0
+    }
+
+    /// Characters and words of text node `node`.
+    #[inline]
+    pub(crate) fn get(self, node: u32, long: &[LongText]) -> (u32, u32) {
+        let chars = self.0 & 0xFFFF;
+        if chars != TextCounts::LONG {
+            return (chars, self.0 >> 16);
+        }
+        LongText::find(node, long)
+    }
+}
+
+/// The counts of a text node with 65 535 characters or words or more
+/// (see [`TextCounts`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LongText {
+    node: u32,
+    chars: u32,
+    words: u32,
+}
+
+impl LongText {
+    /// The counts of text node `node` in `long` (sorted by node).
+    #[cold]
+    fn find(node: u32, long: &[LongText]) -> (u32, u32) {
+        let i = long.binary_search_by_key(&node, |l| l.node);
+        i.ok().and_then(|i| long.get(i)).map_or((0, 0), |l| (l.chars, l.words))
+    }
+}
+
+/// The statistics of a text node with these counts and flags.
+#[inline]
+pub(crate) fn text_stats(chars: u32, words: u32, flags: NodeFlags) -> NodeStats {
+    let linked = flags.contains(NodeFlags::IN_LINK);
+    NodeStats {
+        chars,
+        words,
+        link_chars: if linked { chars } else { 0 },
+        link_words: if linked { words } else { 0 },
+        tags: 0,
+        links: 0,
+        flags,
+    }
+}
+
+/// Computes the statistics of every node: a text node's go to its node
+/// (flags and counts), every other node's to the list returned, at the
+/// index its node is given; with the counts of long texts. Nodes marked
+/// in `aside` (with their subtrees) count as invisible: no text, not
+/// [`NodeFlags::VISIBLE`].
 pub(crate) fn compute(
-    nodes: &[Node],
+    nodes: &mut [Node],
     names: &[Element],
     text: &str,
     attrs: &AttributeTable,
     aside: Option<&[bool]>,
-) -> Vec<NodeStats> {
-    let mut stats = vec![NodeStats::default(); nodes.len()];
-    // Forward pass: inherited flags; own counts of text nodes.
-    for (i, node) in nodes.iter().enumerate() {
-        let inherited = if node.parent == NONE {
-            NodeFlags::VISIBLE
-        } else {
-            let p = &stats[node.parent as usize];
-            let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
-            NodeFlags(p.flags.0 & keep)
+) -> (Vec<NodeStats>, Vec<LongText>) {
+    let others = nodes.iter().filter(|n| !n.is_text()).count();
+    let mut stats: Vec<NodeStats> = Vec::with_capacity(others);
+    // The parent of each entry of `stats`, by its index there (the root's
+    // is itself): the sums run over these alone.
+    let mut parents: Vec<u32> = Vec::with_capacity(others);
+    let mut long = Vec::new();
+    let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
+    // Forward pass: inherited flags; a text node's counts, added to its
+    // parent's. A parent comes before its children, and is not text.
+    for i in 0..nodes.len() {
+        let node = nodes[i];
+        let parent = nodes.get(node.parent as usize).map_or(0, |p| p.data);
+        let mut flags = match stats.get(parent as usize) {
+            Some(p) if node.parent != NONE => NodeFlags(p.flags.0 & keep),
+            _ => NodeFlags::VISIBLE,
         };
-        let s = &mut stats[i];
-        s.flags = inherited;
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
-            s.flags.0 &= !NodeFlags::VISIBLE.0;
+            flags.0 &= !NodeFlags::VISIBLE.0;
         }
+        if let Some(r) = node.text_range() {
+            flags |= NodeFlags::TEXT;
+            let (chars, words) = if flags.contains(NodeFlags::VISIBLE) {
+                count_text(text.get(r.start as usize..r.end as usize).unwrap_or(""))
+            } else {
+                (0, 0)
+            };
+            let counts = TextCounts::new(chars, words).unwrap_or_else(|| {
+                long.push(LongText { node: i as u32, chars, words });
+                TextCounts(TextCounts::LONG)
+            });
+            let n = &mut nodes[i];
+            n.code = Node::TEXT | u32::from(flags.byte());
+            n.data = counts.0;
+            if let Some(p) = stats.get_mut(parent as usize).filter(|_| node.parent != NONE) {
+                p.chars += chars;
+                p.words += words;
+                if flags.contains(NodeFlags::IN_LINK) {
+                    p.link_chars += chars;
+                    p.link_words += words;
+                }
+            }
+            continue;
+        }
+        let mut s = NodeStats { flags, ..NodeStats::default() };
         if let Some(element) = node.name_index().and_then(|i| names.get(i as usize)) {
             let e = attrs.of(element, node.start..node.stop);
             s.flags |= NodeFlags::ELEMENT;
@@ -163,36 +285,21 @@ pub(crate) fn compute(
                 | local_name!("plaintext") => s.flags |= NodeFlags::IN_PRE,
                 _ => {}
             }
-        } else if let Some(r) = node.text_range() {
-            s.flags |= NodeFlags::TEXT;
-            if s.flags.contains(NodeFlags::VISIBLE) {
-                let t = text.get(r.start as usize..r.end as usize).unwrap_or("");
-                let (chars, words) = count_text(t);
-                s.chars = chars;
-                s.words = words;
-                if s.flags.contains(NodeFlags::IN_LINK) {
-                    s.link_chars = chars;
-                    s.link_words = words;
-                }
-            }
         }
+        let index = stats.len() as u32;
+        nodes[i].data = index;
+        parents.push(if node.parent == NONE { index } else { parent });
+        stats.push(s);
     }
     // Backward pass: children before parents, so sums are complete.
-    for i in (1..nodes.len()).rev() {
-        let parent = nodes[i].parent;
-        if parent == NONE {
-            continue;
+    for (j, &parent) in parents.iter().enumerate().skip(1).rev() {
+        // (A parent's entry comes first; the root is its own parent.)
+        let Some(&child) = stats.get(j).filter(|_| (parent as usize) < j) else { continue };
+        if let Some(p) = stats.get_mut(parent as usize) {
+            p.add(&child);
         }
-        let c = stats[i];
-        let p = &mut stats[parent as usize];
-        p.chars += c.chars;
-        p.words += c.words;
-        p.link_chars += c.link_chars;
-        p.link_words += c.link_words;
-        p.tags += c.tags;
-        p.links += c.links;
     }
-    stats
+    (stats, long)
 }
 
 /// Non-whitespace characters and words of a text (a word: a maximal run
@@ -399,6 +506,36 @@ fn ascii_space_bits(w: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{count_text, is_ascii_blank, style_hides};
+    use crate::document::{Document, NodeFlags, ParseOptions};
+
+    // A text node keeps counts below 65 535 in its node and longer ones
+    // in the document's list (issue 13): both read back exactly, summed
+    // into the ancestors, with the text node's flags.
+    #[test]
+    fn long_and_short_texts_keep_their_counts() {
+        let long_words = "ab ".repeat(70_000);
+        let long_chars = "x".repeat(70_000);
+        let html = format!(
+            "<div><p>{long_words}</p><a href=/u>{long_chars}</a><p>two words</p>\
+             <p hidden>{long_chars}</p></div>"
+        );
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+        let texts: Vec<_> = doc.ids().filter(|&id| doc.is_text(id)).collect();
+        let counts: Vec<_> =
+            texts.iter().map(|&t| (doc.stats(t).chars, doc.stats(t).words)).collect();
+        assert_eq!(counts, [(140_000, 70_000), (70_000, 1), (8, 2), (0, 0)]);
+        let link = doc.stats(texts[1]);
+        assert!(link.flags.contains(NodeFlags::IN_LINK | NodeFlags::VISIBLE | NodeFlags::TEXT));
+        assert_eq!((link.link_chars, link.link_words), (70_000, 1));
+        assert!(!doc.stats(texts[3]).flags.contains(NodeFlags::VISIBLE));
+        let div = doc.ids().find(|&id| doc.is(id, markup5ever::local_name!("div"))).expect("div");
+        let s = doc.stats(div);
+        assert_eq!(
+            (s.chars, s.words, s.link_chars, s.tags, s.links),
+            (210_008, 70_003, 70_000, 5, 1)
+        );
+        assert_eq!(doc.text_nodes().count(), 3);
+    }
 
     #[test]
     fn blank_text_is_ascii_whitespace_throughout_and_has_no_words() {

@@ -40,7 +40,7 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
                 let text = details.and_then(|d| d.comments.get(&id)).map_or("", |t| &**t);
                 let _ = writeln!(out, "| {indent}<!-- {text} -->");
             }
-            Node::TEXT => {
+            _ if node.is_text() => {
                 let _ = writeln!(out, "| {indent}\"{}\"", tree.text(id));
             }
             _ => {

@@ -143,9 +143,11 @@ pub(super) fn drop_other_articles(doc: &Document, top: NodeId, chosen: &mut Vec<
 /// and not a link (a linked heading is a teaser of the story, in a list
 /// of "most popular" stories, not the story).
 fn is_title_heading_shape(doc: &Document, id: NodeId) -> bool {
+    if !matches!(doc.name(id), Some(&local_name!("h1") | &local_name!("h2") | &local_name!("h3"))) {
+        return false;
+    }
     let s = doc.stats(id);
-    matches!(doc.name(id), Some(&local_name!("h1") | &local_name!("h2") | &local_name!("h3")))
-        && s.flags.contains(NodeFlags::VISIBLE)
+    s.flags.contains(NodeFlags::VISIBLE)
         && (1..=MAX_HEADING_WORDS).contains(&s.words)
         && s.link_chars == 0
         && !s.flags.contains(NodeFlags::IN_LINK)
