@@ -20,7 +20,7 @@ use super::character_tokens::TextState;
 use super::script_data::script_data_end;
 use super::tag_attributes::{is_space, scan_attributes, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
-use super::NodeId;
+use super::{is_ascii_blank, NodeId};
 
 /// What a source token is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,8 +310,6 @@ pub struct Source {
     tokens: Vec<StoredToken>,
     /// The distinct tag names, indexed by the tokens.
     tag_names: Vec<LocalName>,
-    mapped_bytes: usize,
-    text_bytes: usize,
 }
 
 impl Source {
@@ -364,10 +362,16 @@ impl Source {
     /// trimmed) whose token was mapped to a DOM text node. 1.0 for a
     /// page without text.
     pub fn mapped_share(&self) -> f64 {
-        if self.text_bytes == 0 {
+        let (mut mapped, mut total) = (0usize, 0usize);
+        for t in self.tokens().iter().filter(SourceToken::is_text) {
+            let trimmed = trimmed_len(self.token_text(t));
+            total += trimmed;
+            mapped += if t.node().is_some() { trimmed } else { 0 };
+        }
+        if total == 0 {
             1.0
         } else {
-            self.mapped_bytes as f64 / self.text_bytes as f64
+            mapped as f64 / total as f64
         }
     }
 
@@ -937,7 +941,7 @@ impl Source {
         });
         // Kept as long as the document: no growth slack.
         tokens.shrink_to_fit();
-        Source { text, tokens, tag_names, mapped_bytes: 0, text_bytes: 0 }
+        Source { text, tokens, tag_names }
     }
 
     /// The distinct tag names, which the tokens index (and the document's
@@ -962,32 +966,25 @@ impl Source {
     /// place in the document: `position` gives each handle's (`u32::MAX`
     /// for nodes not in the document, such as a `<template>`'s content),
     /// or `None` when every handle is its own. Text tokens of whitespace
-    /// only are left unmapped (they carry no content). Then counts
-    /// [`Source::mapped_share`].
+    /// only are left unmapped (they carry no content).
     pub(crate) fn map_nodes(&mut self, position: Option<&[u32]>) {
         let text_end = self.text.len() as u32;
-        let (mut mapped, mut total) = (0usize, 0usize);
-        for i in 0..self.tokens.len() {
-            let end = self.tokens.get(i + 1).map_or(text_end, |next| next.start);
-            let Some(t) = self.tokens.get_mut(i) else { break };
+        let mut tokens = self.tokens.iter_mut().peekable();
+        while let Some(t) = tokens.next() {
             if let (Some(position), true) = (position, t.node != NO_NODE) {
                 t.node = position.get(t.node as usize).copied().unwrap_or(NO_NODE);
             }
-            let is_text = t.code() == KindCode::Text;
-            if !is_text && t.code() != KindCode::RawText {
+            if t.node == NO_NODE || !matches!(t.code(), KindCode::Text | KindCode::RawText) {
                 continue;
             }
-            let trimmed = trimmed_len(self.text.get(t.start as usize..end as usize).unwrap_or(""));
-            if trimmed == 0 {
+            // Most tokens between two tags are ASCII whitespace: eight
+            // bytes at a time (issue 12).
+            let end = tokens.peek().map_or(text_end, |next| next.start);
+            let text = self.text.get(t.start as usize..end as usize).unwrap_or("");
+            if is_ascii_blank(text) || trimmed_len(text) == 0 {
                 t.node = NO_NODE;
             }
-            if is_text {
-                total += trimmed;
-                mapped += if t.node != NO_NODE { trimmed } else { 0 };
-            }
         }
-        self.mapped_bytes = mapped;
-        self.text_bytes = total;
     }
 }
 
