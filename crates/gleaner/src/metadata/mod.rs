@@ -318,14 +318,18 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
     let Some(sep) = SEPARATORS.iter().find(|s| raw.contains(**s)) else {
         return raw;
     };
-    let segments: Vec<&str> = raw.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect();
-    let words = |s: &str| s.split_whitespace().count();
-    let best = segments.iter().copied().max_by(|a, b| {
+    // Each segment's words counted once (an unclosed `<title>` runs to
+    // the end of the page, issue 12), by the statistics' counter: words
+    // as `split_whitespace` finds them.
+    let best = raw
+        .split(sep)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| (crate::document::count_text(s).1, s))
         // Longest by words; on ties the earlier segment.
-        words(a).cmp(&words(b)).then(std::cmp::Ordering::Greater)
-    });
+        .max_by(|(a, _), (b, _)| a.cmp(b).then(std::cmp::Ordering::Greater));
     match best {
-        Some(seg) if words(seg) >= 2 => seg.to_string(),
+        Some((words, seg)) if words >= 2 => seg.to_string(),
         _ => raw,
     }
 }
