@@ -44,6 +44,11 @@ pub(super) fn mark_boilerplate(
     strictness: Strictness,
     cfg: &ArticleConfig,
 ) -> Vec<bool> {
+    // Nothing is set aside at the last strictness (no reason, no
+    // comment section, no widget): no pass over the nodes.
+    if strictness == Strictness::Off {
+        return vec![false; doc.len()];
+    }
     // One forward pass, each node's marks from its parent's: what the
     // node inherits is one byte of [`Inherited`] bits per node.
     let mut boilerplate = vec![false; doc.len()];

@@ -142,10 +142,14 @@ pub(super) fn drop_other_articles(doc: &Document, top: NodeId, chosen: &mut Vec<
 /// An `h1`, `h2` or `h3` that is visible, short enough to be a headline
 /// and not a link (a linked heading is a teaser of the story, in a list
 /// of "most popular" stories, not the story).
+/// The name first: the loop over every node reads the statistics of
+/// the headings only.
 fn is_title_heading_shape(doc: &Document, id: NodeId) -> bool {
+    if !matches!(doc.name(id), Some(&local_name!("h1") | &local_name!("h2") | &local_name!("h3"))) {
+        return false;
+    }
     let s = doc.stats(id);
-    matches!(doc.name(id), Some(&local_name!("h1") | &local_name!("h2") | &local_name!("h3")))
-        && s.flags.contains(NodeFlags::VISIBLE)
+    s.flags.contains(NodeFlags::VISIBLE)
         && (1..=MAX_HEADING_WORDS).contains(&s.words)
         && s.link_chars == 0
         && !s.flags.contains(NodeFlags::IN_LINK)
