@@ -399,7 +399,16 @@ fn all_text(doc: &Document, id: NodeId) -> String {
 /// (issue 13: a title is printed to terminals; see
 /// [`strip_controls`](crate::render::strip_controls)).
 fn collapse(s: &str) -> String {
-    crate::render::strip_controls(s).split_whitespace().collect::<Vec<_>>().join(" ")
+    let s = crate::render::strip_controls(s);
+    // The words appended as they are found (no list of them to join).
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
