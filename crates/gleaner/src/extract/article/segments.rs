@@ -247,8 +247,8 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     drop(ratios);
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let (names, article_body) = element_name_roles(doc);
-    let widgets = find_widgets(doc, cfg, counters);
+    let (names, article_body, blockquotes) = element_name_roles(doc);
+    let widgets = find_widgets(doc, cfg, counters, &blockquotes);
     Analysis { segments, segment_of, blocks, names, widgets, article_body }
 }
 
@@ -297,8 +297,10 @@ impl CharCounts {
                     (fields, chunks) = (0, 0);
                 }
             }
-            add_fields(&mut by_class, fields);
-            chars += chunks * 8;
+            if chunks > 0 {
+                add_fields(&mut by_class, fields);
+                chars += chunks * 8;
+            }
             // The ASCII bytes before the next other character, one by one.
             let mut ascii = 0;
             for &b in rest.as_bytes() {
@@ -395,10 +397,11 @@ const ASCII_CLASS: [u8; 128] = {
 /// a pair not seen before (issue 12).
 ///
 /// In the same pass, the one element marked up as the article's body, if
-/// only one is.
+/// only one is, and the `<blockquote>` elements in document order (for
+/// the embedded posts of `widgets`).
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
+fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>, Vec<NodeId>) {
     // Room for the distinct pairs of a typical page from the start: the
     // table's growth rehashed every key it held (issue 12).
     let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
@@ -406,12 +409,16 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
     let mut joined = String::new();
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
+    let mut blockquotes = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
     let names = doc
         .ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
+            if *element.name() == local_name!("blockquote") {
+                blockquotes.push(id);
+            }
             // The three attributes read in one pass over the element's.
             let [id_value, class_value, itemprop] = element.attrs_named([
                 &local_name!("id"),
@@ -449,7 +456,7 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
         [Some(body), None] => Some(body),
         _ => None,
     };
-    (names, article_body)
+    (names, article_body, blockquotes)
 }
 
 /// An element's `id` and `class` values.
