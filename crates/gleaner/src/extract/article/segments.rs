@@ -181,6 +181,8 @@ pub(super) struct Analysis {
     /// The one element marked up as the article's body
     /// ([`is_article_body`](super::clean::is_article_body)); `None` when none or several are.
     pub article_body: Option<NodeId>,
+    /// The `h1`, `h2` and `h3` elements, in document order.
+    pub headings: Vec<NodeId>,
 }
 
 /// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
@@ -247,9 +249,10 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     drop(ratios);
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let (names, article_body, blockquotes) = element_name_roles(doc);
-    let widgets = find_widgets(doc, cfg, counters, &blockquotes);
-    Analysis { segments, segment_of, blocks, names, widgets, article_body }
+    let (names, facts) = element_name_roles(doc);
+    let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
+    let ElementFacts { article_body, headings, .. } = facts;
+    Analysis { segments, segment_of, blocks, names, widgets, article_body, headings }
 }
 
 /// What a segment counts of one text node's characters, in one pass.
@@ -396,12 +399,11 @@ const ASCII_CLASS: [u8; 128] = {
 /// [`NameRoles::of`] reads ([`ElementRef::id_and_class`]) is built only for
 /// a pair not seen before (issue 12).
 ///
-/// In the same pass, the one element marked up as the article's body, if
-/// only one is, and the `<blockquote>` elements in document order (for
-/// the embedded posts of `widgets`).
+/// In the same pass, the [`ElementFacts`] other passes would each walk
+/// the page for.
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>, Vec<NodeId>) {
+fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
     // Room for the distinct pairs of a typical page from the start: the
     // table's growth rehashed every key it held (issue 12).
     let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
@@ -410,14 +412,17 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>, Vec<No
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
+    let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
     let names = doc
         .ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
-            if *element.name() == local_name!("blockquote") {
-                blockquotes.push(id);
+            match *element.name() {
+                local_name!("blockquote") => blockquotes.push(id),
+                local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
+                _ => {}
             }
             // The three attributes read in one pass over the element's.
             let [id_value, class_value, itemprop] = element.attrs_named([
@@ -456,7 +461,19 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>, Vec<No
         [Some(body), None] => Some(body),
         _ => None,
     };
-    (names, article_body, blockquotes)
+    (names, ElementFacts { article_body, blockquotes, headings })
+}
+
+/// What [`element_name_roles`] gathers besides the names' roles.
+struct ElementFacts {
+    /// The one element marked up as the article's body, if only one is.
+    article_body: Option<NodeId>,
+    /// The `<blockquote>` elements, in document order (the embedded posts
+    /// of `widgets`).
+    blockquotes: Vec<NodeId>,
+    /// The `h1`, `h2` and `h3` elements, in document order (the title
+    /// match, `title_match`).
+    headings: Vec<NodeId>,
 }
 
 /// An element's `id` and `class` values.
