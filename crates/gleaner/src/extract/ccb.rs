@@ -340,7 +340,9 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// of exactly their text (no character reference, nothing merged), whose
 /// words the statistics counted already: those are read, not counted
 /// again; most others are the whitespace between two tags, which has
-/// none (issue 12).
+/// none (issue 12). Inlined into [`token_ccv`]'s loop, which calls it
+/// for every text token.
+#[inline]
 fn token_words(doc: &Document, token: SourceToken) -> usize {
     let text = doc.source().token_text(token);
     match token.node() {

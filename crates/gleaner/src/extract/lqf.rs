@@ -94,15 +94,17 @@ pub(crate) struct BlockOwnText {
 /// callers that need the owners one at a time rather than an array of
 /// them (issue 13).
 pub(crate) fn block_owners(doc: &Document) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
-    let mut open: Vec<NodeId> = vec![doc.root()];
+    // Each open block with the end of its subtree, read once when it
+    // opens: a node is inside when its id is below that end.
+    let mut open: Vec<(NodeId, NodeId)> = vec![(doc.root(), doc.subtree_end(doc.root()))];
     doc.ids().skip(1).map(move |id| {
-        while open.len() > 1 && !open.last().is_some_and(|&b| doc.contains(b, id)) {
+        while open.len() > 1 && open.last().is_none_or(|&(_, end)| id >= end) {
             open.pop();
         }
         if doc.stats(id).flags.contains(NodeFlags::BLOCK) {
-            open.push(id);
+            open.push((id, doc.subtree_end(id)));
         }
-        (id, open.last().copied().unwrap_or(NodeId(0)))
+        (id, open.last().map_or(NodeId(0), |&(block, _)| block))
     })
 }
 

@@ -140,47 +140,55 @@ fn selected_chars(doc: &Document, selection: &Selection) -> (Vec<u32>, usize, us
 /// (`selected`, by node index). Outer runs are counted, runs nested
 /// inside a teaser are not.
 fn teaser_runs(doc: &Document, mut selected: Vec<u32>) -> (usize, usize) {
-    // Selected characters per subtree, summed bottom-up.
-    for id in doc.ids().rev() {
-        if let Some(p) = doc.parent(id) {
-            selected[p.index()] = selected[p.index()].saturating_add(selected[id.index()]);
-        }
+    // The selected characters before each node in document order (in
+    // place of its own): a subtree is a range of node ids, so its sum is
+    // the difference of two of these, and a subtree that holds none is
+    // passed over whole (issue 12: the parents holding the selection are
+    // a few of the page's nodes). No sum reaches 2³² (see
+    // `selected_chars`): the wrapping differences are exact.
+    let mut total = 0u32;
+    for slot in selected.iter_mut() {
+        let own = *slot;
+        *slot = total;
+        total = total.wrapping_add(own);
     }
+    let before = |id: NodeId| selected.get(id.index()).copied().unwrap_or(total);
+    let in_subtree = |id: NodeId| before(doc.subtree_end(id)).wrapping_sub(before(id));
     let mut teasers = 0;
     let mut teaser_chars = 0;
-    let mut skip_to = 0usize;
-    for parent in doc.ids() {
-        if parent.index() < skip_to || selected[parent.index()] == 0 {
+    let mut parent = NodeId(0);
+    while parent.index() < doc.len() {
+        let end = doc.subtree_end(parent);
+        if in_subtree(parent) == 0 {
+            parent = end;
             continue;
         }
         // Counted before anything is collected: most parents have fewer.
         let items = || doc.children(parent).filter(|&c| doc.element(c).is_some());
-        if items().take(MIN_TEASERS).count() < MIN_TEASERS {
-            continue;
-        }
-        let mut groups: Vec<(Shape<'_>, Vec<NodeId>)> = Vec::new();
-        for item in items() {
-            let key = Shape::of(doc, item);
-            match groups.iter_mut().find(|(k, _)| k.same(&key)) {
-                Some((_, members)) => members.push(item),
-                None => groups.push((key, vec![item])),
-            }
-        }
         let mut found = false;
-        for (_, members) in groups {
-            let led: Vec<NodeId> = members
-                .into_iter()
-                .filter(|&m| selected[m.index()] > 0 && led_by_link(doc, m))
-                .collect();
-            if led.len() >= MIN_TEASERS {
-                teasers += led.len();
-                teaser_chars += led.iter().map(|m| selected[m.index()] as usize).sum::<usize>();
-                found = true;
+        if items().take(MIN_TEASERS).count() >= MIN_TEASERS {
+            let mut groups: Vec<(Shape<'_>, Vec<NodeId>)> = Vec::new();
+            for item in items() {
+                let key = Shape::of(doc, item);
+                match groups.iter_mut().find(|(k, _)| k.same(&key)) {
+                    Some((_, members)) => members.push(item),
+                    None => groups.push((key, vec![item])),
+                }
+            }
+            for (_, members) in groups {
+                let led: Vec<NodeId> = members
+                    .into_iter()
+                    .filter(|&m| in_subtree(m) > 0 && led_by_link(doc, m))
+                    .collect();
+                if led.len() >= MIN_TEASERS {
+                    teasers += led.len();
+                    teaser_chars += led.iter().map(|&m| in_subtree(m) as usize).sum::<usize>();
+                    found = true;
+                }
             }
         }
-        if found {
-            skip_to = doc.subtree_end(parent).index();
-        }
+        // Runs nested inside a run's items are not counted.
+        parent = if found { end } else { NodeId(parent.0 + 1) };
     }
     (teasers, teaser_chars)
 }

@@ -7,9 +7,9 @@ use markup5ever::local_name;
 
 use crate::document::{Document, NodeId};
 
-/// The page's `<meta>`, `<title>`, `<h1>`, `<html>`, `<link>`, `<time>`
-/// and `<a>` elements and every element with an `itemprop`, in document
-/// order: each pass of the metadata reads these and no others.
+/// The page's `<meta>`, `<title>`, `<h1>`, `<html>`, `<link>`, `<time>`,
+/// `<a>` and `<base>` elements and every element with an `itemprop`, in
+/// document order: each pass of the metadata reads these and no others.
 pub(super) struct MetadataElements {
     ids: Vec<NodeId>,
 }
@@ -30,6 +30,7 @@ impl MetadataElements {
                             | local_name!("link")
                             | local_name!("time")
                             | local_name!("a")
+                            | local_name!("base")
                     ) || e.attr_named(&local_name!("itemprop")).is_some()
                 })
             })
@@ -66,12 +67,13 @@ mod tests {
     fn holds_the_elements_metadata_reads_in_document_order() {
         let html = "<html lang=en><head><title>T</title><meta name=a content=b>\
             <link rel=canonical href=/x></head><body><div><h1>H</h1><p>text \
-            <a href=/y>link</a><span itemprop=author>Ann</span><time>May</time></p></div>";
+            <a href=/y>link</a><span itemprop=author>Ann</span><time>May</time></p></div>\
+            <base href=/z>";
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
         let names: Vec<String> = MetadataElements::of(&doc)
             .iter()
             .map(|id| doc.name(id).map_or(String::new(), |n| n.to_string()))
             .collect();
-        assert_eq!(names, ["html", "title", "meta", "link", "h1", "a", "span", "time"]);
+        assert_eq!(names, ["html", "title", "meta", "link", "h1", "a", "span", "time", "base"]);
     }
 }

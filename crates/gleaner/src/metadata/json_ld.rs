@@ -53,17 +53,23 @@ pub(super) fn nodes(doc: &Document) -> Vec<Value> {
     let source = doc.source();
     let tokens = source.tokens();
     let mut out = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let Some(name) = source.start_tag_name(token) else { continue };
-        if *name != local_name!("script") {
+    // A script's body is the raw text token right after its start tag:
+    // the raw text tokens (scripts and styles, a few per page) are found
+    // first, each asked about the tag before it, so that most tokens cost
+    // one test of their kind (issue 12).
+    for (i, body) in tokens.iter().enumerate() {
+        if !body.is_raw_text() {
             continue;
         }
-        if !says_ld_json(source.token_text(token).as_bytes()) {
-            continue;
-        }
-        let Some(body) = tokens.get(i + 1).filter(|t| t.is_raw_text()) else {
+        let Some(tag) = i.checked_sub(1).and_then(|before| tokens.get(before)) else {
             continue;
         };
+        if source.start_tag_name(tag) != Some(&local_name!("script")) {
+            continue;
+        }
+        if !says_ld_json(source.token_text(tag).as_bytes()) {
+            continue;
+        }
         // Some pages wrap the JSON in a CDATA section or an HTML comment.
         let text = source
             .token_text(body)

@@ -94,10 +94,9 @@ impl Metadata {
         let ld = json_ld::metadata(&json_ld::nodes(doc));
         let tags = meta_tags::MetaTags::read(doc, &elements).metadata();
         let markup = page::metadata(doc, &elements);
-        // The base URL only when a URL is to be resolved: finding it
-        // walks the page for its `<base>` (issue 12).
+        // The base URL only when a URL is to be resolved (issue 12).
         let base = std::cell::OnceCell::new();
-        let absolute = |u: String| match base.get_or_init(|| doc.base_url()) {
+        let absolute = |u: String| match base.get_or_init(|| base_url(doc, &elements)) {
             Some(b) => b.join(&u).map(String::from).unwrap_or(u),
             None => u,
         };
@@ -130,6 +129,21 @@ impl Metadata {
             t.eq_ignore_ascii_case("article")
                 || json_ld::ARTICLE_TYPES.iter().any(|a| a.eq_ignore_ascii_case(t))
         })
+    }
+}
+
+/// [`Document::base_url`], its `<base>` found among the page's
+/// [`MetadataElements`] rather than by a walk over every node (issue
+/// 12): the first `<base>` with an `href`, resolved against the page's
+/// URL, else that URL.
+fn base_url(doc: &Document, elements: &MetadataElements) -> Option<url::Url> {
+    let page = doc.url().and_then(|u| url::Url::parse(u.trim()).ok());
+    let href =
+        elements.named(doc, local_name!("base")).find_map(|id| doc.attr(id, "href")).map(str::trim);
+    match (href, page) {
+        (Some(h), Some(p)) => p.join(h).ok().or(Some(p)),
+        (Some(h), None) => url::Url::parse(h).ok(),
+        (None, page) => page,
     }
 }
 
@@ -318,14 +332,18 @@ pub fn clean(raw: &str, h1: Option<&str>) -> String {
     let Some(sep) = SEPARATORS.iter().find(|s| raw.contains(**s)) else {
         return raw;
     };
-    let segments: Vec<&str> = raw.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect();
-    let words = |s: &str| s.split_whitespace().count();
-    let best = segments.iter().copied().max_by(|a, b| {
+    // Each segment's words counted once (an unclosed `<title>` runs to
+    // the end of the page, issue 12), by the statistics' counter: words
+    // as `split_whitespace` finds them.
+    let best = raw
+        .split(sep)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| (crate::document::count_text(s).1, s))
         // Longest by words; on ties the earlier segment.
-        words(a).cmp(&words(b)).then(std::cmp::Ordering::Greater)
-    });
+        .max_by(|(a, _), (b, _)| a.cmp(b).then(std::cmp::Ordering::Greater));
     match best {
-        Some(seg) if words(seg) >= 2 => seg.to_string(),
+        Some((words, seg)) if words >= 2 => seg.to_string(),
         _ => raw,
     }
 }
@@ -381,7 +399,16 @@ fn all_text(doc: &Document, id: NodeId) -> String {
 /// (issue 13: a title is printed to terminals; see
 /// [`strip_controls`](crate::render::strip_controls)).
 fn collapse(s: &str) -> String {
-    crate::render::strip_controls(s).split_whitespace().collect::<Vec<_>>().join(" ")
+    let s = crate::render::strip_controls(s);
+    // The words appended as they are found (no list of them to join).
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -557,6 +584,27 @@ mod tests {
         assert_eq!(medium.date.as_deref(), Some("2015-02-24T19:56:33Z"));
         // `<html lang>` before `og:locale` (`fr_FR`).
         assert_eq!(fixture("lemonde-1").language.as_deref(), Some("fr"));
+    }
+
+    #[test]
+    fn base_url_from_the_elements_is_the_documents() {
+        let pages = [
+            ("<p>x</p>", None),
+            ("<p>x</p>", Some("https://ex.org/a/b.html")),
+            (
+                "<base target=_top><base href=' /docs/ '><base href=/other/>",
+                Some("https://ex.org/a/"),
+            ),
+            ("<body><p><base href=sub/></p>", Some("https://ex.org/a/")),
+            ("<base href=https://cdn.example/x/>", None),
+            ("<base href=relative/>", None),
+            ("<base href='http://[bad'>", Some("https://ex.org/")),
+        ];
+        for (html, url) in pages {
+            let opts = ParseOptions::default().url(url.map(str::to_string));
+            let doc = Document::parse(html.as_bytes(), &opts).expect("parse");
+            assert_eq!(base_url(&doc, &MetadataElements::of(&doc)), doc.base_url(), "{html}");
+        }
     }
 
     #[test]

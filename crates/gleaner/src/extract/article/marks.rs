@@ -44,12 +44,25 @@ pub(super) fn mark_boilerplate(
     strictness: Strictness,
     cfg: &ArticleConfig,
 ) -> Vec<bool> {
+    // Nothing is set aside at the last strictness (no reason, no
+    // comment section, no widget): no pass over the nodes.
+    if strictness == Strictness::Off {
+        return vec![false; doc.len()];
+    }
     // One forward pass, each node's marks from its parent's: what the
     // node inherits is one byte of [`Inherited`] bits per node.
     let mut boilerplate = vec![false; doc.len()];
     let mut inherited = vec![Inherited(0); doc.len()];
     for id in doc.ids().skip(1) {
         let from_parent = doc.parent(id).map_or(Inherited(0), |p| inherited[p.index()]);
+        if doc.element(id).is_none() {
+            // Text (and other nodes) have no reason, name or comment
+            // role of their own: they take their parent's bits as they
+            // are.
+            boilerplate[id.index()] = from_parent.has(Inherited::BOILERPLATE);
+            inherited[id.index()] = from_parent;
+            continue;
+        }
         let in_table = from_parent.has(Inherited::TABLE_OR_CODE);
         let marked = from_parent.has(Inherited::BOILERPLATE)
             || boilerplate_reason(doc, a, id, strictness, in_table).is_some();

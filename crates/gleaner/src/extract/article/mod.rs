@@ -240,7 +240,7 @@ impl Article {
             article_body_elsewhere(doc, a, &marks, top, cfg).filter(|_| cfg.article_body_pointer);
         let top = pointed.unwrap_or(top);
         let titled = if pointed.is_none() && cfg.title_match {
-            titled_container(doc, &votes, &marks, top, cfg)
+            titled_container(doc, &a.headings, &votes, &marks, top, cfg)
         } else {
             None
         };

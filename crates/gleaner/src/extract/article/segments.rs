@@ -181,6 +181,8 @@ pub(super) struct Analysis {
     /// The one element marked up as the article's body
     /// ([`is_article_body`](super::clean::is_article_body)); `None` when none or several are.
     pub article_body: Option<NodeId>,
+    /// The `h1`, `h2` and `h3` elements, in document order.
+    pub headings: Vec<NodeId>,
 }
 
 /// Pass 1, **analyse**: splits the visible text into [`Segment`]s, scores
@@ -247,9 +249,10 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     drop(ratios);
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let (names, article_body) = element_name_roles(doc);
-    let widgets = find_widgets(doc, cfg, counters);
-    Analysis { segments, segment_of, blocks, names, widgets, article_body }
+    let (names, facts) = element_name_roles(doc);
+    let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
+    let ElementFacts { article_body, headings, .. } = facts;
+    Analysis { segments, segment_of, blocks, names, widgets, article_body, headings }
 }
 
 /// What a segment counts of one text node's characters, in one pass.
@@ -266,14 +269,42 @@ struct CharCounts {
 }
 
 impl CharCounts {
-    /// Counts `text`: each run of ASCII byte by byte through
-    /// [`ASCII_CLASS`] (a plain loop over the bytes, no index checks),
-    /// then the character after it decoded.
+    /// Counts `text`: whole chunks of eight ASCII bytes through
+    /// [`ASCII_FIELDS`] (a load and an add a byte, no branch), the ASCII
+    /// bytes of a chunk with other bytes byte by byte through
+    /// [`ASCII_CLASS`], and each other character decoded (issue 12).
     fn of(text: &str) -> CharCounts {
         // Characters of each class: other, space, syntax, comma.
         let mut by_class = [0u32; 4];
+        let mut chars = 0u32;
         let mut rest = text;
         loop {
+            // Whole ASCII chunks, their classes summed in 16-bit fields,
+            // moved to the counters before a field can overflow.
+            let mut fields = 0u64;
+            let mut chunks = 0u32;
+            while let Some(chunk) = rest.as_bytes().first_chunk::<8>() {
+                let word = u64::from_le_bytes(*chunk);
+                if word & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                for byte in 0..8 {
+                    let b = (word >> (8 * byte)) & 0x7F;
+                    fields += ASCII_FIELDS.get(b as usize).copied().unwrap_or(0);
+                }
+                rest = rest.get(8..).unwrap_or_default();
+                chunks += 1;
+                if chunks == MAX_CHUNKS {
+                    add_fields(&mut by_class, fields);
+                    chars += chunks * 8;
+                    (fields, chunks) = (0, 0);
+                }
+            }
+            if chunks > 0 {
+                add_fields(&mut by_class, fields);
+                chars += chunks * 8;
+            }
+            // The ASCII bytes before the next other character, one by one.
             let mut ascii = 0;
             for &b in rest.as_bytes() {
                 if !b.is_ascii() {
@@ -285,8 +316,9 @@ impl CharCounts {
                 }
                 ascii += 1;
             }
-            let mut chars = rest.get(ascii..).unwrap_or_default().chars();
-            let Some(c) = chars.next() else { break };
+            chars += ascii as u32;
+            let mut after = rest.get(ascii..).unwrap_or_default().chars();
+            let Some(c) = after.next() else { break };
             let class = if c.is_whitespace() {
                 SPACE
             } else if matches!(c, '，' | '、' | '،') {
@@ -295,12 +327,44 @@ impl CharCounts {
                 OTHER
             };
             by_class[usize::from(class)] += 1;
-            rest = chars.as_str();
+            chars += 1;
+            rest = after.as_str();
         }
-        let [other, spaces, syntax, commas] = by_class;
-        CharCounts { commas, chars: other + spaces + syntax + commas, spaces, syntax }
+        let [_, spaces, syntax, commas] = by_class;
+        CharCounts { commas, chars, spaces, syntax }
     }
 }
+
+/// Whole chunks summed in [`ASCII_FIELDS`]' 16-bit fields before they
+/// are moved to the counters: 8 191 chunks of eight bytes stay below
+/// 2¹⁶ in a field.
+const MAX_CHUNKS: u32 = 8191;
+
+/// Adds the fields summed through [`ASCII_FIELDS`] to the class counts.
+fn add_fields(by_class: &mut [u32; 4], fields: u64) {
+    for (class, shift) in [(SPACE, 0), (SYNTAX, 16), (COMMA, 32)] {
+        if let Some(n) = by_class.get_mut(usize::from(class)) {
+            *n += ((fields >> shift) & 0xFFFF) as u32;
+        }
+    }
+}
+
+/// [`ASCII_CLASS`] as a 1 in a 16-bit field of each class but other:
+/// space in bits 0–15, syntax in 16–31, comma in 32–47.
+const ASCII_FIELDS: [u64; 128] = {
+    let mut table = [0u64; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match ASCII_CLASS[b] {
+            SPACE => 1,
+            SYNTAX => 1 << 16,
+            COMMA => 1 << 32,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
 
 const OTHER: u8 = 0;
 const SPACE: u8 = 1;
@@ -335,11 +399,11 @@ const ASCII_CLASS: [u8; 128] = {
 /// [`NameRoles::of`] reads ([`ElementRef::id_and_class`]) is built only for
 /// a pair not seen before (issue 12).
 ///
-/// In the same pass, the one element marked up as the article's body, if
-/// only one is.
+/// In the same pass, the [`ElementFacts`] other passes would each walk
+/// the page for.
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
+fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
     // Room for the distinct pairs of a typical page from the start: the
     // table's growth rehashed every key it held (issue 12).
     let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
@@ -347,12 +411,19 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
     let mut joined = String::new();
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
+    let mut blockquotes = Vec::new();
+    let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
     let names = doc
         .ids()
         .map(|id| {
             let Some(element) = doc.element(id) else { return NameRoles::default() };
+            match *element.name() {
+                local_name!("blockquote") => blockquotes.push(id),
+                local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
+                _ => {}
+            }
             // The three attributes read in one pass over the element's.
             let [id_value, class_value, itemprop] = element.attrs_named([
                 &local_name!("id"),
@@ -390,7 +461,19 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, Option<NodeId>) {
         [Some(body), None] => Some(body),
         _ => None,
     };
-    (names, article_body)
+    (names, ElementFacts { article_body, blockquotes, headings })
+}
+
+/// What [`element_name_roles`] gathers besides the names' roles.
+struct ElementFacts {
+    /// The one element marked up as the article's body, if only one is.
+    article_body: Option<NodeId>,
+    /// The `<blockquote>` elements, in document order (the embedded posts
+    /// of `widgets`).
+    blockquotes: Vec<NodeId>,
+    /// The `h1`, `h2` and `h3` elements, in document order (the title
+    /// match, `title_match`).
+    headings: Vec<NodeId>,
 }
 
 /// An element's `id` and `class` values.
@@ -558,6 +641,35 @@ mod tests {
         assert_eq!(n, CharCounts { commas: 2, chars: 10, spaces: 3, syntax: 2 });
         let n = CharCounts::of("x = f(1)\u{3000}，، \u{85}\t");
         assert_eq!(n, CharCounts { commas: 2, chars: 14, spaces: 6, syntax: 3 });
+    }
+
+    /// [`CharCounts::of`] agrees with counting character by character,
+    /// across chunk boundaries and with other characters anywhere.
+    #[test]
+    fn chunked_counts_are_the_plain_counts() {
+        let plain = |t: &str| {
+            let mut n = CharCounts::default();
+            for c in t.chars() {
+                n.chars += 1;
+                if c.is_whitespace() {
+                    n.spaces += 1;
+                } else if matches!(c, ',' | '，' | '、' | '،') {
+                    n.commas += 1;
+                } else if "{}[]()\":;=<>".contains(c) {
+                    n.syntax += 1;
+                }
+            }
+            n
+        };
+        let pieces =
+            ["a", " ", ",", "{", "é", "\u{3000}", "、", "\t\n", "x = f(1);", "text, more text"];
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(pieces[(i * 7 + i / 3) % pieces.len()]);
+            assert_eq!(CharCounts::of(&text), plain(&text), "{text:?}");
+        }
+        let long = "word, {x} ".repeat(20_000);
+        assert_eq!(CharCounts::of(&long), plain(&long));
     }
 
     #[test]

@@ -43,9 +43,11 @@ const MAX_HEADING_WORDS: u32 = 40;
 ///
 /// Linked headings are not the page's headline but teasers of it.
 ///
-/// `None` leaves the votes' choice.
+/// `None` leaves the votes' choice. `headings` are the page's `h1`–`h3`
+/// in document order ([`Analysis::headings`](super::segments::Analysis)).
 pub(super) fn titled_container(
     doc: &Document,
+    headings: &[NodeId],
     votes: &Votes,
     marks: &[bool],
     top: NodeId,
@@ -60,7 +62,7 @@ pub(super) fn titled_container(
     // A block without the article after its first heading has none after
     // a later one: the headings of a sidebar share one block, read once.
     let mut blocks_failed: Vec<NodeId> = Vec::new();
-    for h in doc.ids().filter(|&id| is_title_heading_shape(doc, id) && !marks[id.index()]) {
+    for &h in headings.iter().filter(|&&id| is_title_heading_shape(doc, id) && !marks[id.index()]) {
         if doc.contains(top, h) || (doc.contains(scope, h) && h < top) {
             before_or_in_top.push(h);
         } else if let Some(block) = heading_block(doc, marks, h, top, cfg) {
@@ -142,6 +144,8 @@ pub(super) fn drop_other_articles(doc: &Document, top: NodeId, chosen: &mut Vec<
 /// An `h1`, `h2` or `h3` that is visible, short enough to be a headline
 /// and not a link (a linked heading is a teaser of the story, in a list
 /// of "most popular" stories, not the story).
+/// The name first: the loop over every node reads the statistics of
+/// the headings only.
 fn is_title_heading_shape(doc: &Document, id: NodeId) -> bool {
     if !matches!(doc.name(id), Some(&local_name!("h1") | &local_name!("h2") | &local_name!("h3"))) {
         return false;

@@ -13,15 +13,18 @@ use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 
 /// The roots of every widget on the page, outermost first, none inside
-/// another, given the page's slide `counters`.
+/// another, given the page's slide `counters` and its `<blockquote>`
+/// elements in document order (both gathered by walks `segments` makes
+/// anyway).
 pub(super) fn find_widgets(
     doc: &Document,
     cfg: &ArticleConfig,
     counters: SlideCounters,
+    blockquotes: &[NodeId],
 ) -> Vec<NodeId> {
     let mut roots = if cfg.slideshows { slideshows(doc, counters) } else { Vec::new() };
     if cfg.embedded_posts {
-        roots.extend(embedded_posts(doc));
+        roots.extend(embedded_posts(doc, blockquotes));
     }
     roots.sort();
     let mut outermost: Vec<NodeId> = Vec::with_capacity(roots.len());
@@ -76,21 +79,23 @@ fn slideshows(doc: &Document, counters: SlideCounters) -> Vec<NodeId> {
 ///
 /// Only the outermost such blockquotes: a blockquote around one holding
 /// the link holds it too, and [`find_widgets`] keeps the outermost roots
-/// alone. So the page is read once, each outermost blockquote's subtree
-/// until its first post link, instead of once per nested blockquote
-/// (O(n · depth) on a chain of quotes in quotes, issue 12).
-fn embedded_posts(doc: &Document) -> Vec<NodeId> {
+/// alone. So each outermost blockquote's subtree is read until its
+/// first post link, instead of once per nested blockquote (O(n · depth)
+/// on a chain of quotes in quotes, issue 12); the blockquotes are those
+/// of the page (`blockquotes`, in document order), not found by a walk
+/// over every node of its own (issue 12).
+fn embedded_posts(doc: &Document, blockquotes: &[NodeId]) -> Vec<NodeId> {
     let mut posts = Vec::new();
     let end = doc.len() as u32;
-    let mut id = 0u32;
-    while id < end {
-        let quote = NodeId(id);
-        if !doc.is(quote, local_name!("blockquote")) {
-            id += 1;
+    // The end of the last blockquote read: those inside it are passed
+    // over (a blockquote inside one is a post only if that one is).
+    let mut read_to = 0u32;
+    for &quote in blockquotes {
+        if quote.0 < read_to {
             continue;
         }
-        let quote_end = doc.subtree_end(quote).0.clamp(id + 1, end);
-        let links = (id..quote_end).map(NodeId).any(|l| {
+        let quote_end = doc.subtree_end(quote).0.clamp(quote.0 + 1, end);
+        let links = (quote.0..quote_end).map(NodeId).any(|l| {
             doc.element(l)
                 .and_then(|e| e.attr_named(&local_name!("href")))
                 .is_some_and(is_social_post_url)
@@ -98,8 +103,7 @@ fn embedded_posts(doc: &Document) -> Vec<NodeId> {
         if links {
             posts.push(quote);
         }
-        // A blockquote inside this one is a post only if this one is.
-        id = quote_end;
+        read_to = quote_end;
     }
     posts
 }
@@ -218,7 +222,10 @@ mod tests {
         );
         let doc = parse(&html);
         let ul = doc.ids().find(|&id| doc.attr(id, "class") == Some("slides")).expect("ul");
-        assert_eq!(find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc)), [ul]);
+        assert_eq!(
+            find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc), &[]),
+            [ul]
+        );
         let out = run(&html);
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
         assert!(!out.contains("caption of slide") && !out.contains("GETTY"), "{out}");
@@ -231,7 +238,9 @@ mod tests {
              <li><span>3/4</span> cup of sugar</li><li><span>1/4</span> cup of milk</li></ul></div>"
         );
         let doc = parse(&recipe);
-        assert!(find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc)).is_empty());
+        assert!(
+            find_widgets(&doc, &ArticleConfig::default(), SlideCounters::of(&doc), &[]).is_empty()
+        );
     }
 
     /// See: issue 11, "embedded posts (tweets, Instagram blockquotes)
@@ -246,6 +255,13 @@ mod tests {
         assert_eq!(out.matches("A powerful storm").count(), 3, "{out}");
         assert!(!out.contains("whole street") && !out.contains("@resident"), "{out}");
         assert!(out.contains("We were ready"), "{out}");
+        // Nested quotes: the outermost one holding a post link is the post.
+        let nested =
+            format!("<blockquote><blockquote>{tweet}</blockquote></blockquote>{tweet}{quote}");
+        let doc = parse(&nested);
+        let quotes: Vec<NodeId> =
+            doc.ids().filter(|&id| doc.is(id, local_name!("blockquote"))).collect();
+        assert_eq!(embedded_posts(&doc, &quotes), [quotes[0], quotes[3]]);
         assert!(is_social_post_url("https://x.com/a/status/1"));
         assert!(!is_social_post_url("https://twitter.com/a"));
     }
