@@ -291,7 +291,7 @@ fn issue_13_memory_of_a_dense_page_stays_under_20_times_its_size() {
 // It peaked at 61.0 MiB, then 55, now about 45.5 MiB. For every 8 bytes
 // of `<p>x</p>` the document keeps 3 source tokens (12 bytes each), 2
 // nodes (24) and the element's statistics (28; the text node's are in
-// its node): 14.5 times the input; `article`'s analysis (TCCB's spans
+// its node): 14 times the input, 15 with the page; `article`'s analysis (TCCB's spans
 // and curve, its ratios) adds about 4 times while it runs, and the
 // process starts at 7.3 MiB.
 // The parse's own peak is lower: its vectors are reserved from the

@@ -55,13 +55,13 @@ fn stages(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("stage/{name}"));
         group.throughput(Throughput::Bytes(html.len() as u64));
         let text = stages::decode(html);
-        let doc = Document::parse(html, &ParseOptions::default()).expect("fixture parses");
+        let mut doc = Document::parse(html, &ParseOptions::default()).expect("fixture parses");
         group.bench_function("decode", |b| b.iter(|| stages::decode(black_box(html))));
         group.bench_function("tokenize", |b| {
             b.iter_batched(|| text.clone(), stages::tokenize, criterion::BatchSize::SmallInput)
         });
         group.bench_function("tree", |b| b.iter(|| stages::tree(black_box(&text))));
-        group.bench_function("stats", |b| b.iter(|| stages::stats(black_box(&doc))));
+        group.bench_function("stats", |b| b.iter(|| stages::stats(black_box(&mut doc))));
         group.bench_function("drop document", |b| {
             b.iter_batched(|| doc.clone(), drop, criterion::BatchSize::SmallInput)
         });

@@ -201,7 +201,8 @@ impl ParseOptions {
 /// so `e.name` is an element's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Element {
-    /// The lower-case local name (`div`, `a`, …).
+    /// The local name (`div`, `a`, …; lower-case but for SVG's and
+    /// MathML's adjusted names, such as `foreignObject`).
     pub name: LocalName,
 }
 
@@ -225,17 +226,17 @@ pub enum NodeKind<'a> {
 /// element keeps the index of its name in the document's names rather
 /// than the name itself, whose single niche value left an enum of names
 /// and ranges 24 bytes and the node 32; a text node keeps its statistics
-/// itself (its counts in `data`, its flags in `code`), so that only the
-/// other nodes have a [`NodeStats`] of 28 bytes. What the node is, is
-/// [`Document::kind`].
+/// itself (its counts in `stats`, its flags in `name_or_kind`), so that
+/// only the other nodes have a [`NodeStats`] of 28 bytes. What the node
+/// is, is [`Document::kind`].
 #[derive(Debug, Clone, Copy)]
-pub struct Node {
+pub(crate) struct Node {
     parent: u32,
     end: u32,
     /// An element's name: its index in the document's names; for other
-    /// nodes one of the codes above any index (`Node::TEXT` with the text
-    /// node's [`NodeFlags`] in the low byte, …).
-    code: u32,
+    /// nodes one of the kind codes above any index (`Node::TEXT` with the
+    /// text node's [`NodeFlags`] in the low byte, …).
+    name_or_kind: u32,
     /// An element's run of the attribute table, a text node's range of
     /// the text; empty for other nodes.
     start: u32,
@@ -243,7 +244,7 @@ pub struct Node {
     /// Set by the statistics ([`stats::compute`]): a text node's counts
     /// (see [`stats::TextCounts`]), the index of any other node's
     /// [`NodeStats`].
-    data: u32,
+    stats: u32,
 }
 
 // See `Node`'s docs (issue 13).
@@ -256,9 +257,9 @@ impl Node {
     /// Text nodes' codes: this, with the node's flags in the low byte.
     const TEXT: u32 = 0xFFFF_FE00;
 
-    /// A node of a kind without a payload (`code`: one of the codes).
-    const fn of(code: u32) -> Node {
-        Node { parent: NONE, end: NONE, code, start: 0, stop: 0, data: 0 }
+    /// A node of a kind without a payload (`kind`: one of the codes).
+    const fn of(kind: u32) -> Node {
+        Node { parent: NONE, end: NONE, name_or_kind: kind, start: 0, stop: 0, stats: 0 }
     }
 
     /// The document root (also a `<template>`'s contents).
@@ -282,7 +283,7 @@ impl Node {
         // Indexes are far below the codes (a name per tag of a page of at
         // most 1 GiB); were one not, it would stay an element.
         let code = name.min(Node::TEXT - 1);
-        Node { code, start: attrs.start, stop: attrs.end, ..Node::of(code) }
+        Node { start: attrs.start, stop: attrs.end, ..Node::of(code) }
     }
 
     /// A text node holding `range` of the text buffer.
@@ -293,19 +294,19 @@ impl Node {
     /// True for a text node.
     #[inline]
     pub(crate) fn is_text(&self) -> bool {
-        self.code & !0xFF == Node::TEXT
+        self.name_or_kind & !0xFF == Node::TEXT
     }
 
     /// A text node's flags (as [`stats::compute`] set them).
     #[inline]
     fn text_flags(&self) -> NodeFlags {
-        NodeFlags::from_byte(self.code as u8)
+        NodeFlags::from_byte(self.name_or_kind as u8)
     }
 
     /// The index of an element's name in the document's names.
     #[inline]
     pub(crate) fn name_index(&self) -> Option<u32> {
-        (self.code < Node::TEXT).then_some(self.code)
+        (self.name_or_kind < Node::TEXT).then_some(self.name_or_kind)
     }
 
     /// A text node's range of the text buffer.
@@ -345,7 +346,9 @@ impl Node {
 #[derive(Debug, Clone)]
 pub struct Document {
     nodes: Vec<Node>,
-    /// The elements' names, indexed by their nodes.
+    /// The elements' names, indexed by their nodes: the source's tag
+    /// names (the tree builder's own elements, such as `tbody`, among
+    /// them), copied — a few dozen.
     names: Vec<Element>,
     text: String,
     attrs: AttributeTable,
@@ -525,14 +528,14 @@ impl Document {
     ///
     /// Ids come from this document, so they are in range; a foreign id
     /// out of range returns the root rather than panic.
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
         self.nodes.get(id.index()).unwrap_or(&self.nodes[0])
     }
 
     /// What the node is.
     pub fn kind(&self, id: NodeId) -> NodeKind<'_> {
         let node = self.node(id);
-        match node.code {
+        match node.name_or_kind {
             Node::DOCUMENT => NodeKind::Document,
             Node::DOCTYPE => NodeKind::Doctype,
             Node::COMMENT => NodeKind::Comment,
@@ -551,7 +554,8 @@ impl Document {
     /// The element name, if the node is an element.
     #[inline]
     pub fn name(&self, id: NodeId) -> Option<&LocalName> {
-        self.names.get(self.node(id).code as usize).map(|e| &e.name)
+        let index = self.node(id).name_index()?;
+        self.names.get(index as usize).map(|e| &e.name)
     }
 
     /// True if the node is an element with this name.
@@ -625,10 +629,10 @@ impl Document {
     pub fn stats(&self, id: NodeId) -> NodeStats {
         let node = self.node(id);
         if node.is_text() {
-            let (chars, words) = stats::TextCounts(node.data).get(id.0, &self.long_texts);
+            let (chars, words) = stats::TextCounts(node.stats).get(id.0, &self.long_texts);
             stats::text_stats(chars, words, node.text_flags())
         } else {
-            self.stats.get(node.data as usize).copied().unwrap_or_default()
+            self.stats.get(node.stats as usize).copied().unwrap_or_default()
         }
     }
 
@@ -645,7 +649,7 @@ impl Document {
         let node = self.node(id);
         node.is_text()
             && node.text_flags().contains(NodeFlags::VISIBLE)
-            && stats::TextCounts(node.data).has_chars()
+            && stats::TextCounts(node.stats).has_chars()
     }
 
     /// The `<body>` element (html5ever always creates one, except for
@@ -729,8 +733,17 @@ impl Document {
             let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
+        // What an earlier call set aside stays aside: the statistics are
+        // computed afresh, so every node invisible now is marked too (for
+        // one invisible by its name or attributes, a no-op). The source
+        // keeps what it set aside itself.
+        let invisible: Vec<bool> = (0..self.nodes.len() as u32)
+            .map(|i| {
+                hidden[i as usize] || !self.stats(NodeId(i)).flags.contains(NodeFlags::VISIBLE)
+            })
+            .collect();
         (self.stats, self.long_texts) =
-            stats::compute(&mut self.nodes, &self.names, &self.text, &self.attrs, Some(&hidden));
+            stats::compute(&mut self.nodes, &self.names, &self.text, &self.attrs, Some(&invisible));
         self.source.set_aside(&hidden);
     }
 
@@ -893,11 +906,13 @@ pub mod stages {
         tree_feed::build_tree(text, &options, &Deadline::never()).map_or(0, |b| b.tree.len())
     }
 
-    /// Node statistics over a parsed document: the number of nodes.
-    pub fn stats(doc: &Document) -> usize {
-        let mut nodes = doc.nodes.clone();
-        stats::compute(&mut nodes, &doc.names, &doc.text, &doc.attrs, None);
-        nodes.len()
+    /// Node statistics over a parsed document, computed again in place
+    /// (its text nodes keep theirs): the number of nodes.
+    pub fn stats(doc: &mut Document) -> usize {
+        let (stats, long_texts) =
+            stats::compute(&mut doc.nodes, &doc.names, &doc.text, &doc.attrs, None);
+        (doc.stats, doc.long_texts) = (stats, long_texts);
+        doc.nodes.len()
     }
 }
 
@@ -978,6 +993,28 @@ mod tests {
             assert_eq!(borrowed.encoding(), owned.encoding());
             assert_eq!(borrowed.input_bytes(), owned.input_bytes());
         }
+    }
+
+    // Text set aside stays aside when more is set aside later (a layout's
+    // hidden text, then a template's): the statistics are recomputed with
+    // both, and the source keeps both out.
+    #[test]
+    fn setting_aside_twice_keeps_both() {
+        let d = doc("<div><p>menu one</p><p>ad two</p><p>story three four</p></div>");
+        let p = |text: &str| {
+            d.ids().find(|&id| d.text_content(id) == text && d.element(id).is_some()).expect(text)
+        };
+        let mask = |id: NodeId| (0..d.len()).map(|i| i == id.index()).collect::<Vec<bool>>();
+        let twice = d.set_aside(&mask(p("menu one"))).set_aside(&mask(p("ad two")));
+        assert_eq!(twice.text_content(twice.root()), "story three four");
+        assert_eq!(twice.stats(twice.root()).words, 3);
+        let source_text: Vec<&str> = twice
+            .source()
+            .content_tokens()
+            .filter(|(_, t)| t.is_text())
+            .map(|(_, t)| twice.source().token_text(t).trim())
+            .collect();
+        assert_eq!(source_text, ["story three four"]);
     }
 
     #[test]

@@ -359,8 +359,10 @@ impl Source {
     }
 
     /// The share of text (bytes of text tokens outside script and style,
-    /// trimmed) whose token was mapped to a DOM text node. 1.0 for a
-    /// page without text.
+    /// trimmed) whose token was mapped to a DOM text node, counted when
+    /// asked: after [`Document::set_aside`](super::Document::set_aside),
+    /// of the text left; 0 for a source tokenized alone (nothing mapped);
+    /// 1.0 for a page without text.
     pub fn mapped_share(&self) -> f64 {
         let (mut mapped, mut total) = (0usize, 0usize);
         for t in self.tokens().iter().filter(SourceToken::is_text) {

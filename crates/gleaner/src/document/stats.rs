@@ -1,10 +1,14 @@
 //! Per-node statistics, computed once after parsing.
 //!
 //! Two linear passes over the nodes in document order: a forward pass sets
-//! the inherited flags (visibility, inside a link, inside `<pre>`); a
-//! backward pass sums text, link text and tag counts into each
-//! parent. Algorithms read these instead of walking subtrees again
-//! (DESIGN.md: "parse once, compute per-node statistics once").
+//! the inherited flags (visibility, inside a link, inside `<pre>`), counts
+//! each text node's characters and words and adds them to its parent; a
+//! backward pass over the other nodes sums text, link text and tag counts
+//! into each parent. A text node keeps its statistics in its node
+//! ([`TextCounts`], its flags in the node's code); every other node has a
+//! [`NodeStats`] (issue 13). Algorithms read these instead of walking
+//! subtrees again (DESIGN.md: "parse once, compute per-node statistics
+//! once").
 
 use std::ops::{BitOr, BitOrAssign};
 
@@ -54,7 +58,16 @@ impl NodeFlags {
 }
 
 // Every flag fits in a text node's byte (`NodeFlags::byte`).
-const _: () = assert!(NodeFlags::IN_PRE.0 < 0x100);
+const _: () = assert!(
+    (NodeFlags::TEXT.0
+        | NodeFlags::ELEMENT.0
+        | NodeFlags::VISIBLE.0
+        | NodeFlags::BLOCK.0
+        | NodeFlags::IN_LINK.0
+        | NodeFlags::IN_PRE.0)
+        >> 8
+        == 0
+);
 
 impl BitOr for NodeFlags {
     type Output = NodeFlags;
@@ -228,7 +241,10 @@ pub(crate) fn compute(
     // parent's. A parent comes before its children, and is not text.
     for i in 0..nodes.len() {
         let node = nodes[i];
-        let parent = nodes.get(node.parent as usize).map_or(0, |p| p.data);
+        // The parent's entry (a text node is nobody's parent; were one, the
+        // node would count as the root's child).
+        let parent =
+            nodes.get(node.parent as usize).filter(|p| !p.is_text()).map_or(0, |p| p.stats);
         let mut flags = match stats.get(parent as usize) {
             Some(p) if node.parent != NONE => NodeFlags(p.flags.0 & keep),
             _ => NodeFlags::VISIBLE,
@@ -248,8 +264,8 @@ pub(crate) fn compute(
                 TextCounts(TextCounts::LONG)
             });
             let n = &mut nodes[i];
-            n.code = Node::TEXT | u32::from(flags.byte());
-            n.data = counts.0;
+            n.name_or_kind = Node::TEXT | u32::from(flags.byte());
+            n.stats = counts.0;
             if let Some(p) = stats.get_mut(parent as usize).filter(|_| node.parent != NONE) {
                 p.chars += chars;
                 p.words += words;
@@ -287,7 +303,7 @@ pub(crate) fn compute(
             }
         }
         let index = stats.len() as u32;
-        nodes[i].data = index;
+        nodes[i].stats = index;
         parents.push(if node.parent == NONE { index } else { parent });
         stats.push(s);
     }

@@ -25,7 +25,7 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
         let Some(node) = tree.nodes.get(id as usize) else { continue };
         let indent = "  ".repeat(depth);
         let element = node.name_index().and_then(|i| tree.names.name(i));
-        match node.code {
+        match node.name_or_kind {
             Node::DOCUMENT => {}
             Node::DOCTYPE => {
                 let [name, public_id, system_id] =
@@ -44,7 +44,8 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
                 let _ = writeln!(out, "| {indent}\"{}\"", tree.text(id));
             }
             _ => {
-                let Some(name) = element else { continue };
+                // (Every element has its name; a missing one shows empty.)
+                let name = element.cloned().unwrap_or_default();
                 let prefix = match tree.namespaces.get(id as usize) {
                     Some(ElementNs::Svg) => "svg ",
                     Some(ElementNs::MathMl) => "math ",
