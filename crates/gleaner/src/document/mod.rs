@@ -636,6 +636,18 @@ impl Document {
         }
     }
 
+    /// The node's flags: its [`Document::stats`]' `flags`, read without
+    /// the counts.
+    #[inline]
+    pub fn flags(&self, id: NodeId) -> NodeFlags {
+        let node = self.node(id);
+        if node.is_text() {
+            node.text_flags()
+        } else {
+            self.stats.get(node.stats as usize).map_or(NodeFlags::default(), |s| s.flags)
+        }
+    }
+
     /// The visible text nodes with some non-whitespace text, in order.
     pub fn text_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.ids().filter(move |&id| self.is_visible_text(id))
@@ -804,7 +816,7 @@ impl Document {
     pub fn text_content(&self, id: NodeId) -> String {
         let mut out = String::new();
         for n in self.subtree(id) {
-            if self.is_text(n) && self.stats(n).flags.contains(NodeFlags::VISIBLE) {
+            if self.is_text(n) && self.flags(n).contains(NodeFlags::VISIBLE) {
                 push_collapsed(&mut out, self.text(n));
             }
         }

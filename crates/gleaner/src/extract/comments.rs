@@ -142,7 +142,7 @@ fn has_name(doc: &Document, id: NodeId, test: impl Fn(&str) -> bool) -> bool {
 
 /// Inline elements, which name comment links and counters, not regions.
 fn is_inline(doc: &Document, id: NodeId) -> bool {
-    !doc.stats(id).flags.contains(NodeFlags::BLOCK)
+    !doc.flags(id).contains(NodeFlags::BLOCK)
         || doc.is(id, local_name!("a"))
         || doc.is(id, local_name!("button"))
 }

@@ -101,7 +101,7 @@ pub(crate) fn block_owners(doc: &Document) -> impl Iterator<Item = (NodeId, Node
         while open.len() > 1 && open.last().is_none_or(|&(_, end)| id >= end) {
             open.pop();
         }
-        if doc.stats(id).flags.contains(NodeFlags::BLOCK) {
+        if doc.flags(id).contains(NodeFlags::BLOCK) {
             open.push((id, doc.subtree_end(id)));
         }
         (id, open.last().map_or(NodeId(0), |&(block, _)| block))

@@ -124,7 +124,7 @@ fn selected_chars(doc: &Document, selection: &Selection) -> (Vec<u32>, usize, us
     for id in selection.iter() {
         let n = doc.text(id).trim().chars().count();
         chars += n;
-        if doc.stats(id).flags.contains(NodeFlags::IN_LINK) {
+        if doc.flags(id).contains(NodeFlags::IN_LINK) {
             link_chars += n;
         }
         if let Some(slot) = selected.get_mut(id.index()) {
@@ -226,7 +226,7 @@ impl<'a> Shape<'a> {
 fn led_by_link(doc: &Document, item: NodeId) -> bool {
     let Some(first) = doc.subtree(item).find(|&n| {
         doc.is_text(n)
-            && doc.stats(n).flags.contains(NodeFlags::VISIBLE)
+            && doc.flags(n).contains(NodeFlags::VISIBLE)
             && !doc.text(n).trim().is_empty()
     }) else {
         return false;

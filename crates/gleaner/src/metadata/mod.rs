@@ -264,7 +264,7 @@ fn title_of(doc: &Document, elements: &MetadataElements) -> Option<String> {
         .filter(|t| !t.is_empty());
     let h1 = elements
         .named(doc, local_name!("h1"))
-        .find(|&id| doc.stats(id).flags.contains(NodeFlags::VISIBLE))
+        .find(|&id| doc.flags(id).contains(NodeFlags::VISIBLE))
         .map(|id| doc.text_content(id))
         .filter(|t| !t.is_empty());
     let raw = meta.or(title_tag).or_else(|| h1.clone())?;

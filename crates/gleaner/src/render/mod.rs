@@ -378,14 +378,14 @@ impl<'a> Walker<'a> {
     }
 
     fn enter_inline_or_block(&mut self, id: NodeId, name: &LocalName) -> Exit {
-        if self.doc.stats(id).flags.contains(NodeFlags::BLOCK) {
+        if self.doc.flags(id).contains(NodeFlags::BLOCK) {
             self.w.request(Break::Paragraph);
             return Exit::Break(Break::Paragraph);
         }
         if !self.markdown {
             return Exit::Nothing;
         }
-        let in_pre = self.doc.stats(id).flags.contains(NodeFlags::IN_PRE);
+        let in_pre = self.doc.flags(id).contains(NodeFlags::IN_PRE);
         let (open, close) = match *name {
             local_name!("strong") | local_name!("b") => ("**", "**"),
             local_name!("em") | local_name!("i") => ("*", "*"),
@@ -433,7 +433,7 @@ impl<'a> Walker<'a> {
                 self.w.request(Break::Space);
                 Exit::Break(Break::Space)
             }
-            _ if self.doc.stats(id).flags.contains(NodeFlags::BLOCK) => {
+            _ if self.doc.flags(id).contains(NodeFlags::BLOCK) => {
                 self.w.request(Break::Space);
                 Exit::Break(Break::Space)
             }

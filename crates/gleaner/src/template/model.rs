@@ -202,7 +202,7 @@ impl TemplateModel {
         }
         // Code is content, however often a line recurs (`$ pwd`).
         for id in doc.text_nodes() {
-            if doc.stats(id).flags.contains(NodeFlags::IN_PRE) {
+            if doc.flags(id).contains(NodeFlags::IN_PRE) {
                 marks[id.index()] = false;
             }
         }
@@ -309,7 +309,7 @@ fn block_segments(doc: &Document, own: &BlockOwnText) -> Vec<(NodeId, String)> {
     let mut text: std::collections::BTreeMap<NodeId, String> = Default::default();
     // Blank text nodes count too: they are the space between two links.
     for id in doc.ids().filter(|&id| doc.is_text(id)) {
-        if doc.stats(id).flags.contains(NodeFlags::VISIBLE) {
+        if doc.flags(id).contains(NodeFlags::VISIBLE) {
             crate::document::push_collapsed(
                 text.entry(own.owner[id.index()]).or_default(),
                 doc.text(id),

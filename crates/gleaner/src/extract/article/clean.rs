@@ -158,11 +158,11 @@ fn is_teaser_list(doc: &Document, id: NodeId) -> bool {
 /// runs on into its annotation on one line (`<li><a>Name</a> – what it
 /// is</li>`) is a list of resources in the article, not teasers.
 fn leads_with_a_linked_title(doc: &Document, item: NodeId, text: NodeId) -> bool {
-    doc.stats(text).flags.contains(NodeFlags::IN_LINK)
+    doc.flags(text).contains(NodeFlags::IN_LINK)
         && doc
             .ancestors(text)
             .take_while(|&a| a != item)
-            .any(|a| doc.stats(a).flags.contains(NodeFlags::BLOCK))
+            .any(|a| doc.flags(a).contains(NodeFlags::BLOCK))
 }
 
 /// Pass 10, **inner boilerplate** \[I\]: inside the chosen elements,

@@ -81,7 +81,7 @@ fn is_lead(doc: &Document, header: NodeId, id: NodeId) -> bool {
     let shaped = doc.is(id, local_name!("p"))
         || (doc.is(id, local_name!("div"))
             && s.tags <= 3
-            && !doc.subtree(id).skip(1).any(|c| doc.stats(c).flags.contains(NodeFlags::BLOCK)));
+            && !doc.subtree(id).skip(1).any(|c| doc.flags(c).contains(NodeFlags::BLOCK)));
     if !shaped || !s.flags.contains(NodeFlags::VISIBLE) || s.words < LEAD_WORDS {
         return false;
     }

@@ -50,7 +50,7 @@ pub(super) fn remove_unrendered(doc: &Document, chosen: &[NodeId], sel: &mut Sel
             }
             if doc.is_text(id)
                 && sel.contains(id)
-                && !doc.stats(id).flags.contains(NodeFlags::IN_PRE)
+                && !doc.flags(id).contains(NodeFlags::IN_PRE)
                 && !in_code(doc, id)
                 && has_placeholder(doc.text(id))
             {
