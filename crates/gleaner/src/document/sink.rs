@@ -345,8 +345,8 @@ pub(crate) struct ArenaSink {
     placeholder: LocalName,
     /// The page's source tokens so far, each mapped to the node it made
     /// (a handle): for a text token the first node that got any of its
-    /// non-whitespace (else the first that got any of it), for a start
-    /// tag its element.
+    /// non-whitespace (else the first that got any of it; none for a
+    /// token of whitespace only), for a start tag its element.
     tokens: RefCell<Vec<StoredToken>>,
     /// The source token whose characters are being inserted (the last
     /// character token fed: the tree builder inserts table text when the
@@ -582,7 +582,8 @@ impl ArenaSink {
         ArenaSink { details: Some(RefCell::new(Details::default())), ..ArenaSink::new() }
     }
 
-    /// Characters inserted from now on come from source token `token`.
+    /// Characters inserted from now on come from source token `token`
+    /// ([`NONE`]: from one that is mapped to no node).
     pub fn set_text_token(&self, token: u32) {
         self.text_token.set(token);
         self.text_token_contentful.set(Contentful::Known(false));

@@ -965,26 +965,34 @@ impl Source {
     /// Maps each token's node from the tree builder's handle to its
     /// place in the document: `position` gives each handle's (`u32::MAX`
     /// for nodes not in the document, such as a `<template>`'s content),
-    /// or `None` when every handle is its own. Text tokens of whitespace
-    /// only are left unmapped (they carry no content).
+    /// or `None` when every handle is its own, and then there is nothing
+    /// to do. (Text tokens of whitespace only were never mapped: the tree
+    /// feed tells the sink no token for them, see [`is_blank`].)
     pub(crate) fn map_nodes(&mut self, position: Option<&[u32]>) {
-        let text_end = self.text.len() as u32;
-        let mut tokens = self.tokens.iter_mut().peekable();
-        while let Some(t) = tokens.next() {
-            if let (Some(position), true) = (position, t.node != NO_NODE) {
+        let Some(position) = position else { return };
+        for t in &mut self.tokens {
+            if t.node != NO_NODE {
                 t.node = position.get(t.node as usize).copied().unwrap_or(NO_NODE);
             }
-            if t.node == NO_NODE || !matches!(t.code(), KindCode::Text | KindCode::RawText) {
-                continue;
-            }
-            // Most tokens between two tags are ASCII whitespace: eight
-            // bytes at a time (issue 12).
-            let end = tokens.peek().map_or(text_end, |next| next.start);
-            let text = self.text.get(t.start as usize..end as usize).unwrap_or("");
-            if is_ascii_blank(text) || trimmed_len(text) == 0 {
-                t.node = NO_NODE;
-            }
         }
+    }
+}
+
+/// True for a text token of whitespace only (as [`str::trim`] says),
+/// which carries no content and is mapped to no node
+/// ([`SourceToken::node`]). Most tokens between two tags are ASCII
+/// whitespace, read eight bytes at a time; the others mostly start with,
+/// or soon reach, an ASCII byte that is not (issue 12).
+pub(crate) fn is_blank(text: &str) -> bool {
+    // `char::is_whitespace` on ASCII: U+0009–U+000D and U+0020.
+    let is_space = |b: u8| matches!(b, 0x09..=0x0D | b' ');
+    match text.as_bytes().first() {
+        Some(&b) if b.is_ascii() && !is_space(b) => false,
+        _ if is_ascii_blank(text) => true,
+        _ => match text.bytes().find(|&b| !is_space(b)) {
+            Some(b) if b.is_ascii() => false,
+            _ => text.trim_start().is_empty(),
+        },
     }
 }
 
@@ -1082,6 +1090,27 @@ mod tests {
         assert_eq!(kinds("text <!-- open").len(), 2);
         assert_eq!(kinds("<div class='x").len(), 1);
         assert_eq!(kinds("<").len(), 1);
+    }
+
+    #[test]
+    fn blank_is_trimmed_to_nothing() {
+        for text in [
+            "",
+            " ",
+            " a ",
+            "\t\nab c\r\x0B",
+            "\u{A0}a\u{3000}",
+            "é ",
+            " \u{2003}",
+            "a\u{85}",
+            "\u{A0}",
+            " \u{2003}\n",
+            "          \n\t   ",
+            "          \n\t  x ",
+            "\u{85}x",
+        ] {
+            assert_eq!(is_blank(text), text.trim().is_empty(), "{text:?}");
+        }
     }
 
     #[test]
