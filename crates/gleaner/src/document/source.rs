@@ -18,7 +18,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::TextState;
 use super::script_data::script_data_end;
-use super::tag_attributes::{is_space, scan_attributes, TagEnd};
+use super::tag_attributes::{is_space, scan_attributes, tag_name_end, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
 use super::{is_ascii_blank, NodeId};
 
@@ -250,17 +250,24 @@ pub(crate) struct TagNames {
 impl TagNames {
     const CACHE_BITS: u32 = 8;
 
-    /// The index of `name`, added if new.
+    /// The index of `name`, added if new. Inlined where it is called for
+    /// each tag: a name in the cache costs a few instructions (issue 12).
+    #[inline]
     pub(crate) fn index(&mut self, name: &LocalName) -> u32 {
-        if self.cache.is_empty() {
-            self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
-        }
         let data = name.unsafe_data();
         let slot = (data.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::CACHE_BITS)) as usize;
-        if let Some(&(d, i)) = self.cache.get(slot) {
-            if d == data && i > 0 {
-                return i - 1;
-            }
+        match self.cache.get(slot) {
+            Some(&(d, i)) if d == data && i > 0 => i - 1,
+            _ => self.index_uncached(name, data, slot),
+        }
+    }
+
+    /// [`TagNames::index`] of a name not in the cache slot `slot`; `data`
+    /// is the atom's.
+    #[inline(never)]
+    fn index_uncached(&mut self, name: &LocalName, data: u64, slot: usize) -> u32 {
+        if self.cache.is_empty() {
+            self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
         }
         let next = self.names.len() as u32;
         let index = *self.map.entry(name.clone()).or_insert(next);
@@ -768,13 +775,10 @@ impl<'a> Scanner<'a> {
 
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
-        let len = s[from..]
-            .iter()
-            .position(|&b| is_space(b) || b == b'/' || b == b'>')
-            .unwrap_or(s.len() - from);
-        let raw = &s[from..from + len];
+        let end = tag_name_end(s, from);
+        let raw = s.get(from..end).unwrap_or_default();
         if let Some(name) = common_tag_name(raw) {
-            return (name, from + len);
+            return (name, end);
         }
         // The tag name starts with an ASCII letter; later bytes can be any
         // UTF-8 (the delimiters are ASCII, so no character is cut). ASCII
@@ -785,7 +789,7 @@ impl<'a> Scanner<'a> {
                 String::from_utf8_lossy(raw).to_ascii_lowercase().replace('\0', "\u{FFFD}"),
             ),
         };
-        (name, from + len)
+        (name, end)
     }
 
     /// Where the RAWTEXT/RCDATA content of `name` ends: at `</name` followed
