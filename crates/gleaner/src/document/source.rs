@@ -812,87 +812,153 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The atom of a common tag name spelt `raw` in any case: a match on the
-/// lower-cased bytes, cheaper than hashing the name into an atom, and it
-/// runs for every tag of the page. `None` for other names.
+/// The atom of a common tag name spelt `raw` in any case: cheaper than
+/// hashing the name into an atom, and it runs for every tag of the page.
+/// A name of up to eight ASCII bytes is matched as one integer
+/// ([`packed_lower`]), the two longer ones byte by byte. `None` for
+/// other names.
 fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
+    if let Some(packed) = packed_lower(raw) {
+        return short_common_tag_name(packed);
+    }
     // The longest of the names below.
     let lower = LowerName::<10>::of(raw)?;
     Some(match lower.as_bytes() {
-        b"a" => local_name!("a"),
-        b"abbr" => local_name!("abbr"),
-        b"article" => local_name!("article"),
-        b"aside" => local_name!("aside"),
-        b"b" => local_name!("b"),
         b"blockquote" => local_name!("blockquote"),
-        b"body" => local_name!("body"),
-        b"br" => local_name!("br"),
-        b"button" => local_name!("button"),
-        b"center" => local_name!("center"),
-        b"code" => local_name!("code"),
-        b"dd" => local_name!("dd"),
-        b"div" => local_name!("div"),
-        b"dl" => local_name!("dl"),
-        b"dt" => local_name!("dt"),
-        b"em" => local_name!("em"),
         b"figcaption" => local_name!("figcaption"),
-        b"figure" => local_name!("figure"),
-        b"font" => local_name!("font"),
-        b"footer" => local_name!("footer"),
-        b"form" => local_name!("form"),
-        b"h1" => local_name!("h1"),
-        b"h2" => local_name!("h2"),
-        b"h3" => local_name!("h3"),
-        b"h4" => local_name!("h4"),
-        b"h5" => local_name!("h5"),
-        b"h6" => local_name!("h6"),
-        b"head" => local_name!("head"),
-        b"header" => local_name!("header"),
-        b"hr" => local_name!("hr"),
-        b"html" => local_name!("html"),
-        b"i" => local_name!("i"),
-        b"iframe" => local_name!("iframe"),
-        b"img" => local_name!("img"),
-        b"input" => local_name!("input"),
-        b"label" => local_name!("label"),
-        b"li" => local_name!("li"),
-        b"link" => local_name!("link"),
-        b"main" => local_name!("main"),
-        b"meta" => local_name!("meta"),
-        b"nav" => local_name!("nav"),
-        b"noscript" => local_name!("noscript"),
-        b"ol" => local_name!("ol"),
-        b"option" => local_name!("option"),
-        b"p" => local_name!("p"),
-        b"path" => local_name!("path"),
-        b"picture" => local_name!("picture"),
-        b"pre" => local_name!("pre"),
-        b"script" => local_name!("script"),
-        b"section" => local_name!("section"),
-        b"select" => local_name!("select"),
-        b"small" => local_name!("small"),
-        b"source" => local_name!("source"),
-        b"span" => local_name!("span"),
-        b"strong" => local_name!("strong"),
-        b"style" => local_name!("style"),
-        b"sub" => local_name!("sub"),
-        b"sup" => local_name!("sup"),
-        b"svg" => local_name!("svg"),
-        b"table" => local_name!("table"),
-        b"tbody" => local_name!("tbody"),
-        b"td" => local_name!("td"),
-        b"template" => local_name!("template"),
-        b"textarea" => local_name!("textarea"),
-        b"th" => local_name!("th"),
-        b"thead" => local_name!("thead"),
-        b"time" => local_name!("time"),
-        b"title" => local_name!("title"),
-        b"tr" => local_name!("tr"),
-        b"u" => local_name!("u"),
-        b"ul" => local_name!("ul"),
-        b"video" => local_name!("video"),
         _ => return None,
     })
+}
+
+/// `raw`, at most eight ASCII bytes, as a little-endian integer padded
+/// with spaces (which no tag name holds, so `div` and `div\0` differ),
+/// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
+fn packed_lower(raw: &[u8]) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if raw.len() > 8 {
+        return None;
+    }
+    // Byte by byte into the spaces: a tag name is a few bytes, shorter
+    // than a call to copy them.
+    let mut w = ONES * u64::from(b' ');
+    for (i, &b) in raw.iter().enumerate() {
+        w ^= u64::from(b ^ b' ') << (8 * i);
+    }
+    if w & HIGH != 0 {
+        return None;
+    }
+    // No byte is above 0x7F, so no sum carries into the next byte: bit 7
+    // of a byte is set where it is at least `A` and below `[`.
+    let upper = w.wrapping_add(ONES * (0x80 - b'A' as u64))
+        & !w.wrapping_add(ONES * (0x80 - b'[' as u64))
+        & HIGH;
+    Some(w | upper >> 2)
+}
+
+/// A name as [`packed_lower`] packs it (a name of at most eight ASCII
+/// bytes, lower case).
+const fn pack(name: &[u8]) -> u64 {
+    let mut bytes = [b' '; 8];
+    let mut i = 0;
+    while i < name.len() {
+        bytes[i] = name[i];
+        i += 1;
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// The common tag names of up to eight bytes, as [`pack`] packs them, and
+/// [`short_common_tag_name`], which matches a packed name against them.
+macro_rules! short_common_tag_names {
+    ($($packed:ident $name:tt,)*) => {
+        /// The packed common tag names.
+        mod packed {
+            use super::pack;
+            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
+        }
+
+        /// The atom of the common tag name packed as `packed`.
+        fn short_common_tag_name(packed: u64) -> Option<LocalName> {
+            Some(match packed {
+                $(packed::$packed => local_name!($name),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+short_common_tag_names! {
+    A "a",
+    ABBR "abbr",
+    ARTICLE "article",
+    ASIDE "aside",
+    B "b",
+    BODY "body",
+    BR "br",
+    BUTTON "button",
+    CENTER "center",
+    CODE "code",
+    DD "dd",
+    DIV "div",
+    DL "dl",
+    DT "dt",
+    EM "em",
+    FIGURE "figure",
+    FONT "font",
+    FOOTER "footer",
+    FORM "form",
+    H1 "h1",
+    H2 "h2",
+    H3 "h3",
+    H4 "h4",
+    H5 "h5",
+    H6 "h6",
+    HEAD "head",
+    HEADER "header",
+    HR "hr",
+    HTML "html",
+    I "i",
+    IFRAME "iframe",
+    IMG "img",
+    INPUT "input",
+    LABEL "label",
+    LI "li",
+    LINK "link",
+    MAIN "main",
+    META "meta",
+    NAV "nav",
+    NOSCRIPT "noscript",
+    OL "ol",
+    OPTION "option",
+    P "p",
+    PATH "path",
+    PICTURE "picture",
+    PRE "pre",
+    SCRIPT "script",
+    SECTION "section",
+    SELECT "select",
+    SMALL "small",
+    SOURCE "source",
+    SPAN "span",
+    STRONG "strong",
+    STYLE "style",
+    SUB "sub",
+    SUP "sup",
+    SVG "svg",
+    TABLE "table",
+    TBODY "tbody",
+    TD "td",
+    TEMPLATE "template",
+    TEXTAREA "textarea",
+    TH "th",
+    THEAD "thead",
+    TIME "time",
+    TITLE "title",
+    TR "tr",
+    U "u",
+    UL "ul",
+    VIDEO "video",
 }
 
 /// The data range and end of a comment whose body starts at `body` (after
@@ -1175,11 +1241,24 @@ mod tests {
 
     #[test]
     fn common_tag_names_are_the_atoms_of_their_names() {
-        for name in ["a", "DIV", "Span", "figcaption", "h6", "tbody", "video"] {
+        for name in [
+            "a",
+            "DIV",
+            "Span",
+            "figcaption",
+            "BlockQuote",
+            "h6",
+            "tbody",
+            "video",
+            "NoScript",
+            "TEXTAREA",
+        ] {
             let atom = common_tag_name(name.as_bytes()).expect(name);
             assert_eq!(atom, LocalName::from(name.to_ascii_lowercase()));
         }
-        for other in ["x-widget", "dialog", "divs", "", "blockquotes"] {
+        for other in
+            ["x-widget", "dialog", "divs", "", "blockquotes", "div\0", "dív", "d\u{130}v", "Div/"]
+        {
             assert_eq!(common_tag_name(other.as_bytes()), None, "{other}");
         }
     }
