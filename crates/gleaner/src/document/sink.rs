@@ -564,17 +564,19 @@ impl ArenaSink {
         }
     }
 
-    /// [`TreeSink::create_element`] for the own tree builder, with the
-    /// attributes as it carries them, copied into the document's table
-    /// (the caller may [`ArenaSink::recycle`] the list).
+    /// [`TreeSink::create_element`] for the own tree builder: an element
+    /// `name` in `ns` (a `<template>` if `template`), with the attributes
+    /// as it carries them, copied into the document's table (the caller
+    /// may [`ArenaSink::recycle`] the list). No `QualName` is made.
     pub fn create_tag_element(
         &self,
-        name: QualName,
+        ns: ElementNs,
+        name: &LocalName,
         attrs: &TagAttributes,
-        flags: ElementFlags,
+        template: bool,
     ) -> u32 {
         let run = self.attrs.borrow_mut().push_list(attrs);
-        let id = self.new_element(name, run, flags);
+        let id = self.new_element(ns, name, run, template);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
         }
@@ -586,9 +588,9 @@ impl ArenaSink {
     /// the table, no copy. Runs are never changed but for `html` and
     /// `body` ([`AttributeTable::add_missing`]), which are not formatting
     /// elements.
-    pub fn create_element_like(&self, name: QualName, like: u32) -> u32 {
+    pub fn create_element_like(&self, name: &LocalName, like: u32) -> u32 {
         let run = self.attribute_run(like);
-        let id = self.new_element(name, run, ElementFlags::default());
+        let id = self.new_element(ElementNs::Html, name, run, false);
         if let Some(details) = &self.details {
             let mut details = details.borrow_mut();
             let attrs = details.attrs.get(&like).cloned().unwrap_or_default();
@@ -619,29 +621,28 @@ impl ArenaSink {
         self.recycle(attrs);
     }
 
-    /// Makes an element with the attribute run `run`; its handle.
-    fn new_element(&self, name: QualName, run: Range<u32>, flags: ElementFlags) -> u32 {
+    /// Makes an element `name` in `ns` with the attribute run `run` (and
+    /// its content fragment if `template`); its handle.
+    fn new_element(&self, ns: ElementNs, name: &LocalName, run: Range<u32>, template: bool) -> u32 {
         self.elements.set(self.elements.get() + 1);
-        let template_contents = flags
-            .template
-            .then(|| self.arena.borrow_mut().push(Node::document(), ElementNs::Other));
+        let mut arena = self.arena.borrow_mut();
+        let template_contents = template.then(|| arena.push(Node::document(), ElementNs::Other));
         let token = self.start_tag.get();
-        let start_tag =
-            (token != NONE && *self.start_tag_name.borrow() == name.local).then_some(token);
-        // The start tag's token knows the name's index; elements the tree
-        // builder makes on its own (`html`, `tbody`, clones) look it up.
-        let known = start_tag.and_then(|t| {
-            self.tokens.borrow().get(t as usize).and_then(StoredToken::start_tag_name_index)
-        });
-        let index = known.unwrap_or_else(|| self.names.borrow_mut().index(&name.local));
-        let id = self.arena.borrow_mut().push(Node::element(index, run), ElementNs::of(&name.ns));
+        let mut tokens = self.tokens.borrow_mut();
+        // The start tag's token, which the element is mapped to, knows the
+        // name's index; elements the tree builder makes on its own
+        // (`html`, `tbody`, clones) look it up.
+        let start_tag = (token != NONE && *self.start_tag_name.borrow() == *name)
+            .then(|| tokens.get_mut(token as usize))
+            .flatten();
+        let known = start_tag.as_deref().and_then(StoredToken::start_tag_name_index);
+        let index = known.unwrap_or_else(|| self.names.borrow_mut().index(name));
+        let id = arena.push(Node::element(index, run), ns);
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
         }
-        if let Some(token) = start_tag {
-            if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
-                t.map_to(id);
-            }
+        if let Some(t) = start_tag {
+            t.map_to(id);
         }
         id
     }
@@ -861,7 +862,7 @@ impl TreeSink for ArenaSink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
         let run = self.attrs.borrow_mut().push(kept(&attrs));
-        let id = self.new_element(name, run, flags);
+        let id = self.new_element(ElementNs::of(&name.ns), &name.local, run, flags.template);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs);
         }
