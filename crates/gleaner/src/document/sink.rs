@@ -57,6 +57,7 @@ struct TreeLinks<'a> {
 }
 
 impl TreeLinks<'_> {
+    #[inline(never)]
     fn detach(&mut self, id: u32) {
         let Node { parent, end: next, .. } = self.nodes[id as usize];
         if parent == NONE {
@@ -79,6 +80,10 @@ impl TreeLinks<'_> {
         self.links[id as usize].prev = NONE;
     }
 
+    /// Links `child` as the last child of `parent`. Inlined into its
+    /// callers: without its call to [`TreeLinks::detach`], which is rare,
+    /// it is a few loads and stores (issue 12).
+    #[inline]
     fn append(&mut self, parent: u32, child: u32) {
         // A node just made has no parent: no call to detach it.
         if self.nodes[child as usize].parent != NONE {
