@@ -849,8 +849,21 @@ impl OwnTreeBuilder {
 
     /// "The appropriate place for inserting a node", with `target` the
     /// override target (a position in the stack) or the current node.
+    /// Inlined for the common case, no foster parenting and no template
+    /// (issue 12); the others in [`OwnTreeBuilder::place_at`].
+    #[inline]
     fn place(&self, target: Option<usize>) -> Place {
         let index = target.unwrap_or(self.open.len().saturating_sub(1));
+        match self.open.get(index) {
+            Some(t) if !self.foster && !t.is(&local_name!("template")) => Place::Append(t.node),
+            _ => self.place_at(index),
+        }
+    }
+
+    /// [`OwnTreeBuilder::place`] with the target at position `index` of
+    /// the stack.
+    #[inline(never)]
+    fn place_at(&self, index: usize) -> Place {
         let Some(t) = self.open.get(index) else { return Place::Append(0) };
         if self.foster && t.ns == ElementNs::Html && t.has(class::FOSTERS) {
             let last_template = self.open.iter().rposition(|e| e.is(&local_name!("template")));
