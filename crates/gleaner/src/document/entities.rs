@@ -87,6 +87,19 @@ fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<cha
         return None;
     }
     if bytes.get(run) == Some(&b';') {
+        // The most common references (`&amp;` in every other URL of a
+        // page's links), without hashing their names into the table.
+        let common = match &bytes[..run] {
+            b"amp" => Some('&'),
+            b"quot" => Some('"'),
+            b"lt" => Some('<'),
+            b"gt" => Some('>'),
+            b"nbsp" => Some('\u{A0}'),
+            _ => None,
+        };
+        if let Some(c) = common {
+            return Some(((c, None), run + 1));
+        }
         if let Some(&(a, b)) = NAMED_ENTITIES.get(&rest[..=run]) {
             if a != 0 {
                 return Some((to_chars(a, b), run + 1));
@@ -154,6 +167,16 @@ mod tests {
         assert_eq!(decode("&#150;"), "–");
         assert_eq!(decode("&#x81;&#x9D;"), "\u{81}\u{9D}");
         assert_eq!(decode("&#0;&#x110000;"), "\u{FFFD}\u{FFFD}");
+    }
+
+    #[test]
+    fn common_references_are_those_of_the_table() {
+        for name in ["amp;", "quot;", "lt;", "gt;", "nbsp;"] {
+            let (a, b) = markup5ever::data::NAMED_ENTITIES[name];
+            let expected: String = [a, b].iter().filter_map(|&c| char::from_u32(c)).collect();
+            let expected = expected.trim_end_matches('\0');
+            assert_eq!(decode(&format!("&{name}")), expected, "{name}");
+        }
     }
 
     #[test]
