@@ -107,10 +107,15 @@ fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<cha
         }
     }
     // Legacy references without a semicolon: the longest known prefix.
-    let (chars, len) = (2..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
-        Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
-        _ => None,
-    })?;
+    // In an attribute value a prefix shorter than the run is followed by
+    // an alphanumeric, and so stays literal: only the whole run can be
+    // one (one look-up for each `&name=` of a URL, not one per prefix).
+    let shortest = if in_attribute { run } else { 2 };
+    let (chars, len) =
+        (shortest..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
+            Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
+            _ => None,
+        })?;
     let next = bytes.get(len).copied();
     if in_attribute && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
         return None;
@@ -195,6 +200,10 @@ mod tests {
             out
         };
         assert_eq!(attr("?a=1&copy=2&not;&notit&amp x"), "?a=1&copy=2¬&notit& x");
+        assert_eq!(
+            attr("&copy &copy2 &copy= &amp;x &ampx &amp_ &lang=en &notin;"),
+            "© &copy2 &copy= &x &ampx &_ &lang=en ∉"
+        );
         assert_eq!(decode("&notit"), "¬it");
     }
 
