@@ -87,6 +87,19 @@ fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<cha
         return None;
     }
     if bytes.get(run) == Some(&b';') {
+        // The most common references (`&amp;` in every other URL of a
+        // page's links), without hashing their names into the table.
+        let common = match &bytes[..run] {
+            b"amp" => Some('&'),
+            b"quot" => Some('"'),
+            b"lt" => Some('<'),
+            b"gt" => Some('>'),
+            b"nbsp" => Some('\u{A0}'),
+            _ => None,
+        };
+        if let Some(c) = common {
+            return Some(((c, None), run + 1));
+        }
         if let Some(&(a, b)) = NAMED_ENTITIES.get(&rest[..=run]) {
             if a != 0 {
                 return Some((to_chars(a, b), run + 1));
@@ -94,10 +107,15 @@ fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<cha
         }
     }
     // Legacy references without a semicolon: the longest known prefix.
-    let (chars, len) = (2..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
-        Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
-        _ => None,
-    })?;
+    // In an attribute value a prefix shorter than the run is followed by
+    // an alphanumeric, and so stays literal: only the whole run can be
+    // one (one look-up for each `&name=` of a URL, not one per prefix).
+    let shortest = if in_attribute { run } else { 2 };
+    let (chars, len) =
+        (shortest..=run).rev().find_map(|len| match NAMED_ENTITIES.get(&rest[..len]) {
+            Some(&(a, b)) if a != 0 => Some((to_chars(a, b), len)),
+            _ => None,
+        })?;
     let next = bytes.get(len).copied();
     if in_attribute && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
         return None;
@@ -157,6 +175,16 @@ mod tests {
     }
 
     #[test]
+    fn common_references_are_those_of_the_table() {
+        for name in ["amp;", "quot;", "lt;", "gt;", "nbsp;"] {
+            let (a, b) = markup5ever::data::NAMED_ENTITIES[name];
+            let expected: String = [a, b].iter().filter_map(|&c| char::from_u32(c)).collect();
+            let expected = expected.trim_end_matches('\0');
+            assert_eq!(decode(&format!("&{name}")), expected, "{name}");
+        }
+    }
+
+    #[test]
     fn unknown_references_stay_literal() {
         assert_eq!(decode("AT&T &nosuch; & &#;"), "AT&T &nosuch; & &#;");
     }
@@ -172,6 +200,10 @@ mod tests {
             out
         };
         assert_eq!(attr("?a=1&copy=2&not;&notit&amp x"), "?a=1&copy=2¬&notit& x");
+        assert_eq!(
+            attr("&copy &copy2 &copy= &amp;x &ampx &amp_ &lang=en &notin;"),
+            "© &copy2 &copy= &x &ampx &_ &lang=en ∉"
+        );
         assert_eq!(decode("&notit"), "¬it");
     }
 

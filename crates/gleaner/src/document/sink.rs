@@ -57,6 +57,7 @@ struct TreeLinks<'a> {
 }
 
 impl TreeLinks<'_> {
+    #[inline(never)]
     fn detach(&mut self, id: u32) {
         let Node { parent, end: next, .. } = self.nodes[id as usize];
         if parent == NONE {
@@ -79,20 +80,26 @@ impl TreeLinks<'_> {
         self.links[id as usize].prev = NONE;
     }
 
+    /// Links `child` as the last child of `parent`. Inlined into its
+    /// callers: without its call to [`TreeLinks::detach`], which is rare,
+    /// it is a few loads and stores (issue 12).
+    #[inline]
     fn append(&mut self, parent: u32, child: u32) {
         // A node just made has no parent: no call to detach it.
         if self.nodes[child as usize].parent != NONE {
             self.detach(child);
         }
-        let last = self.links[parent as usize].last_child;
-        self.nodes[child as usize].parent = parent;
-        self.links[child as usize].prev = last;
-        if last != NONE {
-            self.nodes[last as usize].end = child;
-        } else {
-            self.links[parent as usize].first_child = child;
+        // Each entry is looked up once.
+        let parent_links = &mut self.links[parent as usize];
+        let last = std::mem::replace(&mut parent_links.last_child, child);
+        if last == NONE {
+            parent_links.first_child = child;
         }
-        self.links[parent as usize].last_child = child;
+        self.links[child as usize].prev = last;
+        self.nodes[child as usize].parent = parent;
+        if let Some(last) = self.nodes.get_mut(last as usize) {
+            last.end = child;
+        }
     }
 
     fn insert_before(&mut self, sibling: u32, child: u32) {
@@ -317,24 +324,120 @@ fn gather_text(nodes: &mut [Node], texts: &str) -> String {
     text
 }
 
-/// The html5ever sink.
-pub(crate) struct ArenaSink {
-    links: RefCell<Vec<Links>>,
-    nodes: RefCell<Vec<Node>>,
-    /// The elements' and the source tags' names ([`BuiltTree::names`]).
-    names: RefCell<TagNames>,
+/// The nodes as the sink builds them, in one `RefCell` of the sink: a
+/// node made or linked borrows it once, not each vector on its own
+/// (issue 12).
+struct Arena {
+    links: Vec<Links>,
+    nodes: Vec<Node>,
+    /// Each node's [`ElementNs`].
+    namespaces: Vec<ElementNs>,
     /// The text of all text nodes, each node's a range of it
     /// ([`BuiltTree::text`]).
-    text: RefCell<String>,
+    text: String,
     /// The text node whose text ends `text`, or [`NONE`]: text appended
     /// to it is appended to `text`.
-    last_text: Cell<u32>,
+    last_text: u32,
     /// The text of text nodes that grew after a later text node was
-    /// made, by node (see [`ArenaSink::extend_text`]); while it is empty,
+    /// made, by node (see [`Arena::extend_text`]); while it is empty,
     /// `text` is in creation order ([`BuiltTree::text_in_creation_order`]).
-    grown: RefCell<HashMap<u32, String>>,
+    grown: HashMap<u32, String>,
+}
+
+impl Arena {
+    /// The tree's links, to change.
+    fn tree(&mut self) -> TreeLinks<'_> {
+        TreeLinks { nodes: &mut self.nodes, links: &mut self.links }
+    }
+
+    /// Adds `node`, detached (no parent, no next sibling); its handle.
+    fn push(&mut self, node: Node, ns: ElementNs) -> u32 {
+        self.nodes.push(node);
+        self.links.push(Links::DETACHED);
+        self.namespaces.push(ns);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// A new text node holding `text`; where the text went.
+    fn push_text(&mut self, text: &str) -> (u32, Contentful) {
+        let start = self.text.len() as u32;
+        self.text.push_str(text);
+        let end = self.text.len() as u32;
+        let id = self.push(Node::text(start..end), ElementNs::Other);
+        self.last_text = id;
+        (id, Contentful::InBuffer(start, end))
+    }
+
+    /// `text` appended to `neighbour` if that is a text node, else a new
+    /// text node that `attach` links into the tree; the node, and where
+    /// the text went.
+    fn add_text(
+        &mut self,
+        neighbour: u32,
+        text: &str,
+        attach: impl FnOnce(&mut TreeLinks, u32),
+    ) -> (u32, Contentful) {
+        match self.extend_text(neighbour, text) {
+            Some(inserted) => (neighbour, inserted),
+            None => {
+                let (id, inserted) = self.push_text(text);
+                attach(&mut self.tree(), id);
+                (id, inserted)
+            }
+        }
+    }
+
+    /// Appends text to `node` if it is a text node. The text of the last
+    /// text node made grows in place in the buffer; any other's moves,
+    /// once, to a string of its own ([`Arena::grown`]) and grows
+    /// there (rare: foster parenting, the adoption agency). Moving it to
+    /// the end of the buffer instead would copy it again each time, and
+    /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
+    /// would cost time and memory quadratic in the page. Gives where
+    /// the text went, or `None` if `node` is not a text node.
+    fn extend_text(&mut self, node: u32, text: &str) -> Option<Contentful> {
+        if node == NONE {
+            return None;
+        }
+        let node_ref = self.nodes.get_mut(node as usize)?;
+        let range = node_ref.text_range()?;
+        let buffer = &mut self.text;
+        if self.last_text == node {
+            let start = buffer.len() as u32;
+            buffer.push_str(text);
+            let end = buffer.len() as u32;
+            node_ref.set_text_range(range.start..end);
+            return Some(Contentful::InBuffer(start, end));
+        }
+        let own = self.grown.entry(node).or_insert_with(|| {
+            buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned()
+        });
+        own.push_str(text);
+        Some(Contentful::Known(is_contentful(text)))
+    }
+
+    /// The text of the nodes in [`Arena::grown`] at the end of the
+    /// buffer, so that every text node's text is its range there.
+    fn settle_grown_text(&mut self) {
+        let mut grown: Vec<(u32, String)> = std::mem::take(&mut self.grown).into_iter().collect();
+        grown.sort_unstable_by_key(|(node, _)| *node);
+        for (node, own) in grown {
+            if let Some(n) = self.nodes.get_mut(node as usize) {
+                let start = self.text.len() as u32;
+                self.text.push_str(&own);
+                n.set_text_range(start..self.text.len() as u32);
+            }
+        }
+    }
+}
+
+/// The html5ever sink.
+pub(crate) struct ArenaSink {
+    /// The nodes, their links, namespaces and text.
+    arena: RefCell<Arena>,
+    /// The elements' and the source tags' names ([`BuiltTree::names`]).
+    names: RefCell<TagNames>,
     attrs: RefCell<AttributeTable>,
-    namespaces: RefCell<Vec<ElementNs>>,
     templates: RefCell<HashMap<u32, u32>>,
     details: Option<RefCell<Details>>,
     /// Elements created so far.
@@ -345,8 +448,8 @@ pub(crate) struct ArenaSink {
     placeholder: LocalName,
     /// The page's source tokens so far, each mapped to the node it made
     /// (a handle): for a text token the first node that got any of its
-    /// non-whitespace (else the first that got any of it), for a start
-    /// tag its element.
+    /// non-whitespace (else the first that got any of it; none for a
+    /// token of whitespace only), for a start tag its element.
     tokens: RefCell<Vec<StoredToken>>,
     /// The source token whose characters are being inserted (the last
     /// character token fed: the tree builder inserts table text when the
@@ -396,14 +499,16 @@ impl ElemName for ArenaName<'_> {
 impl ArenaSink {
     pub fn new() -> ArenaSink {
         ArenaSink {
-            links: RefCell::new(vec![Links::DETACHED]),
-            nodes: RefCell::new(vec![Node::document()]),
+            arena: RefCell::new(Arena {
+                links: vec![Links::DETACHED],
+                nodes: vec![Node::document()],
+                namespaces: vec![ElementNs::Other],
+                text: String::new(),
+                last_text: NONE,
+                grown: HashMap::new(),
+            }),
             names: RefCell::new(TagNames::default()),
-            text: RefCell::new(String::new()),
-            last_text: Cell::new(NONE),
-            grown: RefCell::new(HashMap::new()),
             attrs: RefCell::new(AttributeTable::default()),
-            namespaces: RefCell::new(vec![ElementNs::Other]),
             templates: RefCell::new(HashMap::new()),
             details: None,
             elements: Cell::new(0),
@@ -420,11 +525,12 @@ impl ArenaSink {
 
     /// Room for more nodes, text nodes, attributes and source tokens.
     pub fn reserve(&self, room: Room) {
-        self.nodes.borrow_mut().reserve_exact(room.nodes);
+        let mut arena = self.arena.borrow_mut();
+        arena.nodes.reserve_exact(room.nodes);
         self.attrs.borrow_mut().reserve(room.attributes, room.attribute_bytes);
-        self.links.borrow_mut().reserve_exact(room.nodes);
-        self.namespaces.borrow_mut().reserve_exact(room.nodes);
-        self.text.borrow_mut().reserve_exact(room.text);
+        arena.links.reserve_exact(room.nodes);
+        arena.namespaces.reserve_exact(room.nodes);
+        arena.text.reserve_exact(room.text);
         self.tokens.borrow_mut().reserve_exact(room.tokens);
     }
 
@@ -451,11 +557,21 @@ impl ArenaSink {
     /// Keeps `attrs`, emptied, as the next [`ArenaSink::spare_attributes`]
     /// if none is kept (one that was handed out is back, or the sink makes
     /// the first).
-    pub fn recycle(&self, mut attrs: TagAttributes) {
-        // A tag without attributes brought no list (most tags).
+    /// Inlined: a tag without attributes brought no list (a fifth of the
+    /// elements on 300 dragnet pages), and then there is nothing to keep
+    /// or to free (issue 12: no call to drop it).
+    #[inline]
+    pub fn recycle(&self, attrs: TagAttributes) {
         if attrs.capacity() == 0 {
-            return;
+            // No room means no allocation and no entry: nothing to drop.
+            std::mem::forget(attrs);
+        } else {
+            self.keep_spare(attrs);
         }
+    }
+
+    /// [`ArenaSink::recycle`] for a list with room.
+    fn keep_spare(&self, mut attrs: TagAttributes) {
         let mut spare = self.spare.borrow_mut();
         if spare.capacity() < attrs.capacity() {
             attrs.clear();
@@ -463,17 +579,19 @@ impl ArenaSink {
         }
     }
 
-    /// [`TreeSink::create_element`] for the own tree builder, with the
-    /// attributes as it carries them, copied into the document's table
-    /// (the caller may [`ArenaSink::recycle`] the list).
+    /// [`TreeSink::create_element`] for the own tree builder: an element
+    /// `name` in `ns` (a `<template>` if `template`), with the attributes
+    /// as it carries them, copied into the document's table (the caller
+    /// may [`ArenaSink::recycle`] the list). No `QualName` is made.
     pub fn create_tag_element(
         &self,
-        name: QualName,
+        ns: ElementNs,
+        name: &LocalName,
         attrs: &TagAttributes,
-        flags: ElementFlags,
+        template: bool,
     ) -> u32 {
         let run = self.attrs.borrow_mut().push_list(attrs);
-        let id = self.new_element(name, run, flags);
+        let id = self.new_element(ns, name, run, template);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs.to_html5ever());
         }
@@ -485,9 +603,9 @@ impl ArenaSink {
     /// the table, no copy. Runs are never changed but for `html` and
     /// `body` ([`AttributeTable::add_missing`]), which are not formatting
     /// elements.
-    pub fn create_element_like(&self, name: QualName, like: u32) -> u32 {
+    pub fn create_element_like(&self, name: &LocalName, like: u32) -> u32 {
         let run = self.attribute_run(like);
-        let id = self.new_element(name, run, ElementFlags::default());
+        let id = self.new_element(ElementNs::Html, name, run, false);
         if let Some(details) = &self.details {
             let mut details = details.borrow_mut();
             let attrs = details.attrs.get(&like).cloned().unwrap_or_default();
@@ -498,7 +616,8 @@ impl ArenaSink {
 
     /// The attribute run of element `node` (empty for another node).
     fn attribute_run(&self, node: u32) -> Range<u32> {
-        self.nodes.borrow().get(node as usize).and_then(Node::attribute_run).unwrap_or(0..0)
+        let arena = self.arena.borrow();
+        arena.nodes.get(node as usize).and_then(Node::attribute_run).unwrap_or(0..0)
     }
 
     /// True if elements `a` and `b` have the same attributes: names and
@@ -517,28 +636,28 @@ impl ArenaSink {
         self.recycle(attrs);
     }
 
-    /// Makes an element with the attribute run `run`; its handle.
-    fn new_element(&self, name: QualName, run: Range<u32>, flags: ElementFlags) -> u32 {
+    /// Makes an element `name` in `ns` with the attribute run `run` (and
+    /// its content fragment if `template`); its handle.
+    fn new_element(&self, ns: ElementNs, name: &LocalName, run: Range<u32>, template: bool) -> u32 {
         self.elements.set(self.elements.get() + 1);
-        let template_contents =
-            flags.template.then(|| self.push(Node::document(), ElementNs::Other));
+        let mut arena = self.arena.borrow_mut();
+        let template_contents = template.then(|| arena.push(Node::document(), ElementNs::Other));
         let token = self.start_tag.get();
-        let start_tag =
-            (token != NONE && *self.start_tag_name.borrow() == name.local).then_some(token);
-        // The start tag's token knows the name's index; elements the tree
-        // builder makes on its own (`html`, `tbody`, clones) look it up.
-        let known = start_tag.and_then(|t| {
-            self.tokens.borrow().get(t as usize).and_then(StoredToken::start_tag_name_index)
-        });
-        let index = known.unwrap_or_else(|| self.names.borrow_mut().index(&name.local));
-        let id = self.push(Node::element(index, run), ElementNs::of(&name.ns));
+        let mut tokens = self.tokens.borrow_mut();
+        // The start tag's token, which the element is mapped to, knows the
+        // name's index; elements the tree builder makes on its own
+        // (`html`, `tbody`, clones) look it up.
+        let start_tag = (token != NONE && *self.start_tag_name.borrow() == *name)
+            .then(|| tokens.get_mut(token as usize))
+            .flatten();
+        let known = start_tag.as_deref().and_then(StoredToken::start_tag_name_index);
+        let index = known.unwrap_or_else(|| self.names.borrow_mut().index(name));
+        let id = arena.push(Node::element(index, run), ns);
         if let Some(contents) = template_contents {
             self.templates.borrow_mut().insert(id, contents);
         }
-        if let Some(token) = start_tag {
-            if let Some(t) = self.tokens.borrow_mut().get_mut(token as usize) {
-                t.map_to(id);
-            }
+        if let Some(t) = start_tag {
+            t.map_to(id);
         }
         id
     }
@@ -549,8 +668,8 @@ impl ArenaSink {
         target: u32,
         attrs: impl IntoIterator<Item = (LocalName, &'v str)>,
     ) {
-        let mut nodes = self.nodes.borrow_mut();
-        if let Some(node) = nodes.get_mut(target as usize) {
+        let mut arena = self.arena.borrow_mut();
+        if let Some(node) = arena.nodes.get_mut(target as usize) {
             if let Some(run) = node.attribute_run() {
                 node.set_attribute_run(self.attrs.borrow_mut().add_missing(run, attrs));
             }
@@ -582,7 +701,8 @@ impl ArenaSink {
         ArenaSink { details: Some(RefCell::new(Details::default())), ..ArenaSink::new() }
     }
 
-    /// Characters inserted from now on come from source token `token`.
+    /// Characters inserted from now on come from source token `token`
+    /// ([`NONE`]: from one that is mapped to no node).
     pub fn set_text_token(&self, token: u32) {
         self.text_token.set(token);
         self.text_token_contentful.set(Contentful::Known(false));
@@ -628,7 +748,8 @@ impl ArenaSink {
         match c {
             Contentful::Known(known) => known,
             Contentful::InBuffer(start, end) => {
-                is_contentful(self.text.borrow().get(start as usize..end as usize).unwrap_or(""))
+                let arena = self.arena.borrow();
+                is_contentful(arena.text.get(start as usize..end as usize).unwrap_or(""))
             }
         }
     }
@@ -640,71 +761,43 @@ impl ArenaSink {
 
     /// The local name of `node` if it is an HTML element.
     pub fn html_name(&self, node: u32) -> Option<LocalName> {
-        if self.namespaces.borrow().get(node as usize) != Some(&ElementNs::Html) {
+        let arena = self.arena.borrow();
+        if arena.namespaces.get(node as usize) != Some(&ElementNs::Html) {
             return None;
         }
-        let index = self.nodes.borrow().get(node as usize).and_then(Node::name_index)?;
+        let index = arena.nodes.get(node as usize).and_then(Node::name_index)?;
         self.names.borrow().name(index).cloned()
-    }
-
-    /// Adds `node`, detached (no parent, no next sibling); its handle.
-    fn push(&self, node: Node, ns: ElementNs) -> u32 {
-        let mut nodes = self.nodes.borrow_mut();
-        nodes.push(node);
-        self.links.borrow_mut().push(Links::DETACHED);
-        self.namespaces.borrow_mut().push(ns);
-        (nodes.len() - 1) as u32
-    }
-
-    /// A new text node holding `text`; where the text went.
-    fn push_text(&self, text: &str) -> (u32, Contentful) {
-        let mut buffer = self.text.borrow_mut();
-        let start = buffer.len() as u32;
-        buffer.push_str(text);
-        let end = buffer.len() as u32;
-        drop(buffer);
-        let id = self.push(Node::text(start..end), ElementNs::Other);
-        self.last_text.set(id);
-        (id, Contentful::InBuffer(start, end))
     }
 
     /// The tree's links, to change.
     fn with_links<T>(&self, change: impl FnOnce(&mut TreeLinks) -> T) -> T {
-        let (mut nodes, mut links) = (self.nodes.borrow_mut(), self.links.borrow_mut());
-        change(&mut TreeLinks { nodes: &mut nodes, links: &mut links })
+        change(&mut self.arena.borrow_mut().tree())
     }
 
     /// The parent of `node`, or [`NONE`].
     fn parent(&self, node: u32) -> u32 {
-        self.nodes.borrow().get(node as usize).map_or(NONE, |n| n.parent)
+        self.arena.borrow().nodes.get(node as usize).map_or(NONE, |n| n.parent)
     }
 
     /// Inserts `text` as the last child of `parent`: appended to its last
     /// child if that is a text node, else a new text node (WHATWG
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
-        let last = self.links.borrow().get(parent as usize).map_or(NONE, |l| l.last_child);
-        self.add_text(last, text, |tree, id| tree.append(parent, id));
+        let mut arena = self.arena.borrow_mut();
+        let last = arena.links.get(parent as usize).map_or(NONE, |l| l.last_child);
+        let (node, inserted) = arena.add_text(last, text, |tree, id| tree.append(parent, id));
+        drop(arena);
+        self.record_text(node, inserted);
     }
 
     /// Inserts `text` before `sibling`: appended to the text node before
     /// it, if any, else a new text node.
     pub fn insert_text_before(&self, sibling: u32, text: &str) {
-        let prev = self.links.borrow().get(sibling as usize).map_or(NONE, |l| l.prev);
-        self.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
-    }
-
-    /// `text` appended to `neighbour` if that is a text node, else a new
-    /// text node that `attach` links into the tree.
-    fn add_text(&self, neighbour: u32, text: &str, attach: impl FnOnce(&mut TreeLinks, u32)) {
-        let (node, inserted) = match self.extend_text(neighbour, text) {
-            Some(inserted) => (neighbour, inserted),
-            None => {
-                let (id, inserted) = self.push_text(text);
-                self.with_links(|tree| attach(tree, id));
-                (id, inserted)
-            }
-        };
+        let mut arena = self.arena.borrow_mut();
+        let prev = arena.links.get(sibling as usize).map_or(NONE, |l| l.prev);
+        let (node, inserted) =
+            arena.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
+        drop(arena);
         self.record_text(node, inserted);
     }
 
@@ -715,53 +808,6 @@ impl ArenaSink {
             self.insert_text_before(table, text);
         } else {
             self.append_text(prev, text);
-        }
-    }
-
-    /// Appends text to `node` if it is a text node. The text of the last
-    /// text node made grows in place in the buffer; any other's moves,
-    /// once, to a string of its own ([`ArenaSink::grown`]) and grows
-    /// there (rare: foster parenting, the adoption agency). Moving it to
-    /// the end of the buffer instead would copy it again each time, and
-    /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
-    /// would cost time and memory quadratic in the page. Gives where
-    /// the text went, or `None` if `node` is not a text node.
-    fn extend_text(&self, node: u32, text: &str) -> Option<Contentful> {
-        if node == NONE {
-            return None;
-        }
-        let mut nodes = self.nodes.borrow_mut();
-        let node_ref = nodes.get_mut(node as usize)?;
-        let range = node_ref.text_range()?;
-        let mut buffer = self.text.borrow_mut();
-        if self.last_text.get() == node {
-            let start = buffer.len() as u32;
-            buffer.push_str(text);
-            let end = buffer.len() as u32;
-            node_ref.set_text_range(range.start..end);
-            return Some(Contentful::InBuffer(start, end));
-        }
-        let mut grown = self.grown.borrow_mut();
-        let own = grown.entry(node).or_insert_with(|| {
-            buffer.get(range.start as usize..range.end as usize).unwrap_or("").to_owned()
-        });
-        own.push_str(text);
-        Some(Contentful::Known(is_contentful(text)))
-    }
-
-    /// The text of the nodes in [`ArenaSink::grown`] at the end of the
-    /// buffer, so that every text node's text is its range there.
-    fn settle_grown_text(&self) {
-        let mut nodes = self.nodes.borrow_mut();
-        let mut buffer = self.text.borrow_mut();
-        let mut grown: Vec<(u32, String)> = self.grown.take().into_iter().collect();
-        grown.sort_unstable_by_key(|(node, _)| *node);
-        for (node, own) in grown {
-            if let Some(n) = nodes.get_mut(node as usize) {
-                let start = buffer.len() as u32;
-                buffer.push_str(&own);
-                n.set_text_range(start..buffer.len() as u32);
-            }
         }
     }
 }
@@ -792,16 +838,18 @@ impl TreeSink for ArenaSink {
     type ElemName<'a> = ArenaName<'a>;
 
     fn finish(self) -> BuiltTree {
-        let text_in_creation_order = self.grown.borrow().is_empty();
-        self.settle_grown_text();
+        let mut arena = self.arena.into_inner();
+        let text_in_creation_order = arena.grown.is_empty();
+        arena.settle_grown_text();
+        let Arena { links, nodes, namespaces, text, .. } = arena;
         BuiltTree {
-            links: self.links.into_inner(),
-            nodes: self.nodes.into_inner(),
+            links,
+            nodes,
             names: self.names.into_inner(),
-            text: self.text.into_inner(),
+            text,
             text_in_creation_order,
             attrs: self.attrs.into_inner(),
-            namespaces: self.namespaces.into_inner(),
+            namespaces,
             templates: self.templates.into_inner(),
             details: self.details.map(RefCell::into_inner),
         }
@@ -814,9 +862,12 @@ impl TreeSink for ArenaSink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a u32) -> ArenaName<'a> {
-        let ns = self.namespaces.borrow().get(*target as usize).copied();
+        let (ns, index) = {
+            let arena = self.arena.borrow();
+            let ns = arena.namespaces.get(*target as usize).copied();
+            (ns, arena.nodes.get(*target as usize).and_then(Node::name_index))
+        };
         let ns = &self.namespace_names[ns.unwrap_or(ElementNs::Other) as usize];
-        let index = self.nodes.borrow().get(*target as usize).and_then(Node::name_index);
         let local = Ref::filter_map(self.names.borrow(), |names| names.name(index?));
         match local {
             Ok(local) => ArenaName { ns, local: LocalRef::Element(local) },
@@ -826,7 +877,7 @@ impl TreeSink for ArenaSink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
         let run = self.attrs.borrow_mut().push(kept(&attrs));
-        let id = self.new_element(name, run, flags);
+        let id = self.new_element(ElementNs::of(&name.ns), &name.local, run, flags.template);
         if let Some(details) = &self.details {
             details.borrow_mut().attrs.insert(id, attrs);
         }
@@ -834,7 +885,7 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_comment(&self, text: StrTendril) -> u32 {
-        let id = self.push(Node::comment(), ElementNs::Other);
+        let id = self.arena.borrow_mut().push(Node::comment(), ElementNs::Other);
         if let Some(details) = &self.details {
             details.borrow_mut().comments.insert(id, text);
         }
@@ -874,7 +925,7 @@ impl TreeSink for ArenaSink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        let id = self.push(Node::doctype(), ElementNs::Other);
+        let id = self.arena.borrow_mut().push(Node::doctype(), ElementNs::Other);
         if let Some(details) = &self.details {
             details.borrow_mut().doctypes.insert(id, [name, public_id, system_id]);
         }

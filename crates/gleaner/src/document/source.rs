@@ -18,7 +18,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::TextState;
 use super::script_data::script_data_end;
-use super::tag_attributes::{is_space, scan_attributes, TagEnd};
+use super::tag_attributes::{is_space, scan_attributes, tag_name_end, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
 use super::{is_ascii_blank, NodeId};
 
@@ -250,17 +250,24 @@ pub(crate) struct TagNames {
 impl TagNames {
     const CACHE_BITS: u32 = 8;
 
-    /// The index of `name`, added if new.
+    /// The index of `name`, added if new. Inlined where it is called for
+    /// each tag: a name in the cache costs a few instructions (issue 12).
+    #[inline]
     pub(crate) fn index(&mut self, name: &LocalName) -> u32 {
-        if self.cache.is_empty() {
-            self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
-        }
         let data = name.unsafe_data();
         let slot = (data.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::CACHE_BITS)) as usize;
-        if let Some(&(d, i)) = self.cache.get(slot) {
-            if d == data && i > 0 {
-                return i - 1;
-            }
+        match self.cache.get(slot) {
+            Some(&(d, i)) if d == data && i > 0 => i - 1,
+            _ => self.index_uncached(name, data, slot),
+        }
+    }
+
+    /// [`TagNames::index`] of a name not in the cache slot `slot`; `data`
+    /// is the atom's.
+    #[inline(never)]
+    fn index_uncached(&mut self, name: &LocalName, data: u64, slot: usize) -> u32 {
+        if self.cache.is_empty() {
+            self.cache = vec![(0, 0); 1 << Self::CACHE_BITS];
         }
         let next = self.names.len() as u32;
         let index = *self.map.entry(name.clone()).or_insert(next);
@@ -770,13 +777,10 @@ impl<'a> Scanner<'a> {
 
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
-        let len = s[from..]
-            .iter()
-            .position(|&b| is_space(b) || b == b'/' || b == b'>')
-            .unwrap_or(s.len() - from);
-        let raw = &s[from..from + len];
+        let end = tag_name_end(s, from);
+        let raw = s.get(from..end).unwrap_or_default();
         if let Some(name) = common_tag_name(raw) {
-            return (name, from + len);
+            return (name, end);
         }
         // The tag name starts with an ASCII letter; later bytes can be any
         // UTF-8 (the delimiters are ASCII, so no character is cut). ASCII
@@ -787,7 +791,7 @@ impl<'a> Scanner<'a> {
                 String::from_utf8_lossy(raw).to_ascii_lowercase().replace('\0', "\u{FFFD}"),
             ),
         };
-        (name, from + len)
+        (name, end)
     }
 
     /// Where the RAWTEXT/RCDATA content of `name` ends: at `</name` followed
@@ -810,87 +814,153 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The atom of a common tag name spelt `raw` in any case: a match on the
-/// lower-cased bytes, cheaper than hashing the name into an atom, and it
-/// runs for every tag of the page. `None` for other names.
+/// The atom of a common tag name spelt `raw` in any case: cheaper than
+/// hashing the name into an atom, and it runs for every tag of the page.
+/// A name of up to eight ASCII bytes is matched as one integer
+/// ([`packed_lower`]), the two longer ones byte by byte. `None` for
+/// other names.
 fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
+    if let Some(packed) = packed_lower(raw) {
+        return short_common_tag_name(packed);
+    }
     // The longest of the names below.
     let lower = LowerName::<10>::of(raw)?;
     Some(match lower.as_bytes() {
-        b"a" => local_name!("a"),
-        b"abbr" => local_name!("abbr"),
-        b"article" => local_name!("article"),
-        b"aside" => local_name!("aside"),
-        b"b" => local_name!("b"),
         b"blockquote" => local_name!("blockquote"),
-        b"body" => local_name!("body"),
-        b"br" => local_name!("br"),
-        b"button" => local_name!("button"),
-        b"center" => local_name!("center"),
-        b"code" => local_name!("code"),
-        b"dd" => local_name!("dd"),
-        b"div" => local_name!("div"),
-        b"dl" => local_name!("dl"),
-        b"dt" => local_name!("dt"),
-        b"em" => local_name!("em"),
         b"figcaption" => local_name!("figcaption"),
-        b"figure" => local_name!("figure"),
-        b"font" => local_name!("font"),
-        b"footer" => local_name!("footer"),
-        b"form" => local_name!("form"),
-        b"h1" => local_name!("h1"),
-        b"h2" => local_name!("h2"),
-        b"h3" => local_name!("h3"),
-        b"h4" => local_name!("h4"),
-        b"h5" => local_name!("h5"),
-        b"h6" => local_name!("h6"),
-        b"head" => local_name!("head"),
-        b"header" => local_name!("header"),
-        b"hr" => local_name!("hr"),
-        b"html" => local_name!("html"),
-        b"i" => local_name!("i"),
-        b"iframe" => local_name!("iframe"),
-        b"img" => local_name!("img"),
-        b"input" => local_name!("input"),
-        b"label" => local_name!("label"),
-        b"li" => local_name!("li"),
-        b"link" => local_name!("link"),
-        b"main" => local_name!("main"),
-        b"meta" => local_name!("meta"),
-        b"nav" => local_name!("nav"),
-        b"noscript" => local_name!("noscript"),
-        b"ol" => local_name!("ol"),
-        b"option" => local_name!("option"),
-        b"p" => local_name!("p"),
-        b"path" => local_name!("path"),
-        b"picture" => local_name!("picture"),
-        b"pre" => local_name!("pre"),
-        b"script" => local_name!("script"),
-        b"section" => local_name!("section"),
-        b"select" => local_name!("select"),
-        b"small" => local_name!("small"),
-        b"source" => local_name!("source"),
-        b"span" => local_name!("span"),
-        b"strong" => local_name!("strong"),
-        b"style" => local_name!("style"),
-        b"sub" => local_name!("sub"),
-        b"sup" => local_name!("sup"),
-        b"svg" => local_name!("svg"),
-        b"table" => local_name!("table"),
-        b"tbody" => local_name!("tbody"),
-        b"td" => local_name!("td"),
-        b"template" => local_name!("template"),
-        b"textarea" => local_name!("textarea"),
-        b"th" => local_name!("th"),
-        b"thead" => local_name!("thead"),
-        b"time" => local_name!("time"),
-        b"title" => local_name!("title"),
-        b"tr" => local_name!("tr"),
-        b"u" => local_name!("u"),
-        b"ul" => local_name!("ul"),
-        b"video" => local_name!("video"),
         _ => return None,
     })
+}
+
+/// `raw`, at most eight ASCII bytes, as a little-endian integer padded
+/// with spaces (which no tag name holds, so `div` and `div\0` differ),
+/// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
+fn packed_lower(raw: &[u8]) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if raw.len() > 8 {
+        return None;
+    }
+    // Byte by byte into the spaces: a tag name is a few bytes, shorter
+    // than a call to copy them.
+    let mut w = ONES * u64::from(b' ');
+    for (i, &b) in raw.iter().enumerate() {
+        w ^= u64::from(b ^ b' ') << (8 * i);
+    }
+    if w & HIGH != 0 {
+        return None;
+    }
+    // No byte is above 0x7F, so no sum carries into the next byte: bit 7
+    // of a byte is set where it is at least `A` and below `[`.
+    let upper = w.wrapping_add(ONES * (0x80 - b'A' as u64))
+        & !w.wrapping_add(ONES * (0x80 - b'[' as u64))
+        & HIGH;
+    Some(w | upper >> 2)
+}
+
+/// A name as [`packed_lower`] packs it (a name of at most eight ASCII
+/// bytes, lower case).
+const fn pack(name: &[u8]) -> u64 {
+    let mut bytes = [b' '; 8];
+    let mut i = 0;
+    while i < name.len() {
+        bytes[i] = name[i];
+        i += 1;
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// The common tag names of up to eight bytes, as [`pack`] packs them, and
+/// [`short_common_tag_name`], which matches a packed name against them.
+macro_rules! short_common_tag_names {
+    ($($packed:ident $name:tt,)*) => {
+        /// The packed common tag names.
+        mod packed {
+            use super::pack;
+            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
+        }
+
+        /// The atom of the common tag name packed as `packed`.
+        fn short_common_tag_name(packed: u64) -> Option<LocalName> {
+            Some(match packed {
+                $(packed::$packed => local_name!($name),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+short_common_tag_names! {
+    A "a",
+    ABBR "abbr",
+    ARTICLE "article",
+    ASIDE "aside",
+    B "b",
+    BODY "body",
+    BR "br",
+    BUTTON "button",
+    CENTER "center",
+    CODE "code",
+    DD "dd",
+    DIV "div",
+    DL "dl",
+    DT "dt",
+    EM "em",
+    FIGURE "figure",
+    FONT "font",
+    FOOTER "footer",
+    FORM "form",
+    H1 "h1",
+    H2 "h2",
+    H3 "h3",
+    H4 "h4",
+    H5 "h5",
+    H6 "h6",
+    HEAD "head",
+    HEADER "header",
+    HR "hr",
+    HTML "html",
+    I "i",
+    IFRAME "iframe",
+    IMG "img",
+    INPUT "input",
+    LABEL "label",
+    LI "li",
+    LINK "link",
+    MAIN "main",
+    META "meta",
+    NAV "nav",
+    NOSCRIPT "noscript",
+    OL "ol",
+    OPTION "option",
+    P "p",
+    PATH "path",
+    PICTURE "picture",
+    PRE "pre",
+    SCRIPT "script",
+    SECTION "section",
+    SELECT "select",
+    SMALL "small",
+    SOURCE "source",
+    SPAN "span",
+    STRONG "strong",
+    STYLE "style",
+    SUB "sub",
+    SUP "sup",
+    SVG "svg",
+    TABLE "table",
+    TBODY "tbody",
+    TD "td",
+    TEMPLATE "template",
+    TEXTAREA "textarea",
+    TH "th",
+    THEAD "thead",
+    TIME "time",
+    TITLE "title",
+    TR "tr",
+    U "u",
+    UL "ul",
+    VIDEO "video",
 }
 
 /// The data range and end of a comment whose body starts at `body` (after
@@ -967,26 +1037,34 @@ impl Source {
     /// Maps each token's node from the tree builder's handle to its
     /// place in the document: `position` gives each handle's (`u32::MAX`
     /// for nodes not in the document, such as a `<template>`'s content),
-    /// or `None` when every handle is its own. Text tokens of whitespace
-    /// only are left unmapped (they carry no content).
+    /// or `None` when every handle is its own, and then there is nothing
+    /// to do. (Text tokens of whitespace only were never mapped: the tree
+    /// feed tells the sink no token for them, see [`is_blank`].)
     pub(crate) fn map_nodes(&mut self, position: Option<&[u32]>) {
-        let text_end = self.text.len() as u32;
-        let mut tokens = self.tokens.iter_mut().peekable();
-        while let Some(t) = tokens.next() {
-            if let (Some(position), true) = (position, t.node != NO_NODE) {
+        let Some(position) = position else { return };
+        for t in &mut self.tokens {
+            if t.node != NO_NODE {
                 t.node = position.get(t.node as usize).copied().unwrap_or(NO_NODE);
             }
-            if t.node == NO_NODE || !matches!(t.code(), KindCode::Text | KindCode::RawText) {
-                continue;
-            }
-            // Most tokens between two tags are ASCII whitespace: eight
-            // bytes at a time (issue 12).
-            let end = tokens.peek().map_or(text_end, |next| next.start);
-            let text = self.text.get(t.start as usize..end as usize).unwrap_or("");
-            if is_ascii_blank(text) || trimmed_len(text) == 0 {
-                t.node = NO_NODE;
-            }
         }
+    }
+}
+
+/// True for a text token of whitespace only (as [`str::trim`] says),
+/// which carries no content and is mapped to no node
+/// ([`SourceToken::node`]). Most tokens between two tags are ASCII
+/// whitespace, read eight bytes at a time; the others mostly start with,
+/// or soon reach, an ASCII byte that is not (issue 12).
+pub(crate) fn is_blank(text: &str) -> bool {
+    // `char::is_whitespace` on ASCII: U+0009–U+000D and U+0020.
+    let is_space = |b: u8| matches!(b, 0x09..=0x0D | b' ');
+    match text.as_bytes().first() {
+        Some(&b) if b.is_ascii() && !is_space(b) => false,
+        _ if is_ascii_blank(text) => true,
+        _ => match text.bytes().find(|&b| !is_space(b)) {
+            Some(b) if b.is_ascii() => false,
+            _ => text.trim_start().is_empty(),
+        },
     }
 }
 
@@ -1087,6 +1165,27 @@ mod tests {
     }
 
     #[test]
+    fn blank_is_trimmed_to_nothing() {
+        for text in [
+            "",
+            " ",
+            " a ",
+            "\t\nab c\r\x0B",
+            "\u{A0}a\u{3000}",
+            "é ",
+            " \u{2003}",
+            "a\u{85}",
+            "\u{A0}",
+            " \u{2003}\n",
+            "          \n\t   ",
+            "          \n\t  x ",
+            "\u{85}x",
+        ] {
+            assert_eq!(is_blank(text), text.trim().is_empty(), "{text:?}");
+        }
+    }
+
+    #[test]
     fn trimmed_len_is_that_of_trim() {
         for text in
             ["", " ", " a ", "\t\nab c\r\x0B", "\u{A0}a\u{3000}", "é ", " \u{2003}", "a\u{85}"]
@@ -1144,11 +1243,24 @@ mod tests {
 
     #[test]
     fn common_tag_names_are_the_atoms_of_their_names() {
-        for name in ["a", "DIV", "Span", "figcaption", "h6", "tbody", "video"] {
+        for name in [
+            "a",
+            "DIV",
+            "Span",
+            "figcaption",
+            "BlockQuote",
+            "h6",
+            "tbody",
+            "video",
+            "NoScript",
+            "TEXTAREA",
+        ] {
             let atom = common_tag_name(name.as_bytes()).expect(name);
             assert_eq!(atom, LocalName::from(name.to_ascii_lowercase()));
         }
-        for other in ["x-widget", "dialog", "divs", "", "blockquotes"] {
+        for other in
+            ["x-widget", "dialog", "divs", "", "blockquotes", "div\0", "dív", "d\u{130}v", "Div/"]
+        {
             assert_eq!(common_tag_name(other.as_bytes()), None, "{other}");
         }
     }

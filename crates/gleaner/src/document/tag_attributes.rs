@@ -44,6 +44,9 @@ const NAME_END: u8 = 2;
 /// [`BYTE_CLASS`] bit: ends an unquoted attribute value (§13.2.5.38):
 /// whitespace or `>`.
 const VALUE_END: u8 = 4;
+/// [`BYTE_CLASS`] bit: ends a tag name (§13.2.5.8): whitespace, `/` or
+/// `>`.
+const TAG_NAME_END: u8 = 8;
 
 /// The classes of each byte value: one load and a test per byte in the
 /// loops of [`scan_attributes`], which run over every byte of every tag.
@@ -52,12 +55,12 @@ static BYTE_CLASS: [u8; 256] = {
     let spaces = [b'\t', b'\n', b'\x0C', b'\r', b' '];
     let mut i = 0;
     while i < spaces.len() {
-        class[spaces[i] as usize] = SPACE | NAME_END | VALUE_END;
+        class[spaces[i] as usize] = SPACE | NAME_END | VALUE_END | TAG_NAME_END;
         i += 1;
     }
-    class[b'/' as usize] = NAME_END;
+    class[b'/' as usize] = NAME_END | TAG_NAME_END;
     class[b'=' as usize] = NAME_END;
-    class[b'>' as usize] = NAME_END | VALUE_END;
+    class[b'>' as usize] = NAME_END | VALUE_END | TAG_NAME_END;
     class
 };
 
@@ -72,6 +75,12 @@ fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
         i += 1;
     }
     i
+}
+
+/// Where the tag name that starts at `from` ends (§13.2.5.8): at
+/// whitespace, `/` or `>`, or the end of `s`.
+pub(crate) fn tag_name_end(s: &[u8], from: usize) -> usize {
+    skip_class(s, from, TAG_NAME_END)
 }
 
 /// Walks the attributes of a tag from `from` (just after its name) to its

@@ -64,8 +64,8 @@ use super::character_tokens::{
 };
 use super::deadline::Deadline;
 use super::entities::{for_each_piece, Piece};
-use super::sink::{ArenaSink, BuiltTree};
-use super::source::{Markup, ScanState, Scanner, StoredToken, TokenKind};
+use super::sink::{ArenaSink, BuiltTree, NONE};
+use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
 use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
 use super::tags::is_void;
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
@@ -665,9 +665,14 @@ pub(crate) fn build_tree(
             }
             (_, Markup::Text(text_state)) if !skip_this_raw => {
                 feeder.pending += 1;
-                feeder.builder.sink().set_text_token(index as u32);
                 let range = scanned.start..scanned.end;
                 let raw = text.get(range.clone()).unwrap_or("");
+                // A token of whitespace only is mapped to no node: its
+                // characters go in as any others, but the sink records
+                // them for no token (so no pass over the tokens unmaps it
+                // afterwards, issue 12).
+                let token = if is_blank(raw) { NONE } else { index as u32 };
+                feeder.builder.sink().set_text_token(token);
                 match plain_text(raw, *text_state, &mut decoded) {
                     Some(t) => {
                         // The one token for_each_character_token would

@@ -34,10 +34,9 @@ mod tests;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, TagKind, TokenSinkResult};
-use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
-use html5ever::QualName;
+use html5ever::tree_builder::{NodeOrText, QuirksMode, TreeSink};
 use markup5ever::interface::Tracer;
-use markup5ever::{local_name, ns, LocalName};
+use markup5ever::{local_name, LocalName};
 
 use super::sink::{ArenaSink, ElementNs};
 use super::TagAttributes;
@@ -815,14 +814,15 @@ impl OwnTreeBuilder {
 
     /// "Create an element for the token" in namespace `ns`.
     fn create_element(&mut self, ns: ElementNs, name: LocalName, attrs: &TagAttributes) -> Open {
-        let mut flags = ElementFlags::default();
+        let mut template = false;
+        // The namespace the element is made in: any other than SVG and
+        // MathML is HTML.
         let namespace = match ns {
-            ElementNs::Svg => ns!(svg),
-            ElementNs::MathMl => ns!(mathml),
-            _ => ns!(html),
+            ElementNs::Svg | ElementNs::MathMl => ns,
+            _ => ElementNs::Html,
         };
         let class = if ns == ElementNs::Html {
-            flags.template = name == local_name!("template");
+            template = name == local_name!("template");
             self.html_class(&name)
         } else {
             let html_point = ns == ElementNs::MathMl
@@ -831,14 +831,9 @@ impl OwnTreeBuilder {
                     v.eq_ignore_ascii_case("text/html")
                         || v.eq_ignore_ascii_case("application/xhtml+xml")
                 });
-            flags.mathml_annotation_xml_integration_point = html_point;
             foreign_class(ns, &name, html_point)
         };
-        let node = self.sink.create_tag_element(
-            QualName::new(None, namespace, name.clone()),
-            attrs,
-            flags,
-        );
+        let node = self.sink.create_tag_element(namespace, &name, attrs, template);
         Open { node, ns, name, class }
     }
 
@@ -848,15 +843,27 @@ impl OwnTreeBuilder {
     /// `like`'s attributes in the document's table.
     fn create_like(&mut self, name: LocalName, like: u32) -> Open {
         let class = self.html_class(&name);
-        let qual = QualName::new(None, ns!(html), name.clone());
-        let node = self.sink.create_element_like(qual, like);
+        let node = self.sink.create_element_like(&name, like);
         Open { node, ns: ElementNs::Html, name, class }
     }
 
     /// "The appropriate place for inserting a node", with `target` the
     /// override target (a position in the stack) or the current node.
+    /// Inlined for the common case, no foster parenting and no template
+    /// (issue 12); the others in [`OwnTreeBuilder::place_at`].
+    #[inline]
     fn place(&self, target: Option<usize>) -> Place {
         let index = target.unwrap_or(self.open.len().saturating_sub(1));
+        match self.open.get(index) {
+            Some(t) if !self.foster && !t.is(&local_name!("template")) => Place::Append(t.node),
+            _ => self.place_at(index),
+        }
+    }
+
+    /// [`OwnTreeBuilder::place`] with the target at position `index` of
+    /// the stack.
+    #[inline(never)]
+    fn place_at(&self, index: usize) -> Place {
         let Some(t) = self.open.get(index) else { return Place::Append(0) };
         if self.foster && t.ns == ElementNs::Html && t.has(class::FOSTERS) {
             let last_template = self.open.iter().rposition(|e| e.is(&local_name!("template")));
