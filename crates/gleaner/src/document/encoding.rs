@@ -70,6 +70,17 @@ pub(crate) fn decode_vec(
     bytes: Vec<u8>,
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
+    // A page that is UTF-8 if it is valid UTF-8 (declared so, or not
+    // declared at all) is validated once, by becoming its own text, rather
+    // than once to choose and again to decode (issue 12); invalid bytes
+    // take the general path, where [`choose`] looks at them closer.
+    let bytes = match utf8_if_valid(&bytes, given) {
+        Some(source) => match String::from_utf8(bytes) {
+            Ok(text) => return (text, UTF_8, source),
+            Err(e) => e.into_bytes(),
+        },
+        None => bytes,
+    };
     let (encoding, source, bom_len) = choose(&bytes, given);
     // Valid UTF-8 decodes to itself; invalid sequences need the
     // replacement characters.
@@ -82,6 +93,22 @@ pub(crate) fn decode_vec(
     };
     let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
     (text.into_owned(), encoding, source)
+}
+
+/// Where [`choose`] would take `bytes` to be UTF-8 were they valid UTF-8:
+/// no byte order mark, and UTF-8 given, declared, or nothing declared (a
+/// guess takes valid UTF-8 as UTF-8); `None` for another encoding.
+fn utf8_if_valid(bytes: &[u8], given: Option<&'static Encoding>) -> Option<EncodingSource> {
+    if Encoding::for_bom(bytes).is_some() {
+        return None;
+    }
+    match given {
+        Some(e) => (e == UTF_8).then_some(EncodingSource::Given),
+        None => match prescan(bytes) {
+            Some(e) => (e == UTF_8).then_some(EncodingSource::Declared),
+            None => Some(EncodingSource::Guessed),
+        },
+    }
 }
 
 /// The encoding of `bytes`, where the choice came from, and the length of
