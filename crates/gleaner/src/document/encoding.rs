@@ -58,6 +58,12 @@ pub fn decode(
     bytes: &[u8],
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
+    // Valid UTF-8 validated once (see `decode_vec`).
+    if let Some(source) = utf8_if_valid(bytes, given) {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return (text.to_owned(), UTF_8, source);
+        }
+    }
     let (encoding, source, bom_len) = choose(bytes, given);
     let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
     (text.into_owned(), encoding, source)
