@@ -58,13 +58,13 @@ pub fn decode(
     bytes: &[u8],
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
-    // Valid UTF-8 validated once (see `decode_vec`).
-    if let Some(source) = utf8_if_valid(bytes, given) {
+    let label = Label::of(bytes, given);
+    if let Some(source) = label.utf8_source() {
         if let Ok(text) = std::str::from_utf8(bytes) {
             return (text.to_owned(), UTF_8, source);
         }
     }
-    let (encoding, source, bom_len) = choose(bytes, given);
+    let (encoding, source, bom_len) = choose(bytes, label);
     let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
     (text.into_owned(), encoding, source)
 }
@@ -76,67 +76,70 @@ pub(crate) fn decode_vec(
     bytes: Vec<u8>,
     given: Option<&'static Encoding>,
 ) -> (String, &'static Encoding, EncodingSource) {
-    // A page that is UTF-8 if it is valid UTF-8 (declared so, or not
-    // declared at all) is validated once, by becoming its own text, rather
-    // than once to choose and again to decode (issue 12); invalid bytes
-    // take the general path, where [`choose`] looks at them closer.
-    let bytes = match utf8_if_valid(&bytes, given) {
+    let label = Label::of(&bytes, given);
+    let bytes = match label.utf8_source() {
         Some(source) => match String::from_utf8(bytes) {
             Ok(text) => return (text, UTF_8, source),
             Err(e) => e.into_bytes(),
         },
         None => bytes,
     };
-    let (encoding, source, bom_len) = choose(&bytes, given);
-    // Valid UTF-8 decodes to itself; invalid sequences need the
-    // replacement characters.
-    let bytes = match encoding == UTF_8 && bom_len == 0 {
-        true => match String::from_utf8(bytes) {
-            Ok(text) => return (text, encoding, source),
-            Err(e) => e.into_bytes(),
-        },
-        false => bytes,
-    };
+    let (encoding, source, bom_len) = choose(&bytes, label);
     let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
     (text.into_owned(), encoding, source)
 }
 
-/// Where [`choose`] would take `bytes` to be UTF-8 were they valid UTF-8:
-/// no byte order mark, and UTF-8 given, declared, or nothing declared (a
-/// guess takes valid UTF-8 as UTF-8); `None` for another encoding.
-fn utf8_if_valid(bytes: &[u8], given: Option<&'static Encoding>) -> Option<EncodingSource> {
-    if Encoding::for_bom(bytes).is_some() {
-        return None;
+/// What says which encoding a page is in before its bytes are read for
+/// it: a byte order mark, the caller, the page's own declaration, or
+/// nothing. Read once per page.
+#[derive(Debug, Clone, Copy)]
+enum Label {
+    /// The encoding and the mark's length.
+    Bom(&'static Encoding, usize),
+    Given(&'static Encoding),
+    Declared(&'static Encoding),
+    Undeclared,
+}
+
+impl Label {
+    fn of(bytes: &[u8], given: Option<&'static Encoding>) -> Label {
+        if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+            return Label::Bom(encoding, bom_len);
+        }
+        match given {
+            Some(e) => Label::Given(e),
+            None => prescan(bytes).map_or(Label::Undeclared, Label::Declared),
+        }
     }
-    match given {
-        Some(e) => (e == UTF_8).then_some(EncodingSource::Given),
-        None => match prescan(bytes) {
-            Some(e) => (e == UTF_8).then_some(EncodingSource::Declared),
-            None => Some(EncodingSource::Guessed),
-        },
+
+    /// Where the choice comes from when the bytes are valid UTF-8 and
+    /// [`choose`] takes them as such: UTF-8 given or declared, or nothing
+    /// declared (a guess takes valid UTF-8 as UTF-8); `None` for a byte
+    /// order mark or another encoding. Such a page is validated once, by
+    /// becoming its own text, not once to choose and again to decode
+    /// (issue 12).
+    fn utf8_source(self) -> Option<EncodingSource> {
+        match self {
+            Label::Given(e) => (e == UTF_8).then_some(EncodingSource::Given),
+            Label::Declared(e) => (e == UTF_8).then_some(EncodingSource::Declared),
+            Label::Undeclared => Some(EncodingSource::Guessed),
+            Label::Bom(..) => None,
+        }
     }
 }
 
-/// The encoding of `bytes`, where the choice came from, and the length of
-/// the byte order mark that settled it (0 without one).
-fn choose(
-    bytes: &[u8],
-    given: Option<&'static Encoding>,
-) -> (&'static Encoding, EncodingSource, usize) {
-    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
-        return (encoding, EncodingSource::Bom, bom_len);
+/// The encoding of `bytes` under `label`, where the choice came from, and
+/// the length of the byte order mark that settled it (0 without one).
+fn choose(bytes: &[u8], label: Label) -> (&'static Encoding, EncodingSource, usize) {
+    match label {
+        Label::Bom(encoding, bom_len) => (encoding, EncodingSource::Bom, bom_len),
+        Label::Given(e) => (e, EncodingSource::Given, 0),
+        Label::Declared(e) if e == UTF_8 && mostly_not_utf8(bytes) => {
+            (guess(bytes), EncodingSource::Guessed, 0)
+        }
+        Label::Declared(e) => (e, EncodingSource::Declared, 0),
+        Label::Undeclared => (guess(bytes), EncodingSource::Guessed, 0),
     }
-    let (encoding, source) = match given {
-        Some(e) => (e, EncodingSource::Given),
-        None => match prescan(bytes) {
-            Some(e) if e == UTF_8 && mostly_not_utf8(bytes) => {
-                (guess(bytes), EncodingSource::Guessed)
-            }
-            Some(e) => (e, EncodingSource::Declared),
-            None => (guess(bytes), EncodingSource::Guessed),
-        },
-    };
-    (encoding, source, 0)
 }
 
 /// Do invalid UTF-8 sequences in `bytes` outnumber the valid multi-byte

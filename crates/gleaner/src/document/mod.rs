@@ -750,9 +750,7 @@ impl Document {
         // one invisible by its name or attributes, a no-op). The source
         // keeps what it set aside itself.
         let invisible: Vec<bool> = (0..self.nodes.len() as u32)
-            .map(|i| {
-                hidden[i as usize] || !self.stats(NodeId(i)).flags.contains(NodeFlags::VISIBLE)
-            })
+            .map(|i| hidden[i as usize] || !self.flags(NodeId(i)).contains(NodeFlags::VISIBLE))
             .collect();
         (self.stats, self.long_texts) =
             stats::compute(&mut self.nodes, &self.names, &self.text, &self.attrs, Some(&invisible));

@@ -14,7 +14,6 @@ use std::ops::{BitOr, BitOrAssign};
 
 use markup5ever::local_name;
 
-use super::sink::NONE;
 use super::tags::{is_block, is_invisible};
 use super::{AttributeTable, Element, Node};
 
@@ -241,13 +240,12 @@ pub(crate) fn compute(
     // parent's. A parent comes before its children, and is not text.
     for i in 0..nodes.len() {
         let node = nodes[i];
-        // The parent's entry (a text node is nobody's parent; were one, the
-        // node would count as the root's child).
-        let parent =
-            nodes.get(node.parent as usize).filter(|p| !p.is_text()).map_or(0, |p| p.stats);
-        let mut flags = match stats.get(parent as usize) {
-            Some(p) if node.parent != NONE => NodeFlags(p.flags.0 & keep),
-            _ => NodeFlags::VISIBLE,
+        // The parent's entry: none for the root (a text node is nobody's
+        // parent; were one, the node would count as a root).
+        let parent = nodes.get(node.parent as usize).filter(|p| !p.is_text()).map(|p| p.stats);
+        let mut flags = match parent.and_then(|p| stats.get(p as usize)) {
+            Some(p) => NodeFlags(p.flags.0 & keep),
+            None => NodeFlags::VISIBLE,
         };
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
             flags.0 &= !NodeFlags::VISIBLE.0;
@@ -266,13 +264,8 @@ pub(crate) fn compute(
             let n = &mut nodes[i];
             n.name_or_kind = Node::TEXT | u32::from(flags.byte());
             n.stats = counts.0;
-            if let Some(p) = stats.get_mut(parent as usize).filter(|_| node.parent != NONE) {
-                p.chars += chars;
-                p.words += words;
-                if flags.contains(NodeFlags::IN_LINK) {
-                    p.link_chars += chars;
-                    p.link_words += words;
-                }
+            if let Some(p) = parent.and_then(|p| stats.get_mut(p as usize)) {
+                p.add(&text_stats(chars, words, flags));
             }
             continue;
         }
@@ -304,7 +297,7 @@ pub(crate) fn compute(
         }
         let index = stats.len() as u32;
         nodes[i].stats = index;
-        parents.push(if node.parent == NONE { index } else { parent });
+        parents.push(parent.unwrap_or(index));
         stats.push(s);
     }
     // Backward pass: children before parents, so sums are complete.

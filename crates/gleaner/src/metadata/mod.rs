@@ -400,14 +400,9 @@ fn all_text(doc: &Document, id: NodeId) -> String {
 /// [`strip_controls`](crate::render::strip_controls)).
 fn collapse(s: &str) -> String {
     let s = crate::render::strip_controls(s);
-    // The words appended as they are found (no list of them to join).
     let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
+    crate::document::push_collapsed(&mut out, &s);
+    out.truncate(out.trim_end().len());
     out
 }
 
