@@ -400,14 +400,35 @@ impl Source {
         &self,
         mut visit: impl FnMut(SourceToken, Option<&LocalName>),
     ) {
-        let mut filter = ContentFilter::default();
+        // Which names open a noise element, by name index: read once
+        // here, not compared for every tag (issue 12).
+        let noise: Vec<bool> = self.tag_names.iter().map(is_source_noise).collect();
+        // The name index of the noise element being skipped.
+        let mut skipping: Option<usize> = None;
         for pair in self.tokens.windows(2) {
             let [t, next] = pair else { continue };
             let token = view(t, next);
-            let name = self.tag_of(token);
-            if filter.keeps(token, name) {
-                visit(token, name);
+            let code = token.code();
+            if let Some(open) = skipping {
+                if code == KindCode::EndTag && token.name_index() == open {
+                    skipping = None;
+                }
+                continue;
             }
+            let name = match code {
+                KindCode::StartTag | KindCode::EndTag => {
+                    let index = token.name_index();
+                    if code == KindCode::StartTag && noise.get(index).copied().unwrap_or(false) {
+                        skipping = Some(index);
+                        continue;
+                    }
+                    self.tag_names.get(index)
+                }
+                KindCode::Text => None,
+                KindCode::Comment | KindCode::Declaration | KindCode::RawText => continue,
+            };
+            // One call site, so that the visitor is inlined.
+            visit(token, name);
         }
     }
 

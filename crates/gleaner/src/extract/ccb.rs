@@ -317,7 +317,14 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 /// per text token, one entry per word.
 fn token_ccv(doc: &Document) -> Ccv {
     let source = doc.source();
-    let mut ccv = Ccv { entries_vote: true, ..Ccv::default() };
+    // A vector as long as the tokens at least (one entry per tag, one or
+    // more per text token but for the whitespace between tags): no
+    // growth for most pages (issue 12).
+    let mut ccv = Ccv {
+        values: Vec::with_capacity(source.tokens().len()),
+        entries_vote: true,
+        ..Ccv::default()
+    };
     source.for_each_content_token(|token, name| match name {
         Some(name) => {
             if *name != local_name!("a") {
