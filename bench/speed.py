@@ -17,6 +17,11 @@ disk. Then, for several passes, alternating which goes first:
   timed inside the interpreter around the loop (interpreter start-up and
   imports are not counted: in resiliparse's favour).
 
+Both run on one CPU (`--cpu`, default: the first this process may use;
+`--cpu -1` leaves them free): gleaner's `--parallel 1` is one extraction
+thread, but its main thread writes the records alongside it, which on a
+free machine would take a second core.
+
 Prints the median of each tool per folder: ms/page, MB/s, and the ratio
 (resiliparse time / gleaner time; above 1 means gleaner is faster).
 The venv is `bench/peers/.venv`, made by `bench/peers/run.py` (created here
@@ -103,13 +108,27 @@ def time_resiliparse(python: Path, list_file: Path, out: Path) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def pin(cpu) -> None:
+    """Pins this process, and so both tools it starts, to one CPU."""
+    if cpu == -1 or not hasattr(os, "sched_setaffinity"):
+        print("speed: not pinned", file=sys.stderr)
+        return
+    if cpu is None:
+        cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    print(f"speed: both tools pinned to CPU {cpu}", file=sys.stderr)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+", type=Path)
     ap.add_argument("--passes", type=int, default=5)
     ap.add_argument("--bin", type=Path, default=ROOT / "target" / "release" / "gleaner")
     ap.add_argument("--venv", type=Path, default=HERE / "peers" / ".venv")
+    ap.add_argument("--cpu", type=int, default=None,
+                    help="the one CPU both tools run on (-1: no pinning)")
     args = ap.parse_args()
+    pin(args.cpu)
     if not args.bin.exists():
         sys.exit(f"{args.bin}: not built (cargo build --release)")
     peers.ensure_venv(args.venv)
