@@ -18,7 +18,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::TextState;
 use super::script_data::script_data_end;
-use super::tag_attributes::{is_space, scan_attributes, tag_name_end, TagEnd};
+use super::tag_attributes::{find_byte, is_space, scan_attributes, tag_name_end, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
 use super::{is_ascii_blank, NodeId};
 
@@ -775,6 +775,7 @@ impl<'a> Scanner<'a> {
         find_byte(self.s, b'>', from).map_or((self.s.len(), self.s.len()), |p| (p, p + 1))
     }
 
+    #[inline]
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
         let end = tag_name_end(s, from);
@@ -986,10 +987,6 @@ fn comment_end(s: &[u8], body: usize) -> (Range<usize>, usize) {
     // an end that never came (§13.2.5.50–51): not data.
     let dashes = s[body..].iter().rev().take(2).take_while(|&&b| b == b'-').count();
     (body..s.len() - dashes, s.len())
-}
-
-fn find_byte(s: &[u8], b: u8, from: usize) -> Option<usize> {
-    memchr::memchr(b, s.get(from..)?).map(|p| from + p)
 }
 
 fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
