@@ -78,7 +78,7 @@ fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
 }
 
 /// Bytes [`find_byte`] reads a word at a time before it calls `memchr`.
-const SHORT: usize = 16;
+const SHORT: usize = 32;
 
 /// The position of the first `b` in `s` at or after `from`. The first
 /// [`SHORT`] bytes are read eight at a time ([`zero_bytes`] of each word
@@ -105,9 +105,27 @@ pub(crate) fn find_byte(s: &[u8], b: u8, from: usize) -> Option<usize> {
 }
 
 /// Where the tag name that starts at `from` ends (§13.2.5.8): at
-/// whitespace, `/` or `>`, or the end of `s`.
-pub(crate) fn tag_name_end(s: &[u8], from: usize) -> usize {
-    skip_class(s, from, TAG_NAME_END)
+/// whitespace, `/` or `>`, or the end of `s`; and the name's first
+/// eight bytes as a little-endian integer padded with spaces, packed as
+/// they are read (the source scanner matches a short name as one
+/// integer: one loop over the name, not one to find its end and another
+/// to pack it, issue 12).
+#[inline]
+pub(crate) fn tag_name_end_packed(s: &[u8], from: usize) -> (usize, u64) {
+    let mut packed = 0x2020_2020_2020_2020u64;
+    let mut i = from;
+    while let Some(&b) = s.get(i) {
+        let k = i - from;
+        if BYTE_CLASS[b as usize] & TAG_NAME_END != 0 {
+            return (i, packed);
+        }
+        if k == 8 {
+            return (skip_class(s, i, TAG_NAME_END), packed);
+        }
+        packed ^= u64::from(b ^ b' ') << (8 * k);
+        i += 1;
+    }
+    (i, packed)
 }
 
 /// Walks the attributes of a tag from `from` (just after its name) to its
