@@ -775,7 +775,9 @@ impl<'a> Scanner<'a> {
         find_byte(self.s, b'>', from).map_or((self.s.len(), self.s.len()), |p| (p, p + 1))
     }
 
-    #[inline]
+    /// The name of the tag whose name starts at `from`, and where it
+    /// ends. Inlined into its two callers: it runs for every tag.
+    #[inline(always)]
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
         let (end, packed) = tag_name_end_packed(s, from);
