@@ -77,6 +77,32 @@ fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
     i
 }
 
+/// [`skip_class`] for `classes` whose bytes are all below `?` (as those
+/// of [`NAME_END`] are), eight bytes at a time: a word with no byte
+/// below `?` has none of them, and an attribute name is mostly letters
+/// (issue 12: `class=` is one word, not six bytes). `(w - ONES * 0x3F) &
+/// !w & HIGH` marks the bytes below `?`, the lowest mark exactly (a false
+/// one comes only above a true one); the byte it marks is then looked up.
+#[inline]
+fn skip_class_by_words(s: &[u8], mut i: usize, classes: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = s.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*chunk);
+        let low = w.wrapping_sub(ONES * 0x3F) & !w & HIGH;
+        if low == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (low.trailing_zeros() / 8) as usize;
+        match s.get(at) {
+            Some(&b) if BYTE_CLASS[b as usize] & classes != 0 => return at,
+            _ => i = at + 1,
+        }
+    }
+    skip_class(s, i, classes)
+}
+
 /// Bytes [`find_byte`] reads a word at a time before it calls `memchr`.
 const SHORT: usize = 32;
 
@@ -166,7 +192,7 @@ pub(crate) fn scan_attributes(
         }
         // §13.2.5.33 attribute name: the first character may be `=`.
         let name_start = i;
-        i = skip_class(s, i + 1, NAME_END);
+        i = skip_class_by_words(s, i + 1, NAME_END);
         let name = name_start..i;
         // §13.2.5.34 after attribute name.
         i = skip_space(i);
@@ -426,6 +452,33 @@ mod tests {
         }
         assert_eq!(find_byte(b"ab", b'a', 3), None);
         assert_eq!(find_byte("\u{e9}\u{a2}<".as_bytes(), b'<', 1), Some(4));
+    }
+
+    #[test]
+    fn names_end_where_byte_by_byte() {
+        for b in 0..=255u8 {
+            if BYTE_CLASS[b as usize] & NAME_END != 0 {
+                assert!(b < b'?', "{b}");
+            }
+        }
+        let names =
+            ["class", "aria-hidden", "data-a.b:c_d-0123456789", "x", "\u{e9}t\u{e9}", "a?b@c"];
+        for name in names {
+            for end in ["=", " ", "/", ">", "\t", "\r", "\x0C", "\n", ""] {
+                for pad in [0, 3, 9] {
+                    let text = format!("{}{name}{end}abcdefghijkl", "-".repeat(pad));
+                    let s = text.as_bytes();
+                    let bytewise = skip_class(s, pad, NAME_END);
+                    assert_eq!(skip_class_by_words(s, pad, NAME_END), bytewise, "{text:?}");
+                    let short = &s[..bytewise.min(s.len())];
+                    assert_eq!(
+                        skip_class_by_words(short, pad, NAME_END),
+                        skip_class(short, pad, NAME_END),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
