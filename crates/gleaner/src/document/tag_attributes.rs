@@ -78,9 +78,9 @@ fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
 }
 
 /// [`skip_class`] for `classes` whose bytes are all below `?` (as those
-/// of [`NAME_END`] are), eight bytes at a time: a word with no byte
-/// below `?` has none of them, and an attribute name is mostly letters
-/// (issue 12: `class=` is one word, not six bytes). `(w - ONES * 0x3F) &
+/// of [`NAME_END`] and [`VALUE_END`] are), eight bytes at a time: a word
+/// with no byte below `?` has none of them, and an attribute name is
+/// mostly letters (issue 12: `class=` is one word, not six bytes). `(w - ONES * 0x3F) &
 /// !w & HIGH` marks the bytes below `?`, the lowest mark exactly (a false
 /// one comes only above a true one); the byte it marks is then looked up.
 #[inline]
@@ -221,7 +221,7 @@ pub(crate) fn scan_attributes(
                 // §13.2.5.38 unquoted: to whitespace or `>`; `/` is part
                 // of the value.
                 let start = i;
-                i = skip_class(s, i, VALUE_END);
+                i = skip_class_by_words(s, i, VALUE_END);
                 attr(name, start..i);
             }
         }
@@ -457,8 +457,25 @@ mod tests {
     #[test]
     fn names_end_where_byte_by_byte() {
         for b in 0..=255u8 {
-            if BYTE_CLASS[b as usize] & NAME_END != 0 {
+            if BYTE_CLASS[b as usize] & (NAME_END | VALUE_END | TAG_NAME_END) != 0 {
                 assert!(b < b'?', "{b}");
+            }
+        }
+        // Tag names: the end and the first eight bytes packed.
+        for name in
+            ["a", "div", "h1", "DiV", "noscript", "blockquote", "x-y", "d\u{e9}v", "abcdefg"]
+        {
+            for end in [">", " ", "/", "\t", "\n", ""] {
+                for rest in ["", "ab", "abcdefghij"] {
+                    let text = format!("<{name}{end}{rest}");
+                    let s = text.as_bytes();
+                    let end = skip_class(s, 1, TAG_NAME_END);
+                    let mut packed = 0x2020_2020_2020_2020u64;
+                    for (k, &b) in s[1..end].iter().take(8).enumerate() {
+                        packed ^= u64::from(b ^ b' ') << (8 * k);
+                    }
+                    assert_eq!(tag_name_end_packed(s, 1), (end, packed), "{text:?}");
+                }
             }
         }
         let names =
@@ -470,6 +487,11 @@ mod tests {
                     let s = text.as_bytes();
                     let bytewise = skip_class(s, pad, NAME_END);
                     assert_eq!(skip_class_by_words(s, pad, NAME_END), bytewise, "{text:?}");
+                    assert_eq!(
+                        skip_class_by_words(s, pad, VALUE_END),
+                        skip_class(s, pad, VALUE_END),
+                        "{text:?}"
+                    );
                     let short = &s[..bytewise.min(s.len())];
                     assert_eq!(
                         skip_class_by_words(short, pad, NAME_END),
