@@ -86,7 +86,15 @@ fn decode_reference(rest: &str, in_attribute: bool) -> Option<((char, Option<cha
     if run == 0 {
         return None;
     }
-    if bytes.get(run) == Some(&b';') {
+    let next = bytes.get(run).copied();
+    // In an attribute value a reference without `;` is the whole run (see
+    // below), which stays literal before `=` or an alphanumeric (the run
+    // stops at one only at [`MAX_NAME`]): `&name=` in a URL needs no
+    // look-up.
+    if in_attribute && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    if next == Some(b';') {
         // The most common references (`&amp;` in every other URL of a
         // page's links), without hashing their names into the table.
         let common = match &bytes[..run] {

@@ -575,7 +575,12 @@ impl ArenaSink {
         let mut spare = self.spare.borrow_mut();
         if spare.capacity() < attrs.capacity() {
             attrs.clear();
-            *spare = attrs;
+            let old = std::mem::replace(&mut *spare, attrs);
+            // The spare was handed out ([`ArenaSink::spare_attributes`]
+            // leaves an empty list): no room, nothing to free.
+            if old.capacity() == 0 {
+                std::mem::forget(old);
+            }
         }
     }
 

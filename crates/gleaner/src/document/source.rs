@@ -18,7 +18,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::TextState;
 use super::script_data::script_data_end;
-use super::tag_attributes::{is_space, scan_attributes, tag_name_end, TagEnd};
+use super::tag_attributes::{find_byte, is_space, scan_attributes, tag_name_end_packed, TagEnd};
 use super::tags::{content_model, is_source_noise, is_void, ContentModel, LowerName};
 use super::{is_ascii_blank, NodeId};
 
@@ -796,11 +796,19 @@ impl<'a> Scanner<'a> {
         find_byte(self.s, b'>', from).map_or((self.s.len(), self.s.len()), |p| (p, p + 1))
     }
 
+    /// The name of the tag whose name starts at `from`, and where it
+    /// ends. Inlined into its two callers: it runs for every tag.
+    #[inline(always)]
     fn tag_name(&self, from: usize) -> (LocalName, usize) {
         let s = self.s;
-        let end = tag_name_end(s, from);
+        let (end, packed) = tag_name_end_packed(s, from);
         let raw = s.get(from..end).unwrap_or_default();
-        if let Some(name) = common_tag_name(raw) {
+        let common = if raw.len() <= 8 {
+            lower_packed(packed).and_then(short_common_tag_name)
+        } else {
+            common_tag_name(raw)
+        };
+        if let Some(name) = common {
             return (name, end);
         }
         // The tag name starts with an ASCII letter; later bytes can be any
@@ -858,7 +866,6 @@ fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
 /// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
 fn packed_lower(raw: &[u8]) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     if raw.len() > 8 {
         return None;
     }
@@ -868,6 +875,15 @@ fn packed_lower(raw: &[u8]) -> Option<u64> {
     for (i, &b) in raw.iter().enumerate() {
         w ^= u64::from(b ^ b' ') << (8 * i);
     }
+    lower_packed(w)
+}
+
+/// A name of at most eight bytes packed as [`packed_lower`] packs it
+/// (as [`tag_name_end_packed`] reads it), ASCII letters lower-cased;
+/// `None` if a byte is not ASCII.
+fn lower_packed(w: u64) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     if w & HIGH != 0 {
         return None;
     }
@@ -1007,10 +1023,6 @@ fn comment_end(s: &[u8], body: usize) -> (Range<usize>, usize) {
     // an end that never came (§13.2.5.50–51): not data.
     let dashes = s[body..].iter().rev().take(2).take_while(|&&b| b == b'-').count();
     (body..s.len() - dashes, s.len())
-}
-
-fn find_byte(s: &[u8], b: u8, from: usize) -> Option<usize> {
-    memchr::memchr(b, s.get(from..)?).map(|p| from + p)
 }
 
 fn find_seq(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
@@ -1278,6 +1290,25 @@ mod tests {
         ] {
             let atom = common_tag_name(name.as_bytes()).expect(name);
             assert_eq!(atom, LocalName::from(name.to_ascii_lowercase()));
+        }
+        // The scanner packs a name while it finds its end.
+        for (tag, name) in [
+            ("<DiV class=x>", "div"),
+            ("<a>", "a"),
+            ("<noscript/>", "noscript"),
+            ("<figcaption\n", "figcaption"),
+            ("<x-widget>", "x-widget"),
+            ("<td", "td"),
+            ("<d\u{e9}v>", "d\u{e9}v"),
+            ("<Blockquotes>", "blockquotes"),
+        ] {
+            let scanner = Scanner::new(tag.as_bytes());
+            let (atom, end) = scanner.tag_name(1);
+            assert_eq!((&*atom, end), (name, 1 + name.len()), "{tag}");
+            let (_, packed) = tag_name_end_packed(tag.as_bytes(), 1);
+            if name.len() <= 8 {
+                assert_eq!(packed_lower(&tag.as_bytes()[1..end]), lower_packed(packed), "{tag}");
+            }
         }
         for other in
             ["x-widget", "dialog", "divs", "", "blockquotes", "div\0", "dív", "d\u{130}v", "Div/"]
