@@ -87,6 +87,11 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Does `text` hold a character [`is_output_control`] is true of?
+pub(super) fn has_control(text: &str) -> bool {
+    first_control(text).is_some()
+}
+
 /// The byte offset of the first character [`is_output_control`] is true
 /// of, found on the UTF-8 bytes (most text has none, and decoding every
 /// character to look was 1.5 % of a WARC run): C0 and DEL are single

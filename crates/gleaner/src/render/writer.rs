@@ -38,6 +38,13 @@ pub(crate) struct Writer {
     fence: String,
     /// Inside a table cell, where `|` must be escaped.
     pub in_cell: bool,
+    /// Something other than [`Writer::text`] (which strips them) may
+    /// have written a control character: set when a marker, prefix,
+    /// opener, closer or raw string holds one, so that
+    /// [`Writer::finish`] passes the output through
+    /// [`strip_controls`](super::strip_controls) only then, not every
+    /// text a second time (issue 12).
+    controls: bool,
 }
 
 impl Default for Writer {
@@ -54,6 +61,7 @@ impl Default for Writer {
             verbatim: 0,
             fence: String::new(),
             in_cell: false,
+            controls: false,
         }
     }
 }
@@ -63,6 +71,12 @@ impl Writer {
     /// syntax.
     pub fn markdown() -> Writer {
         Writer { escape: true, ..Writer::default() }
+    }
+
+    /// Notes whether `s`, about to be written other than as text, holds
+    /// a control character.
+    fn note(&mut self, s: &str) {
+        self.controls = self.controls || super::controls::has_control(s);
     }
 
     pub fn request(&mut self, b: Break) {
@@ -175,6 +189,7 @@ impl Writer {
 
     /// A heading or table-row marker at the start of a new line.
     pub fn marker(&mut self, marker: String) {
+        self.note(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.marker = Some((marker, false));
@@ -184,6 +199,7 @@ impl Writer {
     /// A list item: a bullet on a new line, and an indent for its other
     /// lines.
     pub fn list_item(&mut self, marker: String) {
+        self.note(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.prefixes.push(" ".repeat(marker.chars().count()));
@@ -192,6 +208,7 @@ impl Writer {
     }
 
     pub fn push_prefix(&mut self, prefix: String) {
+        self.note(&prefix);
         if !self.fresh {
             self.request(Break::Line);
             self.start_new_line();
@@ -209,10 +226,12 @@ impl Writer {
     }
 
     pub fn open_inline(&mut self, opener: String) {
+        self.note(&opener);
         self.inline.push((opener, false));
     }
 
     pub fn close_inline(&mut self, closer: &str) {
+        self.note(closer);
         if let Some((_, true)) = self.inline.pop() {
             self.out.push_str(closer);
         }
@@ -220,6 +239,7 @@ impl Writer {
 
     /// Content written as is, after pending breaks.
     pub fn raw_inline(&mut self, s: &str) {
+        self.note(s);
         self.begin_content();
         self.out.push_str(s);
     }
@@ -227,6 +247,7 @@ impl Writer {
     /// Content appended right after the previous content (a pending space
     /// is dropped).
     pub fn raw_inline_tight(&mut self, s: &str) {
+        self.note(s);
         if self.pending == Break::Space {
             self.pending = Break::None;
         }
@@ -235,6 +256,7 @@ impl Writer {
 
     /// A whole line of its own.
     pub fn raw_line(&mut self, s: &str) {
+        self.note(s);
         self.request(Break::Line);
         self.start_new_line();
         self.out.push_str(s);
@@ -282,13 +304,19 @@ impl Writer {
 
     /// The output, trailing whitespace trimmed. Control characters that
     /// reached it other than through [`Writer::text`] (an image's `alt`,
-    /// a link target) are left out here.
+    /// a link target) are left out here. Text comes stripped, and the
+    /// writer's own breaks, spaces, fences and escapes are none, so
+    /// without such a string the output holds none: the pass is skipped.
     pub fn finish(mut self) -> String {
         if self.fresh {
             self.out.truncate(self.line_start);
         }
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
+        if !self.controls {
+            debug_assert!(!super::controls::has_control(&self.out));
+            return self.out;
+        }
         match super::strip_controls(&self.out) {
             std::borrow::Cow::Borrowed(_) => self.out,
             std::borrow::Cow::Owned(clean) => clean,
