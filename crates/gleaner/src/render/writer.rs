@@ -337,6 +337,29 @@ const MAY_START_SPACE: [bool; 256] = {
     table
 };
 
+/// Bit 7 of each byte of the eight bytes `w` (little end first) set
+/// where the byte is in [`MAY_START_SPACE`] but is not a space followed
+/// by a byte that is not (`next`: the byte after the eighth is): the
+/// bytes [`push_collapsed`] must look at, and no others. Each byte's low
+/// seven bits are compared apart, so no carry crosses bytes and the bits
+/// are exact.
+fn odd_space_starts(w: u64, next: bool) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = w & !HIGH;
+    let high = w & HIGH;
+    let ascii = !w & HIGH;
+    // Bit 7 set where the low seven bits are at least `n` (1..=0x7F).
+    let at_least = |n: u64| low.wrapping_add(ONES * (0x80 - n)) & HIGH;
+    let spaces = at_least(0x20) & !at_least(0x21) & ascii;
+    let controls = at_least(0x09) & !at_least(0x0E) & ascii;
+    let c2 = at_least(0x42) & !at_least(0x43) & high;
+    let e1_e3 = at_least(0x61) & !at_least(0x64) & high;
+    let starts = spaces | controls | c2 | e1_e3;
+    let before_start = (starts >> 8) | (u64::from(next) << 63);
+    (starts & !spaces) | (spaces & before_start)
+}
+
 /// The length of the [`char::is_whitespace`] character starting at byte
 /// `i` of `text`, or 0.
 fn space_at(text: &str, i: usize) -> usize {
@@ -359,7 +382,20 @@ fn space_at(text: &str, i: usize) -> usize {
 fn push_collapsed(out: &mut String, core: &str) {
     let bytes = core.as_bytes();
     let (mut copied, mut i) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
+    loop {
+        // Eight bytes at a time past letters and single spaces (SWAR)
+        // \[I\]: to the first byte that may start white space other than
+        // a space before a byte that cannot ([`odd_space_starts`]).
+        if let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            let next = bytes.get(i + 8).is_some_and(|&b| MAY_START_SPACE[usize::from(b)]);
+            let odd = odd_space_starts(u64::from_le_bytes(*chunk), next);
+            if odd == 0 {
+                i += 8;
+                continue;
+            }
+            i += (odd.trailing_zeros() / 8) as usize;
+        }
+        let Some(&b) = bytes.get(i) else { break };
         if !MAY_START_SPACE[usize::from(b)] {
             i += 1;
             continue;
@@ -456,6 +492,35 @@ mod tests {
                     let words: Vec<&str> = text.split_whitespace().collect();
                     assert_eq!(out, words.join(" "), "{text:?}");
                 }
+            }
+        }
+    }
+
+    /// The same with the white space at every position of the eight-byte
+    /// words, after every kind of byte.
+    #[test]
+    fn collapsed_text_at_every_offset() {
+        let spaces = ["  ", " ", "\t", "\n", "\u{a0}", "\u{2003}", "\u{3000}", "\u{85}", " \u{a0}"];
+        let others = ["°", "’", "あ", "\u{202f}", "\u{1680}x", "é"];
+        for pad in 0..17 {
+            let lead: String = "abcdefgh".chars().cycle().take(pad).collect();
+            for s in spaces.iter().chain(&others) {
+                for t in spaces.iter().chain(&others) {
+                    let text = format!("{lead}{s}w{t}{lead}x{s}{s}y z{lead}");
+                    let mut out = String::new();
+                    push_collapsed(&mut out, text.trim());
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    assert_eq!(out, words.join(" "), "{text:?}");
+                }
+            }
+        }
+        for b in 0u8..=0x7F {
+            for pad in 0..9 {
+                let text = format!("{}{} {}x", "a".repeat(pad), char::from(b), char::from(b));
+                let mut out = String::new();
+                push_collapsed(&mut out, text.trim());
+                let words: Vec<&str> = text.split_whitespace().collect();
+                assert_eq!(out, words.join(" "), "{text:?}");
             }
         }
     }
