@@ -51,8 +51,8 @@ pub(super) fn remove_unrendered(doc: &Document, chosen: &[NodeId], sel: &mut Sel
             if doc.is_text(id)
                 && sel.contains(id)
                 && !doc.flags(id).contains(NodeFlags::IN_PRE)
-                && !in_code(doc, id)
                 && has_placeholder(doc.text(id))
+                && !in_code(doc, id)
             {
                 sel.set(id, false);
             }
@@ -100,7 +100,10 @@ const TEMPLATE_WORDS: usize = 40;
 /// `}`); or `{%` … `%}`? Braces drawn as hugs (`{{{{ Name }}}}`) are
 /// not templates.
 fn has_placeholder(text: &str) -> bool {
-    if !(text.contains("{{") || text.contains("{%"))
+    // Most texts hold no brace: one `memchr`, not two substring searches
+    // set up (issue 12).
+    if memchr::memchr(b'{', text.as_bytes()).is_none()
+        || !(text.contains("{{") || text.contains("{%"))
         || text.split_whitespace().count() > TEMPLATE_WORDS
     {
         return false;
