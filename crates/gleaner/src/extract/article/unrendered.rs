@@ -73,7 +73,11 @@ fn is_print_only(doc: &Document, id: NodeId) -> bool {
         }
     }
     let Some(class) = element.attr_named(&local_name!("class")) else { return false };
-    if !class.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"print")) {
+    // `print` in any case, looked for at each `p` (found by `memchr2`)
+    // rather than at every byte (issue 12).
+    let bytes = class.as_bytes();
+    let print_at = |i: usize| bytes.get(i..i + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"print"));
+    if !memchr::memchr2_iter(b'p', b'P', bytes).any(print_at) {
         return false;
     }
     let classes: Vec<String> =
