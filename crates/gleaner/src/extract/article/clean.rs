@@ -180,27 +180,33 @@ pub(super) fn remove_inner_boilerplate(
     cfg: &ArticleConfig,
 ) {
     // Selected characters before each node, so that a subtree's are one
-    // subtraction.
-    let mut before = Vec::with_capacity(doc.len() + 1);
-    let mut total = 0u64;
-    for id in doc.ids() {
-        before.push(total);
-        if sel.contains(id) {
-            total += u64::from(doc.stats(id).chars);
-        }
-    }
-    before.push(total);
+    // subtraction: counted in the selection as this pass found it, and
+    // only when a guarded block asks (most pages have none; issue 12).
+    let found = sel.clone();
+    let sums: std::cell::OnceCell<(Vec<u64>, u64)> = std::cell::OnceCell::new();
     let selected = |id: NodeId| {
-        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(total);
+        let (before, total) = sums.get_or_init(|| {
+            let mut before = Vec::with_capacity(doc.len() + 1);
+            let mut total = 0u64;
+            for id in doc.ids() {
+                before.push(total);
+                if found.contains(id) {
+                    total += u64::from(doc.stats(id).chars);
+                }
+            }
+            before.push(total);
+            (before, total)
+        });
+        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(*total);
         (end - before.get(id.index()).copied().unwrap_or(0)) as f64
     };
     for &root in chosen {
-        let most = cfg.rescue_share * selected(root);
+        let most = || cfg.rescue_share * selected(root);
         remove_inside(doc, &[root], sel, |id| {
             doc.element(id).is_some()
                 && a.names(id).has(Role::InnerBoilerplate)
                 && !is_heading(doc, id)
-                && !(cfg.inner_guard && is_named_article(doc, a, id) && selected(id) > most)
+                && !(cfg.inner_guard && is_named_article(doc, a, id) && selected(id) > most())
         });
     }
 }
