@@ -262,10 +262,7 @@ pub(super) fn keep_headline(
     sel: &mut Selection,
 ) {
     let Some(&first) = chosen.first() else { return };
-    if doc
-        .subtree(first)
-        .any(|id| sel.contains(id) && doc.ancestors(id).any(|p| doc.is(p, local_name!("h1"))))
-    {
+    if selected_under_h1(doc, first, sel) {
         return;
     }
     let scope = doc.ancestors(first).nth(1).unwrap_or(first);
@@ -277,6 +274,27 @@ pub(super) fn keep_headline(
     if let Some(h) = headline {
         sel.select_subtree(doc, h);
     }
+}
+
+/// Is a node of `root`'s subtree selected and below an `<h1>` (one of
+/// its ancestors, inside the subtree or above it)? One walk over the
+/// subtree, each `<h1>` met covering the nodes of its own subtree,
+/// rather than a climb to the root from every selected node (issue 12).
+fn selected_under_h1(doc: &Document, root: NodeId, sel: &Selection) -> bool {
+    let end = doc.subtree_end(root);
+    // Nodes before `covered` (and after the `<h1>` that set it) are
+    // below an `<h1>`: the whole subtree when one is above the root.
+    let mut covered =
+        if doc.ancestors(root).any(|p| doc.is(p, local_name!("h1"))) { end } else { root };
+    for id in doc.subtree(root) {
+        if id < covered && sel.contains(id) {
+            return true;
+        }
+        if doc.is(id, local_name!("h1")) {
+            covered = covered.max(doc.subtree_end(id));
+        }
+    }
+    false
 }
 
 /// Whether blocks lie in cells of data tables, memoised per table.
