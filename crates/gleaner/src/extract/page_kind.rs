@@ -175,7 +175,9 @@ fn teaser_runs(doc: &Document, mut selected: Vec<u32>) -> (usize, usize) {
                     None => groups.push((key, vec![item])),
                 }
             }
-            for (_, members) in groups {
+            // A group too small to be a run is not read further: its
+            // items' first texts are not looked for (issue 12).
+            for (_, members) in groups.into_iter().filter(|(_, m)| m.len() >= MIN_TEASERS) {
                 let led: Vec<NodeId> = members
                     .into_iter()
                     .filter(|&m| in_subtree(m) > 0 && led_by_link(doc, m))

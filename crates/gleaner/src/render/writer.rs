@@ -38,6 +38,13 @@ pub(crate) struct Writer {
     fence: String,
     /// Inside a table cell, where `|` must be escaped.
     pub in_cell: bool,
+    /// Something other than [`Writer::text`] (which strips them) may
+    /// have written a control character: set when a marker, prefix,
+    /// opener, closer or raw string holds one, so that
+    /// [`Writer::finish`] passes the output through
+    /// [`strip_controls`](super::strip_controls) only then, not every
+    /// text a second time (issue 12).
+    controls: bool,
 }
 
 impl Default for Writer {
@@ -54,6 +61,7 @@ impl Default for Writer {
             verbatim: 0,
             fence: String::new(),
             in_cell: false,
+            controls: false,
         }
     }
 }
@@ -63,6 +71,12 @@ impl Writer {
     /// syntax.
     pub fn markdown() -> Writer {
         Writer { escape: true, ..Writer::default() }
+    }
+
+    /// Notes whether `s`, about to be written other than as text, holds
+    /// a control character.
+    fn note(&mut self, s: &str) {
+        self.controls = self.controls || super::controls::has_control(s);
     }
 
     pub fn request(&mut self, b: Break) {
@@ -175,6 +189,7 @@ impl Writer {
 
     /// A heading or table-row marker at the start of a new line.
     pub fn marker(&mut self, marker: String) {
+        self.note(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.marker = Some((marker, false));
@@ -184,6 +199,7 @@ impl Writer {
     /// A list item: a bullet on a new line, and an indent for its other
     /// lines.
     pub fn list_item(&mut self, marker: String) {
+        self.note(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.prefixes.push(" ".repeat(marker.chars().count()));
@@ -192,6 +208,7 @@ impl Writer {
     }
 
     pub fn push_prefix(&mut self, prefix: String) {
+        self.note(&prefix);
         if !self.fresh {
             self.request(Break::Line);
             self.start_new_line();
@@ -209,10 +226,12 @@ impl Writer {
     }
 
     pub fn open_inline(&mut self, opener: String) {
+        self.note(&opener);
         self.inline.push((opener, false));
     }
 
     pub fn close_inline(&mut self, closer: &str) {
+        self.note(closer);
         if let Some((_, true)) = self.inline.pop() {
             self.out.push_str(closer);
         }
@@ -220,6 +239,7 @@ impl Writer {
 
     /// Content written as is, after pending breaks.
     pub fn raw_inline(&mut self, s: &str) {
+        self.note(s);
         self.begin_content();
         self.out.push_str(s);
     }
@@ -227,6 +247,7 @@ impl Writer {
     /// Content appended right after the previous content (a pending space
     /// is dropped).
     pub fn raw_inline_tight(&mut self, s: &str) {
+        self.note(s);
         if self.pending == Break::Space {
             self.pending = Break::None;
         }
@@ -235,6 +256,7 @@ impl Writer {
 
     /// A whole line of its own.
     pub fn raw_line(&mut self, s: &str) {
+        self.note(s);
         self.request(Break::Line);
         self.start_new_line();
         self.out.push_str(s);
@@ -282,13 +304,19 @@ impl Writer {
 
     /// The output, trailing whitespace trimmed. Control characters that
     /// reached it other than through [`Writer::text`] (an image's `alt`,
-    /// a link target) are left out here.
+    /// a link target) are left out here. Text comes stripped, and the
+    /// writer's own breaks, spaces, fences and escapes are none, so
+    /// without such a string the output holds none: the pass is skipped.
     pub fn finish(mut self) -> String {
         if self.fresh {
             self.out.truncate(self.line_start);
         }
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
+        if !self.controls {
+            debug_assert!(!super::controls::has_control(&self.out));
+            return self.out;
+        }
         match super::strip_controls(&self.out) {
             std::borrow::Cow::Borrowed(_) => self.out,
             std::borrow::Cow::Owned(clean) => clean,
@@ -308,6 +336,29 @@ const MAY_START_SPACE: [bool; 256] = {
     }
     table
 };
+
+/// Bit 7 of each byte of the eight bytes `w` (little end first) set
+/// where the byte is in [`MAY_START_SPACE`] but is not a space followed
+/// by a byte that is not (`next`: the byte after the eighth is): the
+/// bytes [`push_collapsed`] must look at, and no others. Each byte's low
+/// seven bits are compared apart, so no carry crosses bytes and the bits
+/// are exact.
+fn odd_space_starts(w: u64, next: bool) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = w & !HIGH;
+    let high = w & HIGH;
+    let ascii = !w & HIGH;
+    // Bit 7 set where the low seven bits are at least `n` (1..=0x7F).
+    let at_least = |n: u64| low.wrapping_add(ONES * (0x80 - n)) & HIGH;
+    let spaces = at_least(0x20) & !at_least(0x21) & ascii;
+    let controls = at_least(0x09) & !at_least(0x0E) & ascii;
+    let c2 = at_least(0x42) & !at_least(0x43) & high;
+    let e1_e3 = at_least(0x61) & !at_least(0x64) & high;
+    let starts = spaces | controls | c2 | e1_e3;
+    let before_start = (starts >> 8) | (u64::from(next) << 63);
+    (starts & !spaces) | (spaces & before_start)
+}
 
 /// The length of the [`char::is_whitespace`] character starting at byte
 /// `i` of `text`, or 0.
@@ -331,7 +382,20 @@ fn space_at(text: &str, i: usize) -> usize {
 fn push_collapsed(out: &mut String, core: &str) {
     let bytes = core.as_bytes();
     let (mut copied, mut i) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
+    loop {
+        // Eight bytes at a time past letters and single spaces (SWAR)
+        // \[I\]: to the first byte that may start white space other than
+        // a space before a byte that cannot ([`odd_space_starts`]).
+        if let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            let next = bytes.get(i + 8).is_some_and(|&b| MAY_START_SPACE[usize::from(b)]);
+            let odd = odd_space_starts(u64::from_le_bytes(*chunk), next);
+            if odd == 0 {
+                i += 8;
+                continue;
+            }
+            i += (odd.trailing_zeros() / 8) as usize;
+        }
+        let Some(&b) = bytes.get(i) else { break };
         if !MAY_START_SPACE[usize::from(b)] {
             i += 1;
             continue;
@@ -428,6 +492,35 @@ mod tests {
                     let words: Vec<&str> = text.split_whitespace().collect();
                     assert_eq!(out, words.join(" "), "{text:?}");
                 }
+            }
+        }
+    }
+
+    /// The same with the white space at every position of the eight-byte
+    /// words, after every kind of byte.
+    #[test]
+    fn collapsed_text_at_every_offset() {
+        let spaces = ["  ", " ", "\t", "\n", "\u{a0}", "\u{2003}", "\u{3000}", "\u{85}", " \u{a0}"];
+        let others = ["°", "’", "あ", "\u{202f}", "\u{1680}x", "é"];
+        for pad in 0..17 {
+            let lead: String = "abcdefgh".chars().cycle().take(pad).collect();
+            for s in spaces.iter().chain(&others) {
+                for t in spaces.iter().chain(&others) {
+                    let text = format!("{lead}{s}w{t}{lead}x{s}{s}y z{lead}");
+                    let mut out = String::new();
+                    push_collapsed(&mut out, text.trim());
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    assert_eq!(out, words.join(" "), "{text:?}");
+                }
+            }
+        }
+        for b in 0u8..=0x7F {
+            for pad in 0..9 {
+                let text = format!("{}{} {}x", "a".repeat(pad), char::from(b), char::from(b));
+                let mut out = String::new();
+                push_collapsed(&mut out, text.trim());
+                let words: Vec<&str> = text.split_whitespace().collect();
+                assert_eq!(out, words.join(" "), "{text:?}");
             }
         }
     }

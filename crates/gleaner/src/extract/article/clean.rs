@@ -180,27 +180,33 @@ pub(super) fn remove_inner_boilerplate(
     cfg: &ArticleConfig,
 ) {
     // Selected characters before each node, so that a subtree's are one
-    // subtraction.
-    let mut before = Vec::with_capacity(doc.len() + 1);
-    let mut total = 0u64;
-    for id in doc.ids() {
-        before.push(total);
-        if sel.contains(id) {
-            total += u64::from(doc.stats(id).chars);
-        }
-    }
-    before.push(total);
+    // subtraction: counted in the selection as this pass found it, and
+    // only when a guarded block asks (most pages have none; issue 12).
+    let found = sel.clone();
+    let sums: std::cell::OnceCell<(Vec<u64>, u64)> = std::cell::OnceCell::new();
     let selected = |id: NodeId| {
-        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(total);
+        let (before, total) = sums.get_or_init(|| {
+            let mut before = Vec::with_capacity(doc.len() + 1);
+            let mut total = 0u64;
+            for id in doc.ids() {
+                before.push(total);
+                if found.contains(id) {
+                    total += u64::from(doc.stats(id).chars);
+                }
+            }
+            before.push(total);
+            (before, total)
+        });
+        let end = before.get(doc.subtree_end(id).index()).copied().unwrap_or(*total);
         (end - before.get(id.index()).copied().unwrap_or(0)) as f64
     };
     for &root in chosen {
-        let most = cfg.rescue_share * selected(root);
+        let most = || cfg.rescue_share * selected(root);
         remove_inside(doc, &[root], sel, |id| {
             doc.element(id).is_some()
                 && a.names(id).has(Role::InnerBoilerplate)
                 && !is_heading(doc, id)
-                && !(cfg.inner_guard && is_named_article(doc, a, id) && selected(id) > most)
+                && !(cfg.inner_guard && is_named_article(doc, a, id) && selected(id) > most())
         });
     }
 }
@@ -256,10 +262,7 @@ pub(super) fn keep_headline(
     sel: &mut Selection,
 ) {
     let Some(&first) = chosen.first() else { return };
-    if doc
-        .subtree(first)
-        .any(|id| sel.contains(id) && doc.ancestors(id).any(|p| doc.is(p, local_name!("h1"))))
-    {
+    if selected_under_h1(doc, first, sel) {
         return;
     }
     let scope = doc.ancestors(first).nth(1).unwrap_or(first);
@@ -271,6 +274,27 @@ pub(super) fn keep_headline(
     if let Some(h) = headline {
         sel.select_subtree(doc, h);
     }
+}
+
+/// Is a node of `root`'s subtree selected and below an `<h1>` (one of
+/// its ancestors, inside the subtree or above it)? One walk over the
+/// subtree, each `<h1>` met covering the nodes of its own subtree,
+/// rather than a climb to the root from every selected node (issue 12).
+fn selected_under_h1(doc: &Document, root: NodeId, sel: &Selection) -> bool {
+    let end = doc.subtree_end(root);
+    // Nodes before `covered` (and after the `<h1>` that set it) are
+    // below an `<h1>`: the whole subtree when one is above the root.
+    let mut covered =
+        if doc.ancestors(root).any(|p| doc.is(p, local_name!("h1"))) { end } else { root };
+    for id in doc.subtree(root) {
+        if id < covered && sel.contains(id) {
+            return true;
+        }
+        if doc.is(id, local_name!("h1")) {
+            covered = covered.max(doc.subtree_end(id));
+        }
+    }
+    false
 }
 
 /// Whether blocks lie in cells of data tables, memoised per table.

@@ -12,9 +12,10 @@ use crate::document::{Document, NodeId};
 /// `None` when no paragraph voted.
 pub(super) fn choose_container(doc: &Document, votes: &Votes, marks: &[bool]) -> Option<NodeId> {
     votes
-        .candidates()
-        .filter(|&id| !marks[id.index()])
-        .max_by(|&x, &y| votes.scored(doc, x).total_cmp(&votes.scored(doc, y)))
+        .scores(doc)
+        .filter(|&(id, _)| !marks[id.index()])
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(id, _)| id)
 }
 
 /// Pass 5, **refine** the container: Readability's three corrections of
@@ -71,15 +72,17 @@ fn common_ancestor_of_alternatives(
     cfg: &ArticleConfig,
 ) -> Option<NodeId> {
     let top_score = votes.scored(doc, top);
-    let mut others: Vec<NodeId> = votes.candidates().filter(|&id| id != top).collect();
-    others.sort_by(|&x, &y| votes.scored(doc, y).total_cmp(&votes.scored(doc, x)));
+    // Scored once each (a stable sort: ties stay in document order).
+    let mut others: Vec<(NodeId, f64)> = votes.scores(doc).filter(|&(id, _)| id != top).collect();
+    others.sort_by(|x, y| y.1.total_cmp(&x.1));
     others.truncate(cfg.alternatives);
-    others.retain(|&id| votes.scored(doc, id) >= cfg.alternative_share * top_score);
+    others.retain(|&(_, score)| score >= cfg.alternative_share * top_score);
     if others.len() < cfg.min_alternatives {
         return None;
     }
-    below_body(doc, top)
-        .find(|&a| others.iter().filter(|&&o| doc.contains(a, o)).count() >= cfg.min_alternatives)
+    below_body(doc, top).find(|&a| {
+        others.iter().filter(|&&(o, _)| doc.contains(a, o)).count() >= cfg.min_alternatives
+    })
 }
 
 /// Climbing from the container, the first candidate ancestor scoring

@@ -4,10 +4,10 @@
 use markup5ever::local_name;
 
 use super::segments::Analysis;
-use super::vocabulary::Role;
+use super::vocabulary::{NameRoles, Role};
 use super::ArticleConfig;
 use crate::document::tags::heading_level;
-use crate::document::{Document, NodeId};
+use crate::document::{Document, ElementRef, NodeId};
 
 /// How eagerly subtrees are set aside as boilerplate. A page whose
 /// article hides in a `<div class="widget-blog">` or a `<form>` yields
@@ -55,28 +55,30 @@ pub(super) fn mark_boilerplate(
     let mut inherited = vec![Inherited(0); doc.len()];
     for id in doc.ids().skip(1) {
         let from_parent = doc.parent(id).map_or(Inherited(0), |p| inherited[p.index()]);
-        if doc.element(id).is_none() {
+        let Some(e) = doc.element(id) else {
             // Text (and other nodes) have no reason, name or comment
             // role of their own: they take their parent's bits as they
             // are.
             boilerplate[id.index()] = from_parent.has(Inherited::BOILERPLATE);
             inherited[id.index()] = from_parent;
             continue;
-        }
+        };
+        // The element and its names read once, for the reason and the
+        // bits alike (issue 12).
+        let names = a.names(id);
         let in_table = from_parent.has(Inherited::TABLE_OR_CODE);
         let marked = from_parent.has(Inherited::BOILERPLATE)
-            || boilerplate_reason(doc, a, id, strictness, in_table).is_some();
-        let name = doc.name(id);
+            || element_reason(&e, names, strictness, in_table).is_some();
         let mut own = Inherited(0);
         if marked {
             own.0 |= Inherited::BOILERPLATE;
         }
         if from_parent.has(Inherited::COMMENTS)
-            || (strictness != Strictness::Off && name.is_some() && a.names(id).has(Role::Comment))
+            || (strictness != Strictness::Off && names.has(Role::Comment))
         {
             own.0 |= Inherited::COMMENTS;
         }
-        if in_table || matches!(name, Some(&local_name!("table") | &local_name!("code"))) {
+        if in_table || matches!(e.name, local_name!("table") | local_name!("code")) {
             own.0 |= Inherited::TABLE_OR_CODE;
         }
         boilerplate[id.index()] = marked;
@@ -181,7 +183,17 @@ pub(super) fn boilerplate_reason(
     strictness: Strictness,
     in_table_or_code: bool,
 ) -> Option<MarkReason> {
-    let e = doc.element(id)?;
+    element_reason(&doc.element(id)?, a.names(id), strictness, in_table_or_code)
+}
+
+/// [`boilerplate_reason`] of element `e`, whose id and class play the
+/// roles `names`.
+fn element_reason(
+    e: &ElementRef<'_>,
+    names: NameRoles,
+    strictness: Strictness,
+    in_table_or_code: bool,
+) -> Option<MarkReason> {
     if strictness == Strictness::Off {
         return None;
     }
@@ -203,7 +215,6 @@ pub(super) fn boilerplate_reason(
             return Some(MarkReason::Role);
         }
     }
-    let names = a.names(id);
     if names.has(Role::Comment) {
         return Some(MarkReason::Comments);
     }

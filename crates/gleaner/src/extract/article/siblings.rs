@@ -101,14 +101,13 @@ pub(super) fn add_secondary_containers(
         return;
     }
     let top_score = votes.scored(doc, top);
-    let mut others: Vec<NodeId> = votes
-        .candidates()
-        .filter(|&id| {
-            !marks[id.index()] && votes.scored(doc, id) >= cfg.secondary_share * top_score
-        })
+    // Scored once each (a stable sort: ties stay in document order).
+    let mut others: Vec<(NodeId, f64)> = votes
+        .scores(doc)
+        .filter(|&(id, score)| !marks[id.index()] && score >= cfg.secondary_share * top_score)
         .collect();
-    others.sort_by(|&x, &y| votes.scored(doc, y).total_cmp(&votes.scored(doc, x)));
-    for id in others {
+    others.sort_by(|x, y| y.1.total_cmp(&x.1));
+    for (id, _) in others {
         let overlaps = chosen.iter().any(|&c| doc.contains(c, id) || doc.contains(id, c));
         if !overlaps {
             chosen.push(id);

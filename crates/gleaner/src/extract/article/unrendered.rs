@@ -51,8 +51,8 @@ pub(super) fn remove_unrendered(doc: &Document, chosen: &[NodeId], sel: &mut Sel
             if doc.is_text(id)
                 && sel.contains(id)
                 && !doc.flags(id).contains(NodeFlags::IN_PRE)
-                && !in_code(doc, id)
                 && has_placeholder(doc.text(id))
+                && !in_code(doc, id)
             {
                 sel.set(id, false);
             }
@@ -73,7 +73,11 @@ fn is_print_only(doc: &Document, id: NodeId) -> bool {
         }
     }
     let Some(class) = element.attr_named(&local_name!("class")) else { return false };
-    if !class.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"print")) {
+    // `print` in any case, looked for at each `p` (found by `memchr2`)
+    // rather than at every byte (issue 12).
+    let bytes = class.as_bytes();
+    let print_at = |i: usize| bytes.get(i..i + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"print"));
+    if !memchr::memchr2_iter(b'p', b'P', bytes).any(print_at) {
         return false;
     }
     let classes: Vec<String> =
@@ -100,7 +104,10 @@ const TEMPLATE_WORDS: usize = 40;
 /// `}`); or `{%` … `%}`? Braces drawn as hugs (`{{{{ Name }}}}`) are
 /// not templates.
 fn has_placeholder(text: &str) -> bool {
-    if !(text.contains("{{") || text.contains("{%"))
+    // Most texts hold no brace: one `memchr`, not two substring searches
+    // set up (issue 12).
+    if memchr::memchr(b'{', text.as_bytes()).is_none()
+        || !(text.contains("{{") || text.contains("{%"))
         || text.split_whitespace().count() > TEMPLATE_WORDS
     {
         return false;

@@ -29,11 +29,6 @@ impl Votes {
         self.of(id).is_some()
     }
 
-    /// Every candidate, in document order.
-    pub(super) fn candidates(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.candidates.iter().map(|&(c, _)| c)
-    }
-
     /// The candidates in `root`'s subtree (`root` included), in document
     /// order: found in the sorted candidates, not by asking each node of
     /// the subtree (issue 12).
@@ -52,6 +47,16 @@ impl Votes {
     /// (Readability).
     pub(super) fn scored(&self, doc: &Document, id: NodeId) -> f64 {
         self.of(id).unwrap_or(0.0) * (1.0 - doc.stats(id).link_density())
+    }
+
+    /// Every candidate with its [score](Votes::scored), in document
+    /// order: each score worked out once, not found again at every
+    /// comparison of a sort (issue 12).
+    pub(super) fn scores<'a>(
+        &'a self,
+        doc: &'a Document,
+    ) -> impl Iterator<Item = (NodeId, f64)> + 'a {
+        self.candidates.iter().map(|&(c, v)| (c, v * (1.0 - doc.stats(c).link_density())))
     }
 }
 
