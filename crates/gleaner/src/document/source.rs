@@ -388,8 +388,8 @@ impl Source {
     /// §1.1: no comments or declarations, and no `<script>`, `<style>` or
     /// `<noscript>` elements (tags and content).
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, SourceToken)> + '_ {
-        let mut filter = ContentFilter::default();
-        self.tokens().iter().enumerate().filter(move |&(_, t)| filter.keeps(t, self.tag_of(t)))
+        let mut filter = ContentFilter::new(&self.tag_names);
+        self.tokens().iter().enumerate().filter(move |&(_, t)| filter.keeps(t))
     }
 
     /// The tokens of [`Source::content_tokens`], each with its tag name
@@ -400,35 +400,14 @@ impl Source {
         &self,
         mut visit: impl FnMut(SourceToken, Option<&LocalName>),
     ) {
-        // Which names open a noise element, by name index: read once
-        // here, not compared for every tag (issue 12).
-        let noise: Vec<bool> = self.tag_names.iter().map(is_source_noise).collect();
-        // The name index of the noise element being skipped.
-        let mut skipping: Option<usize> = None;
+        let mut filter = ContentFilter::new(&self.tag_names);
         for pair in self.tokens.windows(2) {
             let [t, next] = pair else { continue };
             let token = view(t, next);
-            let code = token.code();
-            if let Some(open) = skipping {
-                if code == KindCode::EndTag && token.name_index() == open {
-                    skipping = None;
-                }
-                continue;
+            if filter.keeps(token) {
+                // One call site, so that the visitor is inlined.
+                visit(token, self.tag_of(token));
             }
-            let name = match code {
-                KindCode::StartTag | KindCode::EndTag => {
-                    let index = token.name_index();
-                    if code == KindCode::StartTag && noise.get(index).copied().unwrap_or(false) {
-                        skipping = Some(index);
-                        continue;
-                    }
-                    self.tag_names.get(index)
-                }
-                KindCode::Text => None,
-                KindCode::Comment | KindCode::Declaration | KindCode::RawText => continue,
-            };
-            // One call site, so that the visitor is inlined.
-            visit(token, name);
         }
     }
 
@@ -1106,28 +1085,42 @@ pub(crate) fn is_blank(text: &str) -> bool {
 /// `<noscript>` elements with their content. The open one is remembered
 /// by the index of its name, which stands for one tag name only, so
 /// nothing is cloned per token.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct ContentFilter {
+    /// Which names open a noise element, by name index: read once per
+    /// loop, not compared for every tag (issue 12).
+    noise_names: Vec<bool>,
     /// The name index of the element being skipped.
-    noise: Option<usize>,
+    skipping: Option<usize>,
 }
 
 impl ContentFilter {
-    /// Does `token` (a tag named `name`, or no tag) survive?
-    fn keeps(&mut self, token: SourceToken, name: Option<&LocalName>) -> bool {
-        let index = token.name_index();
-        match (token.code(), self.noise) {
-            (KindCode::StartTag, None) if name.is_some_and(is_source_noise) => {
-                self.noise = Some(index);
-                false
+    /// A filter for tokens whose names index `names`.
+    fn new(names: &[LocalName]) -> ContentFilter {
+        ContentFilter { noise_names: names.iter().map(is_source_noise).collect(), skipping: None }
+    }
+
+    /// Does `token` survive?
+    #[inline]
+    fn keeps(&mut self, token: SourceToken) -> bool {
+        let code = token.code();
+        if let Some(open) = self.skipping {
+            if code == KindCode::EndTag && token.name_index() == open {
+                self.skipping = None;
             }
-            (KindCode::EndTag, Some(open)) if name.is_some() && open == index => {
-                self.noise = None;
-                false
+            return false;
+        }
+        match code {
+            KindCode::StartTag => {
+                let index = token.name_index();
+                let noise = self.noise_names.get(index).copied().unwrap_or(false);
+                if noise {
+                    self.skipping = Some(index);
+                }
+                !noise
             }
-            (_, Some(_)) => false,
-            (KindCode::Comment | KindCode::Declaration | KindCode::RawText, None) => false,
-            (KindCode::StartTag | KindCode::EndTag | KindCode::Text, None) => true,
+            KindCode::EndTag | KindCode::Text => true,
+            KindCode::Comment | KindCode::Declaration | KindCode::RawText => false,
         }
     }
 }

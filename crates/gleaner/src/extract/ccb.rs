@@ -317,9 +317,9 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
 /// per text token, one entry per word.
 fn token_ccv(doc: &Document) -> Ccv {
     let source = doc.source();
-    // A vector as long as the tokens at least (one entry per tag, one or
-    // more per text token but for the whitespace between tags): no
-    // growth for most pages (issue 12).
+    // Room for an entry per token (one per tag; a text token's words,
+    // none for the whitespace between tags): the vector grows only on
+    // pages with more words than tokens (issue 12).
     let mut ccv = Ccv {
         values: Vec::with_capacity(source.tokens().len()),
         entries_vote: true,

@@ -44,7 +44,7 @@ pub(crate) struct Writer {
     /// [`Writer::finish`] passes the output through
     /// [`strip_controls`](super::strip_controls) only then, not every
     /// text a second time (issue 12).
-    controls: bool,
+    may_hold_controls: bool,
 }
 
 impl Default for Writer {
@@ -61,7 +61,7 @@ impl Default for Writer {
             verbatim: 0,
             fence: String::new(),
             in_cell: false,
-            controls: false,
+            may_hold_controls: false,
         }
     }
 }
@@ -75,8 +75,8 @@ impl Writer {
 
     /// Notes whether `s`, about to be written other than as text, holds
     /// a control character.
-    fn note(&mut self, s: &str) {
-        self.controls = self.controls || super::controls::has_control(s);
+    fn note_controls(&mut self, s: &str) {
+        self.may_hold_controls = self.may_hold_controls || super::controls::has_control(s);
     }
 
     pub fn request(&mut self, b: Break) {
@@ -189,7 +189,7 @@ impl Writer {
 
     /// A heading or table-row marker at the start of a new line.
     pub fn marker(&mut self, marker: String) {
-        self.note(&marker);
+        self.note_controls(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.marker = Some((marker, false));
@@ -199,7 +199,7 @@ impl Writer {
     /// A list item: a bullet on a new line, and an indent for its other
     /// lines.
     pub fn list_item(&mut self, marker: String) {
-        self.note(&marker);
+        self.note_controls(&marker);
         self.request(Break::Line);
         self.start_new_line();
         self.prefixes.push(" ".repeat(marker.chars().count()));
@@ -208,7 +208,7 @@ impl Writer {
     }
 
     pub fn push_prefix(&mut self, prefix: String) {
-        self.note(&prefix);
+        self.note_controls(&prefix);
         if !self.fresh {
             self.request(Break::Line);
             self.start_new_line();
@@ -226,12 +226,12 @@ impl Writer {
     }
 
     pub fn open_inline(&mut self, opener: String) {
-        self.note(&opener);
+        self.note_controls(&opener);
         self.inline.push((opener, false));
     }
 
     pub fn close_inline(&mut self, closer: &str) {
-        self.note(closer);
+        self.note_controls(closer);
         if let Some((_, true)) = self.inline.pop() {
             self.out.push_str(closer);
         }
@@ -239,7 +239,7 @@ impl Writer {
 
     /// Content written as is, after pending breaks.
     pub fn raw_inline(&mut self, s: &str) {
-        self.note(s);
+        self.note_controls(s);
         self.begin_content();
         self.out.push_str(s);
     }
@@ -247,7 +247,7 @@ impl Writer {
     /// Content appended right after the previous content (a pending space
     /// is dropped).
     pub fn raw_inline_tight(&mut self, s: &str) {
-        self.note(s);
+        self.note_controls(s);
         if self.pending == Break::Space {
             self.pending = Break::None;
         }
@@ -256,7 +256,7 @@ impl Writer {
 
     /// A whole line of its own.
     pub fn raw_line(&mut self, s: &str) {
-        self.note(s);
+        self.note_controls(s);
         self.request(Break::Line);
         self.start_new_line();
         self.out.push_str(s);
@@ -313,7 +313,7 @@ impl Writer {
         }
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
-        if !self.controls {
+        if !self.may_hold_controls {
             debug_assert!(!super::controls::has_control(&self.out));
             return self.out;
         }
@@ -343,7 +343,7 @@ const MAY_START_SPACE: [bool; 256] = {
 /// bytes [`push_collapsed`] must look at, and no others. Each byte's low
 /// seven bits are compared apart, so no carry crosses bytes and the bits
 /// are exact.
-fn odd_space_starts(w: u64, next: bool) -> u64 {
+fn collapse_candidates(w: u64, next: bool) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let low = w & !HIGH;
@@ -385,10 +385,10 @@ fn push_collapsed(out: &mut String, core: &str) {
     loop {
         // Eight bytes at a time past letters and single spaces (SWAR)
         // \[I\]: to the first byte that may start white space other than
-        // a space before a byte that cannot ([`odd_space_starts`]).
+        // a space before a byte that cannot ([`collapse_candidates`]).
         if let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
             let next = bytes.get(i + 8).is_some_and(|&b| MAY_START_SPACE[usize::from(b)]);
-            let odd = odd_space_starts(u64::from_le_bytes(*chunk), next);
+            let odd = collapse_candidates(u64::from_le_bytes(*chunk), next);
             if odd == 0 {
                 i += 8;
                 continue;
@@ -457,6 +457,30 @@ fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The output pass that strips control characters runs whenever a
+    /// string other than text held one: a marker, a prefix, a raw string.
+    #[test]
+    fn controls_written_other_than_as_text_are_stripped() {
+        let writes: [fn(&mut Writer); 4] = [
+            |w| w.marker("#\u{1b}]0;x\u{7} ".to_string()),
+            |w| w.push_prefix("> \u{9b}".to_string()),
+            |w| w.raw_inline("[\u{1b}[2J]"),
+            |w| w.list_item("1.\u{7f} ".to_string()),
+        ];
+        for write in writes {
+            let mut w = Writer::markdown();
+            write(&mut w);
+            w.text("words", false);
+            let out = w.finish();
+            assert!(!crate::render::controls::has_control(&out), "{out:?}");
+            assert!(out.contains("words"), "{out:?}");
+        }
+        // Text alone is stripped as it is written.
+        let mut w = Writer::default();
+        w.text("a\u{1b}b\u{7}", false);
+        assert_eq!(w.finish(), "ab");
+    }
 
     /// White space runs of every kind collapse as `split_whitespace`
     /// collapses them; other non-ASCII characters with the same lead
