@@ -359,6 +359,7 @@ impl Arena {
     }
 
     /// A new text node holding `text`; where the text went.
+    #[inline]
     fn push_text(&mut self, text: &str) -> (u32, Contentful) {
         let start = self.text.len() as u32;
         self.text.push_str(text);
@@ -395,6 +396,7 @@ impl Arena {
     /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
     /// would cost time and memory quadratic in the page. Gives where
     /// the text went, or `None` if `node` is not a text node.
+    #[inline]
     fn extend_text(&mut self, node: u32, text: &str) -> Option<Contentful> {
         if node == NONE {
             return None;
@@ -735,6 +737,7 @@ impl ArenaSink {
     /// or to the first it gave text that is not whitespace. Whether a
     /// piece is whitespace is only read when a later piece of the same
     /// token needs it (most tokens are one piece).
+    #[inline]
     fn record_text(&self, node: u32, inserted: Contentful) {
         let token = self.text_token.get();
         let mut tokens = self.tokens.borrow_mut();
