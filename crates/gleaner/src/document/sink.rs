@@ -645,6 +645,7 @@ impl ArenaSink {
 
     /// Makes an element `name` in `ns` with the attribute run `run` (and
     /// its content fragment if `template`); its handle.
+    #[inline]
     fn new_element(&self, ns: ElementNs, name: &LocalName, run: Range<u32>, template: bool) -> u32 {
         self.elements.set(self.elements.get() + 1);
         let mut arena = self.arena.borrow_mut();
@@ -904,6 +905,7 @@ impl TreeSink for ArenaSink {
         self.create_comment(data)
     }
 
+    #[inline]
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
         match child {
             NodeOrText::AppendNode(id) => {
