@@ -359,6 +359,7 @@ impl Arena {
     }
 
     /// A new text node holding `text`; where the text went.
+    #[inline]
     fn push_text(&mut self, text: &str) -> (u32, Contentful) {
         let start = self.text.len() as u32;
         self.text.push_str(text);
@@ -395,6 +396,7 @@ impl Arena {
     /// text foster-parented between table cells (`<table>x<td>y</td>x…`)
     /// would cost time and memory quadratic in the page. Gives where
     /// the text went, or `None` if `node` is not a text node.
+    #[inline]
     fn extend_text(&mut self, node: u32, text: &str) -> Option<Contentful> {
         if node == NONE {
             return None;
@@ -643,6 +645,7 @@ impl ArenaSink {
 
     /// Makes an element `name` in `ns` with the attribute run `run` (and
     /// its content fragment if `template`); its handle.
+    #[inline]
     fn new_element(&self, ns: ElementNs, name: &LocalName, run: Range<u32>, template: bool) -> u32 {
         self.elements.set(self.elements.get() + 1);
         let mut arena = self.arena.borrow_mut();
@@ -735,6 +738,7 @@ impl ArenaSink {
     /// or to the first it gave text that is not whitespace. Whether a
     /// piece is whitespace is only read when a later piece of the same
     /// token needs it (most tokens are one piece).
+    #[inline]
     fn record_text(&self, node: u32, inserted: Contentful) {
         let token = self.text_token.get();
         let mut tokens = self.tokens.borrow_mut();
@@ -901,6 +905,7 @@ impl TreeSink for ArenaSink {
         self.create_comment(data)
     }
 
+    #[inline]
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
         match child {
             NodeOrText::AppendNode(id) => {

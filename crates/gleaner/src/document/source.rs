@@ -672,7 +672,10 @@ impl<'a> Scanner<'a> {
                 continue;
             };
             if lt > from {
-                self.pending = Some(markup);
+                // [`Scanner::next`] took the pending markup before it
+                // called: the slot is empty, and filled with nothing to
+                // drop.
+                self.pending.get_or_insert(markup);
                 self.pos = lt;
                 return Scanned {
                     kind: TokenKind::Text,

@@ -348,11 +348,18 @@ pub(crate) fn has_special(bytes: &[u8]) -> bool {
 
 /// Appends to `out` the attribute value `raw`: character references
 /// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
+/// Inlined up to the common case, a value with nothing to decode.
+#[inline]
 fn push_attribute_value(out: &mut String, raw: &str) {
     if !has_special(raw.as_bytes()) {
         out.push_str(raw);
         return;
     }
+    push_decoded_attribute_value(out, raw);
+}
+
+/// [`push_attribute_value`] of a value with a `&`, CR or NUL.
+fn push_decoded_attribute_value(out: &mut String, raw: &str) {
     for_each_piece(raw, true, |piece| match piece {
         Piece::Literal(s) => push_normalized(out, s, true),
         Piece::Decoded(c) => out.push(c),

@@ -330,20 +330,12 @@ impl Builder {
     }
 
     /// Processes a tag; the own tree builder takes its attributes as they
-    /// are, html5ever's as its own.
+    /// are, html5ever's as its own. Inlined into the feed loop (it runs for every tag); html5ever's
+    /// case is kept out of line.
+    #[inline]
     fn tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
         match self {
-            Builder::Html5ever(b) => {
-                let attrs = tag.attrs.to_html5ever();
-                let tag = Tag {
-                    kind: tag.kind,
-                    name: tag.name,
-                    self_closing: tag.self_closing,
-                    attrs,
-                    had_duplicate_attributes: false,
-                };
-                b.process_token(Token::TagToken(tag), 1)
-            }
+            Builder::Html5ever(b) => html5ever_tag(b, tag),
             Builder::Own(b) => b.process_tag(tag),
         }
     }
@@ -518,6 +510,21 @@ impl Feeder {
         };
         over(self.bound()) && over(self.measure())
     }
+}
+
+/// `tag` processed by html5ever's tree builder, its attributes made
+/// html5ever's own.
+#[inline(never)]
+fn html5ever_tag(b: &TreeBuilder<u32, ArenaSink>, tag: OwnTag) -> TokenSinkResult<u32> {
+    let attrs = tag.attrs.to_html5ever();
+    let tag = Tag {
+        kind: tag.kind,
+        name: tag.name,
+        self_closing: tag.self_closing,
+        attrs,
+        had_duplicate_attributes: false,
+    };
+    b.process_token(Token::TagToken(tag), 1)
 }
 
 /// The end tag `name`.

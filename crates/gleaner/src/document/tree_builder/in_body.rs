@@ -38,6 +38,7 @@ impl OwnTreeBuilder {
     }
 
     /// Characters in body: formatting reconstructed, then inserted.
+    #[inline]
     pub(super) fn body_text(&mut self, text: &str) {
         self.reconstruct_formatting();
         if self.frameset_ok && !text.bytes().all(is_space) {

@@ -1005,8 +1005,19 @@ impl OwnTreeBuilder {
         self.active.push(Active::Element { node, name });
     }
 
-    /// "Reconstruct the active formatting elements".
+    /// "Reconstruct the active formatting elements". Inlined up to the
+    /// most common case, an empty list or a marker last: nothing to do.
+    #[inline]
     fn reconstruct_formatting(&mut self) {
+        if let None | Some(Active::Marker) = self.active.last() {
+            return;
+        }
+        self.reconstruct_formatting_elements();
+    }
+
+    /// [`OwnTreeBuilder::reconstruct_formatting`] with an element last
+    /// in the list.
+    fn reconstruct_formatting_elements(&mut self) {
         let Some(last) = self.active.last() else { return };
         let open = |builder: &Self, entry: &Active| match entry {
             Active::Marker => true,
