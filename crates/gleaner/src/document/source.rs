@@ -786,7 +786,7 @@ impl<'a> Scanner<'a> {
         let (end, packed) = tag_name_end_packed(s, from);
         let raw = s.get(from..end).unwrap_or_default();
         let common = if raw.len() <= 8 {
-            lower_packed(packed).and_then(short_common_tag_name)
+            lowercase_packed(packed).and_then(short_common_tag_name)
         } else {
             common_tag_name(raw)
         };
@@ -828,10 +828,10 @@ impl<'a> Scanner<'a> {
 /// The atom of a common tag name spelt `raw` in any case: cheaper than
 /// hashing the name into an atom, and it runs for every tag of the page.
 /// A name of up to eight ASCII bytes is matched as one integer
-/// ([`packed_lower`]), the two longer ones byte by byte. `None` for
+/// ([`pack_lower`]), the two longer ones byte by byte. `None` for
 /// other names.
 fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
-    if let Some(packed) = packed_lower(raw) {
+    if let Some(packed) = pack_lower(raw) {
         return short_common_tag_name(packed);
     }
     // The longest of the names below.
@@ -846,7 +846,7 @@ fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
 /// `raw`, at most eight ASCII bytes, as a little-endian integer padded
 /// with spaces (which no tag name holds, so `div` and `div\0` differ),
 /// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
-fn packed_lower(raw: &[u8]) -> Option<u64> {
+fn pack_lower(raw: &[u8]) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     if raw.len() > 8 {
         return None;
@@ -857,13 +857,13 @@ fn packed_lower(raw: &[u8]) -> Option<u64> {
     for (i, &b) in raw.iter().enumerate() {
         w ^= u64::from(b ^ b' ') << (8 * i);
     }
-    lower_packed(w)
+    lowercase_packed(w)
 }
 
-/// A name of at most eight bytes packed as [`packed_lower`] packs it
+/// A name of at most eight bytes packed as [`pack_lower`] packs it
 /// (as [`tag_name_end_packed`] reads it), ASCII letters lower-cased;
 /// `None` if a byte is not ASCII.
-fn lower_packed(w: u64) -> Option<u64> {
+fn lowercase_packed(w: u64) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     if w & HIGH != 0 {
@@ -877,7 +877,7 @@ fn lower_packed(w: u64) -> Option<u64> {
     Some(w | upper >> 2)
 }
 
-/// A name as [`packed_lower`] packs it (a name of at most eight ASCII
+/// A name as [`pack_lower`] packs it (a name of at most eight ASCII
 /// bytes, lower case).
 const fn pack(name: &[u8]) -> u64 {
     let mut bytes = [b' '; 8];
@@ -1303,7 +1303,7 @@ mod tests {
             assert_eq!((&*atom, end), (name, 1 + name.len()), "{tag}");
             let (_, packed) = tag_name_end_packed(tag.as_bytes(), 1);
             if name.len() <= 8 {
-                assert_eq!(packed_lower(&tag.as_bytes()[1..end]), lower_packed(packed), "{tag}");
+                assert_eq!(pack_lower(&tag.as_bytes()[1..end]), lowercase_packed(packed), "{tag}");
             }
         }
         for other in

@@ -64,7 +64,7 @@ static BYTE_CLASS: [u8; 256] = {
     class
 };
 
-/// The first position from `i` whose byte is in none of `classes`
+/// The first position from `i` whose byte is in one of `classes`
 /// ([`BYTE_CLASS`]), or the end of `s`.
 #[inline]
 fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
