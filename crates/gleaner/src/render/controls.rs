@@ -134,24 +134,50 @@ fn control_at(bytes: &[u8], i: usize) -> bool {
 
 /// Bit 7 of each byte of the eight bytes `w` (little end first) set
 /// where the byte is below 0x20 but for tab and line feed, or is 0x7F,
-/// 0xC2 or 0xE2: a control character, or the lead byte of one. Each
-/// byte's low seven bits are compared apart (their sums cannot carry
-/// into the next byte), so the bits are exact: a line feed, which most
-/// texts hold, sends no word to the byte test (issue 12).
+/// 0xC2 or 0xE2: a control character, or the lead byte of one. The
+/// bits are exact ([`EightBytes`]): a line feed, which most texts hold,
+/// sends no word to the byte test (issue 12).
 fn control_starts(w: u64) -> u64 {
+    let b = EightBytes(w);
+    let c0 = b.ascii_in(0x00, 0x1F) & !b.ascii_in(b'\t', b'\n');
+    c0 | b.ascii_in(0x7F, 0x7F) | b.high_in(0xC2, 0xC2) | b.high_in(0xE2, 0xE2)
+}
+
+/// Eight bytes (little end first) tested against byte ranges at once
+/// (SWAR) \[I\]: each test sets bit 7 of the bytes in its range. Each
+/// byte's low seven bits are compared apart from its high bit, so no sum
+/// carries into the next byte and every bit is exact (a plain
+/// subtraction marks falsely above a true match).
+#[derive(Clone, Copy)]
+pub(super) struct EightBytes(pub(super) u64);
+
+impl EightBytes {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let low = w & !HIGH;
-    let high = w & HIGH;
-    let ascii = !w & HIGH;
-    // Bit 7 set where the low seven bits are at least `n` (1..=0x7F).
-    let at_least = |n: u64| low.wrapping_add(ONES * (0x80 - n)) & HIGH;
-    let tab_or_line_feed = at_least(0x09) & !at_least(0x0B);
-    let c0 = !at_least(0x20) & !tab_or_line_feed;
-    let del = at_least(0x7F);
-    let c2 = at_least(0x42) & !at_least(0x43);
-    let e2 = at_least(0x62) & !at_least(0x63);
-    ((c0 | del) & ascii) | ((c2 | e2) & high)
+
+    /// Bit 7 set where the low seven bits are at least `n` (0..=0x80).
+    #[inline]
+    fn low_at_least(self, n: u8) -> u64 {
+        (self.0 & !Self::HIGH).wrapping_add(Self::ONES * u64::from(0x80 - n.min(0x80))) & Self::HIGH
+    }
+
+    /// Bit 7 set where the low seven bits are in `lo..=hi` (both below 0x80).
+    #[inline]
+    fn low_in(self, lo: u8, hi: u8) -> u64 {
+        self.low_at_least(lo) & !self.low_at_least(hi.saturating_add(1))
+    }
+
+    /// Bit 7 set at the ASCII bytes in `lo..=hi` (both below 0x80).
+    #[inline]
+    pub(super) fn ascii_in(self, lo: u8, hi: u8) -> u64 {
+        self.low_in(lo, hi) & !self.0 & Self::HIGH
+    }
+
+    /// Bit 7 set at the bytes in `lo..=hi` (both 0x80 or above).
+    #[inline]
+    pub(super) fn high_in(self, lo: u8, hi: u8) -> u64 {
+        self.low_in(lo & 0x7F, hi & 0x7F) & self.0 & Self::HIGH
+    }
 }
 
 #[cfg(test)]

@@ -340,22 +340,12 @@ const MAY_START_SPACE: [bool; 256] = {
 /// Bit 7 of each byte of the eight bytes `w` (little end first) set
 /// where the byte is in [`MAY_START_SPACE`] but is not a space followed
 /// by a byte that is not (`next`: the byte after the eighth is): the
-/// bytes [`push_collapsed`] must look at, and no others. Each byte's low
-/// seven bits are compared apart, so no carry crosses bytes and the bits
-/// are exact.
+/// bytes [`push_collapsed`] must look at, and no others (exact:
+/// [`EightBytes`](super::controls::EightBytes)).
 fn collapse_candidates(w: u64, next: bool) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let low = w & !HIGH;
-    let high = w & HIGH;
-    let ascii = !w & HIGH;
-    // Bit 7 set where the low seven bits are at least `n` (1..=0x7F).
-    let at_least = |n: u64| low.wrapping_add(ONES * (0x80 - n)) & HIGH;
-    let spaces = at_least(0x20) & !at_least(0x21) & ascii;
-    let controls = at_least(0x09) & !at_least(0x0E) & ascii;
-    let c2 = at_least(0x42) & !at_least(0x43) & high;
-    let e1_e3 = at_least(0x61) & !at_least(0x64) & high;
-    let starts = spaces | controls | c2 | e1_e3;
+    let b = super::controls::EightBytes(w);
+    let spaces = b.ascii_in(b' ', b' ');
+    let starts = spaces | b.ascii_in(0x09, 0x0D) | b.high_in(0xC2, 0xC2) | b.high_in(0xE1, 0xE3);
     let before_start = (starts >> 8) | (u64::from(next) << 63);
     (starts & !spaces) | (spaces & before_start)
 }
