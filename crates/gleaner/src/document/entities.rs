@@ -213,6 +213,10 @@ mod tests {
             "© &copy2 &copy= &x &ampx &_ &lang=en ∉"
         );
         assert_eq!(decode("&notit"), "¬it");
+        // A run of letters longer than any name, before `=`, a letter or
+        // `;`, stays literal; a name before `;` after it still decodes.
+        let long = format!("&{}=1&{}x&{};&amp;", "a".repeat(40), "b".repeat(40), "c".repeat(40));
+        assert_eq!(attr(&long), format!("{}&", &long[..long.len() - "&amp;".len()]));
     }
 
     #[test]
