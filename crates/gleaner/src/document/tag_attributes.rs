@@ -80,9 +80,10 @@ fn skip_class(s: &[u8], mut i: usize, classes: u8) -> usize {
 /// [`skip_class`] for `classes` whose bytes are all below `?` (as those
 /// of [`NAME_END`] and [`VALUE_END`] are), eight bytes at a time: a word
 /// with no byte below `?` has none of them, and an attribute name is
-/// mostly letters (issue 12: `class=` is one word, not six bytes). `(w - ONES * 0x3F) &
-/// !w & HIGH` marks the bytes below `?`, the lowest mark exactly (a false
-/// one comes only above a true one); the byte it marks is then looked up.
+/// mostly letters (issue 12: `class=` is one word, not six bytes).
+/// `(w - ONES * 0x3F) & !w & HIGH` marks the bytes below `?`, the lowest
+/// mark exactly (a false one comes only above a true one); the byte it
+/// marks is then looked up.
 #[inline]
 fn skip_class_by_words(s: &[u8], mut i: usize, classes: u8) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;

@@ -330,8 +330,8 @@ impl Builder {
     }
 
     /// Processes a tag; the own tree builder takes its attributes as they
-    /// are, html5ever's as its own. Inlined into the feed loop (it runs for every tag); html5ever's
-    /// case is kept out of line.
+    /// are, html5ever's as its own. Inlined into the feed loop (it runs
+    /// for every tag); html5ever's case is kept out of line.
     #[inline]
     fn tag(&mut self, tag: OwnTag) -> TokenSinkResult<u32> {
         match self {

@@ -378,12 +378,12 @@ fn push_collapsed(out: &mut String, core: &str) {
         // a space before a byte that cannot ([`collapse_candidates`]).
         if let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
             let next = bytes.get(i + 8).is_some_and(|&b| MAY_START_SPACE[usize::from(b)]);
-            let odd = collapse_candidates(u64::from_le_bytes(*chunk), next);
-            if odd == 0 {
+            let candidates = collapse_candidates(u64::from_le_bytes(*chunk), next);
+            if candidates == 0 {
                 i += 8;
                 continue;
             }
-            i += (odd.trailing_zeros() / 8) as usize;
+            i += (candidates.trailing_zeros() / 8) as usize;
         }
         let Some(&b) = bytes.get(i) else { break };
         if !MAY_START_SPACE[usize::from(b)] {

@@ -46,7 +46,7 @@ impl Votes {
     /// The score of a candidate: its votes times `1 − its link density`
     /// (Readability).
     pub(super) fn scored(&self, doc: &Document, id: NodeId) -> f64 {
-        self.of(id).unwrap_or(0.0) * (1.0 - doc.stats(id).link_density())
+        score(doc, id, self.of(id).unwrap_or(0.0))
     }
 
     /// Every candidate with its [score](Votes::scored), in document
@@ -56,8 +56,13 @@ impl Votes {
         &'a self,
         doc: &'a Document,
     ) -> impl Iterator<Item = (NodeId, f64)> + 'a {
-        self.candidates.iter().map(|&(c, v)| (c, v * (1.0 - doc.stats(c).link_density())))
+        self.candidates.iter().map(|&(c, v)| (c, score(doc, c, v)))
     }
+}
+
+/// [`Votes::scored`] of node `id` with `votes`.
+fn score(doc: &Document, id: NodeId, votes: f64) -> f64 {
+    votes * (1.0 - doc.stats(id).link_density())
 }
 
 /// Pass 3, **vote**. Every text block outside boilerplate with at least
