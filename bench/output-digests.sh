@@ -4,6 +4,8 @@
 #
 #   bench/output-digests.sh [DATA_DIR] > new.txt     # DATA_DIR: ../shared/data/wceb
 #   bench/output-digests.sh --check [DATA_DIR]       # compare with bench/output-digests.txt
+#   GLEANER_BIN=target/pgo/release/gleaner bench/output-digests.sh --check
+#                                                    # a binary built otherwise (bench/pgo.sh)
 #
 # One line per algorithm × output format: the SHA-256 of `gleaner extract
 # --input-dir DATA_DIR` output (jsonl for every algorithm: text, title,
@@ -16,8 +18,12 @@ check=0
 if [[ "${1:-}" == "--check" ]]; then check=1; shift; fi
 data="${1:-../shared/data/wceb}"
 [[ -d "$data" ]] || { echo "no data at $data" >&2; exit 2; }
-cargo build --release --quiet
-bin=target/release/gleaner
+if [[ -n "${GLEANER_BIN:-}" ]]; then
+  bin="$GLEANER_BIN"
+else
+  cargo build --release --quiet
+  bin=target/release/gleaner
+fi
 # The outputs (about 440 MB over the dev pages) are kept only in OUT_DIR
 # when one is given; a temporary folder is removed on exit unless the
 # outputs differ.
