@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
-use super::super::lqf::block_owners;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
@@ -209,10 +208,18 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
             blocks.add(doc, &seg);
         }
     };
-    for (id, owner) in block_owners(doc) {
-        if !doc.is_visible_text(id) {
-            continue;
-        }
+    // The owner of the last text node's parent: text nodes come in
+    // runs under one parent (issue 12).
+    let mut owner_of_parent: Option<(NodeId, NodeId)> = None;
+    for id in doc.text_nodes() {
+        let owner = match (doc.parent(id), owner_of_parent) {
+            (Some(parent), Some((p, owner))) if p == parent => owner,
+            (parent, _) => {
+                let owner = block_owner(doc, id);
+                owner_of_parent = parent.map(|p| (p, owner));
+                owner
+            }
+        };
         let new_segment = match previous {
             None => true,
             Some((prev, prev_owner)) => prev_owner != owner || breaks_between(doc, prev, id),
@@ -415,48 +422,51 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
     let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
-    let names = doc
-        .ids()
-        .map(|id| {
-            let Some(element) = doc.element(id) else { return NameRoles::default() };
-            match *element.name() {
-                local_name!("blockquote") => blockquotes.push(id),
-                local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
-                _ => {}
+    // Every node's roles are none until its element's are read: only
+    // the elements are visited, in document order.
+    let mut names = vec![NameRoles::default(); doc.len()];
+    for id in doc.ids() {
+        let Some(element) = doc.element(id) else { continue };
+        match *element.name() {
+            local_name!("blockquote") => blockquotes.push(id),
+            local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
+            _ => {}
+        }
+        // The three attributes read in one pass over the element's.
+        let [id_value, class_value, itemprop] = element.attrs_named([
+            &local_name!("id"),
+            &local_name!("class"),
+            &local_name!("itemprop"),
+        ]);
+        if article_bodies[1].is_none() && itemprop.is_some_and(itemprop_is_article_body) {
+            let slot = usize::from(article_bodies[0].is_some());
+            article_bodies[slot] = Some(id);
+        }
+        if id_value.is_none() && class_value.is_none() {
+            continue;
+        }
+        // Siblings of a list or grid repeat the pair of the element
+        // named before: compared, not hashed.
+        let roles = match last {
+            Some((pair, roles)) if pair == (id_value, class_value) => roles,
+            _ => {
+                let roles = *seen.entry((id_value, class_value)).or_insert_with(|| {
+                    joined.clear();
+                    for value in [id_value, class_value].into_iter().flatten() {
+                        joined.push_str(value);
+                        joined.push(' ');
+                    }
+                    joined.make_ascii_lowercase();
+                    NameRoles::of(&joined)
+                });
+                last = Some(((id_value, class_value), roles));
+                roles
             }
-            // The three attributes read in one pass over the element's.
-            let [id_value, class_value, itemprop] = element.attrs_named([
-                &local_name!("id"),
-                &local_name!("class"),
-                &local_name!("itemprop"),
-            ]);
-            if article_bodies[1].is_none() && itemprop.is_some_and(itemprop_is_article_body) {
-                let slot = usize::from(article_bodies[0].is_some());
-                article_bodies[slot] = Some(id);
-            }
-            if id_value.is_none() && class_value.is_none() {
-                return NameRoles::default();
-            }
-            // Siblings of a list or grid repeat the pair of the element
-            // named before: compared, not hashed.
-            if let Some((pair, roles)) = last {
-                if pair == (id_value, class_value) {
-                    return roles;
-                }
-            }
-            let roles = *seen.entry((id_value, class_value)).or_insert_with(|| {
-                joined.clear();
-                for value in [id_value, class_value].into_iter().flatten() {
-                    joined.push_str(value);
-                    joined.push(' ');
-                }
-                joined.make_ascii_lowercase();
-                NameRoles::of(&joined)
-            });
-            last = Some(((id_value, class_value), roles));
-            roles
-        })
-        .collect();
+        };
+        if let Some(slot) = names.get_mut(id.index()) {
+            *slot = roles;
+        }
+    }
     let article_body = match article_bodies {
         [Some(body), None] => Some(body),
         _ => None,
@@ -612,6 +622,19 @@ impl<K: Fn(&Segment) -> bool> BlockSums<K> {
     }
 }
 
+/// The owner block of a node (its nearest block-level ancestor, the
+/// root outside any block), as [`block_owners`] gives it: found up the
+/// node's ancestors, for the visible text nodes alone rather than for
+/// every node by a walk with a stack (issue 12: the visible text is a
+/// few of a page's nodes, and lies a few levels below its block).
+///
+/// [`block_owners`]: super::super::lqf::block_owners
+fn block_owner(doc: &Document, id: NodeId) -> NodeId {
+    doc.ancestors(id)
+        .find(|&a| doc.flags(a).contains(crate::document::NodeFlags::BLOCK))
+        .unwrap_or(doc.root())
+}
+
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
 fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
     let mut brs = 0;
@@ -693,6 +716,25 @@ mod tests {
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");
         assert!(!out.contains("Next story"), "{out}");
+    }
+
+    /// Up the ancestors, a text node finds the owner the walk with a
+    /// stack of open blocks gives it, nested blocks, inline elements,
+    /// tables and text outside any block included.
+    #[test]
+    fn a_text_node_finds_its_owner_up_its_ancestors() {
+        let doc = parse(
+            "top<div>a<p>b<span>c<b>d</b></span>e</p>f<ul><li><a href=/>g</a></li></ul>h</div>\
+             <table><tr><td>i<em>j</em></td></tr></table>k<section><blockquote>l</blockquote>m</section>",
+        );
+        let mut checked = 0;
+        for (id, owner) in super::super::super::lqf::block_owners(&doc) {
+            if doc.is_text(id) {
+                assert_eq!(block_owner(&doc, id), owner, "{:?}", doc.text(id));
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 14);
     }
 
     #[test]
