@@ -287,29 +287,26 @@ impl CharCounts {
         let mut rest = text;
         loop {
             // Whole ASCII chunks, their classes summed in 16-bit fields,
-            // moved to the counters before a field can overflow.
+            // in runs that a field holds; each byte read from the chunk
+            // and looked up in a table of all 256 (no mask, no bound
+            // test), the text cut only after the run (issue 12).
             let mut fields = 0u64;
             let mut chunks = 0u32;
-            while let Some(chunk) = rest.as_bytes().first_chunk::<8>() {
-                let word = u64::from_le_bytes(*chunk);
-                if word & 0x8080_8080_8080_8080 != 0 {
+            for chunk in rest.as_bytes().chunks_exact(8).take(MAX_CHUNKS as usize) {
+                let Some(chunk) = chunk.first_chunk::<8>() else { break };
+                if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
                     break;
                 }
-                for byte in 0..8 {
-                    let b = (word >> (8 * byte)) & 0x7F;
-                    fields += ASCII_FIELDS.get(b as usize).copied().unwrap_or(0);
+                for &b in chunk {
+                    fields += ASCII_FIELDS[usize::from(b)];
                 }
-                rest = rest.get(8..).unwrap_or_default();
                 chunks += 1;
-                if chunks == MAX_CHUNKS {
-                    add_fields(&mut by_class, fields);
-                    chars += chunks * 8;
-                    (fields, chunks) = (0, 0);
-                }
             }
-            if chunks > 0 {
-                add_fields(&mut by_class, fields);
-                chars += chunks * 8;
+            add_fields(&mut by_class, fields);
+            chars += chunks * 8;
+            rest = rest.get(8 * chunks as usize..).unwrap_or_default();
+            if chunks == MAX_CHUNKS {
+                continue;
             }
             // The ASCII bytes before the next other character, one by one.
             let mut ascii = 0;
@@ -357,9 +354,10 @@ fn add_fields(by_class: &mut [u32; 4], fields: u64) {
 }
 
 /// [`ASCII_CLASS`] as a 1 in a 16-bit field of each class but other:
-/// space in bits 0–15, syntax in 16–31, comma in 32–47.
-const ASCII_FIELDS: [u64; 128] = {
-    let mut table = [0u64; 128];
+/// space in bits 0–15, syntax in 16–31, comma in 32–47; indexed by any
+/// byte (those above 0x7F, never looked up, are 0).
+const ASCII_FIELDS: [u64; 256] = {
+    let mut table = [0u64; 256];
     let mut b = 0;
     while b < 128 {
         table[b] = match ASCII_CLASS[b] {
@@ -398,24 +396,40 @@ const ASCII_CLASS: [u8; 128] = {
     table
 };
 
-/// The [`NameRoles`] of every node. Matching a name against the whole
-/// vocabulary is the costliest step of the analysis, and a page repeats
-/// few distinct id/class strings over many elements (most have none), so
-/// each distinct pair of `id` and `class` values is matched once, looked
-/// up by the page's own strings: the joined, lower-cased string that
-/// [`NameRoles::of`] reads ([`ElementRef::id_and_class`]) is built only for
-/// a pair not seen before (issue 12).
+/// The [`NameRoles`] of every node: those of the joined, lower-cased
+/// id and class ([`ElementRef::id_and_class`]), read as those of the id
+/// with those of the class ([`NameRoles::with`]). Matching a name against
+/// the whole vocabulary is the costliest step of the analysis, and a page
+/// repeats few distinct class strings over many elements (most have
+/// none), often beside ids of their own (`post-1`, `post-2`), so each
+/// distinct value is matched once, looked up by the page's own string,
+/// which is copied only to lower-case it (issue 12).
 ///
 /// In the same pass, the [`ElementFacts`] other passes would each walk
 /// the page for.
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
-    // Room for the distinct pairs of a typical page from the start: the
+fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
+    // Room for the distinct values of a typical page from the start: the
     // table's growth rehashed every key it held (issue 12).
-    let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
+    let mut seen: HashMap<&'d str, NameRoles, BuildNameHasher> =
         HashMap::with_capacity_and_hasher((doc.len() / 8).min(1 << 14), BuildNameHasher::default());
-    let mut joined = String::new();
+    let mut lower = String::new();
+    // An id or class value's roles, read once per distinct value: the
+    // value itself when it has no capital, else a lower-cased copy.
+    let mut roles_of = |value: Option<&'d str>| -> NameRoles {
+        let Some(value) = value else { return NameRoles::default() };
+        *seen.entry(value).or_insert_with(|| {
+            if value.bytes().any(|b| b.is_ascii_uppercase()) {
+                lower.clear();
+                lower.push_str(value);
+                lower.make_ascii_lowercase();
+                NameRoles::of(&lower)
+            } else {
+                NameRoles::of(value)
+            }
+        })
+    };
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
@@ -450,15 +464,7 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
         let roles = match last {
             Some((pair, roles)) if pair == (id_value, class_value) => roles,
             _ => {
-                let roles = *seen.entry((id_value, class_value)).or_insert_with(|| {
-                    joined.clear();
-                    for value in [id_value, class_value].into_iter().flatten() {
-                        joined.push_str(value);
-                        joined.push(' ');
-                    }
-                    joined.make_ascii_lowercase();
-                    NameRoles::of(&joined)
-                });
+                let roles = roles_of(id_value).with(roles_of(class_value));
                 last = Some(((id_value, class_value), roles));
                 roles
             }

@@ -281,6 +281,15 @@ impl NameRoles {
         roles
     }
 
+    /// The roles of both: those of an element's id and of its class
+    /// read apart. No word holds a space, and a name part, a negation or
+    /// a comment part never crosses one, so the roles of the joined
+    /// `"id class "` are those of `"id"` with those of `"class"` (a test
+    /// checks it on generated names).
+    pub(super) fn with(self, other: NameRoles) -> NameRoles {
+        NameRoles(self.0 | other.0)
+    }
+
     /// Does a word of this role occur?
     pub(super) fn has(self, role: Role) -> bool {
         self.0 & bit(role) != 0
@@ -638,6 +647,39 @@ mod tests {
             name.push(' ');
             let blanked = without_negated_parts(&name);
             assert_eq!(automaton.roles(&blanked), NameRoles::by_scan(&blanked), "{name:?}");
+        }
+    }
+
+    /// The roles of two names joined by a space are those of each,
+    /// with or without the space after it ([`NameRoles::with`]): what an
+    /// element's id and class say is read from each alone.
+    #[test]
+    fn joined_names_say_what_each_says() {
+        let mut pieces: Vec<String> = VOCABULARY.iter().map(|w| w.word.to_string()).collect();
+        pieces.extend(VOCABULARY.iter().map(|w| format!("x{}s", w.word)));
+        pieces
+            .extend(["no", "not", "no-", "-", "ary", "main", "a", "1", "é", ""].map(String::from));
+        let separators = ["-", "_", " ", "", "é"];
+        let mut state: u64 = 424242;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let name = |next: &mut dyn FnMut(usize) -> usize| {
+            let mut name = String::new();
+            for i in 0..next(4) {
+                if i > 0 {
+                    name.push_str(separators[next(separators.len())]);
+                }
+                name.push_str(&pieces[next(pieces.len())]);
+            }
+            name
+        };
+        for _ in 0..20_000 {
+            let (id, class) = (name(&mut next), name(&mut next));
+            let joined = NameRoles::of(&format!("{id} {class} "));
+            assert_eq!(joined, NameRoles::of(&id).with(NameRoles::of(&class)), "{id:?} {class:?}");
+            assert_eq!(NameRoles::of(&id), NameRoles::of(&format!("{id} ")), "{id:?}");
         }
     }
 
