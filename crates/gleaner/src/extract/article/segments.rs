@@ -420,7 +420,7 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     let mut roles_of = |value: Option<&'d str>| -> NameRoles {
         let Some(value) = value else { return NameRoles::default() };
         *seen.entry(value).or_insert_with(|| {
-            if value.bytes().any(|b| b.is_ascii_uppercase()) {
+            if has_ascii_uppercase(value.as_bytes()) {
                 lower.clear();
                 lower.push_str(value);
                 lower.make_ascii_lowercase();
@@ -480,6 +480,28 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     (names, ElementFacts { article_body, blockquotes, headings })
 }
 
+/// Does `bytes` hold an ASCII capital? Eight bytes at a time (SWAR
+/// \[I\]): each byte's low seven bits are compared with `A` and `Z` by
+/// adding to them (no carry crosses a byte), and bytes above 0x7F are
+/// ruled out; the last bytes are padded with zeros.
+fn has_ascii_uppercase(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let upper = |w: u64| {
+        let low = w & !HIGH;
+        let from_a = low + ONES * (0x80 - u64::from(b'A'));
+        let past_z = low + ONES * (0x80 - u64::from(b'Z') - 1);
+        from_a & !past_z & !w & HIGH != 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    if chunks.by_ref().any(|c| c.first_chunk::<8>().is_some_and(|c| upper(u64::from_le_bytes(*c))))
+    {
+        return true;
+    }
+    let tail = chunks.remainder().iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
+    upper(tail)
+}
+
 /// What [`element_name_roles`] gathers besides the names' roles.
 struct ElementFacts {
     /// The one element marked up as the article's body, if only one is.
@@ -495,8 +517,8 @@ struct ElementFacts {
 /// An element's `id` and `class` values.
 type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
 
-/// A multiplicative hash over eight bytes at a time for the short
-/// id/class strings of [`element_name_roles`]: the table lives for one
+/// A multiplicative hash over the ends of the short id/class strings of
+/// [`element_name_roles`] ([`NameHasher::write`]): the table lives for one
 /// page and its keys come from that page, so speed matters and the
 /// flooding resistance of the standard SipHash does not (the rotate, xor
 /// and multiply of the Firefox/rustc "Fx" hash \[I\]).
@@ -504,18 +526,22 @@ type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
 struct NameHasher(u64);
 
 impl std::hash::Hasher for NameHasher {
+    /// The length, and the first and the last eight bytes (which overlap
+    /// in a name shorter than sixteen): two steps whatever the length. A
+    /// page's names that differ only in the middle share a bucket and
+    /// are told apart by comparison (issue 12: hashing every word of each
+    /// name cost more than the rest of the lookup).
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        let len = bytes.len() as u64;
+        match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            (Some(first), Some(last)) => {
+                self.add(u64::from_le_bytes(*first) ^ len.rotate_right(8));
+                self.add(u64::from_le_bytes(*last));
+            }
+            _ => {
+                let word = bytes.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
+                self.add(word ^ (len << 59));
+            }
         }
     }
 
@@ -741,6 +767,24 @@ mod tests {
             }
         }
         assert_eq!(checked, 14);
+    }
+
+    #[test]
+    fn capitals_are_found_in_any_chunk_and_only_capitals() {
+        for n in 0..20 {
+            for at in 0..n {
+                for (c, upper) in
+                    [('A', true), ('Z', true), ('M', true), ('@', false), ('[', false)]
+                {
+                    let s: String = (0..n).map(|i| if i == at { c } else { 'a' }).collect();
+                    assert_eq!(has_ascii_uppercase(s.as_bytes()), upper, "{s:?}");
+                }
+            }
+        }
+        for s in ["", "abc-def_ghi 123", "éàü\u{c1}\u{1f600}", "\u{ff}\u{80}{}`~"] {
+            assert!(!has_ascii_uppercase(s.as_bytes()), "{s:?}");
+        }
+        assert!(has_ascii_uppercase("ééééQ".as_bytes()));
     }
 
     #[test]
