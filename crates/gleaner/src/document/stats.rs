@@ -375,15 +375,15 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     (count.chars, count.words)
 }
 
-/// True when `t` is empty or all ASCII whitespace as
+/// True when `t` (a text or its bytes) is empty or all ASCII whitespace as
 /// [`char::is_whitespace`] says (U+0020, U+0009–U+000D), so that
 /// [`count_text`] finds neither characters nor words in it: eight bytes
 /// at a time, the last bytes padded with spaces, stopping at the first
 /// chunk with another byte.
-pub(crate) fn is_ascii_blank(t: &str) -> bool {
+pub(crate) fn is_ascii_blank(t: impl AsRef<[u8]>) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let blank = |w: u64| w & HIGH == 0 && ascii_space_bits(w) == HIGH;
-    let bytes = t.as_bytes();
+    let bytes = t.as_ref();
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         if !blank(u64::from_le_bytes(*chunk)) {

@@ -334,10 +334,13 @@ fn token_ccv(doc: &Document) -> Ccv {
             }
         }
         None => {
-            let start = ccv.values.len();
-            ccv.values.resize(start + token_words(doc, token), 1);
-            let (start, end) = (start as u32, ccv.values.len() as u32);
-            if end > start {
+            // Most text tokens are the whitespace between two tags: no
+            // entry, no span.
+            let words = token_words(doc, token);
+            if words > 0 {
+                let start = ccv.values.len();
+                ccv.values.resize(start + words, 1);
+                let (start, end) = (start as u32, ccv.values.len() as u32);
                 ccv.spans.push(Span::new(start, end, token.node()));
             }
         }
@@ -351,15 +354,20 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// again; most others are the whitespace between two tags, which has
 /// none (issue 12). Inlined into [`token_ccv`]'s loop, which calls it
 /// for every text token.
+/// The token's bytes are compared and tested as bytes, without the
+/// character-boundary tests of cutting the text (issue 12); only a text
+/// that needs counting is cut as text.
 #[inline]
 fn token_words(doc: &Document, token: SourceToken) -> usize {
-    let text = doc.source().token_text(token);
+    let source = doc.source();
+    let bytes =
+        source.text().as_bytes().get(token.start as usize..token.end as usize).unwrap_or_default();
     match token.node() {
-        Some(node) if doc.is_visible_text(node) && doc.text(node) == text => {
+        Some(node) if doc.is_visible_text(node) && doc.text(node).as_bytes() == bytes => {
             doc.stats(node).words as usize
         }
-        None if crate::document::is_ascii_blank(text) => 0,
-        _ => count_words(text),
+        None if crate::document::is_ascii_blank(bytes) => 0,
+        _ => count_words(source.token_text(token)),
     }
 }
 

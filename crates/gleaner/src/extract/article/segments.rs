@@ -189,6 +189,9 @@ pub(super) struct Analysis {
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
+    // The names' roles, with the visible text nodes found in the same
+    // walk over the nodes (issue 12).
+    let (names, facts) = element_name_roles(doc);
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
     let mut segments = Segments::default();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
@@ -211,7 +214,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // The owner of the last text node's parent: text nodes come in
     // runs under one parent (issue 12).
     let mut owner_of_parent: Option<(NodeId, NodeId)> = None;
-    for id in doc.text_nodes() {
+    for &id in &facts.texts {
         let owner = match (doc.parent(id), owner_of_parent) {
             (Some(parent), Some((p, owner))) if p == parent => owner,
             (parent, _) => {
@@ -256,7 +259,6 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     drop(ratios);
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let (names, facts) = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
     let ElementFacts { article_body, headings, .. } = facts;
     Analysis { segments, segment_of, blocks, names, widgets, article_body, headings }
@@ -433,6 +435,7 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
+    let mut texts = Vec::new();
     let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
@@ -440,7 +443,12 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     // the elements are visited, in document order.
     let mut names = vec![NameRoles::default(); doc.len()];
     for id in doc.ids() {
-        let Some(element) = doc.element(id) else { continue };
+        let Some(element) = doc.element(id) else {
+            if doc.is_visible_text(id) {
+                texts.push(id);
+            }
+            continue;
+        };
         match *element.name() {
             local_name!("blockquote") => blockquotes.push(id),
             local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
@@ -477,7 +485,7 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
         [Some(body), None] => Some(body),
         _ => None,
     };
-    (names, ElementFacts { article_body, blockquotes, headings })
+    (names, ElementFacts { article_body, blockquotes, headings, texts })
 }
 
 /// Does `bytes` hold an ASCII capital? Eight bytes at a time (SWAR
@@ -512,6 +520,9 @@ struct ElementFacts {
     /// The `h1`, `h2` and `h3` elements, in document order (the title
     /// match, `title_match`).
     headings: Vec<NodeId>,
+    /// The visible text nodes ([`Document::text_nodes`]), in document
+    /// order (the segments).
+    texts: Vec<NodeId>,
 }
 
 /// An element's `id` and `class` values.
