@@ -189,10 +189,11 @@ pub(super) struct Analysis {
 /// [`Ccb`] computes it), sums them per block, and reads every element's
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
-    // The names' roles, with the visible text nodes found in the same
-    // walk over the nodes (issue 12).
-    let (names, facts) = element_name_roles(doc);
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
+    // The names' roles, with the visible text nodes found in the same
+    // walk over the nodes (issue 12); after TCCB, whose arrays are the
+    // analysis' largest (issue 13).
+    let (names, mut facts) = element_name_roles(doc);
     let mut segments = Segments::default();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
     let mut blocks = BlockSums::new(|block: &Segment| {
@@ -257,6 +258,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // Only the segments outlive the analysis, kept for every attempt:
     // free the rest first, and leave no doubling slack.
     drop(ratios);
+    facts.texts = Vec::new();
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
     let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
