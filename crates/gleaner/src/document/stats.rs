@@ -342,15 +342,7 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     let mut count = AsciiCount::new();
     let mut i = 0;
     while i < bytes.len() {
-        while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            let w = u64::from_le_bytes(*chunk);
-            if w & HIGH != 0 {
-                break;
-            }
-            let space = count.add(w);
-            count.after_space = (space >> 56) & 0x80;
-            i += 8;
-        }
+        i = count.add_ascii_chunks(bytes, i);
         let rest = bytes.get(i..).unwrap_or_default();
         let w = match rest.first_chunk::<8>() {
             Some(chunk) => u64::from_le_bytes(*chunk),
@@ -383,15 +375,15 @@ pub(crate) fn count_text(t: &str) -> (u32, u32) {
     (count.chars, count.words)
 }
 
-/// True when `t` is empty or all ASCII whitespace as
+/// True when `t` (a text or its bytes) is empty or all ASCII whitespace as
 /// [`char::is_whitespace`] says (U+0020, U+0009–U+000D), so that
 /// [`count_text`] finds neither characters nor words in it: eight bytes
 /// at a time, the last bytes padded with spaces, stopping at the first
 /// chunk with another byte.
-pub(crate) fn is_ascii_blank(t: &str) -> bool {
+pub(crate) fn is_ascii_blank(t: impl AsRef<[u8]>) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let blank = |w: u64| w & HIGH == 0 && ascii_space_bits(w) == HIGH;
-    let bytes = t.as_bytes();
+    let bytes = t.as_ref();
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         if !blank(u64::from_le_bytes(*chunk)) {
@@ -432,6 +424,45 @@ impl AsciiCount {
             char_lanes: 0,
             word_lanes: 0,
             pending: 0,
+        }
+    }
+
+    /// Adds the whole chunks of eight ASCII bytes from `bytes[i..]` on,
+    /// up to the first chunk with another byte or the last bytes, and
+    /// returns where they end. The chunks are read in runs that fit the
+    /// counters' room by a loop that keeps only the chunk iterator: no
+    /// index or flush test per chunk (issue 12).
+    #[inline]
+    fn add_ascii_chunks(&mut self, bytes: &[u8], mut i: usize) -> usize {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        loop {
+            // Below 255: `add` flushes at 255.
+            let room = 255 - self.pending.min(254) as usize;
+            let (mut char_lanes, mut word_lanes, mut after_space) =
+                (self.char_lanes, self.word_lanes, self.after_space);
+            let mut taken = 0;
+            for chunk in bytes.get(i..).unwrap_or_default().chunks_exact(8).take(room) {
+                let w = chunk.first_chunk::<8>().map_or(HIGH, |c| u64::from_le_bytes(*c));
+                if w & HIGH != 0 {
+                    break;
+                }
+                let space = ascii_space_bits(w);
+                let letters = !space & HIGH;
+                char_lanes += letters >> 7;
+                word_lanes += (letters & ((space << 8) | after_space)) >> 7;
+                after_space = (space >> 56) & 0x80;
+                taken += 1;
+            }
+            i += 8 * taken;
+            (self.char_lanes, self.word_lanes, self.after_space) =
+                (char_lanes, word_lanes, after_space);
+            self.pending += taken as u32;
+            if self.pending >= 255 {
+                self.flush();
+            }
+            if taken < room {
+                return i;
+            }
         }
     }
 

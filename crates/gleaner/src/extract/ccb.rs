@@ -45,7 +45,7 @@ use std::str::FromStr;
 
 use markup5ever::local_name;
 
-use super::signal::gaussian_blur;
+use super::signal::gaussian_blur_binary;
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
 use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
 use crate::error::{Error, Result};
@@ -227,7 +227,9 @@ impl Span {
 /// The content code vector and its content spans, in source order.
 #[derive(Debug, Default)]
 struct Ccv {
-    values: Vec<f32>,
+    /// 1 for content, 0 for code: a byte an entry, as the blur reads
+    /// them ([`gaussian_blur_binary`]).
+    values: Vec<u8>,
     spans: Vec<Span>,
     /// Votes of each span when it votes as a whole: its non-whitespace
     /// characters (empty when [`Ccv::entries_vote`]).
@@ -274,7 +276,7 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 }
                 // Step 2 [S-2]: all tags are code, one 0 per character.
                 let len = collapsed_len(source.token_text(token));
-                ccv.values.resize(ccv.values.len() + len, 0.0);
+                ccv.values.resize(ccv.values.len() + len, 0);
                 space = false;
             }
             _ => {
@@ -292,11 +294,11 @@ fn char_ccv(source: &Source, ignore_anchors: bool) -> Ccv {
                 for_each_decoded_char(raw, |c| {
                     if c.is_whitespace() {
                         if !space {
-                            ccv.values.push(1.0);
+                            ccv.values.push(1);
                             space = true;
                         }
                     } else {
-                        ccv.values.push(1.0);
+                        ccv.values.push(1);
                         weight = weight.saturating_add(1);
                         space = false;
                     }
@@ -328,14 +330,17 @@ fn token_ccv(doc: &Document) -> Ccv {
     source.for_each_content_token(|token, name| match name {
         Some(name) => {
             if *name != local_name!("a") {
-                ccv.values.push(0.0);
+                ccv.values.push(0);
             }
         }
         None => {
-            let start = ccv.values.len();
-            ccv.values.resize(start + token_words(doc, token), 1.0);
-            let (start, end) = (start as u32, ccv.values.len() as u32);
-            if end > start {
+            // Most text tokens are the whitespace between two tags: no
+            // entry, no span.
+            let words = token_words(doc, token);
+            if words > 0 {
+                let start = ccv.values.len();
+                ccv.values.resize(start + words, 1);
+                let (start, end) = (start as u32, ccv.values.len() as u32);
                 ccv.spans.push(Span::new(start, end, token.node()));
             }
         }
@@ -349,15 +354,20 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// again; most others are the whitespace between two tags, which has
 /// none (issue 12). Inlined into [`token_ccv`]'s loop, which calls it
 /// for every text token.
+/// The token's bytes are compared and tested as bytes, without the
+/// character-boundary tests of cutting the text (issue 12); only a text
+/// that needs counting is cut as text.
 #[inline]
 fn token_words(doc: &Document, token: SourceToken) -> usize {
-    let text = doc.source().token_text(token);
+    let source = doc.source();
+    let bytes =
+        source.text().as_bytes().get(token.start as usize..token.end as usize).unwrap_or_default();
     match token.node() {
-        Some(node) if doc.is_visible_text(node) && doc.text(node) == text => {
+        Some(node) if doc.is_visible_text(node) && doc.text(node).as_bytes() == bytes => {
             doc.stats(node).words as usize
         }
-        None if crate::document::is_ascii_blank(text) => 0,
-        _ => count_words(text),
+        None if crate::document::is_ascii_blank(bytes) => 0,
+        _ => count_words(source.token_text(token)),
     }
 }
 
@@ -438,10 +448,10 @@ impl Ccb {
         };
         ccv.spans.shrink_to_fit();
         // Step 3 [S-2]: blur "until convergence" = one blur with the
-        // effective σ [I], in O(n). The blur takes the values over.
-        let mut values = std::mem::take(&mut ccv.values);
-        values.shrink_to_fit();
-        let ccr = gaussian_blur(values, c.sigma, c.box_passes);
+        // effective σ [I], in O(n).
+        let values = std::mem::take(&mut ccv.values);
+        let ccr = gaussian_blur_binary(&values, c.sigma, c.box_passes);
+        drop(values);
         // Step 4 [S-2]: content with CCR ≥ t; text-block maintenance keeps
         // a block when any entry passes.
         let t = c.threshold as f32;
@@ -601,7 +611,7 @@ mod tests {
     }
 
     fn ccv_string(ccv: &Ccv) -> String {
-        ccv.values.iter().map(|&v| if v > 0.5 { '1' } else { '0' }).collect()
+        ccv.values.iter().map(|&v| if v > 0 { '1' } else { '0' }).collect()
     }
 
     #[test]

@@ -105,12 +105,85 @@ pub(crate) fn box_widths(sigma: f64, passes: usize) -> Vec<usize> {
 /// entries, so a constant signal stays constant up to the ends. The
 /// values are blurred in place, each pass keeping only the last entries
 /// its window still needs (issue 13: no second array of the signal).
+///
+/// CCB blurs its 0/1 vector with [`gaussian_blur_binary`], which agrees
+/// with this to the bit (a test compares them); this general form is
+/// that test's reference.
+#[cfg(test)]
 pub(crate) fn gaussian_blur(mut values: Vec<f32>, sigma: f64, passes: usize) -> Vec<f32> {
     let mut behind = Vec::new();
     for width in box_widths(sigma, passes) {
         box_mean(&mut values, width / 2, &mut behind);
     }
     values
+}
+
+/// [`gaussian_blur`] of a signal of small whole numbers (CCB's content
+/// code vector: 1 for content, 0 for code), to the bit: the first box
+/// pass reads the bytes into a new array, its running sum a whole number
+/// held exactly, which the `f64` sum of the general pass also is; the
+/// other passes are [`gaussian_blur`]'s (issue 12: the first pass
+/// neither converts the values nor copies the entries it will drop).
+pub(crate) fn gaussian_blur_binary(values: &[u8], sigma: f64, passes: usize) -> Vec<f32> {
+    let widths = box_widths(sigma, passes);
+    let Some((&first, rest)) = widths.split_first() else {
+        return values.iter().map(|&v| f32::from(v)).collect();
+    };
+    let mut blurred = box_mean_whole(values, first / 2);
+    let mut behind = Vec::new();
+    for &width in rest {
+        box_mean(&mut blurred, width / 2, &mut behind);
+    }
+    blurred
+}
+
+/// [`box_mean`] of whole numbers into a new array: the same operations
+/// on the same values (a running sum, divided by the entries in range at
+/// the ends, times the inverse width inside), the sum kept as an integer,
+/// which every `f64` sum of the general form equals exactly (all are
+/// whole numbers far below 2⁵³), so the results agree to the bit.
+fn box_mean_whole(values: &[u8], radius: usize) -> Vec<f32> {
+    let n = values.len();
+    let width = 2 * radius + 1;
+    if radius == 0 || width >= n {
+        // The clipped form throughout, from exact integer prefix sums.
+        let mut prefix = Vec::with_capacity(n + 1);
+        let mut sum = 0u64;
+        prefix.push(0);
+        for &v in values {
+            sum += u64::from(v);
+            prefix.push(sum);
+        }
+        return (0..n)
+            .map(|i| {
+                let (lo, hi) = (i.saturating_sub(radius), (i + radius + 1).min(n));
+                let s = prefix.get(hi).copied().unwrap_or(0) - prefix.get(lo).copied().unwrap_or(0);
+                (s as f64 / (hi - lo) as f64) as f32
+            })
+            .collect();
+    }
+    let mut out = Vec::with_capacity(n);
+    // Left border: the window [0, i + r] grows (`width < n`).
+    let mut sum: u32 = values.iter().take(radius).map(|&v| u32::from(v)).sum();
+    for (i, &added) in values.iter().enumerate().skip(radius).take(radius + 1) {
+        sum += u32::from(added);
+        out.push((f64::from(sum) / (i + 1) as f64) as f32);
+    }
+    // Interior: a full window slides by one; the few sums a window of
+    // 0/1 entries can take have their means looked up.
+    let inv = 1.0 / width as f64;
+    let means: Vec<f32> = (0..=width as u32).map(|k| (f64::from(k) * inv) as f32).collect();
+    let interior = values.get(width..).unwrap_or_default().iter().zip(values);
+    out.extend(interior.map(|(&added, &dropped)| {
+        sum = sum + u32::from(added) - u32::from(dropped);
+        means.get(sum as usize).copied().unwrap_or_else(|| (f64::from(sum) * inv) as f32)
+    }));
+    // Right border: the window [i − r, n) shrinks.
+    for (i, &dropped) in (n - radius..n).zip(values.get(n - width..).unwrap_or_default()) {
+        sum -= u32::from(dropped);
+        out.push((f64::from(sum) / (n - (i - radius)) as f64) as f32);
+    }
+    out
 }
 
 /// Replaces `values[i]` by the mean of `values[i − r ..= i + r]` (the
@@ -295,6 +368,33 @@ mod tests {
                 let mut values = src.clone();
                 box_mean(&mut values, radius, &mut Vec::new());
                 assert_eq!(values, box_mean_into(&src, radius), "n = {n}, r = {radius}");
+            }
+        }
+    }
+
+    /// The blur of a 0/1 signal from its bytes is the general blur of
+    /// the same signal to the bit, at every length around the window
+    /// widths (clipped form, borders, interior) and for CCB's σs.
+    #[test]
+    fn binary_blur_is_the_general_blur_to_the_bit() {
+        for sigma in [0.0, 1.0, 3.0, 30.0, 40.0] {
+            for n in (0..130).chain([257, 1000]) {
+                // Runs of both values of any length (a linear
+                // congruential walk, its top bit kept a while).
+                let mut x = n as u64;
+                let bits: Vec<u8> = (0..n)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        u8::from(x >> 61 < 3)
+                    })
+                    .collect();
+                let general: Vec<f32> = bits.iter().map(|&b| f32::from(b)).collect();
+                let want = gaussian_blur(general, sigma, 3);
+                let got = gaussian_blur_binary(&bits, sigma, 3);
+                let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same && want.len() == got.len(), "σ {sigma}, n {n}");
             }
         }
     }

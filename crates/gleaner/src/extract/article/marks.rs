@@ -50,59 +50,52 @@ pub(super) fn mark_boilerplate(
         return vec![false; doc.len()];
     }
     // One forward pass, each node's marks from its parent's: what the
-    // node inherits is one byte of [`Inherited`] bits per node.
+    // node inherits is one byte of [`Inherited`] bits per node. Below an
+    // element marked for a reason of its own, everything is marked and
+    // nothing is looked at: its subtree is filled and passed over, unless
+    // it is rescued, when only the comment sections in it are followed
+    // (issue 12: no node of a boilerplate subtree is visited, and no
+    // second pass looks for the subtrees to rescue).
+    let body_chars = f64::from(doc.stats(doc.body()).chars.max(1));
     let mut boilerplate = vec![false; doc.len()];
     let mut inherited = vec![Inherited(0); doc.len()];
-    for id in doc.ids().skip(1) {
+    let mut id = NodeId(1);
+    while id.index() < doc.len() {
         let from_parent = doc.parent(id).map_or(Inherited(0), |p| inherited[p.index()]);
         let Some(e) = doc.element(id) else {
             // Text (and other nodes) have no reason, name or comment
             // role of their own: they take their parent's bits as they
-            // are.
-            boilerplate[id.index()] = from_parent.has(Inherited::BOILERPLATE);
+            // are (a marked parent's subtree was passed over).
             inherited[id.index()] = from_parent;
+            id = NodeId(id.0 + 1);
             continue;
         };
         // The element and its names read once, for the reason and the
         // bits alike (issue 12).
         let names = a.names(id);
         let in_table = from_parent.has(Inherited::TABLE_OR_CODE);
-        let marked = from_parent.has(Inherited::BOILERPLATE)
-            || element_reason(&e, names, strictness, in_table).is_some();
-        let mut own = Inherited(0);
-        if marked {
-            own.0 |= Inherited::BOILERPLATE;
+        let comments = from_parent.has(Inherited::COMMENTS) || names.has(Role::Comment);
+        if element_reason(&e, names, strictness, in_table).is_some() {
+            let end = doc.subtree_end(id);
+            if !comments && f64::from(doc.stats(id).chars) > cfg.rescue_share * body_chars {
+                // Rescued: only the comments inside stay marked, and
+                // nothing inside is rescued again.
+                mark_comment_sections(doc, a, id, &mut boilerplate);
+            } else if let Some(subtree) = boilerplate.get_mut(id.index()..end.index()) {
+                subtree.fill(true);
+            }
+            id = end;
+            continue;
         }
-        if from_parent.has(Inherited::COMMENTS)
-            || (strictness != Strictness::Off && names.has(Role::Comment))
-        {
+        let mut own = Inherited(0);
+        if comments {
             own.0 |= Inherited::COMMENTS;
         }
         if in_table || matches!(e.name, local_name!("table") | local_name!("code")) {
             own.0 |= Inherited::TABLE_OR_CODE;
         }
-        boilerplate[id.index()] = marked;
         inherited[id.index()] = own;
-    }
-    let body_chars = f64::from(doc.stats(doc.body()).chars.max(1));
-    let comments = |id: NodeId| inherited[id.index()].has(Inherited::COMMENTS);
-    let mut id = NodeId(0);
-    while id.index() < doc.len() {
-        if boilerplate[id.index()]
-            && !comments(id)
-            && !doc.parent(id).is_some_and(|p| boilerplate[p.index()])
-            && f64::from(doc.stats(id).chars) > cfg.rescue_share * body_chars
-        {
-            // Rescued: only the comments inside stay marked, and nothing
-            // inside is rescued again.
-            let end = doc.subtree_end(id);
-            for d in doc.subtree(id) {
-                boilerplate[d.index()] = comments(d);
-            }
-            id = end;
-        } else {
-            id = NodeId(id.0 + 1);
-        }
+        id = NodeId(id.0 + 1);
     }
     // Widgets are not the article however much text they hold; a page
     // that is nothing but one yields it at the last attempt.
@@ -114,13 +107,30 @@ pub(super) fn mark_boilerplate(
     boilerplate
 }
 
-/// What [`mark_boilerplate`] passes from a node to its children.
+/// Marks the comment sections in the subtree of `top` (itself none):
+/// each node is in one when its parent is, or its own class or id names
+/// one ([`Role::Comment`]), as [`mark_boilerplate`] reads them.
+fn mark_comment_sections(doc: &Document, a: &Analysis, top: NodeId, boilerplate: &mut [bool]) {
+    let end = doc.subtree_end(top);
+    if let Some(top) = boilerplate.get_mut(top.index()) {
+        *top = false;
+    }
+    for d in (top.0 + 1..end.0).map(NodeId) {
+        // (A node that is no element has no names.)
+        let in_comments = doc.parent(d).is_some_and(|p| boilerplate.get(p.index()) == Some(&true))
+            || a.names(d).has(Role::Comment);
+        if let Some(slot) = boilerplate.get_mut(d.index()) {
+            *slot = in_comments;
+        }
+    }
+}
+
+/// What [`mark_boilerplate`] passes from a node to its children (a
+/// marked node passes nothing: its subtree is not visited).
 #[derive(Debug, Clone, Copy)]
 struct Inherited(u8);
 
 impl Inherited {
-    /// The node is boilerplate.
-    const BOILERPLATE: u8 = 1;
     /// The node is in a comment section.
     const COMMENTS: u8 = 1 << 1;
     /// Its children are inside a `<table>` or `<code>`.

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
-use super::super::lqf::block_owners;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
@@ -191,6 +190,10 @@ pub(super) struct Analysis {
 /// class and id against the [vocabulary](super::vocabulary) once.
 pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     let ratios = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb)).node_ratios(doc);
+    // The names' roles, with the visible text nodes found in the same
+    // walk over the nodes (issue 12); after TCCB, whose arrays are the
+    // analysis' largest (issue 13).
+    let (names, mut facts) = element_name_roles(doc);
     let mut segments = Segments::default();
     let mut segment_of = vec![NO_SEGMENT; doc.len()];
     let mut blocks = BlockSums::new(|block: &Segment| {
@@ -209,10 +212,18 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
             blocks.add(doc, &seg);
         }
     };
-    for (id, owner) in block_owners(doc) {
-        if !doc.is_visible_text(id) {
-            continue;
-        }
+    // The owner of the last text node's parent: text nodes come in
+    // runs under one parent (issue 12).
+    let mut owner_of_parent: Option<(NodeId, NodeId)> = None;
+    for &id in &facts.texts {
+        let owner = match (doc.parent(id), owner_of_parent) {
+            (Some(parent), Some((p, owner))) if p == parent => owner,
+            (parent, _) => {
+                let owner = block_owner(doc, id);
+                owner_of_parent = parent.map(|p| (p, owner));
+                owner
+            }
+        };
         let new_segment = match previous {
             None => true,
             Some((prev, prev_owner)) => prev_owner != owner || breaks_between(doc, prev, id),
@@ -247,9 +258,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // Only the segments outlive the analysis, kept for every attempt:
     // free the rest first, and leave no doubling slack.
     drop(ratios);
+    facts.texts = Vec::new();
     segments.shrink_to_fit();
     let blocks = blocks.into_sorted();
-    let (names, facts) = element_name_roles(doc);
     let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
     let ElementFacts { article_body, headings, .. } = facts;
     Analysis { segments, segment_of, blocks, names, widgets, article_body, headings }
@@ -280,29 +291,26 @@ impl CharCounts {
         let mut rest = text;
         loop {
             // Whole ASCII chunks, their classes summed in 16-bit fields,
-            // moved to the counters before a field can overflow.
+            // in runs that a field holds; each byte read from the chunk
+            // and looked up in a table of all 256 (no mask, no bound
+            // test), the text cut only after the run (issue 12).
             let mut fields = 0u64;
             let mut chunks = 0u32;
-            while let Some(chunk) = rest.as_bytes().first_chunk::<8>() {
-                let word = u64::from_le_bytes(*chunk);
-                if word & 0x8080_8080_8080_8080 != 0 {
+            for chunk in rest.as_bytes().chunks_exact(8).take(MAX_CHUNKS as usize) {
+                let Some(chunk) = chunk.first_chunk::<8>() else { break };
+                if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
                     break;
                 }
-                for byte in 0..8 {
-                    let b = (word >> (8 * byte)) & 0x7F;
-                    fields += ASCII_FIELDS.get(b as usize).copied().unwrap_or(0);
+                for &b in chunk {
+                    fields += ASCII_FIELDS[usize::from(b)];
                 }
-                rest = rest.get(8..).unwrap_or_default();
                 chunks += 1;
-                if chunks == MAX_CHUNKS {
-                    add_fields(&mut by_class, fields);
-                    chars += chunks * 8;
-                    (fields, chunks) = (0, 0);
-                }
             }
-            if chunks > 0 {
-                add_fields(&mut by_class, fields);
-                chars += chunks * 8;
+            add_fields(&mut by_class, fields);
+            chars += chunks * 8;
+            rest = rest.get(8 * chunks as usize..).unwrap_or_default();
+            if chunks == MAX_CHUNKS {
+                continue;
             }
             // The ASCII bytes before the next other character, one by one.
             let mut ascii = 0;
@@ -350,9 +358,10 @@ fn add_fields(by_class: &mut [u32; 4], fields: u64) {
 }
 
 /// [`ASCII_CLASS`] as a 1 in a 16-bit field of each class but other:
-/// space in bits 0–15, syntax in 16–31, comma in 32–47.
-const ASCII_FIELDS: [u64; 128] = {
-    let mut table = [0u64; 128];
+/// space in bits 0–15, syntax in 16–31, comma in 32–47; indexed by any
+/// byte (those above 0x7F, never looked up, are 0).
+const ASCII_FIELDS: [u64; 256] = {
+    let mut table = [0u64; 256];
     let mut b = 0;
     while b < 128 {
         table[b] = match ASCII_CLASS[b] {
@@ -391,77 +400,116 @@ const ASCII_CLASS: [u8; 128] = {
     table
 };
 
-/// The [`NameRoles`] of every node. Matching a name against the whole
-/// vocabulary is the costliest step of the analysis, and a page repeats
-/// few distinct id/class strings over many elements (most have none), so
-/// each distinct pair of `id` and `class` values is matched once, looked
-/// up by the page's own strings: the joined, lower-cased string that
-/// [`NameRoles::of`] reads ([`ElementRef::id_and_class`]) is built only for
-/// a pair not seen before (issue 12).
+/// The [`NameRoles`] of every node: those of the joined, lower-cased
+/// id and class ([`ElementRef::id_and_class`]), read as those of the id
+/// with those of the class ([`NameRoles::with`]). Matching a name against
+/// the whole vocabulary is the costliest step of the analysis, and a page
+/// repeats few distinct class strings over many elements (most have
+/// none), often beside ids of their own (`post-1`, `post-2`), so each
+/// distinct value is matched once, looked up by the page's own string,
+/// which is copied only to lower-case it (issue 12).
 ///
 /// In the same pass, the [`ElementFacts`] other passes would each walk
 /// the page for.
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
-    // Room for the distinct pairs of a typical page from the start: the
+fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
+    // Room for the distinct values of a typical page from the start: the
     // table's growth rehashed every key it held (issue 12).
-    let mut seen: HashMap<NamePair, NameRoles, BuildNameHasher> =
+    let mut seen: HashMap<&'d str, NameRoles, BuildNameHasher> =
         HashMap::with_capacity_and_hasher((doc.len() / 8).min(1 << 14), BuildNameHasher::default());
-    let mut joined = String::new();
+    let mut lower = String::new();
+    // An id or class value's roles, read once per distinct value: the
+    // value itself when it has no capital, else a lower-cased copy.
+    let mut roles_of = |value: Option<&'d str>| -> NameRoles {
+        let Some(value) = value else { return NameRoles::default() };
+        *seen.entry(value).or_insert_with(|| {
+            if has_ascii_uppercase(value.as_bytes()) {
+                lower.clear();
+                lower.push_str(value);
+                lower.make_ascii_lowercase();
+                NameRoles::of(&lower)
+            } else {
+                NameRoles::of(value)
+            }
+        })
+    };
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
+    let mut texts = Vec::new();
     let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
-    let names = doc
-        .ids()
-        .map(|id| {
-            let Some(element) = doc.element(id) else { return NameRoles::default() };
-            match *element.name() {
-                local_name!("blockquote") => blockquotes.push(id),
-                local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
-                _ => {}
+    // Every node's roles are none until its element's are read: only
+    // the elements are visited, in document order.
+    let mut names = vec![NameRoles::default(); doc.len()];
+    for id in doc.ids() {
+        let Some(element) = doc.element(id) else {
+            if doc.is_visible_text(id) {
+                texts.push(id);
             }
-            // The three attributes read in one pass over the element's.
-            let [id_value, class_value, itemprop] = element.attrs_named([
-                &local_name!("id"),
-                &local_name!("class"),
-                &local_name!("itemprop"),
-            ]);
-            if article_bodies[1].is_none() && itemprop.is_some_and(itemprop_is_article_body) {
-                let slot = usize::from(article_bodies[0].is_some());
-                article_bodies[slot] = Some(id);
+            continue;
+        };
+        match *element.name() {
+            local_name!("blockquote") => blockquotes.push(id),
+            local_name!("h1") | local_name!("h2") | local_name!("h3") => headings.push(id),
+            _ => {}
+        }
+        // The three attributes read in one pass over the element's.
+        let [id_value, class_value, itemprop] = element.attrs_named([
+            &local_name!("id"),
+            &local_name!("class"),
+            &local_name!("itemprop"),
+        ]);
+        if article_bodies[1].is_none() && itemprop.is_some_and(itemprop_is_article_body) {
+            let slot = usize::from(article_bodies[0].is_some());
+            article_bodies[slot] = Some(id);
+        }
+        if id_value.is_none() && class_value.is_none() {
+            continue;
+        }
+        // Siblings of a list or grid repeat the pair of the element
+        // named before: compared, not hashed.
+        let roles = match last {
+            Some((pair, roles)) if pair == (id_value, class_value) => roles,
+            _ => {
+                let roles = roles_of(id_value).with(roles_of(class_value));
+                last = Some(((id_value, class_value), roles));
+                roles
             }
-            if id_value.is_none() && class_value.is_none() {
-                return NameRoles::default();
-            }
-            // Siblings of a list or grid repeat the pair of the element
-            // named before: compared, not hashed.
-            if let Some((pair, roles)) = last {
-                if pair == (id_value, class_value) {
-                    return roles;
-                }
-            }
-            let roles = *seen.entry((id_value, class_value)).or_insert_with(|| {
-                joined.clear();
-                for value in [id_value, class_value].into_iter().flatten() {
-                    joined.push_str(value);
-                    joined.push(' ');
-                }
-                joined.make_ascii_lowercase();
-                NameRoles::of(&joined)
-            });
-            last = Some(((id_value, class_value), roles));
-            roles
-        })
-        .collect();
+        };
+        if let Some(slot) = names.get_mut(id.index()) {
+            *slot = roles;
+        }
+    }
     let article_body = match article_bodies {
         [Some(body), None] => Some(body),
         _ => None,
     };
-    (names, ElementFacts { article_body, blockquotes, headings })
+    (names, ElementFacts { article_body, blockquotes, headings, texts })
+}
+
+/// Does `bytes` hold an ASCII capital? Eight bytes at a time (SWAR
+/// \[I\]): each byte's low seven bits are compared with `A` and `Z` by
+/// adding to them (no carry crosses a byte), and bytes above 0x7F are
+/// ruled out; the last bytes are padded with zeros.
+fn has_ascii_uppercase(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let upper = |w: u64| {
+        let low = w & !HIGH;
+        let from_a = low + ONES * (0x80 - u64::from(b'A'));
+        let past_z = low + ONES * (0x80 - u64::from(b'Z') - 1);
+        from_a & !past_z & !w & HIGH != 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    if chunks.by_ref().any(|c| c.first_chunk::<8>().is_some_and(|c| upper(u64::from_le_bytes(*c))))
+    {
+        return true;
+    }
+    let tail = chunks.remainder().iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
+    upper(tail)
 }
 
 /// What [`element_name_roles`] gathers besides the names' roles.
@@ -474,13 +522,16 @@ struct ElementFacts {
     /// The `h1`, `h2` and `h3` elements, in document order (the title
     /// match, `title_match`).
     headings: Vec<NodeId>,
+    /// The visible text nodes ([`Document::text_nodes`]), in document
+    /// order (the segments).
+    texts: Vec<NodeId>,
 }
 
 /// An element's `id` and `class` values.
 type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
 
-/// A multiplicative hash over eight bytes at a time for the short
-/// id/class strings of [`element_name_roles`]: the table lives for one
+/// A multiplicative hash over the ends of the short id/class strings of
+/// [`element_name_roles`] ([`NameHasher::write`]): the table lives for one
 /// page and its keys come from that page, so speed matters and the
 /// flooding resistance of the standard SipHash does not (the rotate, xor
 /// and multiply of the Firefox/rustc "Fx" hash \[I\]).
@@ -488,18 +539,22 @@ type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
 struct NameHasher(u64);
 
 impl std::hash::Hasher for NameHasher {
+    /// The length, and the first and the last eight bytes (which overlap
+    /// in a name shorter than sixteen): two steps whatever the length. A
+    /// page's names that differ only in the middle share a bucket and
+    /// are told apart by comparison (issue 12: hashing every word of each
+    /// name cost more than the rest of the lookup).
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        let len = bytes.len() as u64;
+        match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            (Some(first), Some(last)) => {
+                self.add(u64::from_le_bytes(*first) ^ len.rotate_right(8));
+                self.add(u64::from_le_bytes(*last));
+            }
+            _ => {
+                let word = bytes.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
+                self.add(word ^ (len << 59));
+            }
         }
     }
 
@@ -612,6 +667,19 @@ impl<K: Fn(&Segment) -> bool> BlockSums<K> {
     }
 }
 
+/// The owner block of a node (its nearest block-level ancestor, the
+/// root outside any block), as [`block_owners`] gives it: found up the
+/// node's ancestors, for the visible text nodes alone rather than for
+/// every node by a walk with a stack (issue 12: the visible text is a
+/// few of a page's nodes, and lies a few levels below its block).
+///
+/// [`block_owners`]: super::super::lqf::block_owners
+fn block_owner(doc: &Document, id: NodeId) -> NodeId {
+    doc.ancestors(id)
+        .find(|&a| doc.flags(a).contains(crate::document::NodeFlags::BLOCK))
+        .unwrap_or(doc.root())
+}
+
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
 fn breaks_between(doc: &Document, prev: NodeId, next: NodeId) -> bool {
     let mut brs = 0;
@@ -693,6 +761,43 @@ mod tests {
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");
         assert!(!out.contains("Next story"), "{out}");
+    }
+
+    /// Up the ancestors, a text node finds the owner the walk with a
+    /// stack of open blocks gives it, nested blocks, inline elements,
+    /// tables and text outside any block included.
+    #[test]
+    fn a_text_node_finds_its_owner_up_its_ancestors() {
+        let doc = parse(
+            "top<div>a<p>b<span>c<b>d</b></span>e</p>f<ul><li><a href=/>g</a></li></ul>h</div>\
+             <table><tr><td>i<em>j</em></td></tr></table>k<section><blockquote>l</blockquote>m</section>",
+        );
+        let mut checked = 0;
+        for (id, owner) in super::super::super::lqf::block_owners(&doc) {
+            if doc.is_text(id) {
+                assert_eq!(block_owner(&doc, id), owner, "{:?}", doc.text(id));
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 14);
+    }
+
+    #[test]
+    fn capitals_are_found_in_any_chunk_and_only_capitals() {
+        for n in 0..20 {
+            for at in 0..n {
+                for (c, upper) in
+                    [('A', true), ('Z', true), ('M', true), ('@', false), ('[', false)]
+                {
+                    let s: String = (0..n).map(|i| if i == at { c } else { 'a' }).collect();
+                    assert_eq!(has_ascii_uppercase(s.as_bytes()), upper, "{s:?}");
+                }
+            }
+        }
+        for s in ["", "abc-def_ghi 123", "éàü\u{c1}\u{1f600}", "\u{ff}\u{80}{}`~"] {
+            assert!(!has_ascii_uppercase(s.as_bytes()), "{s:?}");
+        }
+        assert!(has_ascii_uppercase("ééééQ".as_bytes()));
     }
 
     #[test]

@@ -138,7 +138,11 @@ impl SlideCounters {
     /// without reading it (issue 12).
     pub(super) fn read(&mut self, doc: &Document, id: NodeId, chars: u32) {
         if (1..=12).contains(&chars) {
-            if let Some((k, total)) = slide_counter(doc.text(id)) {
+            let text = doc.text(id);
+            if !ends_in_digits(text.as_bytes()) {
+                return;
+            }
+            if let Some((k, total)) = slide_counter(text) {
                 self.0.push((total, k, id));
             }
         }
@@ -153,6 +157,18 @@ impl SlideCounters {
         }
         counters
     }
+}
+
+/// Can `text` be a [`slide_counter`], judged by its first and last bytes
+/// that are not ASCII whitespace (U+0009–U+000D, U+0020)? Not when one
+/// of them is another ASCII byte than a digit, or there is none: most
+/// short texts (a word, a link's label) are ruled out without trimming
+/// them as text (issue 12). Other whitespace, and any other character,
+/// at an end leave the question to [`slide_counter`].
+fn ends_in_digits(text: &[u8]) -> bool {
+    let is_space = |b: &&u8| matches!(**b, b'\t'..=b'\r' | b' ');
+    let may_end = |b: Option<&u8>| b.is_some_and(|&b| !b.is_ascii() || b.is_ascii_digit());
+    may_end(text.iter().find(|b| !is_space(b))) && may_end(text.iter().rev().find(|b| !is_space(b)))
 }
 
 /// `(k, n)` when `text` is a slide counter: `k/n` or `k of n`, with
@@ -200,6 +216,25 @@ mod tests {
         for no in ["1/2", "7/4", "0/5", "1/4 cup", "2024/1000", "of 12", "a/b", ""] {
             assert_eq!(slide_counter(no), None, "{no}");
         }
+    }
+
+    /// The quick test of the ends never rules out a counter: whatever
+    /// surrounds a counter, a text it passes over is none.
+    #[test]
+    fn the_ends_test_keeps_every_counter() {
+        let around = ["", " ", "\n\t", "\x0b", "\u{a0}", "\u{2003} ", "x", "é", ":", "\r\n  "];
+        for core in ["3/50", "3 of 12", "12/12", "1/4 cup", "a/b", "7", "", "/"] {
+            for before in around {
+                for after in around {
+                    let text = format!("{before}{core}{after}");
+                    if !ends_in_digits(text.as_bytes()) {
+                        assert_eq!(slide_counter(&text), None, "{text:?}");
+                    }
+                }
+            }
+        }
+        assert!(ends_in_digits(b" 3/50 ") && ends_in_digits("\u{a0}3/50".as_bytes()));
+        assert!(!ends_in_digits(b"Home") && !ends_in_digits(b" \n ") && !ends_in_digits(b""));
     }
 
     /// See: issue 11, "whole slideshow widgets (lists of slides each with
