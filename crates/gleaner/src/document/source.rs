@@ -846,7 +846,7 @@ fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
 /// `raw`, at most eight ASCII bytes, as a little-endian integer padded
 /// with spaces (which no tag name holds, so `div` and `div\0` differ),
 /// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
-fn pack_lower(raw: &[u8]) -> Option<u64> {
+pub(crate) fn pack_lower(raw: &[u8]) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     if raw.len() > 8 {
         return None;
@@ -879,7 +879,7 @@ fn lowercase_packed(w: u64) -> Option<u64> {
 
 /// A name as [`pack_lower`] packs it (a name of at most eight ASCII
 /// bytes, lower case).
-const fn pack(name: &[u8]) -> u64 {
+pub(crate) const fn pack(name: &[u8]) -> u64 {
     let mut bytes = [b' '; 8];
     let mut i = 0;
     while i < name.len() {

@@ -14,6 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
+use super::source::{pack, pack_lower};
 use super::tags::LowerName;
 use super::TagAttributes;
 
@@ -277,41 +278,69 @@ pub(crate) const KEPT: &[&str] = &[
 /// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
 /// whether MathML holds HTML (§13.2.6.5).
 ///
-/// A match on the lower-cased bytes, not a search of the list: it runs for
-/// every attribute of the page, and the atoms are static (no hashing).
+/// A match, not a search of the list: it runs for every attribute of the
+/// page, and the atoms are static (no hashing). A name of up to eight
+/// ASCII bytes is matched as one integer ([`pack_lower`], as the source
+/// scanner matches tag names), the two longer ones byte by byte.
 fn kept_name(raw: &[u8]) -> Option<LocalName> {
+    if let Some(packed) = pack_lower(raw) {
+        return short_kept_name(packed);
+    }
     // The longest of the names below.
     let lower = LowerName::<11>::of(raw)?;
     Some(match lower.as_bytes() {
-        b"id" => local_name!("id"),
-        b"class" => local_name!("class"),
-        b"href" => local_name!("href"),
-        b"src" => local_name!("src"),
-        b"alt" => local_name!("alt"),
-        b"title" => local_name!("title"),
-        b"style" => local_name!("style"),
-        b"hidden" => local_name!("hidden"),
         b"aria-hidden" => local_name!("aria-hidden"),
-        b"role" => local_name!("role"),
-        b"itemprop" => local_name!("itemprop"),
-        b"itemtype" => local_name!("itemtype"),
-        b"property" => local_name!("property"),
-        b"name" => local_name!("name"),
-        b"content" => local_name!("content"),
-        b"charset" => local_name!("charset"),
         b"http-equiv" => local_name!("http-equiv"),
-        b"colspan" => local_name!("colspan"),
-        b"rowspan" => local_name!("rowspan"),
-        b"start" => local_name!("start"),
-        b"lang" => local_name!("lang"),
-        b"type" => local_name!("type"),
-        b"datetime" => local_name!("datetime"),
-        b"rel" => local_name!("rel"),
-        b"dir" => local_name!("dir"),
-        b"value" => local_name!("value"),
-        b"encoding" => local_name!("encoding"),
         _ => return None,
     })
+}
+
+/// The kept attribute names of up to eight bytes, as [`pack`] packs them,
+/// and [`short_kept_name`], which matches a packed name against them.
+macro_rules! short_kept_names {
+    ($($packed:ident $name:tt,)*) => {
+        /// The packed kept attribute names.
+        mod packed {
+            use super::pack;
+            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
+        }
+
+        /// The atom of the kept attribute name packed as `packed`.
+        fn short_kept_name(packed: u64) -> Option<LocalName> {
+            Some(match packed {
+                $(packed::$packed => local_name!($name),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+short_kept_names! {
+    ID "id",
+    CLASS "class",
+    HREF "href",
+    SRC "src",
+    ALT "alt",
+    TITLE "title",
+    STYLE "style",
+    HIDDEN "hidden",
+    ROLE "role",
+    ITEMPROP "itemprop",
+    ITEMTYPE "itemtype",
+    PROPERTY "property",
+    NAME "name",
+    CONTENT "content",
+    CHARSET "charset",
+    COLSPAN "colspan",
+    ROWSPAN "rowspan",
+    START "start",
+    LANG "lang",
+    TYPE "type",
+    DATETIME "datetime",
+    REL "rel",
+    DIR "dir",
+    VALUE "value",
+    ENCODING "encoding",
 }
 
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
@@ -579,7 +608,9 @@ mod tests {
             let upper = name.to_ascii_uppercase();
             assert_eq!(kept_name(upper.as_bytes()).as_deref(), Some(*name));
         }
-        for other in ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss"] {
+        for other in
+            ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss", "id\0", "hre", "cláss"]
+        {
             assert_eq!(kept_name(other.as_bytes()), None, "{other}");
         }
     }

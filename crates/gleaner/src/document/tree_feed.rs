@@ -67,7 +67,6 @@ use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree, NONE};
 use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
 use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
-use super::tags::is_void;
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
 use super::TagAttributes;
 
@@ -337,6 +336,16 @@ impl Builder {
         match self {
             Builder::Html5ever(b) => html5ever_tag(b, tag),
             Builder::Own(b) => b.process_tag(tag),
+        }
+    }
+
+    /// Processes end tag `name` ([`OwnTreeBuilder::process_end_tag`]:
+    /// the own tree builder makes no token for most).
+    #[inline]
+    fn end_tag(&mut self, name: &LocalName) -> TokenSinkResult<u32> {
+        match self {
+            Builder::Html5ever(b) => html5ever_tag(b, end_tag(name.clone())),
+            Builder::Own(b) => b.process_end_tag(name),
         }
     }
 
@@ -616,8 +625,10 @@ pub(crate) fn build_tree(
                 if feeder.elements() >= limits.max_elements {
                     return Err(Stopped::TooManyElements);
                 }
-                let nests = !(is_void(name) || end.self_closing);
-                let formatting = feeder.builder.html_class(name) & class::FORMATTING != 0;
+                // One look-up of the name's classes for both questions.
+                let classes = feeder.builder.html_class(name);
+                let nests = !(classes & class::VOID != 0 || end.self_closing);
+                let formatting = classes & class::FORMATTING != 0;
                 if nests && feeder.too_deep(formatting, limits) {
                     // Its content is read as a browser would, and a
                     // raw-text element's content is dropped with it, or
@@ -667,7 +678,7 @@ pub(crate) fn build_tree(
                     if matches!(*name, local_name!("br") | local_name!("p")) {
                         feeder.pending += 1;
                     }
-                    let _ = feeder.builder.tag(end_tag(name.clone()));
+                    let _ = feeder.builder.end_tag(name);
                 }
             }
             (_, Markup::Text(text_state)) if !skip_this_raw => {

@@ -145,6 +145,11 @@ pub(crate) mod class {
     /// `table`, `tbody`, `tfoot`, `thead`, `tr`: text and misplaced
     /// content in them is foster-parented (§13.2.6.1).
     pub const FOSTERS: u16 = 1 << 13;
+    /// A void element (WHATWG §13.1.2, [`is_void`](crate::document::tags::is_void)):
+    /// its start tag opens nothing. No algorithm of the tree builder asks;
+    /// the tree feed does, with the same look-up as for
+    /// [`FORMATTING`].
+    pub const VOID: u16 = 1 << 14;
 }
 
 /// Is `name` a formatting element (§13.2.4.3)?
@@ -227,60 +232,60 @@ pub(crate) fn html_class(name: &LocalName) -> u16 {
         | local_name!("strong")
         | local_name!("tt")
         | local_name!("u") => FORMATTING,
-        local_name!("address")
-        | local_name!("area")
-        | local_name!("article")
-        | local_name!("aside")
+        local_name!("area")
         | local_name!("base")
         | local_name!("basefont")
         | local_name!("bgsound")
+        | local_name!("br")
+        | local_name!("col")
+        | local_name!("embed")
+        | local_name!("frame")
+        | local_name!("hr")
+        | local_name!("img")
+        | local_name!("input")
+        | local_name!("keygen")
+        | local_name!("link")
+        | local_name!("meta")
+        | local_name!("param")
+        | local_name!("source")
+        | local_name!("track")
+        | local_name!("wbr") => SPECIAL | VOID,
+        local_name!("address")
+        | local_name!("article")
+        | local_name!("aside")
         | local_name!("blockquote")
         | local_name!("body")
-        | local_name!("br")
         | local_name!("center")
-        | local_name!("col")
         | local_name!("details")
         | local_name!("dir")
         | local_name!("div")
         | local_name!("dl")
-        | local_name!("embed")
         | local_name!("fieldset")
         | local_name!("figcaption")
         | local_name!("figure")
         | local_name!("footer")
         | local_name!("form")
-        | local_name!("frame")
         | local_name!("frameset")
         | local_name!("head")
         | local_name!("header")
         | local_name!("hgroup")
-        | local_name!("hr")
         | local_name!("iframe")
-        | local_name!("img")
-        | local_name!("input")
-        | local_name!("keygen")
-        | local_name!("link")
         | local_name!("listing")
         | local_name!("main")
         | local_name!("menu")
-        | local_name!("meta")
         | local_name!("nav")
         | local_name!("noembed")
         | local_name!("noframes")
         | local_name!("noscript")
-        | local_name!("param")
         | local_name!("plaintext")
         | local_name!("pre")
         | local_name!("script")
         | local_name!("search")
         | local_name!("section")
-        | local_name!("source")
         | local_name!("style")
         | local_name!("summary")
         | local_name!("textarea")
         | local_name!("title")
-        | local_name!("track")
-        | local_name!("wbr")
         | local_name!("xmp") => SPECIAL,
         _ => 0,
     }
@@ -549,6 +554,57 @@ impl OwnTreeBuilder {
         } else {
             self.body_end_tag(tag)
         }
+    }
+
+    /// An end tag `name`, processed as [`OwnTreeBuilder::process_tag`]
+    /// would process its tag token. The most common case is done here
+    /// without making the token (issue 12): "in body", the current node
+    /// is an HTML element `name` that the end tag only pops —
+    ///
+    /// - a formatting element that is the last entry of the list of
+    ///   active formatting elements: the adoption agency (§13.2.6.4.7)
+    ///   finds it there, open and in scope, with no furthest block, and
+    ///   pops it off the stack and the list;
+    /// - any other element but those with rules of their own (`template`,
+    ///   `body`, `html`, `form`, `applet`, `marquee`, `object`): its name
+    ///   is in scope (the current node ends every scope), no implied end
+    ///   tag is generated above it, and popping to it pops it.
+    ///
+    /// Everything else goes through [`OwnTreeBuilder::process_tag`].
+    pub(crate) fn process_end_tag(&mut self, name: &LocalName) -> Result {
+        if self.mode == Mode::InBody {
+            if let Some(current) = self.open.last() {
+                if current.is(name) {
+                    let formatting = current.has(class::FORMATTING);
+                    let pops = if formatting {
+                        matches!(self.active.last(),
+                            Some(Active::Element { node, .. }) if *node == current.node)
+                    } else {
+                        !matches!(
+                            *name,
+                            local_name!("template")
+                                | local_name!("body")
+                                | local_name!("html")
+                                | local_name!("form")
+                                | local_name!("applet")
+                                | local_name!("marquee")
+                                | local_name!("object")
+                        )
+                    };
+                    if pops {
+                        // As in `process_tag`: a newline to drop is for the
+                        // token right after `<pre>` only.
+                        self.ignore_lf = false;
+                        self.open.pop();
+                        if formatting {
+                            self.active.pop();
+                        }
+                        return DONE;
+                    }
+                }
+            }
+        }
+        self.process_tag(bare_tag(TagKind::EndTag, name.clone()))
     }
 
     /// A character token of `text` where most are read — "in body", in a
