@@ -14,7 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
-use super::source::{pack, pack_lower};
+use super::source::{lowercase_packed, pack, pack_lower};
 use super::tags::LowerName;
 use super::TagAttributes;
 
@@ -295,6 +295,24 @@ fn kept_name(raw: &[u8]) -> Option<LocalName> {
     })
 }
 
+/// [`kept_name`] of the name at `range` of `page`: a name of up to eight
+/// bytes with eight bytes of the page from its start is read as one word,
+/// the bytes after it masked to spaces (as [`pack_lower`] packs it, one
+/// load and no loop over the name).
+#[inline]
+fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let len = range.len();
+    if len <= 8 {
+        if let Some(chunk) = page.get(range.start..).and_then(<[u8]>::first_chunk::<8>) {
+            let name = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
+            let w = u64::from_le_bytes(*chunk) & name | SPACES & !name;
+            return lowercase_packed(w).and_then(short_kept_name);
+        }
+    }
+    kept_name(page.get(range).unwrap_or_default())
+}
+
 /// The kept attribute names of up to eight bytes, as [`pack`] packs them,
 /// and [`short_kept_name`], which matches a packed name against them.
 macro_rules! short_kept_names {
@@ -412,16 +430,14 @@ pub(crate) fn start_tag_attributes(
     attrs: &mut TagAttributes,
 ) {
     let bytes = page.as_bytes();
-    let name_of = |range: &Range<usize>| bytes.get(range.clone()).unwrap_or_default();
     attrs.clear();
     for (name, value) in ranges {
         if attrs.len() >= filter.max {
             break;
         }
-        let raw_name = name_of(name);
-        let name = match kept_name(raw_name) {
+        let name = match kept_name_at(bytes, name.clone()) {
             Some(name) => name,
-            None if filter.keep_all => attribute_name(raw_name),
+            None if filter.keep_all => attribute_name(bytes.get(name.clone()).unwrap_or_default()),
             None => continue,
         };
         // Whether a name is kept depends on the name alone, so a later
@@ -612,6 +628,21 @@ mod tests {
             ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss", "id\0", "hre", "cláss"]
         {
             assert_eq!(kept_name(other.as_bytes()), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn kept_names_read_in_place_are_those_read_alone() {
+        // A name followed by eight bytes or more is read as one word, a
+        // name near the end of the page byte by byte.
+        let names = KEPT.iter().copied().chain(["ids", "i", "", "id\0", "hre", "cláss", "Class"]);
+        for name in names {
+            for after in ["", "=x", "=\"abcdefgh\""] {
+                let page = format!("<p {name}{after}");
+                let at = 3..3 + name.len();
+                let alone = kept_name(name.as_bytes());
+                assert_eq!(kept_name_at(page.as_bytes(), at), alone, "{page}");
+            }
         }
     }
 }

@@ -494,10 +494,23 @@ impl Feeder {
     /// True if the tree builder may have made more than `limit` elements
     /// (measured when the bound from the last count is not enough).
     fn may_exceed(&mut self, limit: usize) -> bool {
-        let bound = self.bound();
-        let per_token = IMPLIED + 1 + bound.formatting;
-        let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
-        elements > limit && {
+        // It runs for most tokens: while the counts are below 2^20 (on
+        // any page but floods of tags kept open), the bound is computed
+        // in 64 bits without saturating, as it then never would.
+        const SMALL: usize = 1 << 20;
+        let small = self.pending | self.pending_formatting | self.held.formatting < SMALL;
+        let over = if small && self.elements() < SMALL {
+            let (pending, formatting) = (self.pending as u64, self.held.formatting as u64);
+            let f = formatting + 2 * self.pending_formatting as u64;
+            let per_token = (IMPLIED + 1) as u64 + f + pending * f;
+            self.elements() as u64 + pending * per_token > limit as u64
+        } else {
+            let bound = self.bound();
+            let per_token = IMPLIED + 1 + bound.formatting;
+            let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
+            elements > limit
+        };
+        over && {
             self.measure();
             self.elements() > limit
         }
@@ -600,9 +613,10 @@ pub(crate) fn build_tree(
     // Start tags dropped for depth, by name, whose end tags are dropped too.
     let mut dropped: Vec<(LocalName, usize)> = Vec::new();
     let mut start_tags = 0usize;
-    while let Some(scanned) = scanner
-        .next(&state, || feeder.builder.adjusted_current_node_present_but_not_in_html_namespace())
-    {
+    while scanner.advance(&state, || {
+        feeder.builder.adjusted_current_node_present_but_not_in_html_namespace()
+    }) {
+        let scanned = scanner.current();
         let sink = feeder.builder.sink();
         let token = scanned.to_token(&mut sink.names());
         let index = sink.push_token(token) as usize;
@@ -666,7 +680,7 @@ pub(crate) fn build_tree(
                     feeder.builder.sink().end_start_tag();
                     state = next_state(result, name);
                     skip_raw =
-                        !options.keep_everything && drops_content(name) && state != ScanState::Data;
+                        state != ScanState::Data && !options.keep_everything && drops_content(name);
                 }
             }
             (TokenKind::EndTag(name), Markup::EndTag { complete: true }) => {
