@@ -369,6 +369,32 @@ impl Arena {
         (id, Contentful::InBuffer(start, end))
     }
 
+    /// A new text node holding `text`, the last child of `parent`, whose
+    /// last child was `last` (not a text node): [`Arena::push_text`] and
+    /// [`TreeLinks::append`] in one, each entry written once (issue 12:
+    /// text is inserted for most tokens).
+    #[inline]
+    fn push_text_child(&mut self, parent: u32, last: u32, text: &str) -> (u32, Contentful) {
+        let start = self.text.len() as u32;
+        self.text.push_str(text);
+        let end = self.text.len() as u32;
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { parent, ..Node::text(start..end) });
+        self.links.push(Links { prev: last, ..Links::DETACHED });
+        self.namespaces.push(ElementNs::Other);
+        if let Some(p) = self.links.get_mut(parent as usize) {
+            p.last_child = id;
+            if last == NONE {
+                p.first_child = id;
+            }
+        }
+        if let Some(previous) = self.nodes.get_mut(last as usize) {
+            previous.end = id;
+        }
+        self.last_text = id;
+        (id, Contentful::InBuffer(start, end))
+    }
+
     /// `text` appended to `neighbour` if that is a text node, else a new
     /// text node that `attach` links into the tree; the node, and where
     /// the text went.
@@ -794,7 +820,10 @@ impl ArenaSink {
     pub fn append_text(&self, parent: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
         let last = arena.links.get(parent as usize).map_or(NONE, |l| l.last_child);
-        let (node, inserted) = arena.add_text(last, text, |tree, id| tree.append(parent, id));
+        let (node, inserted) = match arena.extend_text(last, text) {
+            Some(inserted) => (last, inserted),
+            None => arena.push_text_child(parent, last, text),
+        };
         drop(arena);
         self.record_text(node, inserted);
     }

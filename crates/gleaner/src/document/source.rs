@@ -926,8 +926,19 @@ pub(crate) const fn pack(name: &[u8]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// The slot of a packed name of up to eight bytes in
+/// [`short_common_tag_name`]'s table: the top byte of the name times an
+/// odd constant, chosen so that the common names fill distinct slots
+/// (checked as the table is built, at compile time).
+const fn short_slot(packed: u64) -> usize {
+    (packed.wrapping_mul(0x1DFA_37EA_937E_7BC7) >> 56) as usize
+}
+
 /// The common tag names of up to eight bytes, as [`pack`] packs them, and
-/// [`short_common_tag_name`], which matches a packed name against them.
+/// [`short_common_tag_name`], which matches a packed name against them:
+/// one look-up in a table of 256 slots ([`short_slot`]) and one
+/// comparison, not a search among the names (issue 12: it runs for
+/// every tag of the page).
 macro_rules! short_common_tag_names {
     ($($packed:ident $name:tt,)*) => {
         /// The packed common tag names.
@@ -936,12 +947,30 @@ macro_rules! short_common_tag_names {
             $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
         }
 
+        /// The common tag names and their packed spelling, in the order
+        /// of the list.
+        static SHORT_COMMON: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
+
+        /// For each slot, the index in [`SHORT_COMMON`] plus one of the
+        /// name in it, or 0.
+        static SHORT_SLOTS: [u8; 256] = {
+            let packed = [$(packed::$packed,)*];
+            let mut slots = [0u8; 256];
+            let mut i = 0;
+            while i < packed.len() {
+                let slot = short_slot(packed[i]);
+                assert!(slots[slot] == 0, "two common tag names share a slot");
+                slots[slot] = (i + 1) as u8;
+                i += 1;
+            }
+            slots
+        };
+
         /// The atom of the common tag name packed as `packed`.
         fn short_common_tag_name(packed: u64) -> Option<LocalName> {
-            Some(match packed {
-                $(packed::$packed => local_name!($name),)*
-                _ => return None,
-            })
+            let index = SHORT_SLOTS.get(short_slot(packed)).copied().unwrap_or(0);
+            let (spelt, name) = SHORT_COMMON.get(usize::from(index).checked_sub(1)?)?;
+            (*spelt == packed).then(|| name.clone())
         }
     };
 }
@@ -1304,6 +1333,17 @@ mod tests {
                 assert_eq!(split_words(text).collect::<Vec<_>>(), reference(text), "{text:?}");
             }
             texts = longer;
+        }
+    }
+
+    #[test]
+    fn every_short_common_name_is_found_in_its_slot_and_no_other() {
+        for (packed, name) in SHORT_COMMON {
+            assert_eq!(short_common_tag_name(*packed).as_ref(), Some(name));
+            assert_eq!(pack_lower(name.as_bytes()), Some(*packed));
+        }
+        for other in ["spa", "divs", "x", "", "tablex", "h7", "iframes", "articles"] {
+            assert_eq!(short_common_tag_name(pack(other.as_bytes())), None, "{other}");
         }
     }
 

@@ -372,34 +372,60 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
-/// True if `bytes` hold a `&`, CR or NUL. Most texts and values are
-/// short, where eight bytes at a time ([`zero_bytes`] of the word XOR each
-/// byte repeated) costs less than `memchr`'s set-up; longer ones go to
-/// `memchr3`.
-pub(crate) fn has_special(bytes: &[u8]) -> bool {
+/// True if `bytes` hold a `&`, CR or NUL ([`has_special_at`]).
+#[cfg(test)]
+fn has_special(bytes: &[u8]) -> bool {
+    has_special_at(bytes, 0..bytes.len())
+}
+
+/// True if `page[range]` holds a `&`, CR or NUL. Most texts and values
+/// are short, where eight bytes at a time ([`zero_bytes`] of the word XOR
+/// each byte repeated) costs less than `memchr`'s set-up; longer ones go
+/// to `memchr3`. No byte is tested on its own (issue 12: the last bytes
+/// of each value one by one cost as much as the words before them): a
+/// range of eight bytes or more ends with the word of its last eight
+/// bytes, which may overlap the word before; a shorter one is one word
+/// of the page from its start, the bytes after the range masked to
+/// letters (one by one only where the page ends first).
+#[inline]
+pub(crate) fn has_special_at(page: &[u8], range: Range<usize>) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    if bytes.len() >= 64 {
+    let special = |w: u64| {
+        zero_bytes(w) | zero_bytes(w ^ (ONES * u64::from(b'&'))) | zero_bytes(w ^ (ONES * 0x0D))
+            != 0
+    };
+    let Some(bytes) = page.get(range.clone()) else { return false };
+    let len = bytes.len();
+    if len >= 64 {
         return memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some();
     }
+    if len < 8 {
+        return match page.get(range.start..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(chunk) => {
+                let kept = (1u64 << (8 * len)) - 1;
+                special(u64::from_le_bytes(*chunk) & kept | (ONES * u64::from(b'a')) & !kept)
+            }
+            None => bytes.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0')),
+        };
+    }
     let mut rest = bytes;
-    while let Some(chunk) = rest.first_chunk::<8>() {
-        let w = u64::from_le_bytes(*chunk);
-        if zero_bytes(w) | zero_bytes(w ^ (ONES * u64::from(b'&'))) | zero_bytes(w ^ (ONES * 0x0D))
-            != 0
-        {
+    while rest.len() > 8 {
+        let Some(chunk) = rest.first_chunk::<8>() else { break };
+        if special(u64::from_le_bytes(*chunk)) {
             return true;
         }
         rest = rest.get(8..).unwrap_or_default();
     }
-    rest.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0'))
+    bytes.last_chunk::<8>().is_some_and(|chunk| special(u64::from_le_bytes(*chunk)))
 }
 
 /// Appends to `out` the attribute value `raw`: character references
-/// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
-/// Inlined up to the common case, a value with nothing to decode.
+/// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD, if
+/// `special` (it holds a `&`, CR or NUL, [`has_special_at`]); else as it
+/// is. Inlined up to that common case.
 #[inline]
-fn push_attribute_value(out: &mut String, raw: &str) {
-    if !has_special(raw.as_bytes()) {
+fn push_attribute_value(out: &mut String, raw: &str, special: bool) {
+    if !special {
         out.push_str(raw);
         return;
     }
@@ -446,7 +472,8 @@ pub(crate) fn start_tag_attributes(
             continue;
         }
         let raw = page.get(value.clone()).unwrap_or("");
-        attrs.push_with(name, |out| push_attribute_value(out, raw));
+        let special = has_special_at(bytes, value.clone());
+        attrs.push_with(name, |out| push_attribute_value(out, raw, special));
     }
 }
 
@@ -486,6 +513,23 @@ mod tests {
             }
         }
         assert!(!has_special("\u{e9}\u{2603}%'\"\x01\x0b\x0e\x7f".as_bytes()));
+    }
+
+    #[test]
+    fn special_bytes_after_the_range_are_not_read_as_in_it() {
+        for len in 0..40 {
+            for after in ["", "&", "\r\0&&&&&&&&&&"] {
+                let page = "x".repeat(len) + after;
+                assert!(!has_special_at(page.as_bytes(), 0..len), "{len} {after:?}");
+                let page = "y".to_string() + &page;
+                assert!(!has_special_at(page.as_bytes(), 1..len + 1), "{len} {after:?}");
+                for at in 0..len {
+                    let mut bytes = page.clone().into_bytes();
+                    bytes[1 + at] = b'&';
+                    assert!(has_special_at(&bytes, 1..len + 1), "{len} {at} {after:?}");
+                }
+            }
+        }
     }
 
     #[test]

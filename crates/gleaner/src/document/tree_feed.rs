@@ -66,7 +66,7 @@ use super::deadline::Deadline;
 use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree, NONE};
 use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
-use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
+use super::tag_attributes::{has_special_at, start_tag_attributes, AttributeFilter};
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
 use super::TagAttributes;
 
@@ -78,10 +78,15 @@ use super::TagAttributes;
 /// to is not preprocessed, so that is the token's text.
 ///
 /// Most text has none of `&`, CR and NUL, which one look
-/// ([`has_special`]) finds.
-fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
+/// ([`has_special_at`]) finds: `special` says whether it has one.
+fn plain_text<'a>(
+    text: &'a str,
+    special: bool,
+    state: TextState,
+    decoded: &'a mut String,
+) -> Option<&'a str> {
     let bytes = text.as_bytes();
-    if !has_special(bytes) {
+    if !special {
         return Some(text);
     }
     let cr = match memchr::memchr2(b'\r', b'\0', bytes) {
@@ -705,7 +710,8 @@ pub(crate) fn build_tree(
                 // afterwards, issue 12).
                 let token = if is_blank(raw) { NONE } else { index as u32 };
                 feeder.builder.sink().set_text_token(token);
-                match plain_text(raw, *text_state, &mut decoded) {
+                let special = has_special_at(text.as_bytes(), range.clone());
+                match plain_text(raw, special, *text_state, &mut decoded) {
                     Some(t) => {
                         // The one token for_each_character_token would
                         // make, if the builder takes no plain text now.
