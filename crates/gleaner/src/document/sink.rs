@@ -814,6 +814,13 @@ impl ArenaSink {
         self.arena.borrow().nodes.get(node as usize).map_or(NONE, |n| n.parent)
     }
 
+    /// Appends node `child` as the last child of `parent`
+    /// ([`TreeSink::append`] of a node).
+    #[inline]
+    pub fn append_node(&self, parent: u32, child: u32) {
+        self.with_links(|tree| tree.append(parent, child));
+    }
+
     /// Inserts `text` as the last child of `parent`: appended to its last
     /// child if that is a text node, else a new text node (WHATWG
     /// §13.2.6.1, "insert a character").

@@ -976,7 +976,11 @@ impl OwnTreeBuilder {
     /// `open`'s element inserted at `place` and pushed; its handle.
     fn insert_open(&mut self, place: Place, open: Open) -> u32 {
         let node = open.node;
-        self.insert_at(place, NodeOrText::AppendNode(node));
+        match place {
+            // Most elements: no `NodeOrText` made and matched (issue 12).
+            Place::Append(parent) => self.sink.append_node(parent, node),
+            Place::Foster { .. } => self.insert_at(place, NodeOrText::AppendNode(node)),
+        }
         self.open.push(open);
         node
     }
