@@ -407,6 +407,11 @@ pub(crate) struct OwnTreeBuilder {
     /// its classes: the feed asks about a start tag's name before the
     /// element is made, which then needs no second look-up.
     last_class: (LocalName, u16),
+    /// False only when no HTML `p` element is open: set when one is
+    /// made, cleared when [`OwnTreeBuilder::close_p_in_button_scope`]
+    /// finds none on the stack (issue 12: most block start tags ask, and
+    /// most find none).
+    p_maybe_open: bool,
 }
 
 /// True for the whitespace of §13.2.6 ("character tokens that are one of
@@ -453,6 +458,7 @@ impl OwnTreeBuilder {
             ignore_lf: false,
             foster: false,
             last_class: (local_name!("html"), html_class(&local_name!("html"))),
+            p_maybe_open: true,
         }
     }
 
@@ -813,9 +819,29 @@ impl OwnTreeBuilder {
     }
 
     /// "Close a p element" if a `p` is in button scope (§13.2.6.4.7).
+    /// Skipped while no `p` is open ([`OwnTreeBuilder::p_maybe_open`]);
+    /// else one walk of the stack says whether one is in scope or, if
+    /// none is open at all, that none is.
     fn close_p_in_button_scope(&mut self) {
-        if self.in_scope(&local_name!("p"), Scope::Button) {
-            self.close_p();
+        if !self.p_maybe_open {
+            return;
+        }
+        let boundary = Scope::Button.boundary();
+        let mut in_scope = true;
+        let mut found = None;
+        for e in self.open.iter().rev() {
+            if e.is(&local_name!("p")) {
+                found = Some(in_scope);
+                break;
+            }
+            if e.has(boundary) {
+                in_scope = false;
+            }
+        }
+        match found {
+            Some(true) => self.close_p(),
+            Some(false) => {}
+            None => self.p_maybe_open = false,
         }
     }
 
@@ -879,6 +905,9 @@ impl OwnTreeBuilder {
         };
         let class = if ns == ElementNs::Html {
             template = name == local_name!("template");
+            if name == local_name!("p") {
+                self.p_maybe_open = true;
+            }
             self.html_class(&name)
         } else {
             let html_point = ns == ElementNs::MathMl

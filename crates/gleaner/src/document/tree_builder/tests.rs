@@ -121,7 +121,16 @@ fn end_tags_of_the_current_node_pop_it() {
     assert_eq!(body("<p><b>x</p>y"), "<p>\n  <b>\n    \"x\"\n<b>\n  \"y\"");
     assert_eq!(body("<object><b>x</object>y"), "<object>\n  <b>\n    \"x\"\n\"y\"");
     assert_eq!(body("<form><p>x</form>y"), "<form>\n  <p>\n    \"x\"\n\"y\"");
-    for page in ["<div><b>x<i>y</b>z</i></div>", "<ul><li>a</li><li>b</ul>", "<h2>x</h3>y</h2>"] {
+    for page in [
+        "<div><b>x<i>y</b>z</i></div>",
+        "<ul><li>a</li><li>b</ul>",
+        "<h2>x</h3>y</h2>",
+        // `p_maybe_open`: a p closed by a block, kept open past a button
+        // or a table, found again after none was.
+        "<p>a<div>b</div><p>c<button><p>d<div>e</div></button>f<div>g",
+        "<p>x</p><div>y</div><p>z<ul><li>w</ul><p>v<table><tr><td><div>u</table><div>t",
+        "<div>a</div><svg><p>b</svg><div>c<p>d<section>e",
+    ] {
         assert_eq!(own_tree(page, true), gleaner_tree(page, true), "{page}");
     }
 }
