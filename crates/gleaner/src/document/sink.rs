@@ -247,13 +247,18 @@ impl BuiltTree {
         if self.in_creation_order() {
             let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
             drop(links);
-            for (i, node) in nodes.iter_mut().enumerate() {
-                node.end = i as u32 + 1;
+            // In creation order (pre-order), a node's subtree ends where
+            // its next sibling starts, and a last child's where its
+            // parent's does (set before, the parent coming first): one
+            // pass, each node's next-sibling field becoming its end.
+            let total = nodes.len() as u32;
+            if let Some(root) = nodes.first_mut() {
+                root.end = total;
             }
-            for i in (1..nodes.len()).rev() {
-                let (parent, end) = (nodes[i].parent, nodes[i].end);
-                if let Some(p) = nodes.get_mut(parent as usize) {
-                    p.end = p.end.max(end);
+            for i in 1..nodes.len() {
+                if nodes[i].end == NONE {
+                    let parent = nodes[i].parent as usize;
+                    nodes[i].end = nodes.get(parent).map_or(total, |p| p.end);
                 }
             }
             // In creation order every node is in the document, so the text
