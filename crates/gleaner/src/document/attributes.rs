@@ -225,7 +225,10 @@ impl TagAttributes {
     }
 
     /// Adds attribute `name` (with no namespace) whose value `write`
-    /// appends to the string it is given.
+    /// appends to the string it is given. Always inlined into the tree
+    /// feed's attribute loop, its one caller, which runs for every kept
+    /// attribute (issue 12).
+    #[inline(always)]
     pub fn push_with(&mut self, name: LocalName, write: impl FnOnce(&mut String)) {
         let start = self.values.len();
         write(&mut self.values);

@@ -37,13 +37,15 @@ pub(crate) fn push_normalized(out: &mut String, s: &str, replace_nul: bool) {
     out.reserve(s.len());
     let mut run = 0;
     while let Some(i) = find_cr_or_nul(bytes, run, replace_nul) {
-        let replacement = match bytes.get(i) {
-            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => "",
-            Some(b'\r') => "\n",
-            _ => "\u{FFFD}",
-        };
         out.push_str(s.get(run..i).unwrap_or(""));
-        out.push_str(replacement);
+        // The CR of a CR LF is dropped (the LF starts the next run), with
+        // nothing to copy (issue 12: text with Windows line ends has one
+        // a line).
+        match bytes.get(i) {
+            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => {}
+            Some(b'\r') => out.push('\n'),
+            _ => out.push('\u{FFFD}'),
+        }
         run = i + 1;
     }
     out.push_str(s.get(run..).unwrap_or(""));

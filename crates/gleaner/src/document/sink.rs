@@ -247,13 +247,18 @@ impl BuiltTree {
         if self.in_creation_order() {
             let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
             drop(links);
-            for (i, node) in nodes.iter_mut().enumerate() {
-                node.end = i as u32 + 1;
+            // In creation order (pre-order), a node's subtree ends where
+            // its next sibling starts, and a last child's where its
+            // parent's does (set before, the parent coming first): one
+            // pass, each node's next-sibling field becoming its end.
+            let total = nodes.len() as u32;
+            if let Some(root) = nodes.first_mut() {
+                root.end = total;
             }
-            for i in (1..nodes.len()).rev() {
-                let (parent, end) = (nodes[i].parent, nodes[i].end);
-                if let Some(p) = nodes.get_mut(parent as usize) {
-                    p.end = p.end.max(end);
+            for i in 1..nodes.len() {
+                if nodes[i].end == NONE {
+                    let parent = nodes[i].parent as usize;
+                    nodes[i].end = nodes.get(parent).map_or(total, |p| p.end);
                 }
             }
             // In creation order every node is in the document, so the text
@@ -365,6 +370,32 @@ impl Arena {
         self.text.push_str(text);
         let end = self.text.len() as u32;
         let id = self.push(Node::text(start..end), ElementNs::Other);
+        self.last_text = id;
+        (id, Contentful::InBuffer(start, end))
+    }
+
+    /// A new text node holding `text`, the last child of `parent`, whose
+    /// last child was `last` (not a text node): [`Arena::push_text`] and
+    /// [`TreeLinks::append`] in one, each entry written once (issue 12:
+    /// text is inserted for most tokens).
+    #[inline]
+    fn push_text_child(&mut self, parent: u32, last: u32, text: &str) -> (u32, Contentful) {
+        let start = self.text.len() as u32;
+        self.text.push_str(text);
+        let end = self.text.len() as u32;
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { parent, ..Node::text(start..end) });
+        self.links.push(Links { prev: last, ..Links::DETACHED });
+        self.namespaces.push(ElementNs::Other);
+        if let Some(p) = self.links.get_mut(parent as usize) {
+            p.last_child = id;
+            if last == NONE {
+                p.first_child = id;
+            }
+        }
+        if let Some(previous) = self.nodes.get_mut(last as usize) {
+            previous.end = id;
+        }
         self.last_text = id;
         (id, Contentful::InBuffer(start, end))
     }
@@ -788,13 +819,23 @@ impl ArenaSink {
         self.arena.borrow().nodes.get(node as usize).map_or(NONE, |n| n.parent)
     }
 
+    /// Appends node `child` as the last child of `parent`
+    /// ([`TreeSink::append`] of a node).
+    #[inline]
+    pub fn append_node(&self, parent: u32, child: u32) {
+        self.with_links(|tree| tree.append(parent, child));
+    }
+
     /// Inserts `text` as the last child of `parent`: appended to its last
     /// child if that is a text node, else a new text node (WHATWG
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
         let last = arena.links.get(parent as usize).map_or(NONE, |l| l.last_child);
-        let (node, inserted) = arena.add_text(last, text, |tree, id| tree.append(parent, id));
+        let (node, inserted) = match arena.extend_text(last, text) {
+            Some(inserted) => (last, inserted),
+            None => arena.push_text_child(parent, last, text),
+        };
         drop(arena);
         self.record_text(node, inserted);
     }

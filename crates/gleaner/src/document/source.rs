@@ -602,8 +602,16 @@ impl Scanned {
 pub(crate) struct Scanner<'a> {
     s: &'a [u8],
     pos: usize,
-    /// Markup found while scanning the text before it.
-    pending: Option<Scanned>,
+    /// The token [`Scanner::advance`] read last ([`Scanner::current`]),
+    /// and the markup found while scanning the text before it, which
+    /// the next call returns: each is written once, where it is read
+    /// (issue 12: a token kept for the next call was moved in and out of
+    /// an `Option`, twice a tag).
+    slots: [Scanned; 2],
+    /// The slot of the current token (0 or 1).
+    current: usize,
+    /// The other slot holds markup still to be returned.
+    pending: bool,
     /// The attributes of the last start tag scanned (see
     /// [`Scanner::attributes`]).
     attributes: Vec<AttributeRange>,
@@ -615,7 +623,15 @@ pub(crate) type AttributeRange = (Range<usize>, Range<usize>);
 
 impl<'a> Scanner<'a> {
     pub(crate) fn new(s: &'a [u8]) -> Scanner<'a> {
-        Scanner { s, pos: 0, pending: None, attributes: Vec::new() }
+        let empty = || Scanned { kind: TokenKind::Text, start: 0, end: 0, markup: Markup::Nothing };
+        Scanner {
+            s,
+            pos: 0,
+            slots: [empty(), empty()],
+            current: 0,
+            pending: false,
+            attributes: Vec::new(),
+        }
     }
 
     /// The attributes of the start tag [`Scanner::next`] returned last
@@ -625,24 +641,40 @@ impl<'a> Scanner<'a> {
         &self.attributes
     }
 
-    /// The next token, read in `state`; `foreign` says whether the tree
-    /// builder's adjusted current node is outside the HTML namespace (only
-    /// asked at `<![CDATA[`).
+    /// The token [`Scanner::advance`] read last.
+    pub(crate) fn current(&self) -> &Scanned {
+        &self.slots[self.current & 1]
+    }
+
+    /// The next token, read in `state`, or `None` at the end of the
+    /// input; `foreign` says whether the tree builder's adjusted current
+    /// node is outside the HTML namespace (only asked at `<![CDATA[`).
     pub(crate) fn next(
         &mut self,
         state: &ScanState,
         foreign: impl FnOnce() -> bool,
-    ) -> Option<Scanned> {
-        if let Some(markup) = self.pending.take() {
-            self.pos = markup.end;
-            return Some(markup);
+    ) -> Option<&Scanned> {
+        self.advance(state, foreign).then(|| self.current())
+    }
+
+    /// Reads the next token, in `state` (see [`Scanner::next`]), into
+    /// [`Scanner::current`]; false at the end of the input.
+    pub(crate) fn advance(&mut self, state: &ScanState, foreign: impl FnOnce() -> bool) -> bool {
+        if self.pending {
+            self.pending = false;
+            self.current ^= 1;
+            self.pos = self.current().end;
+            return true;
         }
         let from = self.pos;
         if from >= self.s.len() {
-            return None;
+            return false;
         }
         let (raw_end, kind, text) = match state {
-            ScanState::Data => return Some(self.data(from, foreign)),
+            ScanState::Data => {
+                self.data(from, foreign);
+                return true;
+            }
             ScanState::RcData(name) => {
                 (self.find_end_tag(name, from), TokenKind::Text, TextState::RcData)
             }
@@ -655,45 +687,50 @@ impl<'a> Scanner<'a> {
             ScanState::PlainText => (self.s.len(), TokenKind::RawText, TextState::Raw),
         };
         if raw_end == from {
-            return Some(self.data(from, foreign));
+            self.data(from, foreign);
+            return true;
         }
         self.pos = raw_end;
-        Some(Scanned { kind, start: from, end: raw_end, markup: Markup::Text(text) })
+        self.slots[self.current & 1] =
+            Scanned { kind, start: from, end: raw_end, markup: Markup::Text(text) };
+        true
     }
 
-    /// The next token in the data state: text up to the next markup, or
-    /// that markup.
-    fn data(&mut self, from: usize, foreign: impl FnOnce() -> bool) -> Scanned {
+    /// Reads the next token in the data state into the current slot: text
+    /// up to the next markup (the markup into the other slot, for the
+    /// next call), or that markup.
+    fn data(&mut self, from: usize, foreign: impl FnOnce() -> bool) {
         let mut search = from;
         let mut foreign = Some(foreign);
+        let current = self.current & 1;
         while let Some(lt) = find_byte(self.s, b'<', search) {
             let Some(markup) = self.markup_at(lt, &mut foreign) else {
                 search = lt + 1;
                 continue;
             };
             if lt > from {
-                // [`Scanner::next`] took the pending markup before it
-                // called: the slot is empty, and filled with nothing to
-                // drop.
-                self.pending.get_or_insert(markup);
+                self.slots[current ^ 1] = markup;
+                self.pending = true;
                 self.pos = lt;
-                return Scanned {
+                self.slots[current] = Scanned {
                     kind: TokenKind::Text,
                     start: from,
                     end: lt,
                     markup: Markup::Text(TextState::Data),
                 };
+                return;
             }
             self.pos = markup.end;
-            return markup;
+            self.slots[current] = markup;
+            return;
         }
         self.pos = self.s.len();
-        Scanned {
+        self.slots[current] = Scanned {
             kind: TokenKind::Text,
             start: from,
             end: self.s.len(),
             markup: Markup::Text(TextState::Data),
-        }
+        };
     }
 
     /// The markup starting at `<` at `lt`, if it is markup (§13.2.5.6 tag
@@ -846,7 +883,7 @@ fn common_tag_name(raw: &[u8]) -> Option<LocalName> {
 /// `raw`, at most eight ASCII bytes, as a little-endian integer padded
 /// with spaces (which no tag name holds, so `div` and `div\0` differ),
 /// ASCII letters lower-cased; `None` for a longer or non-ASCII name.
-fn pack_lower(raw: &[u8]) -> Option<u64> {
+pub(crate) fn pack_lower(raw: &[u8]) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     if raw.len() > 8 {
         return None;
@@ -863,7 +900,7 @@ fn pack_lower(raw: &[u8]) -> Option<u64> {
 /// A name of at most eight bytes packed as [`pack_lower`] packs it
 /// (as [`tag_name_end_packed`] reads it), ASCII letters lower-cased;
 /// `None` if a byte is not ASCII.
-fn lowercase_packed(w: u64) -> Option<u64> {
+pub(crate) fn lowercase_packed(w: u64) -> Option<u64> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     if w & HIGH != 0 {
@@ -879,7 +916,7 @@ fn lowercase_packed(w: u64) -> Option<u64> {
 
 /// A name as [`pack_lower`] packs it (a name of at most eight ASCII
 /// bytes, lower case).
-const fn pack(name: &[u8]) -> u64 {
+pub(crate) const fn pack(name: &[u8]) -> u64 {
     let mut bytes = [b' '; 8];
     let mut i = 0;
     while i < name.len() {
@@ -889,8 +926,19 @@ const fn pack(name: &[u8]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// The slot of a packed name of up to eight bytes in
+/// [`short_common_tag_name`]'s table: the top byte of the name times an
+/// odd constant, chosen so that the common names fill distinct slots
+/// (checked as the table is built, at compile time).
+const fn short_slot(packed: u64) -> usize {
+    (packed.wrapping_mul(0x1DFA_37EA_937E_7BC7) >> 56) as usize
+}
+
 /// The common tag names of up to eight bytes, as [`pack`] packs them, and
-/// [`short_common_tag_name`], which matches a packed name against them.
+/// [`short_common_tag_name`], which matches a packed name against them:
+/// one look-up in a table of 256 slots ([`short_slot`]) and one
+/// comparison, not a search among the names (issue 12: it runs for
+/// every tag of the page).
 macro_rules! short_common_tag_names {
     ($($packed:ident $name:tt,)*) => {
         /// The packed common tag names.
@@ -899,12 +947,30 @@ macro_rules! short_common_tag_names {
             $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
         }
 
+        /// The common tag names and their packed spelling, in the order
+        /// of the list.
+        static SHORT_COMMON: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
+
+        /// For each slot, the index in [`SHORT_COMMON`] plus one of the
+        /// name in it, or 0.
+        static SHORT_SLOTS: [u8; 256] = {
+            let packed = [$(packed::$packed,)*];
+            let mut slots = [0u8; 256];
+            let mut i = 0;
+            while i < packed.len() {
+                let slot = short_slot(packed[i]);
+                assert!(slots[slot] == 0, "two common tag names share a slot");
+                slots[slot] = (i + 1) as u8;
+                i += 1;
+            }
+            slots
+        };
+
         /// The atom of the common tag name packed as `packed`.
         fn short_common_tag_name(packed: u64) -> Option<LocalName> {
-            Some(match packed {
-                $(packed::$packed => local_name!($name),)*
-                _ => return None,
-            })
+            let index = SHORT_SLOTS.get(short_slot(packed)).copied().unwrap_or(0);
+            let (spelt, name) = SHORT_COMMON.get(usize::from(index).checked_sub(1)?)?;
+            (*spelt == packed).then(|| name.clone())
         }
     };
 }
@@ -1267,6 +1333,17 @@ mod tests {
                 assert_eq!(split_words(text).collect::<Vec<_>>(), reference(text), "{text:?}");
             }
             texts = longer;
+        }
+    }
+
+    #[test]
+    fn every_short_common_name_is_found_in_its_slot_and_no_other() {
+        for (packed, name) in SHORT_COMMON {
+            assert_eq!(short_common_tag_name(*packed).as_ref(), Some(name));
+            assert_eq!(pack_lower(name.as_bytes()), Some(*packed));
+        }
+        for other in ["spa", "divs", "x", "", "tablex", "h7", "iframes", "articles"] {
+            assert_eq!(short_common_tag_name(pack(other.as_bytes())), None, "{other}");
         }
     }
 

@@ -14,6 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
+use super::source::{lowercase_packed, pack, pack_lower};
 use super::tags::LowerName;
 use super::TagAttributes;
 
@@ -277,41 +278,115 @@ pub(crate) const KEPT: &[&str] = &[
 /// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
 /// whether MathML holds HTML (§13.2.6.5).
 ///
-/// A match on the lower-cased bytes, not a search of the list: it runs for
-/// every attribute of the page, and the atoms are static (no hashing).
+/// A match, not a search of the list: it runs for every attribute of the
+/// page, and the atoms are static (no hashing). A name of up to eight
+/// ASCII bytes is matched as one integer ([`pack_lower`], as the source
+/// scanner matches tag names), the two longer ones byte by byte.
 fn kept_name(raw: &[u8]) -> Option<LocalName> {
+    if let Some(packed) = pack_lower(raw) {
+        return short_kept_name(packed);
+    }
     // The longest of the names below.
     let lower = LowerName::<11>::of(raw)?;
     Some(match lower.as_bytes() {
-        b"id" => local_name!("id"),
-        b"class" => local_name!("class"),
-        b"href" => local_name!("href"),
-        b"src" => local_name!("src"),
-        b"alt" => local_name!("alt"),
-        b"title" => local_name!("title"),
-        b"style" => local_name!("style"),
-        b"hidden" => local_name!("hidden"),
         b"aria-hidden" => local_name!("aria-hidden"),
-        b"role" => local_name!("role"),
-        b"itemprop" => local_name!("itemprop"),
-        b"itemtype" => local_name!("itemtype"),
-        b"property" => local_name!("property"),
-        b"name" => local_name!("name"),
-        b"content" => local_name!("content"),
-        b"charset" => local_name!("charset"),
         b"http-equiv" => local_name!("http-equiv"),
-        b"colspan" => local_name!("colspan"),
-        b"rowspan" => local_name!("rowspan"),
-        b"start" => local_name!("start"),
-        b"lang" => local_name!("lang"),
-        b"type" => local_name!("type"),
-        b"datetime" => local_name!("datetime"),
-        b"rel" => local_name!("rel"),
-        b"dir" => local_name!("dir"),
-        b"value" => local_name!("value"),
-        b"encoding" => local_name!("encoding"),
         _ => return None,
     })
+}
+
+/// [`kept_name`] of the name at `range` of `page`: a name of up to eight
+/// bytes with eight bytes of the page from its start is read as one word,
+/// the bytes after it masked to spaces (as [`pack_lower`] packs it, one
+/// load and no loop over the name).
+#[inline]
+fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let len = range.len();
+    if len <= 8 {
+        if let Some(chunk) = page.get(range.start..).and_then(<[u8]>::first_chunk::<8>) {
+            let name = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
+            let w = u64::from_le_bytes(*chunk) & name | SPACES & !name;
+            return lowercase_packed(w).and_then(short_kept_name);
+        }
+    }
+    kept_name(page.get(range).unwrap_or_default())
+}
+
+/// The slot of a packed name of up to eight bytes in
+/// [`short_kept_name`]'s table: the top six bits of the name times an odd
+/// constant, chosen so that the kept names fill distinct slots (checked
+/// as the table is built, at compile time).
+const fn kept_slot(packed: u64) -> usize {
+    (packed.wrapping_mul(0xE315_1288_62C3_3A4F) >> 58) as usize
+}
+
+/// The kept attribute names of up to eight bytes, as [`pack`] packs them,
+/// and [`short_kept_name`], which matches a packed name against them: one
+/// look-up in a table of 64 slots ([`kept_slot`]) and one comparison (it
+/// runs for every attribute of the page).
+macro_rules! short_kept_names {
+    ($($packed:ident $name:tt,)*) => {
+        /// The packed kept attribute names.
+        mod packed {
+            use super::pack;
+            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
+        }
+
+        /// The kept names and their packed spelling, in the order of the
+        /// list.
+        static SHORT_KEPT: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
+
+        /// For each slot, the index in [`SHORT_KEPT`] plus one of the name
+        /// in it, or 0.
+        static KEPT_SLOTS: [u8; 64] = {
+            let packed = [$(packed::$packed,)*];
+            let mut slots = [0u8; 64];
+            let mut i = 0;
+            while i < packed.len() {
+                let slot = kept_slot(packed[i]);
+                assert!(slots[slot] == 0, "two kept attribute names share a slot");
+                slots[slot] = (i + 1) as u8;
+                i += 1;
+            }
+            slots
+        };
+
+        /// The atom of the kept attribute name packed as `packed`.
+        fn short_kept_name(packed: u64) -> Option<LocalName> {
+            let index = KEPT_SLOTS.get(kept_slot(packed)).copied().unwrap_or(0);
+            let (spelt, name) = SHORT_KEPT.get(usize::from(index).checked_sub(1)?)?;
+            (*spelt == packed).then(|| name.clone())
+        }
+    };
+}
+
+short_kept_names! {
+    ID "id",
+    CLASS "class",
+    HREF "href",
+    SRC "src",
+    ALT "alt",
+    TITLE "title",
+    STYLE "style",
+    HIDDEN "hidden",
+    ROLE "role",
+    ITEMPROP "itemprop",
+    ITEMTYPE "itemtype",
+    PROPERTY "property",
+    NAME "name",
+    CONTENT "content",
+    CHARSET "charset",
+    COLSPAN "colspan",
+    ROWSPAN "rowspan",
+    START "start",
+    LANG "lang",
+    TYPE "type",
+    DATETIME "datetime",
+    REL "rel",
+    DIR "dir",
+    VALUE "value",
+    ENCODING "encoding",
 }
 
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
@@ -325,34 +400,60 @@ fn attribute_name(raw: &[u8]) -> LocalName {
     }
 }
 
-/// True if `bytes` hold a `&`, CR or NUL. Most texts and values are
-/// short, where eight bytes at a time ([`zero_bytes`] of the word XOR each
-/// byte repeated) costs less than `memchr`'s set-up; longer ones go to
-/// `memchr3`.
-pub(crate) fn has_special(bytes: &[u8]) -> bool {
+/// True if `bytes` hold a `&`, CR or NUL ([`has_special_at`]).
+#[cfg(test)]
+fn has_special(bytes: &[u8]) -> bool {
+    has_special_at(bytes, 0..bytes.len())
+}
+
+/// True if `page[range]` holds a `&`, CR or NUL. Most texts and values
+/// are short, where eight bytes at a time ([`zero_bytes`] of the word XOR
+/// each byte repeated) costs less than `memchr`'s set-up; longer ones go
+/// to `memchr3`. No byte is tested on its own (issue 12: the last bytes
+/// of each value one by one cost as much as the words before them): a
+/// range of eight bytes or more ends with the word of its last eight
+/// bytes, which may overlap the word before; a shorter one is one word
+/// of the page from its start, the bytes after the range masked to
+/// letters (one by one only where the page ends first).
+#[inline]
+pub(crate) fn has_special_at(page: &[u8], range: Range<usize>) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    if bytes.len() >= 64 {
+    let special = |w: u64| {
+        zero_bytes(w) | zero_bytes(w ^ (ONES * u64::from(b'&'))) | zero_bytes(w ^ (ONES * 0x0D))
+            != 0
+    };
+    let Some(bytes) = page.get(range.clone()) else { return false };
+    let len = bytes.len();
+    if len >= 64 {
         return memchr::memchr3(b'&', b'\r', b'\0', bytes).is_some();
     }
+    if len < 8 {
+        return match page.get(range.start..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(chunk) => {
+                let kept = (1u64 << (8 * len)) - 1;
+                special(u64::from_le_bytes(*chunk) & kept | (ONES * u64::from(b'a')) & !kept)
+            }
+            None => bytes.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0')),
+        };
+    }
     let mut rest = bytes;
-    while let Some(chunk) = rest.first_chunk::<8>() {
-        let w = u64::from_le_bytes(*chunk);
-        if zero_bytes(w) | zero_bytes(w ^ (ONES * u64::from(b'&'))) | zero_bytes(w ^ (ONES * 0x0D))
-            != 0
-        {
+    while rest.len() > 8 {
+        let Some(chunk) = rest.first_chunk::<8>() else { break };
+        if special(u64::from_le_bytes(*chunk)) {
             return true;
         }
         rest = rest.get(8..).unwrap_or_default();
     }
-    rest.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0'))
+    bytes.last_chunk::<8>().is_some_and(|chunk| special(u64::from_le_bytes(*chunk)))
 }
 
 /// Appends to `out` the attribute value `raw`: character references
-/// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD.
-/// Inlined up to the common case, a value with nothing to decode.
+/// decoded with the attribute rule, CR/LF normalised, NUL as U+FFFD, if
+/// `special` (it holds a `&`, CR or NUL, [`has_special_at`]); else as it
+/// is. Inlined up to that common case.
 #[inline]
-fn push_attribute_value(out: &mut String, raw: &str) {
-    if !has_special(raw.as_bytes()) {
+fn push_attribute_value(out: &mut String, raw: &str, special: bool) {
+    if !special {
         out.push_str(raw);
         return;
     }
@@ -383,16 +484,14 @@ pub(crate) fn start_tag_attributes(
     attrs: &mut TagAttributes,
 ) {
     let bytes = page.as_bytes();
-    let name_of = |range: &Range<usize>| bytes.get(range.clone()).unwrap_or_default();
     attrs.clear();
     for (name, value) in ranges {
         if attrs.len() >= filter.max {
             break;
         }
-        let raw_name = name_of(name);
-        let name = match kept_name(raw_name) {
+        let name = match kept_name_at(bytes, name.clone()) {
             Some(name) => name,
-            None if filter.keep_all => attribute_name(raw_name),
+            None if filter.keep_all => attribute_name(bytes.get(name.clone()).unwrap_or_default()),
             None => continue,
         };
         // Whether a name is kept depends on the name alone, so a later
@@ -401,7 +500,8 @@ pub(crate) fn start_tag_attributes(
             continue;
         }
         let raw = page.get(value.clone()).unwrap_or("");
-        attrs.push_with(name, |out| push_attribute_value(out, raw));
+        let special = has_special_at(bytes, value.clone());
+        attrs.push_with(name, |out| push_attribute_value(out, raw, special));
     }
 }
 
@@ -441,6 +541,23 @@ mod tests {
             }
         }
         assert!(!has_special("\u{e9}\u{2603}%'\"\x01\x0b\x0e\x7f".as_bytes()));
+    }
+
+    #[test]
+    fn special_bytes_after_the_range_are_not_read_as_in_it() {
+        for len in 0..40 {
+            for after in ["", "&", "\r\0&&&&&&&&&&"] {
+                let page = "x".repeat(len) + after;
+                assert!(!has_special_at(page.as_bytes(), 0..len), "{len} {after:?}");
+                let page = "y".to_string() + &page;
+                assert!(!has_special_at(page.as_bytes(), 1..len + 1), "{len} {after:?}");
+                for at in 0..len {
+                    let mut bytes = page.clone().into_bytes();
+                    bytes[1 + at] = b'&';
+                    assert!(has_special_at(&bytes, 1..len + 1), "{len} {at} {after:?}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -579,8 +696,25 @@ mod tests {
             let upper = name.to_ascii_uppercase();
             assert_eq!(kept_name(upper.as_bytes()).as_deref(), Some(*name));
         }
-        for other in ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss"] {
+        for other in
+            ["data-id", "ids", "i", "onclick", "aria-hiddenx", "", "cl\0ss", "id\0", "hre", "cláss"]
+        {
             assert_eq!(kept_name(other.as_bytes()), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn kept_names_read_in_place_are_those_read_alone() {
+        // A name followed by eight bytes or more is read as one word, a
+        // name near the end of the page byte by byte.
+        let names = KEPT.iter().copied().chain(["ids", "i", "", "id\0", "hre", "cláss", "Class"]);
+        for name in names {
+            for after in ["", "=x", "=\"abcdefgh\""] {
+                let page = format!("<p {name}{after}");
+                let at = 3..3 + name.len();
+                let alone = kept_name(name.as_bytes());
+                assert_eq!(kept_name_at(page.as_bytes(), at), alone, "{page}");
+            }
         }
     }
 }

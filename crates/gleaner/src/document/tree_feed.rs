@@ -66,8 +66,7 @@ use super::deadline::Deadline;
 use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree, NONE};
 use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
-use super::tag_attributes::{has_special, start_tag_attributes, AttributeFilter};
-use super::tags::is_void;
+use super::tag_attributes::{has_special_at, start_tag_attributes, AttributeFilter};
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
 use super::TagAttributes;
 
@@ -79,10 +78,15 @@ use super::TagAttributes;
 /// to is not preprocessed, so that is the token's text.
 ///
 /// Most text has none of `&`, CR and NUL, which one look
-/// ([`has_special`]) finds.
-fn plain_text<'a>(text: &'a str, state: TextState, decoded: &'a mut String) -> Option<&'a str> {
+/// ([`has_special_at`]) finds: `special` says whether it has one.
+fn plain_text<'a>(
+    text: &'a str,
+    special: bool,
+    state: TextState,
+    decoded: &'a mut String,
+) -> Option<&'a str> {
     let bytes = text.as_bytes();
-    if !has_special(bytes) {
+    if !special {
         return Some(text);
     }
     let cr = match memchr::memchr2(b'\r', b'\0', bytes) {
@@ -340,6 +344,16 @@ impl Builder {
         }
     }
 
+    /// Processes end tag `name` ([`OwnTreeBuilder::process_end_tag`]:
+    /// the own tree builder makes no token for most).
+    #[inline]
+    fn end_tag(&mut self, name: &LocalName) -> TokenSinkResult<u32> {
+        match self {
+            Builder::Html5ever(b) => html5ever_tag(b, end_tag(name.clone())),
+            Builder::Own(b) => b.process_end_tag(name),
+        }
+    }
+
     /// See [`OwnTreeBuilder::plain_characters`]; html5ever's builder
     /// always takes tokens.
     /// The classes of the HTML element `name` (the own tree builder
@@ -485,10 +499,23 @@ impl Feeder {
     /// True if the tree builder may have made more than `limit` elements
     /// (measured when the bound from the last count is not enough).
     fn may_exceed(&mut self, limit: usize) -> bool {
-        let bound = self.bound();
-        let per_token = IMPLIED + 1 + bound.formatting;
-        let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
-        elements > limit && {
+        // It runs for most tokens: while the counts are below 2^20 (on
+        // any page but floods of tags kept open), the bound is computed
+        // in 64 bits without saturating, as it then never would.
+        const SMALL: usize = 1 << 20;
+        let small = self.pending | self.pending_formatting | self.held.formatting < SMALL;
+        let over = if small && self.elements() < SMALL {
+            let (pending, formatting) = (self.pending as u64, self.held.formatting as u64);
+            let f = formatting + 2 * self.pending_formatting as u64;
+            let per_token = (IMPLIED + 1) as u64 + f + pending * f;
+            self.elements() as u64 + pending * per_token > limit as u64
+        } else {
+            let bound = self.bound();
+            let per_token = IMPLIED + 1 + bound.formatting;
+            let elements = self.elements().saturating_add(self.pending.saturating_mul(per_token));
+            elements > limit
+        };
+        over && {
             self.measure();
             self.elements() > limit
         }
@@ -591,9 +618,10 @@ pub(crate) fn build_tree(
     // Start tags dropped for depth, by name, whose end tags are dropped too.
     let mut dropped: Vec<(LocalName, usize)> = Vec::new();
     let mut start_tags = 0usize;
-    while let Some(scanned) = scanner
-        .next(&state, || feeder.builder.adjusted_current_node_present_but_not_in_html_namespace())
-    {
+    while scanner.advance(&state, || {
+        feeder.builder.adjusted_current_node_present_but_not_in_html_namespace()
+    }) {
+        let scanned = scanner.current();
         let sink = feeder.builder.sink();
         let token = scanned.to_token(&mut sink.names());
         let index = sink.push_token(token) as usize;
@@ -616,8 +644,10 @@ pub(crate) fn build_tree(
                 if feeder.elements() >= limits.max_elements {
                     return Err(Stopped::TooManyElements);
                 }
-                let nests = !(is_void(name) || end.self_closing);
-                let formatting = feeder.builder.html_class(name) & class::FORMATTING != 0;
+                // One look-up of the name's classes for both questions.
+                let classes = feeder.builder.html_class(name);
+                let nests = !(classes & class::VOID != 0 || end.self_closing);
+                let formatting = classes & class::FORMATTING != 0;
                 if nests && feeder.too_deep(formatting, limits) {
                     // Its content is read as a browser would, and a
                     // raw-text element's content is dropped with it, or
@@ -655,7 +685,7 @@ pub(crate) fn build_tree(
                     feeder.builder.sink().end_start_tag();
                     state = next_state(result, name);
                     skip_raw =
-                        !options.keep_everything && drops_content(name) && state != ScanState::Data;
+                        state != ScanState::Data && !options.keep_everything && drops_content(name);
                 }
             }
             (TokenKind::EndTag(name), Markup::EndTag { complete: true }) => {
@@ -667,7 +697,7 @@ pub(crate) fn build_tree(
                     if matches!(*name, local_name!("br") | local_name!("p")) {
                         feeder.pending += 1;
                     }
-                    let _ = feeder.builder.tag(end_tag(name.clone()));
+                    let _ = feeder.builder.end_tag(name);
                 }
             }
             (_, Markup::Text(text_state)) if !skip_this_raw => {
@@ -680,7 +710,8 @@ pub(crate) fn build_tree(
                 // afterwards, issue 12).
                 let token = if is_blank(raw) { NONE } else { index as u32 };
                 feeder.builder.sink().set_text_token(token);
-                match plain_text(raw, *text_state, &mut decoded) {
+                let special = has_special_at(text.as_bytes(), range.clone());
+                match plain_text(raw, special, *text_state, &mut decoded) {
                     Some(t) => {
                         // The one token for_each_character_token would
                         // make, if the builder takes no plain text now.

@@ -145,6 +145,11 @@ pub(crate) mod class {
     /// `table`, `tbody`, `tfoot`, `thead`, `tr`: text and misplaced
     /// content in them is foster-parented (§13.2.6.1).
     pub const FOSTERS: u16 = 1 << 13;
+    /// A void element (WHATWG §13.1.2, [`is_void`](crate::document::tags::is_void)):
+    /// its start tag opens nothing. No algorithm of the tree builder asks;
+    /// the tree feed does, with the same look-up as for
+    /// [`FORMATTING`].
+    pub const VOID: u16 = 1 << 14;
 }
 
 /// Is `name` a formatting element (§13.2.4.3)?
@@ -227,60 +232,60 @@ pub(crate) fn html_class(name: &LocalName) -> u16 {
         | local_name!("strong")
         | local_name!("tt")
         | local_name!("u") => FORMATTING,
-        local_name!("address")
-        | local_name!("area")
-        | local_name!("article")
-        | local_name!("aside")
+        local_name!("area")
         | local_name!("base")
         | local_name!("basefont")
         | local_name!("bgsound")
+        | local_name!("br")
+        | local_name!("col")
+        | local_name!("embed")
+        | local_name!("frame")
+        | local_name!("hr")
+        | local_name!("img")
+        | local_name!("input")
+        | local_name!("keygen")
+        | local_name!("link")
+        | local_name!("meta")
+        | local_name!("param")
+        | local_name!("source")
+        | local_name!("track")
+        | local_name!("wbr") => SPECIAL | VOID,
+        local_name!("address")
+        | local_name!("article")
+        | local_name!("aside")
         | local_name!("blockquote")
         | local_name!("body")
-        | local_name!("br")
         | local_name!("center")
-        | local_name!("col")
         | local_name!("details")
         | local_name!("dir")
         | local_name!("div")
         | local_name!("dl")
-        | local_name!("embed")
         | local_name!("fieldset")
         | local_name!("figcaption")
         | local_name!("figure")
         | local_name!("footer")
         | local_name!("form")
-        | local_name!("frame")
         | local_name!("frameset")
         | local_name!("head")
         | local_name!("header")
         | local_name!("hgroup")
-        | local_name!("hr")
         | local_name!("iframe")
-        | local_name!("img")
-        | local_name!("input")
-        | local_name!("keygen")
-        | local_name!("link")
         | local_name!("listing")
         | local_name!("main")
         | local_name!("menu")
-        | local_name!("meta")
         | local_name!("nav")
         | local_name!("noembed")
         | local_name!("noframes")
         | local_name!("noscript")
-        | local_name!("param")
         | local_name!("plaintext")
         | local_name!("pre")
         | local_name!("script")
         | local_name!("search")
         | local_name!("section")
-        | local_name!("source")
         | local_name!("style")
         | local_name!("summary")
         | local_name!("textarea")
         | local_name!("title")
-        | local_name!("track")
-        | local_name!("wbr")
         | local_name!("xmp") => SPECIAL,
         _ => 0,
     }
@@ -402,6 +407,11 @@ pub(crate) struct OwnTreeBuilder {
     /// its classes: the feed asks about a start tag's name before the
     /// element is made, which then needs no second look-up.
     last_class: (LocalName, u16),
+    /// False only when no HTML `p` element is open: set when one is
+    /// made, cleared when [`OwnTreeBuilder::close_p_in_button_scope`]
+    /// finds none on the stack (issue 12: most block start tags ask, and
+    /// most find none).
+    p_maybe_open: bool,
 }
 
 /// True for the whitespace of §13.2.6 ("character tokens that are one of
@@ -448,6 +458,7 @@ impl OwnTreeBuilder {
             ignore_lf: false,
             foster: false,
             last_class: (local_name!("html"), html_class(&local_name!("html"))),
+            p_maybe_open: true,
         }
     }
 
@@ -549,6 +560,57 @@ impl OwnTreeBuilder {
         } else {
             self.body_end_tag(tag)
         }
+    }
+
+    /// An end tag `name`, processed as [`OwnTreeBuilder::process_tag`]
+    /// would process its tag token. The most common case is done here
+    /// without making the token (issue 12): "in body", the current node
+    /// is an HTML element `name` that the end tag only pops —
+    ///
+    /// - a formatting element that is the last entry of the list of
+    ///   active formatting elements: the adoption agency (§13.2.6.4.7)
+    ///   finds it there, open and in scope, with no furthest block, and
+    ///   pops it off the stack and the list;
+    /// - any other element but those with rules of their own (`template`,
+    ///   `body`, `html`, `form`, `applet`, `marquee`, `object`): its name
+    ///   is in scope (the current node ends every scope), no implied end
+    ///   tag is generated above it, and popping to it pops it.
+    ///
+    /// Everything else goes through [`OwnTreeBuilder::process_tag`].
+    pub(crate) fn process_end_tag(&mut self, name: &LocalName) -> Result {
+        if self.mode == Mode::InBody {
+            if let Some(current) = self.open.last() {
+                if current.is(name) {
+                    let formatting = current.has(class::FORMATTING);
+                    let pops = if formatting {
+                        matches!(self.active.last(),
+                            Some(Active::Element { node, .. }) if *node == current.node)
+                    } else {
+                        !matches!(
+                            *name,
+                            local_name!("template")
+                                | local_name!("body")
+                                | local_name!("html")
+                                | local_name!("form")
+                                | local_name!("applet")
+                                | local_name!("marquee")
+                                | local_name!("object")
+                        )
+                    };
+                    if pops {
+                        // As in `process_tag`: a newline to drop is for the
+                        // token right after `<pre>` only.
+                        self.ignore_lf = false;
+                        self.open.pop();
+                        if formatting {
+                            self.active.pop();
+                        }
+                        return DONE;
+                    }
+                }
+            }
+        }
+        self.process_tag(bare_tag(TagKind::EndTag, name.clone()))
     }
 
     /// A character token of `text` where most are read — "in body", in a
@@ -757,9 +819,29 @@ impl OwnTreeBuilder {
     }
 
     /// "Close a p element" if a `p` is in button scope (§13.2.6.4.7).
+    /// Skipped while no `p` is open ([`OwnTreeBuilder::p_maybe_open`]);
+    /// else one walk of the stack says whether one is in scope or, if
+    /// none is open at all, that none is.
     fn close_p_in_button_scope(&mut self) {
-        if self.in_scope(&local_name!("p"), Scope::Button) {
-            self.close_p();
+        if !self.p_maybe_open {
+            return;
+        }
+        let boundary = Scope::Button.boundary();
+        let mut in_scope = true;
+        let mut found = None;
+        for e in self.open.iter().rev() {
+            if e.is(&local_name!("p")) {
+                found = Some(in_scope);
+                break;
+            }
+            if e.has(boundary) {
+                in_scope = false;
+            }
+        }
+        match found {
+            Some(true) => self.close_p(),
+            Some(false) => {}
+            None => self.p_maybe_open = false,
         }
     }
 
@@ -823,6 +905,9 @@ impl OwnTreeBuilder {
         };
         let class = if ns == ElementNs::Html {
             template = name == local_name!("template");
+            if name == local_name!("p") {
+                self.p_maybe_open = true;
+            }
             self.html_class(&name)
         } else {
             let html_point = ns == ElementNs::MathMl
@@ -920,7 +1005,11 @@ impl OwnTreeBuilder {
     /// `open`'s element inserted at `place` and pushed; its handle.
     fn insert_open(&mut self, place: Place, open: Open) -> u32 {
         let node = open.node;
-        self.insert_at(place, NodeOrText::AppendNode(node));
+        match place {
+            // Most elements: no `NodeOrText` made and matched (issue 12).
+            Place::Append(parent) => self.sink.append_node(parent, node),
+            Place::Foster { .. } => self.insert_at(place, NodeOrText::AppendNode(node)),
+        }
         self.open.push(open);
         node
     }

@@ -98,3 +98,39 @@ fn same_trees_as_html5ever_on_ordinary_pages() {
         assert_eq!(own_tree(page, true), gleaner_tree(page, true), "{page}");
     }
 }
+
+#[test]
+fn the_void_class_is_the_void_elements() {
+    use super::{class, html_class};
+    use crate::document::tags::is_void;
+    use markup5ever::LocalName;
+    let names = "a area b base basefont bgsound body br button col colgroup div embed \
+                 frame hr html img input keygen li link meta p param source span table \
+                 td template track tr wbr xmp x-custom";
+    for name in names.split_whitespace().map(LocalName::from) {
+        assert_eq!(html_class(&name) & class::VOID != 0, is_void(&name), "{name}");
+    }
+}
+
+#[test]
+fn end_tags_of_the_current_node_pop_it() {
+    // The fast path of `process_end_tag`: plain elements, formatting
+    // elements last in the list, and the elements with rules of their own.
+    assert_eq!(body("<div><span>a</span>b</div>c"), "<div>\n  <span>\n    \"a\"\n  \"b\"\n\"c\"");
+    assert_eq!(body("<b>x</b><b>y</b>z"), "<b>\n  \"x\"\n<b>\n  \"y\"\n\"z\"");
+    assert_eq!(body("<p><b>x</p>y"), "<p>\n  <b>\n    \"x\"\n<b>\n  \"y\"");
+    assert_eq!(body("<object><b>x</object>y"), "<object>\n  <b>\n    \"x\"\n\"y\"");
+    assert_eq!(body("<form><p>x</form>y"), "<form>\n  <p>\n    \"x\"\n\"y\"");
+    for page in [
+        "<div><b>x<i>y</b>z</i></div>",
+        "<ul><li>a</li><li>b</ul>",
+        "<h2>x</h3>y</h2>",
+        // `p_maybe_open`: a p closed by a block, kept open past a button
+        // or a table, found again after none was.
+        "<p>a<div>b</div><p>c<button><p>d<div>e</div></button>f<div>g",
+        "<p>x</p><div>y</div><p>z<ul><li>w</ul><p>v<table><tr><td><div>u</table><div>t",
+        "<div>a</div><svg><p>b</svg><div>c<p>d<section>e",
+    ] {
+        assert_eq!(own_tree(page, true), gleaner_tree(page, true), "{page}");
+    }
+}
