@@ -354,6 +354,7 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// again; most others are the whitespace between two tags, which has
 /// none (issue 12). Inlined into [`token_ccv`]'s loop, which calls it
 /// for every text token.
+///
 /// The token's bytes are compared and tested as bytes, without the
 /// character-boundary tests of cutting the text (issue 12); only a text
 /// that needs counting is cut as text.

@@ -137,6 +137,10 @@ pub(crate) fn gaussian_blur_binary(values: &[u8], sigma: f64, passes: usize) -> 
     blurred
 }
 
+/// Sums a window of 0/1 entries can take whose means [`box_mean_whole`]
+/// looks up, at most.
+const MEAN_TABLE_MAX: usize = 4096;
+
 /// [`box_mean`] of whole numbers into a new array: the same operations
 /// on the same values (a running sum, divided by the entries in range at
 /// the ends, times the inverse width inside), the sum kept as an integer,
@@ -170,9 +174,12 @@ fn box_mean_whole(values: &[u8], radius: usize) -> Vec<f32> {
         out.push((f64::from(sum) / (i + 1) as f64) as f32);
     }
     // Interior: a full window slides by one; the few sums a window of
-    // 0/1 entries can take have their means looked up.
+    // 0/1 entries can take have their means looked up (those of a wide
+    // window computed as they come: the same bits, without a table as
+    // long as the page).
     let inv = 1.0 / width as f64;
-    let means: Vec<f32> = (0..=width as u32).map(|k| (f64::from(k) * inv) as f32).collect();
+    let table = width.min(MEAN_TABLE_MAX) as u32;
+    let means: Vec<f32> = (0..=table).map(|k| (f64::from(k) * inv) as f32).collect();
     let interior = values.get(width..).unwrap_or_default().iter().zip(values);
     out.extend(interior.map(|(&added, &dropped)| {
         sum = sum + u32::from(added) - u32::from(dropped);
@@ -374,28 +381,35 @@ mod tests {
 
     /// The blur of a 0/1 signal from its bytes is the general blur of
     /// the same signal to the bit, at every length around the window
-    /// widths (clipped form, borders, interior) and for CCB's σs.
+    /// widths (clipped form, borders, interior), for CCB's σs, for any
+    /// number of passes, and for windows wider than the table of means.
     #[test]
     fn binary_blur_is_the_general_blur_to_the_bit() {
-        for sigma in [0.0, 1.0, 3.0, 30.0, 40.0] {
-            for n in (0..130).chain([257, 1000]) {
-                // Runs of both values of any length (a linear
-                // congruential walk, its top bit kept a while).
-                let mut x = n as u64;
-                let bits: Vec<u8> = (0..n)
-                    .map(|_| {
-                        x = x
-                            .wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1_442_695_040_888_963_407);
-                        u8::from(x >> 61 < 3)
-                    })
-                    .collect();
-                let general: Vec<f32> = bits.iter().map(|&b| f32::from(b)).collect();
-                let want = gaussian_blur(general, sigma, 3);
-                let got = gaussian_blur_binary(&bits, sigma, 3);
-                let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(same && want.len() == got.len(), "σ {sigma}, n {n}");
-            }
+        let cases = [0.0, 1.0, 3.0, 30.0, 40.0].into_iter().flat_map(|sigma| {
+            (1..=4).flat_map(move |passes| {
+                (0..130).chain([257, 1000]).map(move |n| (sigma, passes, n))
+            })
+        });
+        // σ 2 000: windows of about 6 900 entries in one pass, 4 900 in two,
+        // past the table.
+        let wide = [(2000.0, 1, 9000), (2000.0, 2, 9000)];
+        for (sigma, passes, n) in cases.chain(wide) {
+            // Runs of both values of any length (a linear
+            // congruential walk, its top bit kept a while).
+            let mut x = n as u64;
+            let bits: Vec<u8> = (0..n)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    u8::from(x >> 61 < 3)
+                })
+                .collect();
+            let general: Vec<f32> = bits.iter().map(|&b| f32::from(b)).collect();
+            let want = gaussian_blur(general, sigma, passes);
+            let got = gaussian_blur_binary(&bits, sigma, passes);
+            let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same && want.len() == got.len(), "σ {sigma}, {passes} passes, n {n}");
         }
     }
 

@@ -74,9 +74,12 @@ pub(super) fn mark_boilerplate(
         // bits alike (issue 12).
         let names = a.names(id);
         let in_table = from_parent.has(Inherited::TABLE_OR_CODE);
-        let comments = from_parent.has(Inherited::COMMENTS) || names.has(Role::Comment);
         if element_reason(&e, names, strictness, in_table).is_some() {
             let end = doc.subtree_end(id);
+            // A comment section itself is never rescued (an element
+            // inside one is never reached: its marked subtree is passed
+            // over).
+            let comments = names.has(Role::Comment);
             if !comments && f64::from(doc.stats(id).chars) > cfg.rescue_share * body_chars {
                 // Rescued: only the comments inside stay marked, and
                 // nothing inside is rescued again.
@@ -88,9 +91,6 @@ pub(super) fn mark_boilerplate(
             continue;
         }
         let mut own = Inherited(0);
-        if comments {
-            own.0 |= Inherited::COMMENTS;
-        }
         if in_table || matches!(e.name, local_name!("table") | local_name!("code")) {
             own.0 |= Inherited::TABLE_OR_CODE;
         }
@@ -131,8 +131,6 @@ fn mark_comment_sections(doc: &Document, a: &Analysis, top: NodeId, boilerplate:
 struct Inherited(u8);
 
 impl Inherited {
-    /// The node is in a comment section.
-    const COMMENTS: u8 = 1 << 1;
     /// Its children are inside a `<table>` or `<code>`.
     const TABLE_OR_CODE: u8 = 1 << 2;
 
