@@ -634,7 +634,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The attributes of the start tag [`Scanner::next`] returned last
+    /// The attributes of the start tag scanned last ([`Scanner::current`])
     /// (read while its end was found, so no tag is walked twice). Valid
     /// until the next call.
     pub(crate) fn attributes(&self) -> &[AttributeRange] {
@@ -927,8 +927,8 @@ pub(crate) const fn pack(name: &[u8]) -> u64 {
 }
 
 /// The slot of a packed name of up to eight bytes in
-/// [`short_common_tag_name`]'s table: the top byte of the name times an
-/// odd constant, chosen so that the common names fill distinct slots
+/// [`short_common_tag_name`]'s table: the top byte of the product of the
+/// packed name and an odd constant, chosen so that the common names fill distinct slots
 /// (checked as the table is built, at compile time).
 const fn short_slot(packed: u64) -> usize {
     (packed.wrapping_mul(0x1DFA_37EA_937E_7BC7) >> 56) as usize
@@ -956,6 +956,8 @@ macro_rules! short_common_tag_names {
         static SHORT_SLOTS: [u8; 256] = {
             let packed = [$(packed::$packed,)*];
             let mut slots = [0u8; 256];
+            // An index plus one must fit in a byte, 0 meaning none.
+            assert!(packed.len() < 256, "too many common tag names for the table");
             let mut i = 0;
             while i < packed.len() {
                 let slot = short_slot(packed[i]);

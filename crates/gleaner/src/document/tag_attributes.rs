@@ -314,8 +314,8 @@ fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
 }
 
 /// The slot of a packed name of up to eight bytes in
-/// [`short_kept_name`]'s table: the top six bits of the name times an odd
-/// constant, chosen so that the kept names fill distinct slots (checked
+/// [`short_kept_name`]'s table: the top six bits of the product of the
+/// packed name and an odd constant, chosen so that the kept names fill distinct slots (checked
 /// as the table is built, at compile time).
 const fn kept_slot(packed: u64) -> usize {
     (packed.wrapping_mul(0xE315_1288_62C3_3A4F) >> 58) as usize

@@ -354,8 +354,6 @@ impl Builder {
         }
     }
 
-    /// See [`OwnTreeBuilder::plain_characters`]; html5ever's builder
-    /// always takes tokens.
     /// The classes of the HTML element `name` (the own tree builder
     /// remembers them for the element it makes next).
     fn html_class(&mut self, name: &LocalName) -> u16 {
@@ -365,6 +363,8 @@ impl Builder {
         }
     }
 
+    /// See [`OwnTreeBuilder::plain_characters`]; html5ever's builder
+    /// always takes tokens.
     fn plain_characters(&mut self, text: &str) -> bool {
         match self {
             Builder::Html5ever(_) => false,
