@@ -926,17 +926,55 @@ pub(crate) const fn pack(name: &[u8]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// The slot of a packed name of up to eight bytes in
-/// [`short_common_tag_name`]'s table: the top byte of the product of the
-/// packed name and an odd constant, chosen so that the common names fill distinct slots
-/// (checked as the table is built, at compile time).
-const fn short_slot(packed: u64) -> usize {
-    (packed.wrapping_mul(0x1DFA_37EA_937E_7BC7) >> 56) as usize
+/// A table that finds a packed name of up to eight bytes ([`pack`])
+/// among a fixed list in one look-up and one comparison: `SLOTS` slots (a
+/// power of two, at most 256), a name's slot the top bits of the product
+/// of its packed bytes and an odd multiplier chosen so that the list's
+/// names fill distinct slots — checked as the table is built, at compile
+/// time (issue 12: such look-ups run for every tag and attribute).
+pub(crate) struct PackedNameSlots<const SLOTS: usize> {
+    multiplier: u64,
+    /// For each slot, the index in the list of the name in it plus one,
+    /// or 0.
+    slots: [u8; SLOTS],
+}
+
+impl<const SLOTS: usize> PackedNameSlots<SLOTS> {
+    /// The table of the names packed as `packed`; fails to compile when
+    /// two share a slot under `multiplier`.
+    pub(crate) const fn build(packed: &[u64], multiplier: u64) -> PackedNameSlots<SLOTS> {
+        assert!(SLOTS.is_power_of_two() && SLOTS >= 2 && SLOTS <= 256, "slots: 2 to 256");
+        // An index plus one must fit in a byte, 0 meaning none.
+        assert!(packed.len() < 256, "too many names for a byte's indices");
+        let mut slots = [0u8; SLOTS];
+        let mut i = 0;
+        while i < packed.len() {
+            let slot = Self::slot_of(packed[i], multiplier);
+            assert!(slots[slot] == 0, "two names share a slot: choose another multiplier");
+            slots[slot] = (i + 1) as u8;
+            i += 1;
+        }
+        PackedNameSlots { multiplier, slots }
+    }
+
+    const fn slot_of(packed: u64, multiplier: u64) -> usize {
+        (packed.wrapping_mul(multiplier) >> (64 - SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The entry of `list` (the names in the order [`Self::build`] was
+    /// given them, with their packed spelling) whose name is packed as
+    /// `packed`, if any.
+    #[inline]
+    pub(crate) fn find<'a, T>(&self, list: &'a [(u64, T)], packed: u64) -> Option<&'a T> {
+        let index = self.slots.get(Self::slot_of(packed, self.multiplier)).copied().unwrap_or(0);
+        let (spelt, name) = list.get(usize::from(index).checked_sub(1)?)?;
+        (*spelt == packed).then_some(name)
+    }
 }
 
 /// The common tag names of up to eight bytes, as [`pack`] packs them, and
 /// [`short_common_tag_name`], which matches a packed name against them:
-/// one look-up in a table of 256 slots ([`short_slot`]) and one
+/// one look-up in a table of 256 slots ([`PackedNameSlots`]) and one
 /// comparison, not a search among the names (issue 12: it runs for
 /// every tag of the page).
 macro_rules! short_common_tag_names {
@@ -951,28 +989,13 @@ macro_rules! short_common_tag_names {
         /// of the list.
         static SHORT_COMMON: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
 
-        /// For each slot, the index in [`SHORT_COMMON`] plus one of the
-        /// name in it, or 0.
-        static SHORT_SLOTS: [u8; 256] = {
-            let packed = [$(packed::$packed,)*];
-            let mut slots = [0u8; 256];
-            // An index plus one must fit in a byte, 0 meaning none.
-            assert!(packed.len() < 256, "too many common tag names for the table");
-            let mut i = 0;
-            while i < packed.len() {
-                let slot = short_slot(packed[i]);
-                assert!(slots[slot] == 0, "two common tag names share a slot");
-                slots[slot] = (i + 1) as u8;
-                i += 1;
-            }
-            slots
-        };
+        /// Where each of [`SHORT_COMMON`]'s names is.
+        static SHORT_SLOTS: PackedNameSlots<256> =
+            PackedNameSlots::build(&[$(packed::$packed,)*], 0x1DFA_37EA_937E_7BC7);
 
         /// The atom of the common tag name packed as `packed`.
         fn short_common_tag_name(packed: u64) -> Option<LocalName> {
-            let index = SHORT_SLOTS.get(short_slot(packed)).copied().unwrap_or(0);
-            let (spelt, name) = SHORT_COMMON.get(usize::from(index).checked_sub(1)?)?;
-            (*spelt == packed).then(|| name.clone())
+            SHORT_SLOTS.find(SHORT_COMMON, packed).cloned()
         }
     };
 }

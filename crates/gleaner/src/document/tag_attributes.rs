@@ -14,7 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
-use super::source::{lowercase_packed, pack, pack_lower};
+use super::source::{lowercase_packed, pack, pack_lower, PackedNameSlots};
 use super::tags::LowerName;
 use super::TagAttributes;
 
@@ -313,17 +313,9 @@ fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
     kept_name(page.get(range).unwrap_or_default())
 }
 
-/// The slot of a packed name of up to eight bytes in
-/// [`short_kept_name`]'s table: the top six bits of the product of the
-/// packed name and an odd constant, chosen so that the kept names fill distinct slots (checked
-/// as the table is built, at compile time).
-const fn kept_slot(packed: u64) -> usize {
-    (packed.wrapping_mul(0xE315_1288_62C3_3A4F) >> 58) as usize
-}
-
 /// The kept attribute names of up to eight bytes, as [`pack`] packs them,
 /// and [`short_kept_name`], which matches a packed name against them: one
-/// look-up in a table of 64 slots ([`kept_slot`]) and one comparison (it
+/// look-up in a table of 64 slots ([`PackedNameSlots`]) and one comparison (it
 /// runs for every attribute of the page).
 macro_rules! short_kept_names {
     ($($packed:ident $name:tt,)*) => {
@@ -337,26 +329,13 @@ macro_rules! short_kept_names {
         /// list.
         static SHORT_KEPT: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
 
-        /// For each slot, the index in [`SHORT_KEPT`] plus one of the name
-        /// in it, or 0.
-        static KEPT_SLOTS: [u8; 64] = {
-            let packed = [$(packed::$packed,)*];
-            let mut slots = [0u8; 64];
-            let mut i = 0;
-            while i < packed.len() {
-                let slot = kept_slot(packed[i]);
-                assert!(slots[slot] == 0, "two kept attribute names share a slot");
-                slots[slot] = (i + 1) as u8;
-                i += 1;
-            }
-            slots
-        };
+        /// Where each of [`SHORT_KEPT`]'s names is.
+        static KEPT_SLOTS: PackedNameSlots<64> =
+            PackedNameSlots::build(&[$(packed::$packed,)*], 0xE315_1288_62C3_3A4F);
 
         /// The atom of the kept attribute name packed as `packed`.
         fn short_kept_name(packed: u64) -> Option<LocalName> {
-            let index = KEPT_SLOTS.get(kept_slot(packed)).copied().unwrap_or(0);
-            let (spelt, name) = SHORT_KEPT.get(usize::from(index).checked_sub(1)?)?;
-            (*spelt == packed).then(|| name.clone())
+            KEPT_SLOTS.find(SHORT_KEPT, packed).cloned()
         }
     };
 }
