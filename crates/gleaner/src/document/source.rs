@@ -972,105 +972,106 @@ impl<const SLOTS: usize> PackedNameSlots<SLOTS> {
     }
 }
 
-/// The common tag names of up to eight bytes, as [`pack`] packs them, and
-/// [`short_common_tag_name`], which matches a packed name against them:
-/// one look-up in a table of 256 slots ([`PackedNameSlots`]) and one
-/// comparison, not a search among the names (issue 12: it runs for
-/// every tag of the page).
-macro_rules! short_common_tag_names {
-    ($($packed:ident $name:tt,)*) => {
-        /// The packed common tag names.
-        mod packed {
-            use super::pack;
-            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
-        }
+/// Defines `fn $lookup(packed: u64) -> Option<LocalName>`: the atom of
+/// the listed name of up to eight bytes that `packed` ([`pack`]) spells,
+/// found by one look-up in a [`PackedNameSlots`] table of `$slots` slots
+/// under `$multiplier` and one comparison, not a search among the names
+/// (issue 12: such look-ups run for every tag and attribute of a page).
+macro_rules! packed_names {
+    (
+        $(#[$doc:meta])*
+        fn $lookup:ident, static $names:ident, $slots:literal slots, multiplier $multiplier:literal:
+        $($name:tt,)*
+    ) => {
+        /// The listed names with their packed spelling, in the order of
+        /// the list.
+        static $names: &[(u64, LocalName)] = &[$((pack($name.as_bytes()), local_name!($name)),)*];
 
-        /// The common tag names and their packed spelling, in the order
-        /// of the list.
-        static SHORT_COMMON: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
-
-        /// Where each of [`SHORT_COMMON`]'s names is.
-        static SHORT_SLOTS: PackedNameSlots<256> =
-            PackedNameSlots::build(&[$(packed::$packed,)*], 0x1DFA_37EA_937E_7BC7);
-
-        /// The atom of the common tag name packed as `packed`.
-        fn short_common_tag_name(packed: u64) -> Option<LocalName> {
-            SHORT_SLOTS.find(SHORT_COMMON, packed).cloned()
+        $(#[$doc])*
+        fn $lookup(packed: u64) -> Option<LocalName> {
+            /// Where each of the names is.
+            static SLOTS: PackedNameSlots<$slots> =
+                PackedNameSlots::build(&[$(pack($name.as_bytes()),)*], $multiplier);
+            SLOTS.find($names, packed).cloned()
         }
     };
 }
+pub(crate) use packed_names;
 
-short_common_tag_names! {
-    A "a",
-    ABBR "abbr",
-    ARTICLE "article",
-    ASIDE "aside",
-    B "b",
-    BODY "body",
-    BR "br",
-    BUTTON "button",
-    CENTER "center",
-    CODE "code",
-    DD "dd",
-    DIV "div",
-    DL "dl",
-    DT "dt",
-    EM "em",
-    FIGURE "figure",
-    FONT "font",
-    FOOTER "footer",
-    FORM "form",
-    H1 "h1",
-    H2 "h2",
-    H3 "h3",
-    H4 "h4",
-    H5 "h5",
-    H6 "h6",
-    HEAD "head",
-    HEADER "header",
-    HR "hr",
-    HTML "html",
-    I "i",
-    IFRAME "iframe",
-    IMG "img",
-    INPUT "input",
-    LABEL "label",
-    LI "li",
-    LINK "link",
-    MAIN "main",
-    META "meta",
-    NAV "nav",
-    NOSCRIPT "noscript",
-    OL "ol",
-    OPTION "option",
-    P "p",
-    PATH "path",
-    PICTURE "picture",
-    PRE "pre",
-    SCRIPT "script",
-    SECTION "section",
-    SELECT "select",
-    SMALL "small",
-    SOURCE "source",
-    SPAN "span",
-    STRONG "strong",
-    STYLE "style",
-    SUB "sub",
-    SUP "sup",
-    SVG "svg",
-    TABLE "table",
-    TBODY "tbody",
-    TD "td",
-    TEMPLATE "template",
-    TEXTAREA "textarea",
-    TH "th",
-    THEAD "thead",
-    TIME "time",
-    TITLE "title",
-    TR "tr",
-    U "u",
-    UL "ul",
-    VIDEO "video",
+packed_names! {
+    /// The atom of the common tag name packed as `packed` (of up to eight
+    /// bytes, [`pack`]).
+    fn short_common_tag_name, static SHORT_COMMON, 256 slots, multiplier 0x1DFA_37EA_937E_7BC7:
+    "a",
+    "abbr",
+    "article",
+    "aside",
+    "b",
+    "body",
+    "br",
+    "button",
+    "center",
+    "code",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figure",
+    "font",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "img",
+    "input",
+    "label",
+    "li",
+    "link",
+    "main",
+    "meta",
+    "nav",
+    "noscript",
+    "ol",
+    "option",
+    "p",
+    "path",
+    "picture",
+    "pre",
+    "script",
+    "section",
+    "select",
+    "small",
+    "source",
+    "span",
+    "strong",
+    "style",
+    "sub",
+    "sup",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "th",
+    "thead",
+    "time",
+    "title",
+    "tr",
+    "u",
+    "ul",
+    "video",
 }
 
 /// The data range and end of a comment whose body starts at `body` (after

@@ -14,7 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
-use super::source::{lowercase_packed, pack, pack_lower, PackedNameSlots};
+use super::source::{lowercase_packed, pack, pack_lower, packed_names, PackedNameSlots};
 use super::tags::LowerName;
 use super::TagAttributes;
 
@@ -313,59 +313,35 @@ fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
     kept_name(page.get(range).unwrap_or_default())
 }
 
-/// The kept attribute names of up to eight bytes, as [`pack`] packs them,
-/// and [`short_kept_name`], which matches a packed name against them: one
-/// look-up in a table of 64 slots ([`PackedNameSlots`]) and one comparison (it
-/// runs for every attribute of the page).
-macro_rules! short_kept_names {
-    ($($packed:ident $name:tt,)*) => {
-        /// The packed kept attribute names.
-        mod packed {
-            use super::pack;
-            $(pub(super) const $packed: u64 = pack($name.as_bytes());)*
-        }
-
-        /// The kept names and their packed spelling, in the order of the
-        /// list.
-        static SHORT_KEPT: &[(u64, LocalName)] = &[$((packed::$packed, local_name!($name)),)*];
-
-        /// Where each of [`SHORT_KEPT`]'s names is.
-        static KEPT_SLOTS: PackedNameSlots<64> =
-            PackedNameSlots::build(&[$(packed::$packed,)*], 0xE315_1288_62C3_3A4F);
-
-        /// The atom of the kept attribute name packed as `packed`.
-        fn short_kept_name(packed: u64) -> Option<LocalName> {
-            KEPT_SLOTS.find(SHORT_KEPT, packed).cloned()
-        }
-    };
-}
-
-short_kept_names! {
-    ID "id",
-    CLASS "class",
-    HREF "href",
-    SRC "src",
-    ALT "alt",
-    TITLE "title",
-    STYLE "style",
-    HIDDEN "hidden",
-    ROLE "role",
-    ITEMPROP "itemprop",
-    ITEMTYPE "itemtype",
-    PROPERTY "property",
-    NAME "name",
-    CONTENT "content",
-    CHARSET "charset",
-    COLSPAN "colspan",
-    ROWSPAN "rowspan",
-    START "start",
-    LANG "lang",
-    TYPE "type",
-    DATETIME "datetime",
-    REL "rel",
-    DIR "dir",
-    VALUE "value",
-    ENCODING "encoding",
+packed_names! {
+    /// The atom of the kept attribute name packed as `packed` (of up to
+    /// eight bytes, [`pack`]).
+    fn short_kept_name, static SHORT_KEPT, 64 slots, multiplier 0xE315_1288_62C3_3A4F:
+    "id",
+    "class",
+    "href",
+    "src",
+    "alt",
+    "title",
+    "style",
+    "hidden",
+    "role",
+    "itemprop",
+    "itemtype",
+    "property",
+    "name",
+    "content",
+    "charset",
+    "colspan",
+    "rowspan",
+    "start",
+    "lang",
+    "type",
+    "datetime",
+    "rel",
+    "dir",
+    "value",
+    "encoding",
 }
 
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.
