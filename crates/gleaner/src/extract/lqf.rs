@@ -108,6 +108,14 @@ pub(crate) fn block_owners(doc: &Document) -> impl Iterator<Item = (NodeId, Node
     })
 }
 
+/// The owner block of a node that is not itself a block (a text node),
+/// as [`block_owners`] gives it: found up the node's ancestors, for
+/// callers that need a few nodes' owners (the visible text nodes lie a
+/// few levels below their block) rather than every node's (issue 12).
+pub(crate) fn block_owner(doc: &Document, id: NodeId) -> NodeId {
+    doc.ancestors(id).find(|&a| doc.flags(a).contains(NodeFlags::BLOCK)).unwrap_or(doc.root())
+}
+
 impl BlockOwnText {
     /// One forward pass ([`block_owners`]).
     pub fn compute(doc: &Document) -> BlockOwnText {

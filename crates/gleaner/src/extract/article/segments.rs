@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
+use super::super::lqf::block_owner;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
@@ -670,19 +671,6 @@ impl<K: Fn(&Segment) -> bool> BlockSums<K> {
         blocks.shrink_to_fit();
         blocks
     }
-}
-
-/// The owner block of a node (its nearest block-level ancestor, the
-/// root outside any block), as [`block_owners`] gives it: found up the
-/// node's ancestors, for the visible text nodes alone rather than for
-/// every node by a walk with a stack (issue 12: the visible text is a
-/// few of a page's nodes, and lies a few levels below its block).
-///
-/// [`block_owners`]: super::super::lqf::block_owners
-fn block_owner(doc: &Document, id: NodeId) -> NodeId {
-    doc.ancestors(id)
-        .find(|&a| doc.flags(a).contains(crate::document::NodeFlags::BLOCK))
-        .unwrap_or(doc.root())
 }
 
 /// Two `<br>`s or an `<hr>` between two text nodes of the same block.
