@@ -415,6 +415,20 @@ struct AsciiCount {
     pending: u32,
 }
 
+/// The marks of eight ASCII bytes (little end first) that
+/// [`AsciiCount`] sums per byte: a 1 in the low bit of each byte that is
+/// a character (not white space), a 1 in each that starts a word (a
+/// character after a space; `after_space` is 0x80 when the byte before
+/// the chunk was one), and the chunk's [`ascii_space_bits`].
+#[inline]
+fn chunk_marks(w: u64, after_space: u64) -> (u64, u64, u64) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let space = ascii_space_bits(w);
+    let letters = !space & HIGH;
+    let starts = letters & ((space << 8) | after_space);
+    (letters >> 7, starts >> 7, space)
+}
+
 impl AsciiCount {
     fn new() -> AsciiCount {
         AsciiCount {
@@ -446,10 +460,9 @@ impl AsciiCount {
                 if w & HIGH != 0 {
                     break;
                 }
-                let space = ascii_space_bits(w);
-                let letters = !space & HIGH;
-                char_lanes += letters >> 7;
-                word_lanes += (letters & ((space << 8) | after_space)) >> 7;
+                let (chars, starts, space) = chunk_marks(w, after_space);
+                char_lanes += chars;
+                word_lanes += starts;
                 after_space = (space >> 56) & 0x80;
                 taken += 1;
             }
@@ -470,13 +483,9 @@ impl AsciiCount {
     /// end first); returns their [`ascii_space_bits`].
     #[inline]
     fn add(&mut self, w: u64) -> u64 {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let space = ascii_space_bits(w);
-        let letters = !space & HIGH;
-        // A word starts at a non-space byte after a space byte.
-        let starts = letters & ((space << 8) | self.after_space);
-        self.char_lanes += letters >> 7;
-        self.word_lanes += starts >> 7;
+        let (chars, starts, space) = chunk_marks(w, self.after_space);
+        self.char_lanes += chars;
+        self.word_lanes += starts;
         self.pending += 1;
         if self.pending == 255 {
             self.flush();
