@@ -2,13 +2,19 @@
 """The pathological corpus of issue 13: inputs that once stalled or exhausted
 gleaner, and the classic ways to stress an HTML parser.
 
-    bench/pathological.py [--big] [--run] [--bin target/release/gleaner] [DIR]
+    bench/pathological.py [--big] [--run] [--bin target/release/gleaner]
+                          [--factor F] [DIR]
 
 Writes one file per case into DIR (default: a new temporary directory) and
 prints the directory. With --run, extracts each file with `gleaner extract
 -a article` in a child process and prints a table: case, size, wall time,
-peak RSS (from the child's rusage), exit status. --big adds the 200 MB page
-of issue 13 item 3 (it needs --max-bytes, which --run passes).
+peak RSS (from the child's rusage), peak above the empty page's process as
+a multiple of the size, whether that is within the issue's bound (10 times
+the size + 24 MiB above the empty page's process), and the exit status
+(1: the page failed, e.g. refused as too dense). --factor passes
+--max-memory-factor F (0: no limit, to measure what the structures cost).
+--big adds the 200 MB page of issue 13 item 3 (it needs --max-bytes, which
+--run passes).
 
 Cases (issue 13): item 1 (quadratic tree building past the nesting cap),
 item 2 (reconstructed formatting elements), item 3 (memory on big pages of
@@ -77,6 +83,18 @@ def cases(big=False):
     yield "siblings-p-1e6.html", b"<p>x</p>" * 1_000_000
     yield "siblings-br-1e6.html", b"<br>" * 1_000_000
     yield "siblings-span-1e6.html", b"<span>x</span>" * 1_000_000
+    # The densest markup: a node every two to four bytes, at 1, 4 and 16 MB.
+    for mb in (1, 4, 16):
+        n = mb * 1_000_000
+        yield f"dense-a-x-{mb}mb.html", b"<a>x" * (n // 4)
+        yield f"dense-a-{mb}mb.html", b"<a>" * (n // 3)
+        yield f"dense-td-x-{mb}mb.html", b"<table>" + b"<td>x" * (n // 5)
+        yield f"dense-p-x-{mb}mb.html", b"<p>x</p>" * (n // 8)
+        yield f"dense-rows-{mb}mb.html", b"<table>" + (
+            b"<tr><td>123</td><td>456</td></tr>" * (n // 33))
+        yield f"dense-li-{mb}mb.html", b"<ul>" + b"<li>item" * (n // 8)
+    # Text in paragraphs: what real pages are made of.
+    yield "text-16mb.html", b"<p>" + b"lorem ipsum dolor sit amet, " * 600_000
     # 10 MB attributes, kept (class, href) and dropped (data-x), and one
     # that never ends.
     ten = b"a" * 10_000_000
@@ -129,8 +147,12 @@ def main():
     binary = "target/release/gleaner"
     if "--bin" in args:
         binary = args[args.index("--bin") + 1]
+    factor = []
+    if "--factor" in args:
+        factor = ["--max-memory-factor", args[args.index("--factor") + 1]]
     rest = [a for i, a in enumerate(args)
-            if not a.startswith("--") and (i == 0 or args[i - 1] != "--bin")]
+            if not a.startswith("--")
+            and (i == 0 or args[i - 1] not in ("--bin", "--factor"))]
     out = rest[0] if rest else tempfile.mkdtemp(prefix="gleaner-pathological-")
     os.makedirs(out, exist_ok=True)
     names = []
@@ -142,12 +164,20 @@ def main():
     print(out)
     if not run:
         return
-    print(f"{'case':40} {'MB':>7} {'s':>7} {'peak MB':>8} exit")
+    empty = os.path.join(out, "empty.html")
+    open(empty, "wb").close()
+    _, floor, _ = peak_rss_child([binary, "extract", "--no-progress", empty])
+    print(f"empty page: {floor:.1f} MB")
+    print(f"{'case':40} {'MB':>7} {'s':>7} {'peak MB':>8} {'x size':>7} "
+          f"{'10x+24':>6} exit")
     for name, size in names:
         cmd = [binary, "extract", "-a", "article", "--no-progress",
-               "--max-bytes", str(1 << 30), os.path.join(out, name)]
+               "--max-bytes", str(1 << 30)] + factor + [os.path.join(out, name)]
         seconds, mb, code = peak_rss_child(cmd)
-        print(f"{name:40} {size / 1e6:7.2f} {seconds:7.2f} {mb:8.0f} {code}")
+        times = (mb - floor) * (1 << 20) / max(size, 1)
+        within = (mb - floor) <= 10 * size / (1 << 20) + 24
+        print(f"{name:40} {size / 1e6:7.2f} {seconds:7.2f} {mb:8.0f} "
+              f"{times:7.1f} {'yes' if within else 'NO':>6} {code}")
 
 
 if __name__ == "__main__":

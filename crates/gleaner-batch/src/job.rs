@@ -144,7 +144,8 @@ pub enum Failure {
     TooLarge,
     /// Binary data, not a web page.
     NotHtml,
-    /// More elements than the element limit.
+    /// More elements than the element limit, or markup denser than the
+    /// memory limit admits.
     TooManyElements,
     /// Out of the page's time budget.
     TimeBudget,
@@ -165,7 +166,9 @@ impl Failure {
         match error {
             gleaner::Error::TooLarge { .. } => Failure::TooLarge,
             gleaner::Error::NotHtml { .. } => Failure::NotHtml,
-            gleaner::Error::TooManyElements { .. } => Failure::TooManyElements,
+            gleaner::Error::TooManyElements { .. } | gleaner::Error::TooDense { .. } => {
+                Failure::TooManyElements
+            }
             gleaner::Error::TimeBudget { .. } => Failure::TimeBudget,
             gleaner::Error::Layout(_) => Failure::Layout,
             _ => Failure::Other,

@@ -994,6 +994,13 @@ pub struct LimitArgs {
     #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_elements)]
     pub max_elements: usize,
 
+    /// Most memory a page may need, as a multiple of its size above a
+    /// fixed 24 MiB: a page whose markup is denser than that admits (many
+    /// megabytes of `<p>x</p>`) fails. Real pages need about 5. 0: no
+    /// limit.
+    #[arg(long, help_heading = LIMITS, value_name = "F", default_value_t = ParseOptions::default().max_memory_factor)]
+    pub max_memory_factor: usize,
+
     /// Most attributes of one element; further ones are dropped.
     #[arg(long, help_heading = LIMITS, value_name = "N", default_value_t = ParseOptions::default().max_attributes)]
     pub max_attributes: usize,
@@ -1032,6 +1039,7 @@ impl Default for LimitArgs {
             max_nesting: p.max_nesting,
             max_formatting: p.max_formatting,
             max_elements: p.max_elements,
+            max_memory_factor: p.max_memory_factor,
             max_attributes: p.max_attributes,
             time_budget_ms: p.time_budget.map_or(0, |b| b.as_millis() as u64),
             tree_builder: TreeBuilderArg::Own,
@@ -1056,6 +1064,7 @@ impl LimitArgs {
             .max_nesting(self.max_nesting)
             .max_formatting(self.max_formatting)
             .max_elements(self.max_elements)
+            .max_memory_factor(self.max_memory_factor)
             .max_attributes(self.max_attributes)
             .time_budget(budget)
             .tree_builder(match self.tree_builder {

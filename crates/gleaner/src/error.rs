@@ -28,6 +28,21 @@ pub enum Error {
         /// The configured limit.
         limit: usize,
     },
+    /// The page's markup is so dense that its nodes and tokens would need
+    /// more memory than
+    /// [`ParseOptions::max_memory_factor`](crate::ParseOptions) times its
+    /// size (above a fixed allowance): a page of many megabytes of
+    /// `<p>x</p>` or `<a>x`, never a real page.
+    #[error(
+        "page's markup is too dense: its {size} bytes would need more than {factor} times their \
+         size in memory (raise --max-memory-factor; 0 for no limit)"
+    )]
+    TooDense {
+        /// Size of the page in bytes.
+        size: usize,
+        /// The configured factor.
+        factor: usize,
+    },
     /// The page's work took longer than
     /// [`ParseOptions::time_budget`](crate::ParseOptions): parsing stopped,
     /// or an extractor stopped early (see

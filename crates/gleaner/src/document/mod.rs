@@ -11,6 +11,7 @@
 mod attributes;
 mod character_tokens;
 mod deadline;
+mod density;
 mod encoding;
 mod entities;
 mod script_data;
@@ -34,6 +35,7 @@ use html5ever::{local_name, LocalName};
 pub use self::attributes::ElementRef;
 pub(crate) use self::attributes::{AttributeNs, AttributeTable, TagAttributes};
 pub use self::deadline::Deadline;
+pub use self::density::MEMORY_ALLOWANCE;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
 use self::sink::{ArenaSink, NONE};
@@ -95,6 +97,13 @@ pub struct ParseOptions {
     /// short would pass for the whole page). Default 16 000 000, twice
     /// the elements of a 64 MiB page of `<p>x</p>`.
     pub max_elements: usize,
+    /// Most memory a page may need, as a multiple of its size, above
+    /// [`MEMORY_ALLOWANCE`] (24 MiB): a page whose markup is so dense
+    /// that its nodes and tokens would need more is an
+    /// [`Error::TooDense`] (issue 13: `<p>x</p>` makes two nodes and
+    /// three tokens in eight bytes). 0 for no limit. Default 10; real
+    /// pages need about 5.
+    pub max_memory_factor: usize,
     /// Most attributes of one element handed to the tree builder; further
     /// ones are dropped (the source view keeps them). Default 256.
     pub max_attributes: usize,
@@ -125,6 +134,7 @@ impl Default for ParseOptions {
             max_nesting: 512,
             max_formatting: 32,
             max_elements: 16_000_000,
+            max_memory_factor: 10,
             max_attributes: 256,
             time_budget: Some(DEFAULT_TIME_BUDGET),
             url: None,
@@ -162,6 +172,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::max_elements`].
     pub fn max_elements(mut self, count: usize) -> ParseOptions {
         self.max_elements = count;
+        self
+    }
+
+    /// Sets [`ParseOptions::max_memory_factor`].
+    pub fn max_memory_factor(mut self, factor: usize) -> ParseOptions {
+        self.max_memory_factor = factor;
         self
     }
 
@@ -457,6 +473,12 @@ impl Document {
             Ok(built) => built,
             Err(tree_feed::Stopped::TooManyElements) => {
                 return Err(Error::TooManyElements { limit: options.max_elements })
+            }
+            Err(tree_feed::Stopped::TooDense) => {
+                return Err(Error::TooDense {
+                    size: input_bytes,
+                    factor: options.max_memory_factor,
+                })
             }
             Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
         };

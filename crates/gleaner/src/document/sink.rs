@@ -794,6 +794,11 @@ impl ArenaSink {
         }
     }
 
+    /// Nodes created so far, of every kind.
+    pub fn nodes(&self) -> usize {
+        self.arena.borrow().nodes.len()
+    }
+
     /// Elements created so far.
     pub fn elements(&self) -> usize {
         self.elements.get()

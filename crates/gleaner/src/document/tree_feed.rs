@@ -63,6 +63,7 @@ use super::character_tokens::{
     decode_into, for_each_character_token, normalized, push_normalized, TextState,
 };
 use super::deadline::Deadline;
+use super::density::DensityLimit;
 use super::entities::{for_each_piece, Piece};
 use super::sink::{ArenaSink, BuiltTree, NONE};
 use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
@@ -149,6 +150,8 @@ pub(crate) struct TreeLimits {
     pub max_formatting: usize,
     /// Most elements in the tree.
     pub max_elements: usize,
+    /// [`ParseOptions::max_memory_factor`](super::ParseOptions).
+    pub max_memory_factor: usize,
     /// Most attributes of one element.
     pub max_attributes: usize,
     /// Keep every attribute.
@@ -162,6 +165,7 @@ impl TreeLimits {
             max_nesting: options.max_nesting,
             max_formatting: options.max_formatting,
             max_elements: options.max_elements,
+            max_memory_factor: options.max_memory_factor,
             max_attributes: options.max_attributes,
             keep_all_attributes: options.keep_all_attributes,
         }
@@ -210,6 +214,9 @@ impl FeedOptions {
 pub(crate) enum Stopped {
     /// The page would make more than `max_elements` elements.
     TooManyElements,
+    /// The page's nodes and tokens would need more memory than
+    /// `max_memory_factor` allows ([`DensityLimit`]).
+    TooDense,
     /// The page's time budget ran out while building.
     OutOfTime,
 }
@@ -618,6 +625,7 @@ pub(crate) fn build_tree(
     // Start tags dropped for depth, by name, whose end tags are dropped too.
     let mut dropped: Vec<(LocalName, usize)> = Vec::new();
     let mut start_tags = 0usize;
+    let density = DensityLimit::of(limits.max_memory_factor, text.len());
     while scanner.advance(&state, || {
         feeder.builder.adjusted_current_node_present_but_not_in_html_namespace()
     }) {
@@ -627,6 +635,11 @@ pub(crate) fn build_tree(
         let index = sink.push_token(token) as usize;
         if deadline.expired_at(index) {
             return Err(Stopped::OutOfTime);
+        }
+        // Every 256 tokens, a few instructions; a token makes at most
+        // `max_formatting` + 2 nodes, so the overshoot is small.
+        if index % 256 == 0 && density.is_some_and(|d| d.exceeded(sink.nodes(), index)) {
+            return Err(Stopped::TooDense);
         }
         state = ScanState::Data;
         let skip_this_raw = std::mem::replace(&mut skip_raw, false);
@@ -775,6 +788,7 @@ mod tests {
                 max_nesting,
                 max_formatting: 32,
                 max_elements: usize::MAX,
+                max_memory_factor: 0,
                 max_attributes: 256,
                 keep_all_attributes: false,
             },

@@ -1,0 +1,103 @@
+//! The memory limit of a page (issue 13): peak memory stays within
+//! [`ParseOptions::max_memory_factor`](super::ParseOptions) times the
+//! page's size plus [`MEMORY_ALLOWANCE`].
+//!
+//! A page's peak memory is mostly per node and per source token: a page
+//! of `<p>x</p>` makes two nodes and three tokens in eight bytes, and
+//! `<a>x` two nodes and two tokens in four. No tree of such markup fits in
+//! ten times its size, so the tree builder counts what it has made and
+//! stops a page whose nodes and tokens, at their measured peak cost,
+//! would need more than the factor allows: an error, as for
+//! [`ParseOptions::max_elements`](super::ParseOptions), because a tree cut
+//! short would pass for the whole page. Real pages are far below it (the
+//! largest dev page needs five times its size): only markup denser than a
+//! tight data table is refused.
+//!
+//! The model is
+//! `peak = TEXT_BYTES_FACTOR × size + BYTES_PER_NODE × nodes + BYTES_PER_TOKEN × tokens`,
+//! above the process's own footprint; its
+//! constants are upper bounds measured with `extract -f txt` (the default
+//! extractor) on the pathological corpus (`bench/pathological.py`), and
+//! `crates/gleaner-cli/tests/pathological.rs` holds every case of that
+//! corpus to the bound.
+
+/// Memory every page may use whatever its size: the densest page of up to
+/// about a megabyte is never refused.
+pub const MEMORY_ALLOWANCE: usize = 24 << 20;
+
+/// Peak bytes per byte of the page, beside its nodes and tokens: the page
+/// itself, its decoded text, the document's text and the text output
+/// (2 MB of plain words peak at 4.4 times their size).
+const TEXT_BYTES_FACTOR: u64 = 5;
+
+/// Peak bytes per node of the tree: the node, its statistics, the tree
+/// builder's links while it builds, the extractor's arrays by node.
+const BYTES_PER_NODE: u64 = 60;
+
+/// Peak bytes per source token: the token and the extractor's arrays by
+/// token.
+const BYTES_PER_TOKEN: u64 = 16;
+
+/// How many nodes and tokens a page may make (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DensityLimit {
+    /// Bytes the page's nodes and tokens may take at their peak cost.
+    room: u64,
+}
+
+impl DensityLimit {
+    /// The limit for a page of `bytes` bytes under `factor` (0: none).
+    pub(crate) fn of(factor: usize, bytes: usize) -> Option<DensityLimit> {
+        if factor == 0 {
+            return None;
+        }
+        let allowed = (factor as u64).saturating_mul(bytes as u64);
+        let text = TEXT_BYTES_FACTOR.saturating_mul(bytes as u64);
+        Some(DensityLimit {
+            room: allowed.saturating_sub(text).saturating_add(MEMORY_ALLOWANCE as u64),
+        })
+    }
+
+    /// True if `nodes` nodes and `tokens` tokens need more than the page
+    /// may take.
+    #[inline]
+    pub(crate) fn exceeded(&self, nodes: usize, tokens: usize) -> bool {
+        let need = BYTES_PER_NODE
+            .saturating_mul(nodes as u64)
+            .saturating_add(BYTES_PER_TOKEN.saturating_mul(tokens as u64));
+        need > self.room
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_factor_no_limit() {
+        assert_eq!(DensityLimit::of(0, 1 << 20), None);
+    }
+
+    #[test]
+    fn small_pages_of_any_markup_pass() {
+        // A megabyte of `<a>x` (the densest markup: a node every two
+        // bytes, a token every two) is within the allowance.
+        let limit = DensityLimit::of(10, 1 << 20).unwrap();
+        assert!(!limit.exceeded(1 << 19, 1 << 19));
+    }
+
+    #[test]
+    fn dense_large_pages_fail_and_text_does_not() {
+        let size = 64 << 20;
+        let limit = DensityLimit::of(10, size).unwrap();
+        // 64 MiB of `<p>x</p>`: two nodes and three tokens every 8 bytes.
+        assert!(limit.exceeded(size / 4, size * 3 / 8));
+        // 64 MiB of words in a few paragraphs.
+        assert!(!limit.exceeded(1000, 1000));
+        // A real page's density: a node every 60 bytes, a token every 40.
+        assert!(!limit.exceeded(size / 60, size / 40));
+        // A higher factor admits the dense page.
+        let lax = DensityLimit::of(40, size).unwrap();
+        assert!(!lax.exceeded(size / 4, size * 3 / 8));
+    }
+}
