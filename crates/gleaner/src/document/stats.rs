@@ -1,11 +1,12 @@
 //! Per-node statistics, computed once after parsing.
 //!
-//! Two linear passes over the nodes in document order: a forward pass sets
-//! the inherited flags (visibility, inside a link, inside `<pre>`), counts
-//! each text node's characters and words and adds them to its parent; a
-//! backward pass over the other nodes sums text, link text and tag counts
-//! into each parent. Algorithms read these instead of walking subtrees
-//! again (DESIGN.md: "parse once, compute per-node statistics once").
+//! One pass over the nodes in document order sets the inherited flags
+//! (visibility, inside a link, inside `<pre>`), counts each text node's
+//! characters and words, and sums text, link text and tag counts into
+//! each ancestor, on a stack of the open ones (no list of parents, and no
+//! parent read from its node). Algorithms read these instead of walking
+//! subtrees again (DESIGN.md: "parse once, compute per-node statistics
+//! once").
 //!
 //! Where they are kept (issue 13: dense markup has a node every 2–4
 //! bytes): a text node keeps its statistics in its node ([`TextCounts`],
@@ -89,7 +90,8 @@ impl BitOrAssign for NodeFlags {
 ///
 /// 28 bytes: a page of `<p>x</p>` has a node for every 4 bytes, so the
 /// depth, which no algorithm reads, is [`Document::depth`], counted when
-/// asked (issue 13).
+/// asked, and only nodes with more than one child or a child that is not
+/// text keep one; the others' are derived when read (issue 13).
 ///
 /// [`Document::depth`]: super::Document::depth
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -207,7 +209,7 @@ impl LongText {
 }
 
 /// The statistics of a text node with these counts and flags.
-#[inline]
+#[inline(always)]
 pub(crate) fn text_stats(chars: u32, words: u32, flags: NodeFlags) -> NodeStats {
     let linked = flags.contains(NodeFlags::IN_LINK);
     NodeStats {
@@ -225,10 +227,10 @@ pub(crate) fn text_stats(chars: u32, words: u32, flags: NodeFlags) -> NodeStats 
 /// [`NodeStats`]: the node has no children, or its only child is a text
 /// node, so its sums are its own tag and link and that child's counts
 /// (issue 13). Bit 31 tells the code from the index of a [`NodeStats`]
-/// (below 2³¹: one entry per node, and nodes are bounded by the input's
-/// bytes and [`max_elements`](super::ParseOptions::max_elements)); the
-/// low byte is the node's [`NodeFlags::byte`]; bit 8 says the node is a
-/// link (an `<a href>`), bit 9 that its child is a text node.
+/// (below 2³¹: 2³¹ entries would be 56 GiB); the low byte is the node's
+/// [`NodeFlags::byte`]; bit 8 says the node is a link (an `<a href>`),
+/// bit 9 that its child is a text node. A page of `<p>x</p>`, `<br>` or
+/// `<td>x` keeps a [`NodeStats`] for a handful of nodes only.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Derived(pub u32);
 
@@ -268,7 +270,7 @@ impl Derived {
     /// The node's statistics, given its text child's (when
     /// [`has_text_child`](Self::has_text_child); else none): the child's
     /// sums with the node's own tag, link and flags.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn stats(self, child: Option<NodeStats>) -> NodeStats {
         let flags = self.flags();
         NodeStats {
@@ -278,24 +280,6 @@ impl Derived {
             ..child.unwrap_or_default()
         }
     }
-}
-
-/// Can node `i`'s statistics be [`Derived`]: is it not text, and has it
-/// no children (`Some(false)`) or a text node as its only child
-/// (`Some(true)`)? Nodes are in document order, so the children of `i`
-/// are `i+1 .. end`.
-#[inline]
-fn derivable(nodes: &[Node], i: usize) -> Option<bool> {
-    let node = nodes.get(i)?;
-    if node.is_text() {
-        return None;
-    }
-    let end = node.end as usize;
-    if end == i + 1 {
-        return Some(false);
-    }
-    let child = nodes.get(i + 1)?;
-    (end == i + 2 && child.is_text() && child.parent as usize == i).then_some(true)
 }
 
 /// Computes the statistics of every node: a text node's go to its node
@@ -310,29 +294,73 @@ pub(crate) fn compute(
     attrs: &AttributeTable,
     aside: Option<&[bool]>,
 ) -> (Vec<NodeStats>, Vec<LongText>) {
-    let kept = (0..nodes.len()).filter(|&i| !nodes[i].is_text() && derivable(nodes, i).is_none());
-    let mut stats: Vec<NodeStats> = Vec::with_capacity(kept.count());
+    // Which nodes keep an entry: a node not text is [`Derived`] when it
+    // has no children or a text node as its only child. Nodes are in
+    // document order, so the descendants of `i` are `i+1 .. end`, and one
+    // descendant is a child. A derived node is given its code (its flags
+    // come below), any other node not text an index below; text nodes
+    // are set below. Backwards, to know whether the next node is text.
+    let mut kept = 0u32;
+    let mut next_is_text = false;
+    for (i, node) in nodes.iter_mut().enumerate().rev() {
+        let is_text = node.is_text();
+        if !is_text {
+            let children = (node.end as usize).wrapping_sub(i + 1);
+            node.stats = if children == 0 || (children == 1 && next_is_text) {
+                Derived::new(NodeFlags::default(), false, children == 1).0
+            } else {
+                kept += 1;
+                0
+            };
+        }
+        next_is_text = is_text;
+    }
+    let mut stats: Vec<NodeStats> = Vec::with_capacity(kept as usize);
     let mut long = Vec::new();
+    // The nodes with an entry whose subtree holds the node visited, the
+    // innermost, `top`, with its end, entry and flags, and those below it
+    // in `open`, the outermost first (as deep as the tree). `top` is the
+    // node's nearest ancestor with an entry: its parent (a derived node's
+    // only child is text), or for the text child of a derived node, its
+    // grandparent. A node's sums go to that entry, and an entry's, once
+    // its subtree is done, to the one below it. Before the root, `top` is
+    // the root's parent: none (`u32::MAX`), visible.
+    let outside = (u32::MAX, u32::MAX, NodeFlags::VISIBLE);
+    let mut top = outside;
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    // Closes the entries whose subtrees end at or before `at`: the new
+    // top.
+    let close = |open: &mut Vec<(u32, u32)>,
+                 stats: &mut Vec<NodeStats>,
+                 mut top: (u32, u32, NodeFlags),
+                 at: u32| {
+        while at >= top.0 && top.1 != u32::MAX {
+            let sums = stats.get(top.1 as usize).copied();
+            top = match open.pop() {
+                Some((end, entry)) => {
+                    (end, entry, stats.get(entry as usize).map_or(NodeFlags::VISIBLE, |s| s.flags))
+                }
+                None => outside,
+            };
+            if let (Some(outer), Some(sums)) = (stats.get_mut(top.1 as usize), sums) {
+                outer.add(&sums);
+            }
+        }
+        top
+    };
+    // The flags of the node before, when it is a derived node with a text
+    // child: the parent of the node visited.
+    let mut derived_parent = None;
     let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
-    // The entry of node `p` (not text), if it has one.
-    let entry = |p: &Node| Derived::of(p.stats).is_none().then_some(p.stats as usize);
-    // Forward pass: inherited flags; a text node's counts, added to its
-    // parent's entry, and a derived node's tag and link. A parent comes
-    // before its children, and is not text; the parent of a node that is
-    // not text has an entry (a derived node's only child is text).
-    for i in 0..nodes.len() {
-        let node = nodes[i];
-        // None for the root (a text node is nobody's parent; were one, the
-        // node would count as a root).
-        let parent = nodes.get(node.parent as usize).filter(|p| !p.is_text()).copied();
-        let mut flags = match parent {
-            Some(p) => match Derived::of(p.stats) {
-                Some(d) => d.flags(),
-                None => stats.get(p.stats as usize).map_or(NodeFlags::VISIBLE, |s| s.flags),
-            },
-            None => NodeFlags::VISIBLE,
-        };
-        flags.0 &= keep;
+    // One pass in document order: a parent comes before its children,
+    // so its flags are set when they inherit them.
+    for (i, n) in nodes.iter_mut().enumerate() {
+        let node = *n;
+        if i as u32 >= top.0 {
+            top = close(&mut open, &mut stats, top, i as u32);
+        }
+        let parent_flags = derived_parent.take().unwrap_or(top.2);
+        let mut flags = NodeFlags(parent_flags.0 & keep);
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
             flags.0 &= !NodeFlags::VISIBLE.0;
         }
@@ -347,18 +375,9 @@ pub(crate) fn compute(
                 long.push(LongText { node: i as u32, chars, words });
                 TextCounts(TextCounts::LONG)
             });
-            let n = &mut nodes[i];
             n.name_or_kind = Node::TEXT | u32::from(flags.byte());
             n.stats = counts.0;
-            // A derived parent's sums are read from this node: the counts
-            // go to the next entry up.
-            let sums = match parent {
-                Some(p) if Derived::of(p.stats).is_some() => {
-                    nodes.get(p.parent as usize).filter(|g| !g.is_text()).and_then(entry)
-                }
-                p => p.as_ref().and_then(entry),
-            };
-            if let Some(s) = sums.and_then(|s| stats.get_mut(s)) {
+            if let Some(s) = stats.get_mut(top.1 as usize) {
                 s.add(&text_stats(chars, words, flags));
             }
             continue;
@@ -389,29 +408,27 @@ pub(crate) fn compute(
                 _ => {}
             }
         }
-        if let Some(text_child) = derivable(nodes, i) {
-            nodes[i].stats = Derived::new(s.flags, s.links != 0, text_child).0;
-            if let Some(p) = parent.as_ref().and_then(entry).and_then(|p| stats.get_mut(p)) {
-                p.tags += s.tags;
-                p.links += s.links;
+        if let Some(derived) = Derived::of(node.stats) {
+            let text_child = derived.has_text_child();
+            n.stats = Derived::new(s.flags, s.links != 0, text_child).0;
+            if text_child {
+                derived_parent = Some(s.flags);
+            }
+            if let Some(outer) = stats.get_mut(top.1 as usize) {
+                outer.tags += s.tags;
+                outer.links += s.links;
             }
             continue;
         }
-        nodes[i].stats = stats.len() as u32;
+        let entry = stats.len() as u32;
+        n.stats = entry;
+        if top.1 != u32::MAX {
+            open.push((top.0, top.1));
+        }
+        top = (node.end, entry, s.flags);
         stats.push(s);
     }
-    // Backward pass: children before parents, so sums are complete. A
-    // parent's entry comes before its children's.
-    for node in nodes.iter().rev() {
-        let Some(child) = (!node.is_text()).then(|| entry(node)).flatten() else { continue };
-        let parent = nodes.get(node.parent as usize).filter(|p| !p.is_text()).and_then(entry);
-        let Some(parent) = parent.filter(|&p| p < child) else { continue };
-        if let Some(&c) = stats.get(child) {
-            if let Some(p) = stats.get_mut(parent) {
-                p.add(&c);
-            }
-        }
-    }
+    close(&mut open, &mut stats, top, u32::MAX);
     (stats, long)
 }
 
