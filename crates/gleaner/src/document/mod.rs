@@ -242,9 +242,11 @@ pub enum NodeKind<'a> {
 /// element keeps the index of its name in the document's names rather
 /// than the name itself, whose single niche value left an enum of names
 /// and ranges 24 bytes and the node 32; a text node keeps its statistics
-/// itself (its counts in `stats`, its flags in `name_or_kind`), so that
-/// only the other nodes have a [`NodeStats`] of 28 bytes. What the node
-/// is, is [`Document::kind`].
+/// itself (its counts in `stats`, its flags in `name_or_kind`), and so
+/// does a node without children or whose only child is text (a
+/// [`stats::Derived`] code in `stats`: its sums are read from that
+/// child), so that only the other nodes have a [`NodeStats`] of 28 bytes.
+/// What the node is, is [`Document::kind`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node {
     parent: u32,
@@ -258,8 +260,8 @@ pub(crate) struct Node {
     start: u32,
     stop: u32,
     /// Set by the statistics ([`stats::compute`]): a text node's counts
-    /// (see [`stats::TextCounts`]), the index of any other node's
-    /// [`NodeStats`].
+    /// (see [`stats::TextCounts`]), a [`stats::Derived`] code, or the
+    /// index of the node's [`NodeStats`].
     stats: u32,
 }
 
@@ -368,8 +370,8 @@ pub struct Document {
     names: Vec<Element>,
     text: String,
     attrs: AttributeTable,
-    /// The statistics of the nodes other than text nodes (which keep
-    /// theirs), by [`Node::data`].
+    /// The statistics of the nodes that do not keep theirs in their node
+    /// (text nodes and [`stats::Derived`] ones do), by the node's `stats`.
     stats: Vec<NodeStats>,
     /// The counts of text nodes too long for their node.
     long_texts: Vec<stats::LongText>,
@@ -646,13 +648,23 @@ impl Document {
         })
     }
 
-    /// Statistics of the node's subtree (see [`NodeStats`]).
-    #[inline]
+    /// Statistics of the node's subtree (see [`NodeStats`]). Inlined
+    /// always: most callers read a field or two, which the inlined reads
+    /// narrow to those.
+    #[inline(always)]
     pub fn stats(&self, id: NodeId) -> NodeStats {
         let node = self.node(id);
         if node.is_text() {
             let (chars, words) = stats::TextCounts(node.stats).get(id.0, &self.long_texts);
             stats::text_stats(chars, words, node.text_flags())
+        } else if let Some(derived) = stats::Derived::of(node.stats) {
+            let child = derived.has_text_child().then(|| {
+                let child = id.0.wrapping_add(1);
+                let c = self.node(NodeId(child));
+                let (chars, words) = stats::TextCounts(c.stats).get(child, &self.long_texts);
+                stats::text_stats(chars, words, c.text_flags())
+            });
+            derived.stats(child)
         } else {
             self.stats.get(node.stats as usize).copied().unwrap_or_default()
         }
@@ -665,6 +677,8 @@ impl Document {
         let node = self.node(id);
         if node.is_text() {
             node.text_flags()
+        } else if let Some(derived) = stats::Derived::of(node.stats) {
+            derived.flags()
         } else {
             self.stats.get(node.stats as usize).map_or(NodeFlags::default(), |s| s.flags)
         }

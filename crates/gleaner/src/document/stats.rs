@@ -1,14 +1,19 @@
 //! Per-node statistics, computed once after parsing.
 //!
-//! Two linear passes over the nodes in document order: a forward pass sets
-//! the inherited flags (visibility, inside a link, inside `<pre>`), counts
-//! each text node's characters and words and adds them to its parent; a
-//! backward pass over the other nodes sums text, link text and tag counts
-//! into each parent. A text node keeps its statistics in its node
-//! ([`TextCounts`], its flags in the node's code); every other node has a
-//! [`NodeStats`] (issue 13). Algorithms read these instead of walking
+//! One pass over the nodes in document order sets the inherited flags
+//! (visibility, inside a link, inside `<pre>`), counts each text node's
+//! characters and words, and sums text, link text and tag counts into
+//! each ancestor, on a stack of the open ones (no list of parents, and no
+//! parent read from its node). Algorithms read these instead of walking
 //! subtrees again (DESIGN.md: "parse once, compute per-node statistics
 //! once").
+//!
+//! Where they are kept (issue 13: dense markup has a node every 2–4
+//! bytes): a text node keeps its statistics in its node ([`TextCounts`],
+//! its flags in the node's code); a node without children, or whose only
+//! child is a text node, keeps a [`Derived`] code (its flags, whether it
+//! is a link) and its statistics are derived from it and that child when
+//! read; only the other nodes have a [`NodeStats`] of 28 bytes.
 
 use std::ops::{BitOr, BitOrAssign};
 
@@ -85,7 +90,8 @@ impl BitOrAssign for NodeFlags {
 ///
 /// 28 bytes: a page of `<p>x</p>` has a node for every 4 bytes, so the
 /// depth, which no algorithm reads, is [`Document::depth`], counted when
-/// asked (issue 13).
+/// asked, and only nodes with more than one child or a child that is not
+/// text keep one; the others' are derived when read (issue 13).
 ///
 /// [`Document::depth`]: super::Document::depth
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -203,7 +209,7 @@ impl LongText {
 }
 
 /// The statistics of a text node with these counts and flags.
-#[inline]
+#[inline(always)]
 pub(crate) fn text_stats(chars: u32, words: u32, flags: NodeFlags) -> NodeStats {
     let linked = flags.contains(NodeFlags::IN_LINK);
     NodeStats {
@@ -217,11 +223,70 @@ pub(crate) fn text_stats(chars: u32, words: u32, flags: NodeFlags) -> NodeStats 
     }
 }
 
+/// A node's statistics kept in its [`Node`]'s `stats` without a
+/// [`NodeStats`]: the node has no children, or its only child is a text
+/// node, so its sums are its own tag and link and that child's counts
+/// (issue 13). Bit 31 tells the code from the index of a [`NodeStats`]
+/// (below 2³¹: 2³¹ entries would be 56 GiB); the low byte is the node's
+/// [`NodeFlags::byte`]; bit 8 says the node is a link (an `<a href>`),
+/// bit 9 that its child is a text node. A page of `<p>x</p>`, `<br>` or
+/// `<td>x` keeps a [`NodeStats`] for a handful of nodes only.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Derived(pub u32);
+
+impl Derived {
+    /// Set in every code, never in an index.
+    const MARK: u32 = 1 << 31;
+    /// The node is an `<a href>`.
+    const LINK: u32 = 1 << 8;
+    /// The node's only child is a text node (the next node).
+    const TEXT_CHILD: u32 = 1 << 9;
+
+    fn new(flags: NodeFlags, link: bool, text_child: bool) -> Derived {
+        let link = if link { Derived::LINK } else { 0 };
+        let text_child = if text_child { Derived::TEXT_CHILD } else { 0 };
+        Derived(Derived::MARK | link | text_child | u32::from(flags.byte()))
+    }
+
+    /// The code a non-text node's `stats` holds, if it holds one (else an
+    /// index of a [`NodeStats`]).
+    #[inline]
+    pub(crate) fn of(stats: u32) -> Option<Derived> {
+        (stats & Derived::MARK != 0).then_some(Derived(stats))
+    }
+
+    /// The node's flags.
+    #[inline]
+    pub(crate) fn flags(self) -> NodeFlags {
+        NodeFlags::from_byte(self.0 as u8)
+    }
+
+    /// True if the node's only child is a text node, the next node.
+    #[inline]
+    pub(crate) fn has_text_child(self) -> bool {
+        self.0 & Derived::TEXT_CHILD != 0
+    }
+
+    /// The node's statistics, given its text child's (when
+    /// [`has_text_child`](Self::has_text_child); else none): the child's
+    /// sums with the node's own tag, link and flags.
+    #[inline(always)]
+    pub(crate) fn stats(self, child: Option<NodeStats>) -> NodeStats {
+        let flags = self.flags();
+        NodeStats {
+            tags: u32::from(flags.contains(NodeFlags::ELEMENT)),
+            links: u32::from(self.0 & Derived::LINK != 0),
+            flags,
+            ..child.unwrap_or_default()
+        }
+    }
+}
+
 /// Computes the statistics of every node: a text node's go to its node
-/// (flags and counts), every other node's to the list returned, at the
-/// index its node is given; with the counts of long texts. Nodes marked
-/// in `aside` (with their subtrees) count as invisible: no text, not
-/// [`NodeFlags::VISIBLE`].
+/// (flags and counts), a [`Derived`] node's code to its node, every other
+/// node's to the list returned, at the index its node is given; with the
+/// counts of long texts. Nodes marked in `aside` (with their subtrees)
+/// count as invisible: no text, not [`NodeFlags::VISIBLE`].
 pub(crate) fn compute(
     nodes: &mut [Node],
     names: &[Element],
@@ -229,24 +294,73 @@ pub(crate) fn compute(
     attrs: &AttributeTable,
     aside: Option<&[bool]>,
 ) -> (Vec<NodeStats>, Vec<LongText>) {
-    let others = nodes.iter().filter(|n| !n.is_text()).count();
-    let mut stats: Vec<NodeStats> = Vec::with_capacity(others);
-    // The parent of each entry of `stats`, by its index there (the root's
-    // is itself): the sums run over these alone.
-    let mut parents: Vec<u32> = Vec::with_capacity(others);
+    // Which nodes keep an entry: a node not text is [`Derived`] when it
+    // has no children or a text node as its only child. Nodes are in
+    // document order, so the descendants of `i` are `i+1 .. end`, and one
+    // descendant is a child. A derived node is given its code (its flags
+    // come below), any other node not text an index below; text nodes
+    // are set below. Backwards, to know whether the next node is text.
+    let mut kept = 0u32;
+    let mut next_is_text = false;
+    for (i, node) in nodes.iter_mut().enumerate().rev() {
+        let is_text = node.is_text();
+        if !is_text {
+            let children = (node.end as usize).wrapping_sub(i + 1);
+            node.stats = if children == 0 || (children == 1 && next_is_text) {
+                Derived::new(NodeFlags::default(), false, children == 1).0
+            } else {
+                kept += 1;
+                0
+            };
+        }
+        next_is_text = is_text;
+    }
+    let mut stats: Vec<NodeStats> = Vec::with_capacity(kept as usize);
     let mut long = Vec::new();
+    // The nodes with an entry whose subtree holds the node visited, the
+    // innermost, `top`, with its end, entry and flags, and those below it
+    // in `open`, the outermost first (as deep as the tree). `top` is the
+    // node's nearest ancestor with an entry: its parent (a derived node's
+    // only child is text), or for the text child of a derived node, its
+    // grandparent. A node's sums go to that entry, and an entry's, once
+    // its subtree is done, to the one below it. Before the root, `top` is
+    // the root's parent: none (`u32::MAX`), visible.
+    let outside = (u32::MAX, u32::MAX, NodeFlags::VISIBLE);
+    let mut top = outside;
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    // Closes the entries whose subtrees end at or before `at`: the new
+    // top.
+    let close = |open: &mut Vec<(u32, u32)>,
+                 stats: &mut Vec<NodeStats>,
+                 mut top: (u32, u32, NodeFlags),
+                 at: u32| {
+        while at >= top.0 && top.1 != u32::MAX {
+            let sums = stats.get(top.1 as usize).copied();
+            top = match open.pop() {
+                Some((end, entry)) => {
+                    (end, entry, stats.get(entry as usize).map_or(NodeFlags::VISIBLE, |s| s.flags))
+                }
+                None => outside,
+            };
+            if let (Some(outer), Some(sums)) = (stats.get_mut(top.1 as usize), sums) {
+                outer.add(&sums);
+            }
+        }
+        top
+    };
+    // The flags of the node before, when it is a derived node with a text
+    // child: the parent of the node visited.
+    let mut derived_parent = None;
     let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
-    // Forward pass: inherited flags; a text node's counts, added to its
-    // parent's. A parent comes before its children, and is not text.
-    for i in 0..nodes.len() {
-        let node = nodes[i];
-        // The parent's entry: none for the root (a text node is nobody's
-        // parent; were one, the node would count as a root).
-        let parent = nodes.get(node.parent as usize).filter(|p| !p.is_text()).map(|p| p.stats);
-        let mut flags = match parent.and_then(|p| stats.get(p as usize)) {
-            Some(p) => NodeFlags(p.flags.0 & keep),
-            None => NodeFlags::VISIBLE,
-        };
+    // One pass in document order: a parent comes before its children,
+    // so its flags are set when they inherit them.
+    for (i, n) in nodes.iter_mut().enumerate() {
+        let node = *n;
+        if i as u32 >= top.0 {
+            top = close(&mut open, &mut stats, top, i as u32);
+        }
+        let parent_flags = derived_parent.take().unwrap_or(top.2);
+        let mut flags = NodeFlags(parent_flags.0 & keep);
         if aside.is_some_and(|a| a.get(i).copied().unwrap_or(false)) {
             flags.0 &= !NodeFlags::VISIBLE.0;
         }
@@ -261,11 +375,10 @@ pub(crate) fn compute(
                 long.push(LongText { node: i as u32, chars, words });
                 TextCounts(TextCounts::LONG)
             });
-            let n = &mut nodes[i];
             n.name_or_kind = Node::TEXT | u32::from(flags.byte());
             n.stats = counts.0;
-            if let Some(p) = parent.and_then(|p| stats.get_mut(p as usize)) {
-                p.add(&text_stats(chars, words, flags));
+            if let Some(s) = stats.get_mut(top.1 as usize) {
+                s.add(&text_stats(chars, words, flags));
             }
             continue;
         }
@@ -295,19 +408,27 @@ pub(crate) fn compute(
                 _ => {}
             }
         }
-        let index = stats.len() as u32;
-        nodes[i].stats = index;
-        parents.push(parent.unwrap_or(index));
+        if let Some(derived) = Derived::of(node.stats) {
+            let text_child = derived.has_text_child();
+            n.stats = Derived::new(s.flags, s.links != 0, text_child).0;
+            if text_child {
+                derived_parent = Some(s.flags);
+            }
+            if let Some(outer) = stats.get_mut(top.1 as usize) {
+                outer.tags += s.tags;
+                outer.links += s.links;
+            }
+            continue;
+        }
+        let entry = stats.len() as u32;
+        n.stats = entry;
+        if top.1 != u32::MAX {
+            open.push((top.0, top.1));
+        }
+        top = (node.end, entry, s.flags);
         stats.push(s);
     }
-    // Backward pass: children before parents, so sums are complete.
-    for (j, &parent) in parents.iter().enumerate().skip(1).rev() {
-        // (A parent's entry comes first; the root is its own parent.)
-        let Some(&child) = stats.get(j).filter(|_| (parent as usize) < j) else { continue };
-        if let Some(p) = stats.get_mut(parent as usize) {
-            p.add(&child);
-        }
-    }
+    close(&mut open, &mut stats, top, u32::MAX);
     (stats, long)
 }
 
@@ -554,8 +675,176 @@ fn ascii_space_bits(w: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_text, is_ascii_blank, style_hides};
-    use crate::document::{Document, NodeFlags, ParseOptions};
+    use super::{count_text, hidden_by_attributes, is_ascii_blank, style_hides, Derived};
+    use crate::document::tags::{is_block, is_invisible};
+    use crate::document::{Document, NodeFlags, NodeId, NodeStats, ParseOptions};
+    use markup5ever::local_name;
+
+    /// Every node's statistics as a full computation gives them, from
+    /// the definitions, node by node: flags from the node and its
+    /// ancestors, sums over the subtree (`aside` as for
+    /// [`Document::set_aside`]).
+    fn reference(doc: &Document, aside: &[bool]) -> Vec<NodeStats> {
+        let is_link = |id: NodeId| {
+            doc.element(id).is_some_and(|e| {
+                e.name == local_name!("a") && e.attr_named(&local_name!("href")).is_some()
+            })
+        };
+        let hides = |id: NodeId| {
+            aside.get(id.index()).copied().unwrap_or(false)
+                || doc.element(id).is_some_and(|e| is_invisible(&e.name) || hidden_by_attributes(e))
+        };
+        let is_pre = |id: NodeId| {
+            doc.name(id).is_some_and(|n| {
+                matches!(
+                    *n,
+                    local_name!("pre")
+                        | local_name!("textarea")
+                        | local_name!("listing")
+                        | local_name!("plaintext")
+                )
+            })
+        };
+        let flags_of = |id: NodeId| {
+            let chain: Vec<NodeId> = std::iter::once(id).chain(doc.ancestors(id)).collect();
+            let mut f = NodeFlags::default();
+            if !chain.iter().any(|&n| hides(n)) {
+                f |= NodeFlags::VISIBLE;
+            }
+            if chain.iter().any(|&n| is_link(n)) {
+                f |= NodeFlags::IN_LINK;
+            }
+            if chain.iter().any(|&n| is_pre(n)) {
+                f |= NodeFlags::IN_PRE;
+            }
+            if doc.is_text(id) {
+                f |= NodeFlags::TEXT;
+            }
+            if let Some(e) = doc.element(id) {
+                f |= NodeFlags::ELEMENT;
+                if is_block(&e.name) {
+                    f |= NodeFlags::BLOCK;
+                }
+            }
+            f
+        };
+        let flags: Vec<NodeFlags> = doc.ids().map(flags_of).collect();
+        doc.ids()
+            .map(|id| {
+                let mut s = NodeStats { flags: flags[id.index()], ..NodeStats::default() };
+                for n in doc.subtree(id) {
+                    let f = flags[n.index()];
+                    if doc.is_text(n) && f.contains(NodeFlags::VISIBLE) {
+                        let (chars, words) = count_text(doc.text(n));
+                        s.chars += chars;
+                        s.words += words;
+                        if f.contains(NodeFlags::IN_LINK) {
+                            s.link_chars += chars;
+                            s.link_words += words;
+                        }
+                    }
+                    s.tags += u32::from(doc.element(n).is_some());
+                    s.links += u32::from(is_link(n));
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// Checks every node's [`Document::stats`] and [`Document::flags`]
+    /// against [`reference`]; returns how many nodes keep their
+    /// statistics in their node as [`Derived`].
+    fn check(doc: &Document, aside: &[bool], html: &str) -> usize {
+        for (id, expected) in doc.ids().zip(reference(doc, aside)) {
+            assert_eq!(doc.stats(id), expected, "node {} of {html:?}", id.0);
+            assert_eq!(doc.flags(id), expected.flags, "node {} of {html:?}", id.0);
+        }
+        let derived = doc
+            .ids()
+            .filter(|&id| !doc.is_text(id) && Derived::of(doc.node(id).stats).is_some())
+            .count();
+        let texts = doc.ids().filter(|&id| doc.is_text(id)).count();
+        assert_eq!(doc.stats.len(), doc.len() - texts - derived, "{html:?}");
+        derived
+    }
+
+    // Leaves, `<a href>` leaves and elements with one text child keep
+    // no `NodeStats` (issue 13); what is read from them is what the full
+    // computation gives, inside links, `<pre>` and hidden parents, and
+    // after text is set aside (computed again over the codes).
+    #[test]
+    fn derived_statistics_equal_the_full_computation() {
+        let pages = [
+            "<p>x</p><p>two words</p><br><hr><img src=i>",
+            "<div><a href=/a></a><a name=n></a><a href=/b>link text</a>\
+             <a>no target</a><span><a href=/c>in span</a> tail</span></div>",
+            "<a href=/u><b>bold link</b><i></i><span>x y</span></a>",
+            "<pre><code>let x = 1;</code><b></b></pre><textarea>a b</textarea>",
+            "<div hidden><p>hidden text</p><a href=/h>h</a></div>\
+             <div style='display: none'><em>gone</em></div>\
+             <p aria-hidden=true>aria</p><script>var s;</script><style>p{}</style>",
+            "<table><tr><td>123</td><td>456</td></tr><tr><td></td><td><b>b</b></td></tr></table>",
+            "<!DOCTYPE html><!-- c --><p><!-- in p --></p><p>x<!-- after --></p>",
+            "<template><p>in template</p></template><template></template>",
+            "<ul><li>one<li>two<li><a href=/x>three</a></ul><select><option>o</select>",
+            "<p>\u{e9}t\u{e9} \u{3000} mots</p><h1> </h1><p>\n</p>",
+        ];
+        for html in pages {
+            let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+            assert!(check(&doc, &[], html) > 0, "{html:?}");
+            // Set aside, one at a time, each element (its text with it)
+            // and each text node.
+            for id in doc.ids().skip(1) {
+                let mut aside = vec![false; doc.len()];
+                aside[id.index()] = true;
+                let hidden: Vec<bool> =
+                    doc.ids().map(|n| n == id || doc.ancestors(n).any(|a| a == id)).collect();
+                let again = doc.set_aside(&aside);
+                check(&again, &hidden, html);
+            }
+        }
+    }
+
+    // The dense pages of issue 13 keep a `NodeStats` only for the few
+    // nodes with more than one child (or a child that is not text): the
+    // document, `<html>` and `<body>` (`<head>` is empty), and the
+    // table's `<table>`, `<tbody>` and `<tr>`s.
+    #[test]
+    fn dense_pages_keep_few_entries() {
+        for (html, stored) in [
+            ("<p>x</p>".repeat(1000), 3),
+            ("<br>".repeat(1000), 3),
+            ("<a href=/u>".repeat(1000), 3),
+            (format!("<table>{}", "<td>x".repeat(1000)), 6),
+        ] {
+            let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+            check(&doc, &[], &html);
+            assert_eq!(doc.stats.len(), stored, "{html:.40}");
+        }
+        let rows = format!("<table>{}", "<tr><td>123</td><td>456</td></tr>".repeat(100));
+        let doc = Document::parse(rows.as_bytes(), &ParseOptions::default()).expect("parses");
+        assert_eq!(check(&doc, &[], &rows), 201);
+    }
+
+    proptest::proptest! {
+        /// Any mix of the elements that are derived and those that are
+        /// not, nested in any way the tree builder makes of it.
+        #[test]
+        fn derived_statistics_hold_on_any_markup(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "<p>", "</p>", "<a href=/l>", "<a>", "</a>", "<pre>", "</pre>", "<br>",
+                    "<div hidden>", "<div>", "</div>", "<b>", "</b>", "<!--c-->", "x", "two words",
+                    " ", "<td>", "<table>", "<span style=display:none>", "</span>", "<script>s</script>",
+                ]),
+                0..30,
+            )
+        ) {
+            let html = parts.concat();
+            let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+            check(&doc, &[], &html);
+        }
+    }
 
     // A text node keeps counts below 65 535 in its node and longer ones
     // in the document's list (issue 13): both read back exactly, summed
