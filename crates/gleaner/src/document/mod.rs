@@ -655,19 +655,23 @@ impl Document {
     pub fn stats(&self, id: NodeId) -> NodeStats {
         let node = self.node(id);
         if node.is_text() {
-            let (chars, words) = stats::TextCounts(node.stats).get(id.0, &self.long_texts);
-            stats::text_stats(chars, words, node.text_flags())
+            self.text_node_stats(id.0, node)
         } else if let Some(derived) = stats::Derived::of(node.stats) {
             let child = derived.has_text_child().then(|| {
                 let child = id.0.wrapping_add(1);
-                let c = self.node(NodeId(child));
-                let (chars, words) = stats::TextCounts(c.stats).get(child, &self.long_texts);
-                stats::text_stats(chars, words, c.text_flags())
+                self.text_node_stats(child, self.node(NodeId(child)))
             });
             derived.stats(child)
         } else {
             self.stats.get(node.stats as usize).copied().unwrap_or_default()
         }
+    }
+
+    /// The statistics a text node keeps in `node`, its node `index`.
+    #[inline(always)]
+    fn text_node_stats(&self, index: u32, node: &Node) -> NodeStats {
+        let (chars, words) = stats::TextCounts(node.stats).get(index, &self.long_texts);
+        stats::text_stats(chars, words, node.text_flags())
     }
 
     /// The node's flags: its [`Document::stats`]' `flags`, read without
@@ -953,7 +957,7 @@ pub mod stages {
     }
 
     /// Node statistics over a parsed document, computed again in place
-    /// (its text nodes keep theirs): the number of nodes.
+    /// (its text nodes and derived nodes keep theirs): the number of nodes.
     pub fn stats(doc: &mut Document) -> usize {
         let (stats, long_texts) =
             stats::compute(&mut doc.nodes, &doc.names, &doc.text, &doc.attrs, None);

@@ -1,6 +1,8 @@
 //! Per-node statistics, computed once after parsing.
 //!
-//! One pass over the nodes in document order sets the inherited flags
+//! A backward sweep sorts the nodes into those whose statistics are kept
+//! and those derived when read (see below); then one pass over the nodes
+//! in document order sets the inherited flags
 //! (visibility, inside a link, inside `<pre>`), counts each text node's
 //! characters and words, and sums text, link text and tag counts into
 //! each ancestor, on a stack of the open ones (no list of parents, and no
@@ -111,6 +113,9 @@ pub struct NodeStats {
     /// Flags (see [`NodeFlags`]).
     pub flags: NodeFlags,
 }
+
+// See `NodeStats`' docs (issue 13).
+const _: () = assert!(std::mem::size_of::<NodeStats>() == 28);
 
 impl NodeStats {
     /// Adds a child's sums (text, links, tags) to these.
@@ -414,13 +419,15 @@ pub(crate) fn compute(
             if text_child {
                 derived_parent = Some(s.flags);
             }
+            // Its text counts, if any, are its text child's, which adds
+            // them itself; `s` has none.
             if let Some(outer) = stats.get_mut(top.1 as usize) {
-                outer.tags += s.tags;
-                outer.links += s.links;
+                outer.add(&s);
             }
             continue;
         }
         let entry = stats.len() as u32;
+        debug_assert!(entry < Derived::MARK, "entries stay below the derived codes");
         n.stats = entry;
         if top.1 != u32::MAX {
             open.push((top.0, top.1));
@@ -784,6 +791,8 @@ mod tests {
              <div style='display: none'><em>gone</em></div>\
              <p aria-hidden=true>aria</p><script>var s;</script><style>p{}</style>",
             "<table><tr><td>123</td><td>456</td></tr><tr><td></td><td><b>b</b></td></tr></table>",
+            // Comments are not fed to the tree (`Document::parse`): these
+            // `<p>`s are leaves and a node with a text child.
             "<!DOCTYPE html><!-- c --><p><!-- in p --></p><p>x<!-- after --></p>",
             "<template><p>in template</p></template><template></template>",
             "<ul><li>one<li>two<li><a href=/x>three</a></ul><select><option>o</select>",
@@ -873,6 +882,12 @@ mod tests {
             (210_008, 70_003, 70_000, 5, 1)
         );
         assert_eq!(doc.text_nodes().count(), 3);
+        // The `<p>` and `<a>` around the long texts derive theirs from
+        // those texts' entries in the list.
+        let first_p = doc.ids().find(|&id| doc.is(id, markup5ever::local_name!("p"))).expect("p");
+        assert_eq!((doc.stats(first_p).chars, doc.stats(first_p).words), (140_000, 70_000));
+        let a = doc.ids().find(|&id| doc.is(id, markup5ever::local_name!("a"))).expect("a");
+        assert_eq!((doc.stats(a).link_chars, doc.stats(a).links), (70_000, 1));
     }
 
     #[test]
