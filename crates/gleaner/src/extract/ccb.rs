@@ -545,7 +545,20 @@ impl Ccb {
     /// to the bit), without a sum per node of the document: the spans
     /// are visited sorted by node, which they already are unless the
     /// tree builder moved text (issue 13).
+    ///
+    /// TCCB's are computed in a compact form ([`tccb_node_ratios`]) unless
+    /// the text was moved.
     pub(crate) fn node_ratios(&self, doc: &Document) -> Vec<f32> {
+        if self.config.variant == CcbVariant::Tccb {
+            if let Some(ratios) = tccb_node_ratios(doc, &self.config) {
+                return ratios;
+            }
+        }
+        self.node_ratios_by_spans(doc)
+    }
+
+    /// [`Ccb::node_ratios`] from the spans of [`Ccb::analyse`].
+    fn node_ratios_by_spans(&self, doc: &Document) -> Vec<f32> {
         let a = self.analyse(doc, false);
         let mut ratios = vec![0f32; doc.len()];
         let spans = &a.ccv.spans;
@@ -560,6 +573,111 @@ impl Ccb {
         }
         ratios
     }
+}
+
+/// [`Ccb::node_ratios`] of TCCB, without [`Span`]s, and with the CCRs of
+/// the content entries only once the blur is done (issue 13: on a page
+/// of `<p>x</p>`, the spans took 12 bytes a text node and the code
+/// entries' CCRs 8). `None` when the voting text nodes do not come in
+/// document order (the tree builder moved text), whose votes
+/// [`Ccb::node_ratios_by_spans`] sorts.
+///
+/// The vector is [`token_ccv`]'s; each text token's span is known by the
+/// node it made and by a bit set on its first entry among the content
+/// entries, where the spans lie end to end. A TCCB entry votes alone
+/// with weight 1 (its CCR counted once, whether it passes the threshold
+/// or not), so a node's ratio is the mean of its entries' CCRs, summed
+/// in source order as [`mean_by_node`] sums them: the same bits.
+fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
+    let source = doc.source();
+    let mut values: Vec<u8> = Vec::with_capacity(source.tokens().len());
+    // The node of each span, in source order.
+    let mut nodes: Vec<u32> = Vec::new();
+    // Bit `i % 64` of word `i / 64`: content entry `i` starts a span.
+    let mut starts: Vec<u64> = Vec::new();
+    let mut content = 0usize;
+    let mut last_voting = 0u32;
+    let mut sorted = true;
+    source.for_each_content_token(|token, name| match name {
+        Some(name) => {
+            if *name != local_name!("a") {
+                values.push(0);
+            }
+        }
+        None => {
+            let words = token_words(doc, token);
+            if words > 0 {
+                values.resize(values.len() + words, 1);
+                starts.resize((content + words).div_ceil(64), 0);
+                if let Some(word) = starts.get_mut(content / 64) {
+                    *word |= 1 << (content % 64);
+                }
+                content += words;
+                let node = token.node().map_or(NO_NODE, |n| n.0);
+                if node != NO_NODE {
+                    sorted &= node >= last_voting;
+                    last_voting = node;
+                }
+                nodes.push(node);
+            }
+        }
+    });
+    if !sorted {
+        return None;
+    }
+    let mut ccr = gaussian_blur_binary(&values, c.sigma, c.box_passes);
+    // Only the content entries vote: the code entries' CCRs go before
+    // the ratios are allocated.
+    let mut is_content = values.iter();
+    ccr.retain(|_| is_content.next() == Some(&1));
+    drop(values);
+    ccr.shrink_to_fit();
+    let mut ratios = vec![0f32; doc.len()];
+    let mut set = |node: u32, sum: f64, all: u64| {
+        if let Some(r) = ratios.get_mut(node as usize) {
+            *r = if all > 0 { (sum / all as f64) as f32 } else { 0.0 };
+        }
+    };
+    // The span starts, then the end of the last.
+    let bounds = starts
+        .iter()
+        .enumerate()
+        .flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                let b = bits.trailing_zeros();
+                bits &= bits.checked_sub(1)?;
+                Some(w * 64 + b as usize)
+            })
+        })
+        .chain(std::iter::once(content));
+    // The node being summed: (node, CCR sum, entries).
+    let mut current: Option<(u32, f64, u64)> = None;
+    let mut from = 0;
+    for (&node, to) in nodes.iter().zip(bounds.skip(1)) {
+        let entries = ccr.get(from..to).unwrap_or_default();
+        from = to;
+        if node == NO_NODE {
+            continue;
+        }
+        let (_, sum, all) = match &mut current {
+            Some(c) if c.0 == node => c,
+            slot => {
+                if let Some((n, sum, all)) = *slot {
+                    set(n, sum, all);
+                }
+                slot.insert((node, 0.0, 0))
+            }
+        };
+        for &v in entries {
+            *sum += f64::from(v);
+        }
+        *all += entries.len() as u64;
+    }
+    if let Some((n, sum, all)) = current {
+        set(n, sum, all);
+    }
+    Some(ratios)
 }
 
 /// Sets `ratios[node]` to the mean CCR of the votes of the spans at
@@ -739,6 +857,35 @@ mod tests {
                 let scores: Vec<f32> = d.ids().filter_map(|id| sel.score(id)).collect();
                 assert_eq!(ratios, scores, "{v} blocks={blocks}");
                 assert!(ratios.iter().any(|&r| r > 0.0), "{v}");
+            }
+        }
+    }
+
+    /// TCCB's compact node ratios are those of the spans, to the bit; a
+    /// page whose text the tree builder moved (a table's stray text goes
+    /// before the table) is left to the spans.
+    #[test]
+    fn tccb_ratios_without_spans_are_the_ratios_of_the_spans() {
+        let nav = "<li><a href=/s>Section</a></li>".repeat(40);
+        let para = "Words of the story, <a href=/l>a link</a> and more words. ".repeat(30);
+        let pages = [
+            format!("<ul>{nav}</ul><p>{para}</p><div>x &amp; y</div><ul>{nav}</ul>"),
+            "<p>one two <a href=/>three</a></p>\n <p>four</p><script>no</script>".to_string(),
+            format!("<table><tr><td>{para}</td></tr>stray text</table><p>{para}</p>"),
+            String::new(),
+        ];
+        let bits = |r: &[f32]| r.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for (i, html) in pages.iter().enumerate() {
+            let d = doc(html);
+            for blocks in [true, false] {
+                let ccb = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb).keep_blocks(blocks));
+                let by_spans = ccb.node_ratios_by_spans(&d);
+                let compact = tccb_node_ratios(&d, ccb.config());
+                assert_eq!(compact.is_none(), i == 2, "page {i}");
+                if let Some(compact) = compact {
+                    assert_eq!(bits(&compact), bits(&by_spans), "page {i}");
+                }
+                assert_eq!(bits(&ccb.node_ratios(&d)), bits(&by_spans), "page {i}");
             }
         }
     }

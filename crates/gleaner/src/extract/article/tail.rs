@@ -59,7 +59,7 @@ pub(super) fn selected_lines(
     for &root in chosen {
         for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
             let segment = a.segment_index(id);
-            let owner = a.segment(id).map_or(root, |s| s.owner);
+            let owner = a.segment_owner(doc, id).unwrap_or(root);
             let chars = doc.stats(id).chars;
             match lines.last_mut() {
                 Some((seg, line)) if segment.is_some() && *seg == segment => {
@@ -104,7 +104,7 @@ fn tail_lines(
                     if seen > half {
                         break 'roots;
                     }
-                    let owner = a.segment(id).map_or(root, |s| s.owner);
+                    let owner = a.segment_owner(doc, id).unwrap_or(root);
                     lines.push((segment, Line { texts: vec![id], owner, chars }));
                 }
             }
