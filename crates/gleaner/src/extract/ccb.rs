@@ -45,6 +45,7 @@ use std::str::FromStr;
 
 use markup5ever::local_name;
 
+use super::grouped_votes::GroupedVotes;
 use super::signal::gaussian_blur_binary;
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
 use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
@@ -358,7 +359,7 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// The token's bytes are compared and tested as bytes, without the
 /// character-boundary tests of cutting the text (issue 12); only a text
 /// that needs counting is cut as text.
-#[inline]
+#[inline(always)]
 fn token_words(doc: &Document, token: SourceToken) -> usize {
     let source = doc.source();
     let bytes =
@@ -575,27 +576,26 @@ impl Ccb {
     }
 }
 
-/// [`Ccb::node_ratios`] of TCCB, without [`Span`]s, and with the CCRs of
-/// the content entries only once the blur is done (issue 13: on a page
-/// of `<p>x</p>`, the spans took 12 bytes a text node and the code
-/// entries' CCRs 8). `None` when the voting text nodes do not come in
-/// document order (the tree builder moved text), whose votes
-/// [`Ccb::node_ratios_by_spans`] sorts.
+/// [`Ccb::node_ratios`] of TCCB, without [`Span`]s (issue 13: on a page
+/// of `<p>x</p>`, they took 12 bytes a text node). `None` when the voting
+/// text nodes do not come in document order (the tree builder moved
+/// text), whose votes [`Ccb::node_ratios_by_spans`] sorts.
 ///
 /// The vector is [`token_ccv`]'s; each text token's span is known by the
-/// node it made and by a bit set on its first entry among the content
-/// entries, where the spans lie end to end. A TCCB entry votes alone
-/// with weight 1 (its CCR counted once, whether it passes the threshold
-/// or not), so a node's ratio is the mean of its entries' CCRs, summed
-/// in source order as [`mean_by_node`] sums them: the same bits.
+/// node it made and by a bit set on its first entry, and ends at the next
+/// span's start or code entry. A TCCB entry votes alone with weight 1
+/// (its CCR counted once, whether it passes the threshold or not), so a
+/// node's ratio is the mean of its entries' CCRs, summed in source order
+/// as [`mean_by_node`] sums them: the same bits. The means are written
+/// over the CCRs and the nodes as they are read, so that the blurred
+/// vector is gone before the ratios are allocated.
 fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
     let source = doc.source();
     let mut values: Vec<u8> = Vec::with_capacity(source.tokens().len());
     // The node of each span, in source order.
     let mut nodes: Vec<u32> = Vec::new();
-    // Bit `i % 64` of word `i / 64`: content entry `i` starts a span.
+    // Bit `i % 64` of word `i / 64`: entry `i` starts a span.
     let mut starts: Vec<u64> = Vec::new();
-    let mut content = 0usize;
     let mut last_voting = 0u32;
     let mut sorted = true;
     source.for_each_content_token(|token, name| match name {
@@ -607,12 +607,14 @@ fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
         None => {
             let words = token_words(doc, token);
             if words > 0 {
-                values.resize(values.len() + words, 1);
-                starts.resize((content + words).div_ceil(64), 0);
-                if let Some(word) = starts.get_mut(content / 64) {
-                    *word |= 1 << (content % 64);
+                let start = values.len();
+                values.resize(start + words, 1);
+                if starts.len() <= start / 64 {
+                    starts.resize(start / 64 + 1, 0);
                 }
-                content += words;
+                if let Some(word) = starts.get_mut(start / 64) {
+                    *word |= 1 << (start % 64);
+                }
                 let node = token.node().map_or(NO_NODE, |n| n.0);
                 if node != NO_NODE {
                     sorted &= node >= last_voting;
@@ -626,56 +628,72 @@ fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
         return None;
     }
     let mut ccr = gaussian_blur_binary(&values, c.sigma, c.box_passes);
-    // Only the content entries vote: the code entries' CCRs go before
-    // the ratios are allocated.
-    let mut is_content = values.iter();
-    ccr.retain(|_| is_content.next() == Some(&1));
-    drop(values);
-    ccr.shrink_to_fit();
-    let mut ratios = vec![0f32; doc.len()];
-    let mut set = |node: u32, sum: f64, all: u64| {
-        if let Some(r) = ratios.get_mut(node as usize) {
+    // Each voting node's mean goes to `ccr[g]` and the node to
+    // `nodes[g]`, `g` counting the nodes done: never past an entry or a
+    // span still to read, as each node has an entry and a span at least.
+    let mut done = 0usize;
+    let mut finish = |node: u32, sum: f64, all: u64, ccr: &mut [f32], nodes: &mut [u32]| {
+        if let (Some(r), Some(n)) = (ccr.get_mut(done), nodes.get_mut(done)) {
             *r = if all > 0 { (sum / all as f64) as f32 } else { 0.0 };
+            *n = node;
+            done += 1;
         }
     };
-    // The span starts, then the end of the last.
-    let bounds = starts
-        .iter()
-        .enumerate()
-        .flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                let b = bits.trailing_zeros();
-                bits &= bits.checked_sub(1)?;
-                Some(w * 64 + b as usize)
-            })
-        })
-        .chain(std::iter::once(content));
     // The node being summed: (node, CCR sum, entries).
     let mut current: Option<(u32, f64, u64)> = None;
-    let mut from = 0;
-    for (&node, to) in nodes.iter().zip(bounds.skip(1)) {
-        let entries = ccr.get(from..to).unwrap_or_default();
-        from = to;
-        if node == NO_NODE {
-            continue;
-        }
-        let (_, sum, all) = match &mut current {
-            Some(c) if c.0 == node => c,
-            slot => {
-                if let Some((n, sum, all)) = *slot {
-                    set(n, sum, all);
-                }
-                slot.insert((node, 0.0, 0))
+    let mut span = 0;
+    for (w, &word) in starts.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let start = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = nodes.get(span).copied().unwrap_or(NO_NODE);
+            span += 1;
+            if node == NO_NODE {
+                continue;
             }
-        };
-        for &v in entries {
-            *sum += f64::from(v);
+            let (_, sum, all) = match &mut current {
+                Some(c) if c.0 == node => c,
+                slot => {
+                    if let Some((n, sum, all)) = *slot {
+                        finish(n, sum, all, &mut ccr, &mut nodes);
+                    }
+                    slot.insert((node, 0.0, 0))
+                }
+            };
+            // The span's entries: the content entries from its start up
+            // to the next span's start.
+            let next = if bits != 0 {
+                w * 64 + bits.trailing_zeros() as usize
+            } else {
+                let later = starts.get(w + 1..).unwrap_or_default();
+                later.iter().position(|&x| x != 0).map_or(values.len(), |p| {
+                    let x = later.get(p).copied().unwrap_or(0);
+                    (w + 1 + p) * 64 + x.trailing_zeros() as usize
+                })
+            };
+            let (kinds, ratios) = (values.get(start..next), ccr.get(start..next));
+            let entries = kinds.unwrap_or_default().iter().zip(ratios.unwrap_or_default());
+            for (_, &v) in entries.take_while(|(&kind, _)| kind == 1) {
+                *sum += f64::from(v);
+                *all += 1;
+            }
         }
-        *all += entries.len() as u64;
     }
     if let Some((n, sum, all)) = current {
-        set(n, sum, all);
+        finish(n, sum, all, &mut ccr, &mut nodes);
+    }
+    drop(values);
+    drop(starts);
+    ccr.truncate(done);
+    ccr.shrink_to_fit();
+    nodes.truncate(done);
+    nodes.shrink_to_fit();
+    let mut ratios = vec![0f32; doc.len()];
+    for (&node, &mean) in nodes.iter().zip(&ccr) {
+        if let Some(r) = ratios.get_mut(node as usize) {
+            *r = mean;
+        }
     }
     Some(ratios)
 }
@@ -712,8 +730,17 @@ fn mean_by_node(a: &Analysis, indices: impl Iterator<Item = usize>, ratios: &mut
 }
 
 impl Extractor for Ccb {
+    /// The majority of each text node's votes, with their mean CCR as its
+    /// score: tallied node by node ([`GroupedVotes`]) when the spans come
+    /// sorted by node, as they do unless the tree builder moved text.
     fn extract(&self, doc: &Document) -> Selection {
         let a = self.analyse(doc, true);
+        let voting = a.ccv.spans.iter().filter_map(Span::node);
+        if GroupedVotes::accepts(voting) {
+            let mut votes = GroupedVotes::new(doc);
+            a.for_each_vote(|node, weight, yes, ccr| votes.add(doc, node, weight, yes, ccr));
+            return votes.into_selection(doc);
+        }
         let mut votes = NodeVotes::new(doc);
         a.for_each_vote(|node, weight, yes, ccr| votes.add(node, weight, yes, ccr));
         votes.into_selection(doc, true)

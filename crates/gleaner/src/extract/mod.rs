@@ -17,6 +17,7 @@ pub mod comments;
 pub mod crunch;
 mod curve;
 pub mod dsc;
+mod grouped_votes;
 pub mod kfe;
 mod lines;
 pub mod lqf;
