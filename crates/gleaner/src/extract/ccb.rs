@@ -46,7 +46,7 @@ use std::str::FromStr;
 use markup5ever::local_name;
 
 use super::grouped_votes::GroupedVotes;
-use super::signal::gaussian_blur_binary;
+use super::signal::{for_each_blurred_binary, gaussian_blur_binary};
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
 use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
 use crate::error::{Error, Result};
@@ -586,9 +586,9 @@ impl Ccb {
 /// span's start or code entry. A TCCB entry votes alone with weight 1
 /// (its CCR counted once, whether it passes the threshold or not), so a
 /// node's ratio is the mean of its entries' CCRs, summed in source order
-/// as [`mean_by_node`] sums them: the same bits. The means are written
-/// over the CCRs and the nodes as they are read, so that the blurred
-/// vector is gone before the ratios are allocated.
+/// as [`mean_by_node`] sums them: the same bits. The blurred vector is
+/// read as it comes ([`for_each_blurred_binary`]), never held whole, and
+/// each node's mean is kept as its last entry is read.
 fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
     let source = doc.source();
     let mut values: Vec<u8> = Vec::with_capacity(source.tokens().len());
@@ -627,75 +627,78 @@ fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
     if !sorted {
         return None;
     }
-    let mut ccr = gaussian_blur_binary(&values, c.sigma, c.box_passes);
-    // Each voting node's mean goes to `ccr[g]` and the node to
-    // `nodes[g]`, `g` counting the nodes done: never past an entry or a
-    // span still to read, as each node has an entry and a span at least.
-    let mut done = 0usize;
-    let mut finish = |node: u32, sum: f64, all: u64, ccr: &mut [f32], nodes: &mut [u32]| {
-        if let (Some(r), Some(n)) = (ccr.get_mut(done), nodes.get_mut(done)) {
-            *r = if all > 0 { (sum / all as f64) as f32 } else { 0.0 };
-            *n = node;
-            done += 1;
-        }
-    };
+    // Each voting node's mean goes to `means` and the node to
+    // `nodes[g]`, `g` counting the nodes done: never past a span still to
+    // read, as each node has one at least. Room for a mean per span from
+    // the start: no copy as it grows.
+    let mut means: Vec<f32> = Vec::with_capacity(nodes.len());
     // The node being summed: (node, CCR sum, entries).
     let mut current: Option<(u32, f64, u64)> = None;
-    let mut span = 0;
-    for (w, &word) in starts.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let start = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = nodes.get(span).copied().unwrap_or(NO_NODE);
-            span += 1;
-            if node == NO_NODE {
+    // The node of the span being read, and the spans started.
+    let (mut node, mut span) = (NO_NODE, 0);
+    let mut entry = 0;
+    let mut next_start = first_set_from(&starts, 0);
+    // The blurred vector as it comes: no array of it (issue 13).
+    for_each_blurred_binary(&values, c.sigma, c.box_passes, |chunk| {
+        let kinds = values.get(entry..entry + chunk.len()).unwrap_or_default();
+        for (i, (&kind, &v)) in (entry..).zip(kinds.iter().zip(chunk)) {
+            if kind != 1 {
                 continue;
             }
-            let (_, sum, all) = match &mut current {
-                Some(c) if c.0 == node => c,
-                slot => {
-                    if let Some((n, sum, all)) = *slot {
-                        finish(n, sum, all, &mut ccr, &mut nodes);
+            if i == next_start {
+                next_start = first_set_from(&starts, i + 1);
+                node = nodes.get(span).copied().unwrap_or(NO_NODE);
+                span += 1;
+                if node != NO_NODE && current.is_none_or(|(n, _, _)| n != node) {
+                    if let Some((n, sum, all)) = current.replace((node, 0.0, 0)) {
+                        if let Some(slot) = nodes.get_mut(means.len()) {
+                            *slot = n;
+                            means.push(if all > 0 { (sum / all as f64) as f32 } else { 0.0 });
+                        }
                     }
-                    slot.insert((node, 0.0, 0))
                 }
-            };
-            // The span's entries: the content entries from its start up
-            // to the next span's start.
-            let next = if bits != 0 {
-                w * 64 + bits.trailing_zeros() as usize
-            } else {
-                let later = starts.get(w + 1..).unwrap_or_default();
-                later.iter().position(|&x| x != 0).map_or(values.len(), |p| {
-                    let x = later.get(p).copied().unwrap_or(0);
-                    (w + 1 + p) * 64 + x.trailing_zeros() as usize
-                })
-            };
-            let (kinds, ratios) = (values.get(start..next), ccr.get(start..next));
-            let entries = kinds.unwrap_or_default().iter().zip(ratios.unwrap_or_default());
-            for (_, &v) in entries.take_while(|(&kind, _)| kind == 1) {
-                *sum += f64::from(v);
-                *all += 1;
+            }
+            if node != NO_NODE {
+                if let Some((_, sum, all)) = current.as_mut() {
+                    *sum += f64::from(v);
+                    *all += 1;
+                }
             }
         }
-    }
+        entry += chunk.len();
+    });
     if let Some((n, sum, all)) = current {
-        finish(n, sum, all, &mut ccr, &mut nodes);
+        if let Some(slot) = nodes.get_mut(means.len()) {
+            *slot = n;
+            means.push(if all > 0 { (sum / all as f64) as f32 } else { 0.0 });
+        }
     }
     drop(values);
     drop(starts);
-    ccr.truncate(done);
-    ccr.shrink_to_fit();
-    nodes.truncate(done);
+    nodes.truncate(means.len());
     nodes.shrink_to_fit();
+    means.shrink_to_fit();
     let mut ratios = vec![0f32; doc.len()];
-    for (&node, &mean) in nodes.iter().zip(&ccr) {
+    for (&node, &mean) in nodes.iter().zip(&means) {
         if let Some(r) = ratios.get_mut(node as usize) {
             *r = mean;
         }
     }
     Some(ratios)
+}
+
+/// The first bit set in `bits` at `from` or after (`usize::MAX` for none).
+fn first_set_from(bits: &[u64], from: usize) -> usize {
+    let Some(&word) = bits.get(from / 64) else { return usize::MAX };
+    let here = word & (u64::MAX << (from % 64));
+    if here != 0 {
+        return from / 64 * 64 + here.trailing_zeros() as usize;
+    }
+    let later = bits.get(from / 64 + 1..).unwrap_or_default();
+    later.iter().position(|&w| w != 0).map_or(usize::MAX, |p| {
+        let w = later.get(p).copied().unwrap_or(0);
+        (from / 64 + 1 + p) * 64 + w.trailing_zeros() as usize
+    })
 }
 
 /// Sets `ratios[node]` to the mean CCR of the votes of the spans at

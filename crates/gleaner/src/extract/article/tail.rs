@@ -37,14 +37,21 @@ impl Line {
         self.texts.first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
     }
 
-    /// The text, whitespace collapsed (built on demand: most lines are
-    /// never read).
+    /// The text, whitespace collapsed and trimmed (built on demand: most
+    /// lines are never read). Built once, in room for all of it: a
+    /// collapsed text starts with no whitespace and ends with one space
+    /// at most, so trimming is dropping that space, not copying the text
+    /// (issue 13: a page of one long line held it three times).
     pub(super) fn text(&self, doc: &Document) -> String {
-        let mut out = String::new();
+        let len = self.texts.iter().map(|&t| doc.text(t).len()).sum();
+        let mut out = String::with_capacity(len);
         for &t in &self.texts {
             crate::document::push_collapsed(&mut out, doc.text(t));
         }
-        out.trim().to_string()
+        if out.ends_with(' ') {
+            out.pop();
+        }
+        out
     }
 }
 
@@ -161,6 +168,12 @@ pub(super) fn remove_end_boilerplate(
     };
     let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
         while let Some(line) = lines.last() {
+            // A line past the share still removable stays whatever it
+            // says (`remove`): its text is not built (issue 13: the whole
+            // selection, on a page of one long line).
+            if f64::from(*removed + line.chars) > limit {
+                break;
+            }
             let text = LineText::new(line.text(doc));
             let end_line =
                 text.is_copyright() || text.is_contact() || is_author_bio(doc, chosen, line, &text);
