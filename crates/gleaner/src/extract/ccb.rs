@@ -734,7 +734,7 @@ fn mean_by_node(a: &Analysis, indices: impl Iterator<Item = usize>, ratios: &mut
 
 impl Extractor for Ccb {
     /// The majority of each text node's votes, with their mean CCR as its
-    /// score: tallied node by node ([`GroupedVotes`]) when the spans come
+    /// score: tallied node by node (`GroupedVotes`) when the spans come
     /// sorted by node, as they do unless the tree builder moved text.
     fn extract(&self, doc: &Document) -> Selection {
         let a = self.analyse(doc, true);
