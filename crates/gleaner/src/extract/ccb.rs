@@ -45,7 +45,8 @@ use std::str::FromStr;
 
 use markup5ever::local_name;
 
-use super::signal::gaussian_blur_binary;
+use super::grouped_votes::GroupedVotes;
+use super::signal::{for_each_blurred_binary, gaussian_blur_binary};
 use super::{parse_param, unknown_param, Configure, Curve, Extractor};
 use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
 use crate::error::{Error, Result};
@@ -358,7 +359,7 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// The token's bytes are compared and tested as bytes, without the
 /// character-boundary tests of cutting the text (issue 12); only a text
 /// that needs counting is cut as text.
-#[inline]
+#[inline(always)]
 fn token_words(doc: &Document, token: SourceToken) -> usize {
     let source = doc.source();
     let bytes =
@@ -545,7 +546,20 @@ impl Ccb {
     /// to the bit), without a sum per node of the document: the spans
     /// are visited sorted by node, which they already are unless the
     /// tree builder moved text (issue 13).
+    ///
+    /// TCCB's are computed in a compact form ([`tccb_node_ratios`]) unless
+    /// the text was moved.
     pub(crate) fn node_ratios(&self, doc: &Document) -> Vec<f32> {
+        if self.config.variant == CcbVariant::Tccb {
+            if let Some(ratios) = tccb_node_ratios(doc, &self.config) {
+                return ratios;
+            }
+        }
+        self.node_ratios_by_spans(doc)
+    }
+
+    /// [`Ccb::node_ratios`] from the spans of [`Ccb::analyse`].
+    fn node_ratios_by_spans(&self, doc: &Document) -> Vec<f32> {
         let a = self.analyse(doc, false);
         let mut ratios = vec![0f32; doc.len()];
         let spans = &a.ccv.spans;
@@ -560,6 +574,131 @@ impl Ccb {
         }
         ratios
     }
+}
+
+/// [`Ccb::node_ratios`] of TCCB, without [`Span`]s (issue 13: on a page
+/// of `<p>x</p>`, they took 12 bytes a text node). `None` when the voting
+/// text nodes do not come in document order (the tree builder moved
+/// text), whose votes [`Ccb::node_ratios_by_spans`] sorts.
+///
+/// The vector is [`token_ccv`]'s; each text token's span is known by the
+/// node it made and by a bit set on its first entry, and ends at the next
+/// span's start or code entry. A TCCB entry votes alone with weight 1
+/// (its CCR counted once, whether it passes the threshold or not), so a
+/// node's ratio is the mean of its entries' CCRs, summed in source order
+/// as [`mean_by_node`] sums them: the same bits. The blurred vector is
+/// read as it comes ([`for_each_blurred_binary`]), never held whole, and
+/// each node's mean is kept as its last entry is read.
+fn tccb_node_ratios(doc: &Document, c: &CcbConfig) -> Option<Vec<f32>> {
+    let source = doc.source();
+    let mut values: Vec<u8> = Vec::with_capacity(source.tokens().len());
+    // The node of each span, in source order.
+    let mut nodes: Vec<u32> = Vec::new();
+    // Bit `i % 64` of word `i / 64`: entry `i` starts a span.
+    let mut starts: Vec<u64> = Vec::new();
+    let mut last_voting = 0u32;
+    let mut sorted = true;
+    source.for_each_content_token(|token, name| match name {
+        Some(name) => {
+            if *name != local_name!("a") {
+                values.push(0);
+            }
+        }
+        None => {
+            let words = token_words(doc, token);
+            if words > 0 {
+                let start = values.len();
+                values.resize(start + words, 1);
+                if starts.len() <= start / 64 {
+                    starts.resize(start / 64 + 1, 0);
+                }
+                if let Some(word) = starts.get_mut(start / 64) {
+                    *word |= 1 << (start % 64);
+                }
+                let node = token.node().map_or(NO_NODE, |n| n.0);
+                if node != NO_NODE {
+                    sorted &= node >= last_voting;
+                    last_voting = node;
+                }
+                nodes.push(node);
+            }
+        }
+    });
+    if !sorted {
+        return None;
+    }
+    // Each voting node's mean goes to `means` and the node to
+    // `nodes[g]`, `g` counting the nodes done: never past a span still to
+    // read, as each node has one at least. Room for a mean per span from
+    // the start: no copy as it grows.
+    let mut means: Vec<f32> = Vec::with_capacity(nodes.len());
+    // The node being summed: (node, CCR sum, entries).
+    let mut current: Option<(u32, f64, u64)> = None;
+    // The node of the span being read, and the spans started.
+    let (mut node, mut span) = (NO_NODE, 0);
+    let mut entry = 0;
+    let mut next_start = first_set_from(&starts, 0);
+    // The blurred vector as it comes: no array of it (issue 13).
+    for_each_blurred_binary(&values, c.sigma, c.box_passes, |chunk| {
+        let kinds = values.get(entry..entry + chunk.len()).unwrap_or_default();
+        for (i, (&kind, &v)) in (entry..).zip(kinds.iter().zip(chunk)) {
+            if kind != 1 {
+                continue;
+            }
+            if i == next_start {
+                next_start = first_set_from(&starts, i + 1);
+                node = nodes.get(span).copied().unwrap_or(NO_NODE);
+                span += 1;
+                if node != NO_NODE && current.is_none_or(|(n, _, _)| n != node) {
+                    if let Some((n, sum, all)) = current.replace((node, 0.0, 0)) {
+                        if let Some(slot) = nodes.get_mut(means.len()) {
+                            *slot = n;
+                            means.push(if all > 0 { (sum / all as f64) as f32 } else { 0.0 });
+                        }
+                    }
+                }
+            }
+            if node != NO_NODE {
+                if let Some((_, sum, all)) = current.as_mut() {
+                    *sum += f64::from(v);
+                    *all += 1;
+                }
+            }
+        }
+        entry += chunk.len();
+    });
+    if let Some((n, sum, all)) = current {
+        if let Some(slot) = nodes.get_mut(means.len()) {
+            *slot = n;
+            means.push(if all > 0 { (sum / all as f64) as f32 } else { 0.0 });
+        }
+    }
+    drop(values);
+    drop(starts);
+    nodes.truncate(means.len());
+    nodes.shrink_to_fit();
+    means.shrink_to_fit();
+    let mut ratios = vec![0f32; doc.len()];
+    for (&node, &mean) in nodes.iter().zip(&means) {
+        if let Some(r) = ratios.get_mut(node as usize) {
+            *r = mean;
+        }
+    }
+    Some(ratios)
+}
+
+/// The first bit set in `bits` at `from` or after (`usize::MAX` for none).
+fn first_set_from(bits: &[u64], from: usize) -> usize {
+    let Some(&word) = bits.get(from / 64) else { return usize::MAX };
+    let here = word & (u64::MAX << (from % 64));
+    if here != 0 {
+        return from / 64 * 64 + here.trailing_zeros() as usize;
+    }
+    let later = bits.get(from / 64 + 1..).unwrap_or_default();
+    later.iter().position(|&w| w != 0).map_or(usize::MAX, |p| {
+        let w = later.get(p).copied().unwrap_or(0);
+        (from / 64 + 1 + p) * 64 + w.trailing_zeros() as usize
+    })
 }
 
 /// Sets `ratios[node]` to the mean CCR of the votes of the spans at
@@ -594,8 +733,17 @@ fn mean_by_node(a: &Analysis, indices: impl Iterator<Item = usize>, ratios: &mut
 }
 
 impl Extractor for Ccb {
+    /// The majority of each text node's votes, with their mean CCR as its
+    /// score: tallied node by node (`GroupedVotes`) when the spans come
+    /// sorted by node, as they do unless the tree builder moved text.
     fn extract(&self, doc: &Document) -> Selection {
         let a = self.analyse(doc, true);
+        let voting = a.ccv.spans.iter().filter_map(Span::node);
+        if GroupedVotes::accepts(voting) {
+            let mut votes = GroupedVotes::new(doc);
+            a.for_each_vote(|node, weight, yes, ccr| votes.add(doc, node, weight, yes, ccr));
+            return votes.into_selection(doc);
+        }
         let mut votes = NodeVotes::new(doc);
         a.for_each_vote(|node, weight, yes, ccr| votes.add(node, weight, yes, ccr));
         votes.into_selection(doc, true)
@@ -739,6 +887,35 @@ mod tests {
                 let scores: Vec<f32> = d.ids().filter_map(|id| sel.score(id)).collect();
                 assert_eq!(ratios, scores, "{v} blocks={blocks}");
                 assert!(ratios.iter().any(|&r| r > 0.0), "{v}");
+            }
+        }
+    }
+
+    /// TCCB's compact node ratios are those of the spans, to the bit; a
+    /// page whose text the tree builder moved (a table's stray text goes
+    /// before the table) is left to the spans.
+    #[test]
+    fn tccb_ratios_without_spans_are_the_ratios_of_the_spans() {
+        let nav = "<li><a href=/s>Section</a></li>".repeat(40);
+        let para = "Words of the story, <a href=/l>a link</a> and more words. ".repeat(30);
+        let pages = [
+            format!("<ul>{nav}</ul><p>{para}</p><div>x &amp; y</div><ul>{nav}</ul>"),
+            "<p>one two <a href=/>three</a></p>\n <p>four</p><script>no</script>".to_string(),
+            format!("<table><tr><td>{para}</td></tr>stray text</table><p>{para}</p>"),
+            String::new(),
+        ];
+        let bits = |r: &[f32]| r.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for (i, html) in pages.iter().enumerate() {
+            let d = doc(html);
+            for blocks in [true, false] {
+                let ccb = Ccb::new(CcbConfig::for_variant(CcbVariant::Tccb).keep_blocks(blocks));
+                let by_spans = ccb.node_ratios_by_spans(&d);
+                let compact = tccb_node_ratios(&d, ccb.config());
+                assert_eq!(compact.is_none(), i == 2, "page {i}");
+                if let Some(compact) = compact {
+                    assert_eq!(bits(&compact), bits(&by_spans), "page {i}");
+                }
+                assert_eq!(bits(&ccb.node_ratios(&d)), bits(&by_spans), "page {i}");
             }
         }
     }

@@ -157,6 +157,16 @@ pub(crate) fn is_container(name: &LocalName) -> bool {
     )
 }
 
+/// A subtree open in Crunch's link-list remover: its node, the end of
+/// its ids, and the linked and unlinked words summed so far.
+#[derive(Debug, Clone, Copy)]
+struct OpenSums {
+    id: NodeId,
+    end: NodeId,
+    linked: u32,
+    unlinked: u32,
+}
+
 impl Extractor for Crunch {
     fn extract(&self, doc: &Document) -> Selection {
         let c = &self.config;
@@ -173,34 +183,52 @@ impl Extractor for Crunch {
             }
         }
         // Step 3 [K]: the link-list remover, bottom-up over the words that
-        // remain. Children have larger ids, so a reverse walk sees them
-        // before their parent.
-        let mut linked = vec![0u32; doc.len()];
-        let mut unlinked = vec![0u32; doc.len()];
-        for id in doc.ids().rev() {
+        // remain. The nodes come in document order, each subtree's linked
+        // and unlinked words summed on a stack of the open ancestors, and
+        // a node is decided when its subtree ends, after its descendants:
+        // the bottom-up order, without two sums for every node of the
+        // page (issue 13).
+        let mut open: Vec<OpenSums> = Vec::new();
+        let close = |node: OpenSums, removed: &mut [bool], open: &mut Vec<OpenSums>| {
+            let OpenSums { id, mut linked, mut unlinked, .. } = node;
             let i = id.index();
-            if removed[i] {
-                linked[i] = 0;
-                unlinked[i] = 0;
+            if removed.get(i).copied().unwrap_or(false) {
+                linked = 0;
+                unlinked = 0;
             } else {
                 let s = doc.stats(id);
                 if s.flags.contains(NodeFlags::TEXT) {
-                    linked[i] = s.link_words;
-                    unlinked[i] = s.words - s.link_words.min(s.words);
-                } else if doc.name(id).is_some_and(is_container) && linked[i] > 0 {
-                    let ratio = f64::from(linked[i]) / f64::from(unlinked[i]);
-                    if unlinked[i] == 0 || ratio > c.link_ratio {
-                        removed[i] = true;
-                        linked[i] = 0;
-                        unlinked[i] = 0;
+                    linked = s.link_words;
+                    unlinked = s.words - s.link_words.min(s.words);
+                } else if doc.name(id).is_some_and(is_container) && linked > 0 {
+                    let ratio = f64::from(linked) / f64::from(unlinked);
+                    if unlinked == 0 || ratio > c.link_ratio {
+                        if let Some(r) = removed.get_mut(i) {
+                            *r = true;
+                        }
+                        linked = 0;
+                        unlinked = 0;
                     }
                 }
             }
-            if let Some(p) = doc.parent(id) {
-                let (l, u) = (linked[i], unlinked[i]);
-                linked[p.index()] += l;
-                unlinked[p.index()] += u;
+            // The parent is the innermost subtree still open.
+            if let Some(parent) = open.last_mut() {
+                parent.linked += linked;
+                parent.unlinked += unlinked;
             }
+        };
+        for id in doc.ids() {
+            while let Some(&top) = open.last() {
+                if id < top.end {
+                    break;
+                }
+                open.pop();
+                close(top, &mut removed, &mut open);
+            }
+            open.push(OpenSums { id, end: doc.subtree_end(id), linked: 0, unlinked: 0 });
+        }
+        while let Some(top) = open.pop() {
+            close(top, &mut removed, &mut open);
         }
         // Step 5 [K]: text lists, whose items are all shorter than a
         // sentence.

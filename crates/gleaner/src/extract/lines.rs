@@ -11,6 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::grouped_votes::GroupedVotes;
 use crate::document::tags::is_block;
 use crate::document::{for_each_decoded_char, Document, NodeId, Source};
 use crate::error::{Error, Result};
@@ -206,15 +207,24 @@ impl LineTable {
     /// Maps a per-line decision to text nodes: a node is selected when the
     /// majority of its characters lie on content lines. Each node's score
     /// is the mean of `scores` over its characters.
+    ///
+    /// The pieces are tallied node by node ([`GroupedVotes`]) when they
+    /// come sorted by node, as they do unless the tree builder moved text.
     pub fn select(&self, doc: &Document, content: &[bool], scores: &[f64]) -> Selection {
-        let mut votes = NodeVotes::new(doc);
-        for p in &self.pieces {
+        let votes = self.pieces.iter().map(|p| {
             let line = p.line as usize;
             let yes = content.get(line).copied().unwrap_or(false);
             let score = scores.get(line).copied().unwrap_or(0.0);
-            votes.add(p.node, p.chars, yes, score);
+            (p.node, p.chars, yes, score)
+        });
+        if GroupedVotes::accepts(self.pieces.iter().map(|p| p.node)) {
+            let mut grouped = GroupedVotes::new(doc);
+            votes.for_each(|(node, weight, yes, score)| grouped.add(doc, node, weight, yes, score));
+            return grouped.into_selection(doc);
         }
-        votes.into_selection(doc, true)
+        let mut tally = NodeVotes::new(doc);
+        votes.for_each(|(node, weight, yes, score)| tally.add(node, weight, yes, score));
+        tally.into_selection(doc, true)
     }
 }
 

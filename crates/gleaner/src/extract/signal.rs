@@ -193,6 +193,188 @@ fn box_mean_whole(values: &[u8], radius: usize) -> Vec<f32> {
     out
 }
 
+/// Entries a [`for_each_blurred_binary`] chunk holds.
+const STREAM_CHUNK: usize = 4096;
+
+/// [`gaussian_blur_binary`] as a stream: `out` receives the blurred
+/// entries in order, in chunks, and no array of them is made (issue 13:
+/// four bytes an entry of the content code vector). Each box pass keeps
+/// only the window of its input that its next outputs need, and runs
+/// its sum over the same entries in the same order as [`box_mean_whole`]
+/// and [`box_mean`] do, so the entries are theirs to the bit. A vector
+/// no longer than a box (whose passes take the clipped form throughout)
+/// is blurred as an array.
+pub(crate) fn for_each_blurred_binary(
+    values: &[u8],
+    sigma: f64,
+    passes: usize,
+    mut out: impl FnMut(&[f32]),
+) {
+    let n = values.len();
+    let widths = box_widths(sigma, passes);
+    let Some((&first, rest)) = widths.split_first() else {
+        out(&gaussian_blur_binary(values, sigma, passes));
+        return;
+    };
+    if first / 2 == 0 || widths.iter().any(|&w| w >= n) {
+        out(&gaussian_blur_binary(values, sigma, passes));
+        return;
+    }
+    let mut first = FirstPass { values, r: first / 2, inv: 1.0 / first as f64, sum: 0, next: 0 };
+    // A pass of radius 0 leaves the entries as they are (`box_mean`).
+    let mut stages: Vec<StreamPass> = rest
+        .iter()
+        .filter(|&&w| w / 2 > 0)
+        .map(|&w| StreamPass {
+            r: w / 2,
+            n,
+            inv: 1.0 / w as f64,
+            sum: 0.0,
+            next: 0,
+            window: Vec::new(),
+            base: 0,
+            received: 0,
+        })
+        .collect();
+    let mut chunk = Vec::with_capacity(STREAM_CHUNK);
+    let mut next_chunk = Vec::with_capacity(STREAM_CHUNK);
+    loop {
+        chunk.clear();
+        let more = first.fill(&mut chunk);
+        for stage in &mut stages {
+            next_chunk.clear();
+            stage.push(&chunk, &mut next_chunk);
+            std::mem::swap(&mut chunk, &mut next_chunk);
+        }
+        if !chunk.is_empty() {
+            out(&chunk);
+        }
+        if !more {
+            break;
+        }
+    }
+}
+
+/// The first box pass of [`for_each_blurred_binary`], over the 0/1
+/// entries: [`box_mean_whole`] an output at a time (`2·r + 1 < n`).
+struct FirstPass<'a> {
+    values: &'a [u8],
+    r: usize,
+    inv: f64,
+    /// The window's sum: a whole number, as in [`box_mean_whole`].
+    sum: u32,
+    /// The next output.
+    next: usize,
+}
+
+impl FirstPass<'_> {
+    /// Appends up to [`STREAM_CHUNK`] outputs; `false` once all are out.
+    fn fill(&mut self, out: &mut Vec<f32>) -> bool {
+        let (values, r, n) = (self.values, self.r, self.values.len());
+        let upto = n.min(self.next + STREAM_CHUNK);
+        while self.next < upto {
+            let i = self.next;
+            if i <= r {
+                // Left border: the window [0, i + r] grows.
+                if i == 0 {
+                    self.sum =
+                        values.get(..r).unwrap_or_default().iter().map(|&v| u32::from(v)).sum();
+                }
+                self.sum += u32::from(values.get(i + r).copied().unwrap_or(0));
+                out.push((f64::from(self.sum) / (i + r + 1) as f64) as f32);
+                self.next += 1;
+            } else if i < n - r {
+                // Interior: a full window slides by one.
+                let end = upto.min(n - r);
+                let added = values.get(i + r..end + r).unwrap_or_default();
+                let dropped = values.get(i - r - 1..end - r - 1).unwrap_or_default();
+                let (mut sum, inv) = (self.sum, self.inv);
+                out.extend(added.iter().zip(dropped).map(|(&a, &d)| {
+                    sum = sum + u32::from(a) - u32::from(d);
+                    (f64::from(sum) * inv) as f32
+                }));
+                self.sum = sum;
+                self.next = end;
+            } else {
+                // Right border: the window [i − r, n) shrinks.
+                let dropped = values.get(i - r - 1..upto - r - 1).unwrap_or_default();
+                for (i, &d) in (i..upto).zip(dropped) {
+                    self.sum -= u32::from(d);
+                    out.push((f64::from(self.sum) / (n - (i - r)) as f64) as f32);
+                }
+                self.next = upto;
+            }
+        }
+        self.next < n
+    }
+}
+
+/// A later box pass of [`for_each_blurred_binary`]: [`box_mean`] over
+/// its input as it comes (`2·r + 1 < n`), keeping the inputs from the
+/// one its next output drops.
+struct StreamPass {
+    r: usize,
+    n: usize,
+    inv: f64,
+    sum: f64,
+    /// The next output.
+    next: usize,
+    /// The inputs from `base` on.
+    window: Vec<f32>,
+    base: usize,
+    /// The inputs received.
+    received: usize,
+}
+
+impl StreamPass {
+    /// Takes the next inputs and appends the outputs they complete.
+    fn push(&mut self, inputs: &[f32], out: &mut Vec<f32>) {
+        let (r, n) = (self.r, self.n);
+        self.window.extend_from_slice(inputs);
+        self.received += inputs.len();
+        // Output `i` takes in input `i + r`; the last `r` take none.
+        let upto = if self.received >= n { n } else { self.received.saturating_sub(r) };
+        let base = self.base;
+        let at = |i: usize| i - base;
+        while self.next < upto {
+            let i = self.next;
+            if i <= r {
+                if i == 0 {
+                    let first = self.window.get(..r).unwrap_or_default();
+                    self.sum = first.iter().map(|&v| f64::from(v)).sum();
+                }
+                self.sum += f64::from(self.window.get(at(i + r)).copied().unwrap_or(0.0));
+                out.push((self.sum / (i + r + 1) as f64) as f32);
+                self.next += 1;
+            } else if i < n - r {
+                let end = upto.min(n - r);
+                let added = self.window.get(at(i + r)..at(end + r)).unwrap_or_default();
+                let dropped = self.window.get(at(i - r - 1)..at(end - r - 1)).unwrap_or_default();
+                let (mut sum, inv) = (self.sum, self.inv);
+                out.extend(added.iter().zip(dropped).map(|(&a, &d)| {
+                    sum += f64::from(a) - f64::from(d);
+                    (sum * inv) as f32
+                }));
+                self.sum = sum;
+                self.next = end;
+            } else {
+                let dropped = self.window.get(at(i - r - 1)..at(upto - r - 1)).unwrap_or_default();
+                for (i, &d) in (i..upto).zip(dropped) {
+                    self.sum -= f64::from(d);
+                    out.push((self.sum / (n - (i - r)) as f64) as f32);
+                }
+                self.next = upto;
+            }
+        }
+        // The inputs before `next − r − 1` are dropped by no output left.
+        let keep_from = self.next.saturating_sub(r + 1);
+        if keep_from > self.base {
+            self.window.drain(..keep_from - self.base);
+            self.base = keep_from;
+        }
+    }
+}
+
 /// Replaces `values[i]` by the mean of `values[i − r ..= i + r]` (the
 /// values before this pass) clipped to the array, with the running sum of
 /// the window. Entry `i − r − 1` leaves the window when entry `i` is
@@ -393,6 +575,8 @@ mod tests {
         // σ 2 000: windows of about 6 900 entries in one pass, 4 900 in two,
         // past the table.
         let wide = [(2000.0, 1, 9000), (2000.0, 2, 9000)];
+        // Several stream chunks, the border falling anywhere in one.
+        let wide = wide.into_iter().chain([(3.0, 2, 9001), (30.0, 3, 12_345), (40.0, 4, 20_000)]);
         for (sigma, passes, n) in cases.chain(wide) {
             // Runs of both values of any length (a linear
             // congruential walk, its top bit kept a while).
@@ -410,6 +594,15 @@ mod tests {
             let got = gaussian_blur_binary(&bits, sigma, passes);
             let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
             assert!(same && want.len() == got.len(), "σ {sigma}, {passes} passes, n {n}");
+            let mut streamed = Vec::new();
+            for_each_blurred_binary(&bits, sigma, passes, |chunk| {
+                streamed.extend_from_slice(chunk)
+            });
+            let same = want.iter().zip(&streamed).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(
+                same && want.len() == streamed.len(),
+                "streamed: σ {sigma}, {passes} passes, n {n}"
+            );
         }
     }
 

@@ -6,7 +6,7 @@
 
 use markup5ever::{local_name, LocalName};
 
-use super::RenderOptions;
+use super::{RenderOptions, SubtreeSelection};
 use crate::document::{Document, NodeFlags, NodeId};
 use crate::selection::Selection;
 
@@ -57,11 +57,8 @@ fn is_void_output(name: &str) -> bool {
 
 /// Renders the selection as an HTML fragment inside `<article>`.
 pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
-    let prefix = sel.prefix_counts();
-    let has_selected = |id: NodeId| {
-        let end = doc.subtree_end(id).index();
-        matches!((prefix.get(id.index()), prefix.get(end)), (Some(a), Some(b)) if b > a)
-    };
+    let selected = SubtreeSelection::new(doc, sel);
+    let has_selected = |id: NodeId| selected.any_in(doc, id);
     let base = doc.base_url();
     let mut out = String::from("<article>");
     // Open elements: (node, the tag written, an unwrapped block).

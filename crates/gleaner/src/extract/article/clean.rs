@@ -70,10 +70,11 @@ pub(super) fn rejection(
     if seg.reads_as_code() {
         return Some(Rejection::ReadsAsCode);
     }
-    (seg.link_quota() > cfg.link_quota
-        && !is_heading(doc, seg.owner)
-        && !tables.in_data_cell(doc, seg.owner))
-    .then_some(Rejection::LinkQuota)
+    if seg.link_quota() <= cfg.link_quota {
+        return None;
+    }
+    let owner = a.segment_owner(doc, id)?;
+    (!is_heading(doc, owner) && !tables.in_data_cell(doc, owner)).then_some(Rejection::LinkQuota)
 }
 
 /// Pass 9, **link lists**: inside the chosen elements, a list, table or

@@ -9,6 +9,7 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owner;
+use super::super::rank_bits::RankBits;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
@@ -85,13 +86,11 @@ impl Segment {
 /// code (a score line, a time table cell) \[I\].
 const CODE_MIN_CHARS: u32 = 100;
 
-/// What the later passes read of a text [`Segment`]: its block, link
-/// quota and whether it reads as code ([`Segments::get`] puts it
-/// together from what is kept).
+/// What the later passes read of a text [`Segment`]: its link quota and
+/// whether it reads as code ([`Segments::get`] puts it together from
+/// what is kept). Its block is [`Analysis::segment_owner`].
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TextSegment {
-    /// The block the text belongs to.
-    pub owner: NodeId,
     chars: u32,
     link_chars: u32,
     code: bool,
@@ -113,60 +112,75 @@ impl TextSegment {
     }
 }
 
-/// [`Analysis::segment_of`] of a node in no segment.
-const NO_SEGMENT: u32 = u32::MAX;
-
-/// The [`TextSegment`]s of a page, 12 bytes each rather than 32 (a whole
-/// [`Segment`]) or 16 (a [`TextSegment`]): whether a segment reads as
-/// code is one bit of a separate set. The other counts matter only
-/// summed per block, which is done as the segments are read (issue 13: a
-/// page of short paragraphs has a segment for every other node).
+/// The [`TextSegment`]s of a page, a few bits each rather than 32 bytes
+/// (a whole [`Segment`]): whether a segment reads as code and whether it
+/// has link characters are bits, and only the segments with links keep
+/// their counts, as the link quota of the others is 0. The other counts
+/// matter only summed per block, which is done as the segments are read,
+/// and a segment's block is found from its text when asked for (issue
+/// 13: a page of short paragraphs has a segment for every other node).
 #[derive(Debug, Default)]
 pub(super) struct Segments {
-    /// Block, characters and link characters of each segment.
-    counts: Vec<[u32; 3]>,
-    /// Bit `i % 64` of word `i / 64`: segment `i` reads as code.
-    code: Vec<u64>,
+    len: usize,
+    /// The segments that read as code.
+    code: RankBits,
+    /// The segments with link characters.
+    linked: RankBits,
+    /// Characters and link characters of each segment with links, in
+    /// order (the `n`th is that of the `n`th member of `linked`).
+    linked_counts: Vec<[u32; 2]>,
 }
 
 impl Segments {
     fn len(&self) -> usize {
-        self.counts.len()
+        self.len
     }
 
     /// Appends a segment.
     fn push(&mut self, seg: &Segment) {
-        let i = self.counts.len();
-        if i % 64 == 0 {
-            self.code.push(0);
-        }
+        let i = self.len;
         if seg.reads_as_code() {
-            if let Some(word) = self.code.get_mut(i / 64) {
-                *word |= 1 << (i % 64);
-            }
+            self.code.insert(i);
         }
-        self.counts.push([seg.owner.0, seg.chars, seg.link_chars]);
+        if seg.link_chars > 0 {
+            self.linked.insert(i);
+            self.linked_counts.push([seg.chars, seg.link_chars]);
+        }
+        self.len += 1;
     }
 
     /// Segment `i`.
     pub(super) fn get(&self, i: usize) -> Option<TextSegment> {
-        let &[owner, chars, link_chars] = self.counts.get(i)?;
-        let code = self.code.get(i / 64).is_some_and(|word| (word >> (i % 64)) & 1 == 1);
-        Some(TextSegment { owner: NodeId(owner), chars, link_chars, code })
+        if i >= self.len {
+            return None;
+        }
+        let code = self.code.contains(i);
+        let [chars, link_chars] = if self.linked.contains(i) {
+            let n = self.linked.rank(i)?.checked_sub(1)?;
+            *self.linked_counts.get(n as usize)?
+        } else {
+            [0, 0]
+        };
+        Some(TextSegment { chars, link_chars, code })
     }
 
-    fn shrink_to_fit(&mut self) {
-        self.counts.shrink_to_fit();
+    /// Ends the pushes: the ranks counted, no doubling slack.
+    fn finish(&mut self) {
         self.code.shrink_to_fit();
+        self.linked.rank_words();
+        self.linked_counts.shrink_to_fit();
     }
 }
 
 /// Per-node facts the passes share.
 pub(super) struct Analysis {
     segments: Segments,
-    /// The segment of each visible text node ([`NO_SEGMENT`] for others):
-    /// `u32`, as node ids are.
-    segment_of: Vec<u32>,
+    /// The visible text nodes: those in a segment, by node index.
+    texts: RankBits,
+    /// The visible text nodes that start a segment, by node index: a
+    /// text node's segment is the rank of the last of them at or before
+    /// it (issue 13: no `u32` a node).
+    segment_starts: RankBits,
     /// Every block whose text can vote, its segments summed (the block
     /// is the sum's `owner`), in document order: the voters, the same in
     /// every attempt. Blocks shorter than
@@ -194,9 +208,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // The names' roles, with the visible text nodes found in the same
     // walk over the nodes (issue 12); after TCCB, whose arrays are the
     // analysis' largest (issue 13).
-    let (names, mut facts) = element_name_roles(doc);
+    let (names, facts) = element_name_roles(doc);
     let mut segments = Segments::default();
-    let mut segment_of = vec![NO_SEGMENT; doc.len()];
+    let mut segment_starts = RankBits::new(doc.len());
     let mut blocks = BlockSums::new(|block: &Segment| {
         block.chars >= cfg.min_paragraph_chars && !block.reads_as_code()
     });
@@ -216,7 +230,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
     // The owner of the last text node's parent: text nodes come in
     // runs under one parent (issue 12).
     let mut owner_of_parent: Option<(NodeId, NodeId)> = None;
-    for &id in &facts.texts {
+    for id in facts.texts.iter().map(|i| NodeId(i as u32)) {
         let owner = match (doc.parent(id), owner_of_parent) {
             (Some(parent), Some((p, owner))) if p == parent => owner,
             (parent, _) => {
@@ -231,6 +245,7 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
         };
         if new_segment {
             finish(current.take(), &mut segments);
+            segment_starts.insert(id.index());
             current = Some((Segment::empty(owner), 0.0));
         }
         let stats = doc.stats(id);
@@ -251,20 +266,18 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
                 seg.syntax += counts.syntax;
             }
         }
-        // The current segment is the next one kept.
-        segment_of[id.index()] = segments.len() as u32;
         previous = Some((id, owner));
     }
     finish(current.take(), &mut segments);
     // Only the segments outlive the analysis, kept for every attempt:
     // free the rest first, and leave no doubling slack.
     drop(ratios);
-    facts.texts = Vec::new();
-    segments.shrink_to_fit();
+    segments.finish();
+    segment_starts.rank_words();
     let blocks = blocks.into_sorted();
     let widgets = find_widgets(doc, cfg, counters, &facts.blockquotes);
-    let ElementFacts { article_body, headings, .. } = facts;
-    Analysis { segments, segment_of, blocks, names, widgets, article_body, headings }
+    let ElementFacts { article_body, headings, texts, .. } = facts;
+    Analysis { segments, texts, segment_starts, blocks, names, widgets, article_body, headings }
 }
 
 /// What a segment counts of one text node's characters, in one pass.
@@ -438,7 +451,7 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
-    let mut texts = Vec::new();
+    let mut texts = RankBits::new(doc.len());
     let mut headings = Vec::new();
     // The last pair read, and its roles.
     let mut last: Option<(NamePair, NameRoles)> = None;
@@ -448,7 +461,7 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     for id in doc.ids() {
         let Some(element) = doc.element(id) else {
             if doc.is_visible_text(id) {
-                texts.push(id);
+                texts.insert(id.index());
             }
             continue;
         };
@@ -523,9 +536,9 @@ struct ElementFacts {
     /// The `h1`, `h2` and `h3` elements, in document order (the title
     /// match, `title_match`).
     headings: Vec<NodeId>,
-    /// The visible text nodes ([`Document::text_nodes`]), in document
-    /// order (the segments).
-    texts: Vec<NodeId>,
+    /// The visible text nodes ([`Document::text_nodes`]), a bit each
+    /// (the segments; issue 13).
+    texts: RankBits,
 }
 
 /// An element's `id` and `class` values.
@@ -595,14 +608,24 @@ fn finish_ccr(seg: &mut Segment, weight: f32) {
 impl Analysis {
     /// The segment a text node belongs to.
     pub(super) fn segment(&self, text: NodeId) -> Option<TextSegment> {
-        self.segments.get(*self.segment_of.get(text.index())? as usize)
+        self.segments.get(self.segment_index(text)?)
     }
 
     /// The index of the segment a text node belongs to (text nodes of
-    /// one segment share it).
+    /// one segment share it): the segments started at or before it, less
+    /// one.
     pub(super) fn segment_index(&self, text: NodeId) -> Option<usize> {
-        let i = *self.segment_of.get(text.index())? as usize;
+        if !self.texts.contains(text.index()) {
+            return None;
+        }
+        let i = self.segment_starts.rank(text.index())?.checked_sub(1)? as usize;
         (i < self.segments.len()).then_some(i)
+    }
+
+    /// The block a text node's segment belongs to, found up its
+    /// ancestors ([`block_owner`], the rule the segments were read with).
+    pub(super) fn segment_owner(&self, doc: &Document, text: NodeId) -> Option<NodeId> {
+        self.texts.contains(text.index()).then(|| block_owner(doc, text))
     }
 
     /// What the element's id and class say.
@@ -767,11 +790,13 @@ mod tests {
         let doc = parse(&html);
         let a = analyse(&doc, &ArticleConfig::default());
         let cell = doc.ids().find(|&id| doc.is(id, local_name!("td"))).expect("td");
-        let in_cell: Vec<f64> = (0..a.segments.len())
-            .filter_map(|i| a.segments.get(i))
-            .filter(|s| s.owner == cell)
-            .map(|s| s.link_quota())
+        let mut in_cell: Vec<(usize, f64)> = doc
+            .subtree(cell)
+            .filter(|&id| a.segment_owner(&doc, id) == Some(cell))
+            .filter_map(|id| Some((a.segment_index(id)?, a.segment(id)?.link_quota())))
             .collect();
+        in_cell.dedup_by_key(|&mut (i, _)| i);
+        let in_cell: Vec<f64> = in_cell.into_iter().map(|(_, q)| q).collect();
         assert_eq!(in_cell, [0.0, 1.0, 0.0]);
         let out = run(&html);
         assert_eq!(out.matches("The council").count(), 3, "{out}");

@@ -37,14 +37,21 @@ impl Line {
         self.texts.first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
     }
 
-    /// The text, whitespace collapsed (built on demand: most lines are
-    /// never read).
+    /// The text, whitespace collapsed and trimmed (built on demand: most
+    /// lines are never read). Built once, in room for all of it: a
+    /// collapsed text starts with no whitespace and ends with one space
+    /// at most, so trimming is dropping that space, not copying the text
+    /// (issue 13: a page of one long line held it three times).
     pub(super) fn text(&self, doc: &Document) -> String {
-        let mut out = String::new();
+        let len = self.texts.iter().map(|&t| doc.text(t).len()).sum();
+        let mut out = String::with_capacity(len);
         for &t in &self.texts {
             crate::document::push_collapsed(&mut out, doc.text(t));
         }
-        out.trim().to_string()
+        if out.ends_with(' ') {
+            out.pop();
+        }
+        out
     }
 }
 
@@ -59,7 +66,7 @@ pub(super) fn selected_lines(
     for &root in chosen {
         for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
             let segment = a.segment_index(id);
-            let owner = a.segment(id).map_or(root, |s| s.owner);
+            let owner = a.segment_owner(doc, id).unwrap_or(root);
             let chars = doc.stats(id).chars;
             match lines.last_mut() {
                 Some((seg, line)) if segment.is_some() && *seg == segment => {
@@ -104,7 +111,7 @@ fn tail_lines(
                     if seen > half {
                         break 'roots;
                     }
-                    let owner = a.segment(id).map_or(root, |s| s.owner);
+                    let owner = a.segment_owner(doc, id).unwrap_or(root);
                     lines.push((segment, Line { texts: vec![id], owner, chars }));
                 }
             }
@@ -161,6 +168,12 @@ pub(super) fn remove_end_boilerplate(
     };
     let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
         while let Some(line) = lines.last() {
+            // A line past the share still removable stays whatever it
+            // says (`remove`): its text is not built (issue 13: the whole
+            // selection, on a page of one long line).
+            if f64::from(*removed + line.chars) > limit {
+                break;
+            }
             let text = LineText::new(line.text(doc));
             let end_line =
                 text.is_copyright() || text.is_contact() || is_author_bio(doc, chosen, line, &text);
