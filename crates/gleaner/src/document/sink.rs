@@ -5,10 +5,12 @@
 //! linked tree with integer handles: each node's final payload ([`Node`],
 //! made once, when the node is created), whose parent field holds its
 //! parent and whose end field its next sibling until it is laid out, and
-//! the other links, 12 bytes a node ([`Links`]). [`BuiltTree::lay_out`] then puts the nodes
-//! in document order; on most pages the tree builder creates them in that
-//! order already, and the payloads are the document's nodes as they are,
-//! without a copy (the links are freed first).
+//! the other two links, 8 bytes a node ([`Links`]: no first child, which
+//! is found from the others when the tree is laid out). [`BuiltTree::lay_out`]
+//! then puts the nodes in document order; on most pages the tree builder
+//! creates them in that order already, and the payloads are the document's
+//! nodes as they are, without a copy (the links are freed first); else
+//! they are moved to their places in the same vector.
 //!
 //! Why a custom sink and not `dom_query` or `markup5ever_rcdom`: those
 //! build one reference-counted allocation per node and keep `Tendril`s
@@ -36,17 +38,41 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// Where a node is in the tree while it is being built, besides its
 /// parent and next sibling, which its [`Node`] holds until it is laid out
-/// (`parent` and `end`) \[I\] (issue 13: a page of `<p>x</p>` has a node
-/// for every 4 bytes).
+/// (`parent` and `end`): 8 bytes \[I\] (issue 13: a page of `<p>x</p>`
+/// has a node for every 4 bytes, and these are held with the nodes and the
+/// tokens at the parse's peak). No link names a node's first child: the
+/// tree builder never asks for it, and the rare changes that need it
+/// (moving a node's children, [`TreeSink::reparent_children`]) walk back
+/// from the last; the layout finds each first child from the others
+/// ([`first_children`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
-    pub first_child: u32,
-    pub last_child: u32,
+    /// The last child, while the tree is built; the first once
+    /// [`first_children`] has run.
+    pub child: u32,
+    /// The previous sibling.
     pub prev: u32,
 }
 
 impl Links {
-    const DETACHED: Links = Links { first_child: NONE, last_child: NONE, prev: NONE };
+    const DETACHED: Links = Links { child: NONE, prev: NONE };
+}
+
+/// Turns each node's last child in `links` into its first: a node whose
+/// previous sibling is none is its parent's first child. In place, so that
+/// the layout holds no other vector of a link a node.
+fn first_children(links: &mut [Links], nodes: &[Node]) {
+    for l in links.iter_mut() {
+        l.child = NONE;
+    }
+    for (id, node) in nodes.iter().enumerate() {
+        let is_first = links.get(id).is_some_and(|l| l.prev == NONE);
+        if is_first && node.parent != NONE {
+            if let Some(p) = links.get_mut(node.parent as usize) {
+                p.child = id as u32;
+            }
+        }
+    }
 }
 
 /// The tree's links while it is built: the nodes' parents and next
@@ -66,13 +92,11 @@ impl TreeLinks<'_> {
         let prev = self.links[id as usize].prev;
         if prev != NONE {
             self.nodes[prev as usize].end = next;
-        } else {
-            self.links[parent as usize].first_child = next;
         }
         if next != NONE {
             self.links[next as usize].prev = prev;
         } else {
-            self.links[parent as usize].last_child = prev;
+            self.links[parent as usize].child = prev;
         }
         let n = &mut self.nodes[id as usize];
         n.parent = NONE;
@@ -89,12 +113,7 @@ impl TreeLinks<'_> {
         if self.nodes[child as usize].parent != NONE {
             self.detach(child);
         }
-        // Each entry is looked up once.
-        let parent_links = &mut self.links[parent as usize];
-        let last = std::mem::replace(&mut parent_links.last_child, child);
-        if last == NONE {
-            parent_links.first_child = child;
-        }
+        let last = std::mem::replace(&mut self.links[parent as usize].child, child);
         self.links[child as usize].prev = last;
         self.nodes[child as usize].parent = parent;
         if let Some(last) = self.nodes.get_mut(last as usize) {
@@ -118,8 +137,6 @@ impl TreeLinks<'_> {
         self.links[sibling as usize].prev = child;
         if prev != NONE {
             self.nodes[prev as usize].end = child;
-        } else {
-            self.links[parent as usize].first_child = child;
         }
     }
 }
@@ -201,51 +218,31 @@ impl BuiltTree {
         }
     }
 
-    /// True if a pre-order walk from the root visits every node in
-    /// creation order: then handle `i` is position `i` of the document.
-    /// Not so when the tree builder moved a node (foster parenting, the
-    /// adoption agency), inserted one before another, or left one out of
-    /// the tree (a `<template>`'s content, a removed node).
-    fn in_creation_order(&self) -> bool {
-        let (links, nodes) = (&self.links, &self.nodes);
-        let mut expected = 0u32;
-        let mut node = 0u32;
-        loop {
-            if node != expected {
-                return false;
-            }
-            expected += 1;
-            let Some(l) = links.get(node as usize) else { return false };
-            if l.first_child != NONE {
-                node = l.first_child;
-                continue;
-            }
-            // Climb to the nearest ancestor-or-self with a next sibling.
-            let mut at = node;
-            loop {
-                let Some(n) = nodes.get(at as usize) else { return false };
-                if n.end != NONE {
-                    node = n.end;
-                    break;
-                }
-                if n.parent == NONE {
-                    return expected as usize == links.len();
-                }
-                at = n.parent;
-            }
-        }
-    }
-
     /// The nodes in document order, the names they index, their text in
     /// one buffer, their attributes, and each handle's position in that
     /// order ([`NONE`] for nodes not in the document), or `None` when
     /// every handle is its own position.
+    ///
+    /// The nodes stay in their vector: the namespaces and then the links
+    /// are freed as soon as they are read, and a tree not in creation
+    /// order is put in document order in place, so that the layout holds
+    /// no second copy of the nodes (issue 13).
     pub fn lay_out(
         mut self,
     ) -> (Vec<Node>, Vec<LocalName>, String, AttributeTable, Option<Vec<u32>>) {
         let names = std::mem::take(&mut self.names).into_names();
-        if self.in_creation_order() {
-            let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
+        let BuiltTree {
+            mut links,
+            mut nodes,
+            text,
+            text_in_creation_order,
+            mut attrs,
+            namespaces,
+            ..
+        } = self;
+        drop(namespaces);
+        first_children(&mut links, &nodes);
+        if in_creation_order(&links, &nodes) {
             drop(links);
             // In creation order (pre-order), a node's subtree ends where
             // its next sibling starts, and a last child's where its
@@ -269,46 +266,119 @@ impl BuiltTree {
             attrs.shrink_to_fit();
             return (nodes, names, text, attrs, None);
         }
-        let (nodes, text, attrs, position) = self.lay_out_moved();
+        let position = positions(&links, &nodes);
+        drop(links);
+        move_to_positions(&mut nodes, &position);
+        let text = gather_text(&mut nodes, &text);
+        nodes.shrink_to_fit();
+        attrs.shrink_to_fit();
         (nodes, names, text, attrs, Some(position))
     }
+}
 
-    /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
-    /// are moved to a new arena in document order. Iterative: deep trees
-    /// cannot overflow the stack. The elements' runs of the attribute
-    /// table move with them.
-    fn lay_out_moved(self) -> (Vec<Node>, String, AttributeTable, Vec<u32>) {
-        let BuiltTree { links, nodes: mut built, text, mut attrs, .. } = self;
-        let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
-        let mut position = vec![NONE; built.len()];
-        let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
-            let node = built.get(b as usize).map_or(Node::document(), Node::payload);
-            Node { parent, end: 0, ..node }
-        };
-        nodes.push(take(&mut built, 0, NONE));
-        position[0] = 0;
-        // Stack of (next child to visit, position of the laid-out parent).
-        let first = links.first().map_or(NONE, |l| l.first_child);
-        let mut stack: Vec<(u32, usize)> = vec![(first, 0)];
-        while let Some(&(child, parent_pos)) = stack.last() {
-            if child == NONE {
-                stack.pop();
-                nodes[parent_pos].end = nodes.len() as u32;
-                continue;
-            }
-            let l = links.get(child as usize).copied().unwrap_or(Links::DETACHED);
-            if let Some(top) = stack.last_mut() {
-                top.0 = built.get(child as usize).map_or(NONE, |n| n.end);
-            }
-            nodes.push(take(&mut built, child, parent_pos as u32));
-            let pos = nodes.len() - 1;
-            position[child as usize] = pos as u32;
-            stack.push((l.first_child, pos));
+/// The node after `node` in a pre-order walk from the root, or [`NONE`]
+/// after the last; `links` hold first children ([`first_children`]).
+/// Iterative: deep trees cannot overflow the stack.
+fn next_in_pre_order(links: &[Links], nodes: &[Node], node: u32) -> u32 {
+    let child = links.get(node as usize).map_or(NONE, |l| l.child);
+    if child != NONE {
+        return child;
+    }
+    // The next sibling of the nearest ancestor-or-self with one.
+    let mut at = node;
+    while let Some(n) = nodes.get(at as usize) {
+        if n.end != NONE {
+            return n.end;
         }
-        drop((built, links));
-        let text = gather_text(&mut nodes, &text);
-        attrs.shrink_to_fit();
-        (nodes, text, attrs, position)
+        at = n.parent;
+    }
+    NONE
+}
+
+/// True if a pre-order walk from the root visits every node in
+/// creation order: then handle `i` is position `i` of the document.
+/// Not so when the tree builder moved a node (foster parenting, the
+/// adoption agency), inserted one before another, or left one out of
+/// the tree (a `<template>`'s content, a removed node).
+fn in_creation_order(links: &[Links], nodes: &[Node]) -> bool {
+    let mut expected = 0u32;
+    let mut node = 0u32;
+    while node != NONE {
+        if node != expected {
+            return false;
+        }
+        expected += 1;
+        node = next_in_pre_order(links, nodes, node);
+    }
+    expected as usize == nodes.len()
+}
+
+/// Each handle's position in a pre-order walk from the root ([`NONE`] for
+/// nodes the walk does not reach).
+fn positions(links: &[Links], nodes: &[Node]) -> Vec<u32> {
+    let mut position = vec![NONE; nodes.len()];
+    let mut next = 0u32;
+    let mut node = 0u32;
+    while let Some(p) = position.get_mut(node as usize) {
+        *p = next;
+        next += 1;
+        node = next_in_pre_order(links, nodes, node);
+    }
+    position
+}
+
+/// Puts each node at its `position` (nodes without one are dropped), in
+/// place: each cycle of the permutation is followed once, a bit a node
+/// saying which nodes left their slots. Then each node's parent, a handle,
+/// becomes its parent's position, and its end (which held its next
+/// sibling) the end of its subtree, found from the last node up: in
+/// document order a node's descendants follow it.
+fn move_to_positions(nodes: &mut Vec<Node>, position: &[u32]) {
+    let mut moved = vec![0u64; nodes.len().div_ceil(64)];
+    let has_moved =
+        |moved: &[u64], i: usize| moved.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+    let mark = |moved: &mut [u64], i: usize| {
+        if let Some(w) = moved.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    };
+    let mut kept = 0usize;
+    for start in 0..nodes.len() {
+        let Some(&to) = position.get(start) else { break };
+        if to == NONE || has_moved(&moved, start) {
+            continue;
+        }
+        // The node of `start` is carried off; its slot waits for the
+        // node placed there.
+        let mut carried = nodes[start];
+        mark(&mut moved, start);
+        let mut to = to as usize;
+        loop {
+            kept += 1;
+            // Slot `to` holds its own node unless that left already, or
+            // has none to keep.
+            let waiting = !has_moved(&moved, to) && position.get(to).is_some_and(|&p| p != NONE);
+            let Some(slot) = nodes.get_mut(to) else { break };
+            let displaced = std::mem::replace(slot, carried);
+            if !waiting {
+                break;
+            }
+            mark(&mut moved, to);
+            carried = displaced;
+            to = position.get(to).map_or(0, |&p| p as usize);
+        }
+    }
+    drop(moved);
+    nodes.truncate(kept);
+    for (i, node) in nodes.iter_mut().enumerate() {
+        node.parent = position.get(node.parent as usize).copied().unwrap_or(NONE);
+        node.end = i as u32 + 1;
+    }
+    for i in (1..nodes.len()).rev() {
+        let (parent, end) = (nodes[i].parent as usize, nodes[i].end);
+        if let Some(p) = nodes.get_mut(parent) {
+            p.end = p.end.max(end);
+        }
     }
 }
 
@@ -388,10 +458,7 @@ impl Arena {
         self.links.push(Links { prev: last, ..Links::DETACHED });
         self.namespaces.push(ElementNs::Other);
         if let Some(p) = self.links.get_mut(parent as usize) {
-            p.last_child = id;
-            if last == NONE {
-                p.first_child = id;
-            }
+            p.child = id;
         }
         if let Some(previous) = self.nodes.get_mut(last as usize) {
             previous.end = id;
@@ -831,7 +898,7 @@ impl ArenaSink {
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let last = arena.links.get(parent as usize).map_or(NONE, |l| l.last_child);
+        let last = arena.links.get(parent as usize).map_or(NONE, |l| l.child);
         let (node, inserted) = match arena.extend_text(last, text) {
             Some(inserted) => (last, inserted),
             None => arena.push_text_child(parent, last, text),
@@ -1015,7 +1082,15 @@ impl TreeSink for ArenaSink {
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
         self.with_links(|tree| {
-            let mut child = tree.links[*node as usize].first_child;
+            // The first child, found back from the last (moving them all
+            // costs as much).
+            let mut child = tree.links[*node as usize].child;
+            while let Some(&Links { prev, .. }) = tree.links.get(child as usize) {
+                if prev == NONE {
+                    break;
+                }
+                child = prev;
+            }
             while child != NONE {
                 let next = tree.nodes[child as usize].end;
                 tree.append(*new_parent, child);

@@ -93,7 +93,7 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
 
 fn push_children(tree: &BuiltTree, parent: u32, depth: usize, stack: &mut Vec<(u32, usize)>) {
     let Some(p) = tree.links.get(parent as usize) else { return };
-    let mut child = p.last_child;
+    let mut child = p.child;
     while child != NONE {
         stack.push((child, depth));
         child = tree.links.get(child as usize).map_or(NONE, |c| c.prev);
