@@ -36,72 +36,73 @@ use super::{AttributeTable, Node, TagAttributes};
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Where a node is in the tree while it is being built, besides its
-/// parent and next sibling, which its [`Node`] holds until it is laid out
-/// (`parent` and `end`): 8 bytes \[I\] (issue 13: a page of `<p>x</p>`
-/// has a node for every 4 bytes, and these are held with the nodes and the
-/// tokens at the parse's peak). No link names a node's first child: the
-/// tree builder never asks for it, and the rare changes that need it
-/// (moving a node's children, [`TreeSink::reparent_children`]) walk back
-/// from the last; the layout finds each first child from the others
+/// Where a node is in the tree while it is being built: its [`Node`]
+/// holds its parent and next sibling until it is laid out (`parent` and
+/// `end`) and its previous sibling in the field the statistics set later
+/// (`stats`, see [`prev`]); the sink keeps, besides, each node's last
+/// child, 4 bytes a node \[I\] (issue 13: a page of `<p>x</p>` has a node
+/// for every 4 bytes, and the links are held with the nodes and the tokens
+/// at the parse's peak). No link names a node's first child: the tree
+/// builder never asks for it, and the rare changes that need it (moving a
+/// node's children, [`TreeSink::reparent_children`]) walk back from the
+/// last; the layout finds each first child from the others
 /// ([`first_children`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Links {
-    /// The last child, while the tree is built; the first once
-    /// [`first_children`] has run.
-    pub child: u32,
-    /// The previous sibling.
-    pub prev: u32,
+///
+/// The previous sibling of `node` while the tree is built: kept plus one
+/// in its `stats` field, so that a node made (whose field is 0) has none.
+/// [`BuiltTree::lay_out`] gives the field back as it was made.
+#[inline]
+pub(crate) fn prev(node: &Node) -> u32 {
+    node.stats.wrapping_sub(1)
 }
 
-impl Links {
-    const DETACHED: Links = Links { child: NONE, prev: NONE };
+/// Sets the previous sibling of `node` (see [`prev`]).
+#[inline]
+fn set_prev(node: &mut Node, prev: u32) {
+    node.stats = prev.wrapping_add(1);
 }
 
-/// Turns each node's last child in `links` into its first: a node whose
-/// previous sibling is none is its parent's first child. In place, so that
-/// the layout holds no other vector of a link a node.
-fn first_children(links: &mut [Links], nodes: &[Node]) {
-    for l in links.iter_mut() {
-        l.child = NONE;
-    }
+/// Turns each node's last child in `children` into its first: a node
+/// whose previous sibling is none is its parent's first child. In place,
+/// so that the layout holds no other vector of a link a node.
+fn first_children(children: &mut [u32], nodes: &[Node]) {
+    children.fill(NONE);
     for (id, node) in nodes.iter().enumerate() {
-        let is_first = links.get(id).is_some_and(|l| l.prev == NONE);
-        if is_first && node.parent != NONE {
-            if let Some(p) = links.get_mut(node.parent as usize) {
-                p.child = id as u32;
+        if prev(node) == NONE && node.parent != NONE {
+            if let Some(first) = children.get_mut(node.parent as usize) {
+                *first = id as u32;
             }
         }
     }
 }
 
-/// The tree's links while it is built: the nodes' parents and next
-/// siblings (see [`Links`]) and the other links.
+/// The tree's links while it is built (see [`prev`]): the nodes, with
+/// their parents and siblings, and their last children.
 struct TreeLinks<'a> {
     nodes: &'a mut [Node],
-    links: &'a mut [Links],
+    last_children: &'a mut [u32],
 }
 
 impl TreeLinks<'_> {
     #[inline(never)]
     fn detach(&mut self, id: u32) {
-        let Node { parent, end: next, .. } = self.nodes[id as usize];
+        let node = self.nodes[id as usize];
+        let (parent, next, prev) = (node.parent, node.end, prev(&node));
         if parent == NONE {
             return;
         }
-        let prev = self.links[id as usize].prev;
         if prev != NONE {
             self.nodes[prev as usize].end = next;
         }
         if next != NONE {
-            self.links[next as usize].prev = prev;
+            set_prev(&mut self.nodes[next as usize], prev);
         } else {
-            self.links[parent as usize].child = prev;
+            self.last_children[parent as usize] = prev;
         }
         let n = &mut self.nodes[id as usize];
         n.parent = NONE;
         n.end = NONE;
-        self.links[id as usize].prev = NONE;
+        set_prev(n, NONE);
     }
 
     /// Links `child` as the last child of `parent`. Inlined into its
@@ -113,9 +114,10 @@ impl TreeLinks<'_> {
         if self.nodes[child as usize].parent != NONE {
             self.detach(child);
         }
-        let last = std::mem::replace(&mut self.links[parent as usize].child, child);
-        self.links[child as usize].prev = last;
-        self.nodes[child as usize].parent = parent;
+        let last = std::mem::replace(&mut self.last_children[parent as usize], child);
+        let c = &mut self.nodes[child as usize];
+        set_prev(c, last);
+        c.parent = parent;
         if let Some(last) = self.nodes.get_mut(last as usize) {
             last.end = child;
         }
@@ -127,14 +129,14 @@ impl TreeLinks<'_> {
         if parent == NONE {
             return;
         }
-        let prev = self.links[sibling as usize].prev;
+        let prev = prev(&self.nodes[sibling as usize]);
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
             c.end = sibling;
+            set_prev(c, prev);
         }
-        self.links[child as usize].prev = prev;
-        self.links[sibling as usize].prev = child;
+        set_prev(&mut self.nodes[sibling as usize], child);
         if prev != NONE {
             self.nodes[prev as usize].end = child;
         }
@@ -182,7 +184,8 @@ pub(crate) struct Details {
 /// order). See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct BuiltTree {
-    pub links: Vec<Links>,
+    /// Each node's last child (see [`prev`]).
+    pub last_children: Vec<u32>,
     /// Each node's payload; a text node's range is, until laid out, its
     /// text's range in `text`.
     pub nodes: Vec<Node>,
@@ -232,7 +235,7 @@ impl BuiltTree {
     ) -> (Vec<Node>, Vec<LocalName>, String, AttributeTable, Option<Vec<u32>>) {
         let names = std::mem::take(&mut self.names).into_names();
         let BuiltTree {
-            mut links,
+            last_children: mut children,
             mut nodes,
             text,
             text_in_creation_order,
@@ -241,9 +244,9 @@ impl BuiltTree {
             ..
         } = self;
         drop(namespaces);
-        first_children(&mut links, &nodes);
-        if in_creation_order(&links, &nodes) {
-            drop(links);
+        first_children(&mut children, &nodes);
+        if in_creation_order(&children, &nodes) {
+            drop(children);
             // In creation order (pre-order), a node's subtree ends where
             // its next sibling starts, and a last child's where its
             // parent's does (set before, the parent coming first): one
@@ -253,6 +256,9 @@ impl BuiltTree {
                 root.end = total;
             }
             for i in 1..nodes.len() {
+                // The previous sibling's field back as the statistics
+                // expect it.
+                nodes[i].stats = 0;
                 if nodes[i].end == NONE {
                     let parent = nodes[i].parent as usize;
                     nodes[i].end = nodes.get(parent).map_or(total, |p| p.end);
@@ -266,8 +272,8 @@ impl BuiltTree {
             attrs.shrink_to_fit();
             return (nodes, names, text, attrs, None);
         }
-        let position = positions(&links, &nodes);
-        drop(links);
+        let position = positions(&children, &nodes);
+        drop(children);
         move_to_positions(&mut nodes, &position);
         let text = gather_text(&mut nodes, &text);
         nodes.shrink_to_fit();
@@ -279,8 +285,8 @@ impl BuiltTree {
 /// The node after `node` in a pre-order walk from the root, or [`NONE`]
 /// after the last; `links` hold first children ([`first_children`]).
 /// Iterative: deep trees cannot overflow the stack.
-fn next_in_pre_order(links: &[Links], nodes: &[Node], node: u32) -> u32 {
-    let child = links.get(node as usize).map_or(NONE, |l| l.child);
+fn next_in_pre_order(first_children: &[u32], nodes: &[Node], node: u32) -> u32 {
+    let child = first_children.get(node as usize).copied().unwrap_or(NONE);
     if child != NONE {
         return child;
     }
@@ -300,7 +306,7 @@ fn next_in_pre_order(links: &[Links], nodes: &[Node], node: u32) -> u32 {
 /// Not so when the tree builder moved a node (foster parenting, the
 /// adoption agency), inserted one before another, or left one out of
 /// the tree (a `<template>`'s content, a removed node).
-fn in_creation_order(links: &[Links], nodes: &[Node]) -> bool {
+fn in_creation_order(first_children: &[u32], nodes: &[Node]) -> bool {
     let mut expected = 0u32;
     let mut node = 0u32;
     while node != NONE {
@@ -308,21 +314,21 @@ fn in_creation_order(links: &[Links], nodes: &[Node]) -> bool {
             return false;
         }
         expected += 1;
-        node = next_in_pre_order(links, nodes, node);
+        node = next_in_pre_order(first_children, nodes, node);
     }
     expected as usize == nodes.len()
 }
 
 /// Each handle's position in a pre-order walk from the root ([`NONE`] for
 /// nodes the walk does not reach).
-fn positions(links: &[Links], nodes: &[Node]) -> Vec<u32> {
+fn positions(first_children: &[u32], nodes: &[Node]) -> Vec<u32> {
     let mut position = vec![NONE; nodes.len()];
     let mut next = 0u32;
     let mut node = 0u32;
     while let Some(p) = position.get_mut(node as usize) {
         *p = next;
         next += 1;
-        node = next_in_pre_order(links, nodes, node);
+        node = next_in_pre_order(first_children, nodes, node);
     }
     position
 }
@@ -373,6 +379,8 @@ fn move_to_positions(nodes: &mut Vec<Node>, position: &[u32]) {
     for (i, node) in nodes.iter_mut().enumerate() {
         node.parent = position.get(node.parent as usize).copied().unwrap_or(NONE);
         node.end = i as u32 + 1;
+        // The previous sibling's field back as the statistics expect it.
+        node.stats = 0;
     }
     for i in (1..nodes.len()).rev() {
         let (parent, end) = (nodes[i].parent as usize, nodes[i].end);
@@ -403,7 +411,8 @@ fn gather_text(nodes: &mut [Node], texts: &str) -> String {
 /// node made or linked borrows it once, not each vector on its own
 /// (issue 12).
 struct Arena {
-    links: Vec<Links>,
+    /// Each node's last child (see [`prev`]).
+    last_children: Vec<u32>,
     nodes: Vec<Node>,
     /// Each node's [`ElementNs`].
     namespaces: Vec<ElementNs>,
@@ -422,13 +431,13 @@ struct Arena {
 impl Arena {
     /// The tree's links, to change.
     fn tree(&mut self) -> TreeLinks<'_> {
-        TreeLinks { nodes: &mut self.nodes, links: &mut self.links }
+        TreeLinks { nodes: &mut self.nodes, last_children: &mut self.last_children }
     }
 
     /// Adds `node`, detached (no parent, no next sibling); its handle.
     fn push(&mut self, node: Node, ns: ElementNs) -> u32 {
         self.nodes.push(node);
-        self.links.push(Links::DETACHED);
+        self.last_children.push(NONE);
         self.namespaces.push(ns);
         (self.nodes.len() - 1) as u32
     }
@@ -454,11 +463,13 @@ impl Arena {
         self.text.push_str(text);
         let end = self.text.len() as u32;
         let id = self.nodes.len() as u32;
-        self.nodes.push(Node { parent, ..Node::text(start..end) });
-        self.links.push(Links { prev: last, ..Links::DETACHED });
+        let mut node = Node { parent, ..Node::text(start..end) };
+        set_prev(&mut node, last);
+        self.nodes.push(node);
+        self.last_children.push(NONE);
         self.namespaces.push(ElementNs::Other);
-        if let Some(p) = self.links.get_mut(parent as usize) {
-            p.child = id;
+        if let Some(p) = self.last_children.get_mut(parent as usize) {
+            *p = id;
         }
         if let Some(previous) = self.nodes.get_mut(last as usize) {
             previous.end = id;
@@ -600,7 +611,7 @@ impl ArenaSink {
     pub fn new() -> ArenaSink {
         ArenaSink {
             arena: RefCell::new(Arena {
-                links: vec![Links::DETACHED],
+                last_children: vec![NONE],
                 nodes: vec![Node::document()],
                 namespaces: vec![ElementNs::Other],
                 text: String::new(),
@@ -628,7 +639,7 @@ impl ArenaSink {
         let mut arena = self.arena.borrow_mut();
         arena.nodes.reserve_exact(room.nodes);
         self.attrs.borrow_mut().reserve(room.attributes, room.attribute_bytes);
-        arena.links.reserve_exact(room.nodes);
+        arena.last_children.reserve_exact(room.nodes);
         arena.namespaces.reserve_exact(room.nodes);
         arena.text.reserve_exact(room.text);
         self.tokens.borrow_mut().reserve_exact(room.tokens);
@@ -898,7 +909,7 @@ impl ArenaSink {
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let last = arena.links.get(parent as usize).map_or(NONE, |l| l.child);
+        let last = arena.last_children.get(parent as usize).copied().unwrap_or(NONE);
         let (node, inserted) = match arena.extend_text(last, text) {
             Some(inserted) => (last, inserted),
             None => arena.push_text_child(parent, last, text),
@@ -911,7 +922,7 @@ impl ArenaSink {
     /// it, if any, else a new text node.
     pub fn insert_text_before(&self, sibling: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let prev = arena.links.get(sibling as usize).map_or(NONE, |l| l.prev);
+        let prev = arena.nodes.get(sibling as usize).map_or(NONE, prev);
         let (node, inserted) =
             arena.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
         drop(arena);
@@ -958,9 +969,9 @@ impl TreeSink for ArenaSink {
         let mut arena = self.arena.into_inner();
         let text_in_creation_order = arena.grown.is_empty();
         arena.settle_grown_text();
-        let Arena { links, nodes, namespaces, text, .. } = arena;
+        let Arena { last_children, nodes, namespaces, text, .. } = arena;
         BuiltTree {
-            links,
+            last_children,
             nodes,
             names: self.names.into_inner(),
             text,
@@ -1084,12 +1095,12 @@ impl TreeSink for ArenaSink {
         self.with_links(|tree| {
             // The first child, found back from the last (moving them all
             // costs as much).
-            let mut child = tree.links[*node as usize].child;
-            while let Some(&Links { prev, .. }) = tree.links.get(child as usize) {
-                if prev == NONE {
+            let mut child = tree.last_children[*node as usize];
+            while let Some(before) = tree.nodes.get(child as usize).map(prev) {
+                if before == NONE {
                     break;
                 }
-                child = prev;
+                child = before;
             }
             while child != NONE {
                 let next = tree.nodes[child as usize].end;
