@@ -5,9 +5,11 @@
 //! linked tree with integer handles: each node's final payload ([`Node`],
 //! made once, when the node is created), whose parent field holds its
 //! parent and whose end field its next sibling until it is laid out, and
-//! the other two links, 8 bytes a node ([`Links`]: no first child, which
-//! is found from the others when the tree is laid out). [`BuiltTree::lay_out`]
-//! then puts the nodes in document order; on most pages the tree builder
+//! whose statistics field its previous sibling ([`prev`]); besides, the
+//! sink keeps each node's last child, 4 bytes a node (no first child,
+//! which is found from the others when the tree is laid out, issue 13).
+//! [`BuiltTree::lay_out`] then puts the nodes in document order; on most
+//! pages the tree builder
 //! creates them in that order already, and the payloads are the document's
 //! nodes as they are, without a copy (the links are freed first); else
 //! they are moved to their places in the same vector.
@@ -283,7 +285,7 @@ impl BuiltTree {
 }
 
 /// The node after `node` in a pre-order walk from the root, or [`NONE`]
-/// after the last; `links` hold first children ([`first_children`]).
+/// after the last ([`first_children`] gives `first_children`).
 /// Iterative: deep trees cannot overflow the stack.
 fn next_in_pre_order(first_children: &[u32], nodes: &[Node], node: u32) -> u32 {
     let child = first_children.get(node as usize).copied().unwrap_or(NONE);
