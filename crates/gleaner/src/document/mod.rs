@@ -353,11 +353,6 @@ impl Node {
             (self.start, self.stop) = (run.start, run.end);
         }
     }
-
-    /// The node without its place in the tree (parent, end).
-    pub(crate) fn payload(&self) -> Node {
-        Node { parent: NONE, end: NONE, ..*self }
-    }
 }
 
 /// A parsed page. See the [module docs](self).

@@ -5,10 +5,14 @@
 //! linked tree with integer handles: each node's final payload ([`Node`],
 //! made once, when the node is created), whose parent field holds its
 //! parent and whose end field its next sibling until it is laid out, and
-//! the other links, 12 bytes a node ([`Links`]). [`BuiltTree::lay_out`] then puts the nodes
-//! in document order; on most pages the tree builder creates them in that
-//! order already, and the payloads are the document's nodes as they are,
-//! without a copy (the links are freed first).
+//! whose statistics field its previous sibling ([`prev`]); besides, the
+//! sink keeps each node's last child, 4 bytes a node (no first child,
+//! which is found from the others when the tree is laid out, issue 13).
+//! [`BuiltTree::lay_out`] then puts the nodes in document order; on most
+//! pages the tree builder
+//! creates them in that order already, and the payloads are the document's
+//! nodes as they are, without a copy (the links are freed first); else
+//! they are moved to their places in the same vector.
 //!
 //! Why a custom sink and not `dom_query` or `markup5ever_rcdom`: those
 //! build one reference-counted allocation per node and keep `Tendril`s
@@ -34,50 +38,73 @@ use super::{AttributeTable, Node, TagAttributes};
 /// Marker for "no node".
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Where a node is in the tree while it is being built, besides its
-/// parent and next sibling, which its [`Node`] holds until it is laid out
-/// (`parent` and `end`) \[I\] (issue 13: a page of `<p>x</p>` has a node
-/// for every 4 bytes).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Links {
-    pub first_child: u32,
-    pub last_child: u32,
-    pub prev: u32,
+/// Where a node is in the tree while it is being built: its [`Node`]
+/// holds its parent and next sibling until it is laid out (`parent` and
+/// `end`) and its previous sibling in the field the statistics set later
+/// (`stats`, see [`prev`]); the sink keeps, besides, each node's last
+/// child, 4 bytes a node \[I\] (issue 13: a page of `<p>x</p>` has a node
+/// for every 4 bytes, and the links are held with the nodes and the tokens
+/// at the parse's peak). No link names a node's first child: the tree
+/// builder never asks for it, and the rare changes that need it (moving a
+/// node's children, [`TreeSink::reparent_children`]) walk back from the
+/// last; the layout finds each first child from the others
+/// ([`first_children`]).
+///
+/// The previous sibling of `node` while the tree is built: kept plus one
+/// in its `stats` field, so that a node made (whose field is 0) has none.
+/// [`BuiltTree::lay_out`] gives the field back as it was made.
+#[inline]
+pub(crate) fn prev(node: &Node) -> u32 {
+    node.stats.wrapping_sub(1)
 }
 
-impl Links {
-    const DETACHED: Links = Links { first_child: NONE, last_child: NONE, prev: NONE };
+/// Sets the previous sibling of `node` (see [`prev`]).
+#[inline]
+fn set_prev(node: &mut Node, prev: u32) {
+    node.stats = prev.wrapping_add(1);
 }
 
-/// The tree's links while it is built: the nodes' parents and next
-/// siblings (see [`Links`]) and the other links.
+/// Turns each node's last child in `children` into its first: a node
+/// whose previous sibling is none is its parent's first child. In place,
+/// so that the layout holds no other vector of a link a node.
+fn first_children(children: &mut [u32], nodes: &[Node]) {
+    children.fill(NONE);
+    for (id, node) in nodes.iter().enumerate() {
+        if prev(node) == NONE && node.parent != NONE {
+            if let Some(first) = children.get_mut(node.parent as usize) {
+                *first = id as u32;
+            }
+        }
+    }
+}
+
+/// The tree's links while it is built (see [`prev`]): the nodes, with
+/// their parents and siblings, and their last children.
 struct TreeLinks<'a> {
     nodes: &'a mut [Node],
-    links: &'a mut [Links],
+    last_children: &'a mut [u32],
 }
 
 impl TreeLinks<'_> {
     #[inline(never)]
     fn detach(&mut self, id: u32) {
-        let Node { parent, end: next, .. } = self.nodes[id as usize];
+        let node = self.nodes[id as usize];
+        let (parent, next, prev) = (node.parent, node.end, prev(&node));
         if parent == NONE {
             return;
         }
-        let prev = self.links[id as usize].prev;
         if prev != NONE {
             self.nodes[prev as usize].end = next;
-        } else {
-            self.links[parent as usize].first_child = next;
         }
         if next != NONE {
-            self.links[next as usize].prev = prev;
+            set_prev(&mut self.nodes[next as usize], prev);
         } else {
-            self.links[parent as usize].last_child = prev;
+            self.last_children[parent as usize] = prev;
         }
         let n = &mut self.nodes[id as usize];
         n.parent = NONE;
         n.end = NONE;
-        self.links[id as usize].prev = NONE;
+        set_prev(n, NONE);
     }
 
     /// Links `child` as the last child of `parent`. Inlined into its
@@ -89,14 +116,10 @@ impl TreeLinks<'_> {
         if self.nodes[child as usize].parent != NONE {
             self.detach(child);
         }
-        // Each entry is looked up once.
-        let parent_links = &mut self.links[parent as usize];
-        let last = std::mem::replace(&mut parent_links.last_child, child);
-        if last == NONE {
-            parent_links.first_child = child;
-        }
-        self.links[child as usize].prev = last;
-        self.nodes[child as usize].parent = parent;
+        let last = std::mem::replace(&mut self.last_children[parent as usize], child);
+        let c = &mut self.nodes[child as usize];
+        set_prev(c, last);
+        c.parent = parent;
         if let Some(last) = self.nodes.get_mut(last as usize) {
             last.end = child;
         }
@@ -108,18 +131,16 @@ impl TreeLinks<'_> {
         if parent == NONE {
             return;
         }
-        let prev = self.links[sibling as usize].prev;
+        let prev = prev(&self.nodes[sibling as usize]);
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
             c.end = sibling;
+            set_prev(c, prev);
         }
-        self.links[child as usize].prev = prev;
-        self.links[sibling as usize].prev = child;
+        set_prev(&mut self.nodes[sibling as usize], child);
         if prev != NONE {
             self.nodes[prev as usize].end = child;
-        } else {
-            self.links[parent as usize].first_child = child;
         }
     }
 }
@@ -165,7 +186,8 @@ pub(crate) struct Details {
 /// order). See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct BuiltTree {
-    pub links: Vec<Links>,
+    /// Each node's last child (see [`prev`]).
+    pub last_children: Vec<u32>,
     /// Each node's payload; a text node's range is, until laid out, its
     /// text's range in `text`.
     pub nodes: Vec<Node>,
@@ -201,52 +223,32 @@ impl BuiltTree {
         }
     }
 
-    /// True if a pre-order walk from the root visits every node in
-    /// creation order: then handle `i` is position `i` of the document.
-    /// Not so when the tree builder moved a node (foster parenting, the
-    /// adoption agency), inserted one before another, or left one out of
-    /// the tree (a `<template>`'s content, a removed node).
-    fn in_creation_order(&self) -> bool {
-        let (links, nodes) = (&self.links, &self.nodes);
-        let mut expected = 0u32;
-        let mut node = 0u32;
-        loop {
-            if node != expected {
-                return false;
-            }
-            expected += 1;
-            let Some(l) = links.get(node as usize) else { return false };
-            if l.first_child != NONE {
-                node = l.first_child;
-                continue;
-            }
-            // Climb to the nearest ancestor-or-self with a next sibling.
-            let mut at = node;
-            loop {
-                let Some(n) = nodes.get(at as usize) else { return false };
-                if n.end != NONE {
-                    node = n.end;
-                    break;
-                }
-                if n.parent == NONE {
-                    return expected as usize == links.len();
-                }
-                at = n.parent;
-            }
-        }
-    }
-
     /// The nodes in document order, the names they index, their text in
     /// one buffer, their attributes, and each handle's position in that
     /// order ([`NONE`] for nodes not in the document), or `None` when
     /// every handle is its own position.
+    ///
+    /// The nodes stay in their vector: the namespaces and then the links
+    /// are freed as soon as they are read, and a tree not in creation
+    /// order is put in document order in place, so that the layout holds
+    /// no second copy of the nodes (issue 13).
     pub fn lay_out(
         mut self,
     ) -> (Vec<Node>, Vec<LocalName>, String, AttributeTable, Option<Vec<u32>>) {
         let names = std::mem::take(&mut self.names).into_names();
-        if self.in_creation_order() {
-            let BuiltTree { links, mut nodes, text, text_in_creation_order, mut attrs, .. } = self;
-            drop(links);
+        let BuiltTree {
+            last_children: mut children,
+            mut nodes,
+            text,
+            text_in_creation_order,
+            mut attrs,
+            namespaces,
+            ..
+        } = self;
+        drop(namespaces);
+        first_children(&mut children, &nodes);
+        if in_creation_order(&children, &nodes) {
+            drop(children);
             // In creation order (pre-order), a node's subtree ends where
             // its next sibling starts, and a last child's where its
             // parent's does (set before, the parent coming first): one
@@ -256,6 +258,9 @@ impl BuiltTree {
                 root.end = total;
             }
             for i in 1..nodes.len() {
+                // The previous sibling's field back as the statistics
+                // expect it.
+                nodes[i].stats = 0;
                 if nodes[i].end == NONE {
                     let parent = nodes[i].parent as usize;
                     nodes[i].end = nodes.get(parent).map_or(total, |p| p.end);
@@ -269,46 +274,121 @@ impl BuiltTree {
             attrs.shrink_to_fit();
             return (nodes, names, text, attrs, None);
         }
-        let (nodes, text, attrs, position) = self.lay_out_moved();
+        let position = positions(&children, &nodes);
+        drop(children);
+        move_to_positions(&mut nodes, &position);
+        let text = gather_text(&mut nodes, &text);
+        nodes.shrink_to_fit();
+        attrs.shrink_to_fit();
         (nodes, names, text, attrs, Some(position))
     }
+}
 
-    /// [`BuiltTree::lay_out`] for a tree not in creation order: the nodes
-    /// are moved to a new arena in document order. Iterative: deep trees
-    /// cannot overflow the stack. The elements' runs of the attribute
-    /// table move with them.
-    fn lay_out_moved(self) -> (Vec<Node>, String, AttributeTable, Vec<u32>) {
-        let BuiltTree { links, nodes: mut built, text, mut attrs, .. } = self;
-        let mut nodes: Vec<Node> = Vec::with_capacity(built.len());
-        let mut position = vec![NONE; built.len()];
-        let take = |built: &mut Vec<Node>, b: u32, parent: u32| -> Node {
-            let node = built.get(b as usize).map_or(Node::document(), Node::payload);
-            Node { parent, end: 0, ..node }
-        };
-        nodes.push(take(&mut built, 0, NONE));
-        position[0] = 0;
-        // Stack of (next child to visit, position of the laid-out parent).
-        let first = links.first().map_or(NONE, |l| l.first_child);
-        let mut stack: Vec<(u32, usize)> = vec![(first, 0)];
-        while let Some(&(child, parent_pos)) = stack.last() {
-            if child == NONE {
-                stack.pop();
-                nodes[parent_pos].end = nodes.len() as u32;
-                continue;
-            }
-            let l = links.get(child as usize).copied().unwrap_or(Links::DETACHED);
-            if let Some(top) = stack.last_mut() {
-                top.0 = built.get(child as usize).map_or(NONE, |n| n.end);
-            }
-            nodes.push(take(&mut built, child, parent_pos as u32));
-            let pos = nodes.len() - 1;
-            position[child as usize] = pos as u32;
-            stack.push((l.first_child, pos));
+/// The node after `node` in a pre-order walk from the root, or [`NONE`]
+/// after the last ([`first_children`] gives `first_children`).
+/// Iterative: deep trees cannot overflow the stack.
+fn next_in_pre_order(first_children: &[u32], nodes: &[Node], node: u32) -> u32 {
+    let child = first_children.get(node as usize).copied().unwrap_or(NONE);
+    if child != NONE {
+        return child;
+    }
+    // The next sibling of the nearest ancestor-or-self with one.
+    let mut at = node;
+    while let Some(n) = nodes.get(at as usize) {
+        if n.end != NONE {
+            return n.end;
         }
-        drop((built, links));
-        let text = gather_text(&mut nodes, &text);
-        attrs.shrink_to_fit();
-        (nodes, text, attrs, position)
+        at = n.parent;
+    }
+    NONE
+}
+
+/// True if a pre-order walk from the root visits every node in
+/// creation order: then handle `i` is position `i` of the document.
+/// Not so when the tree builder moved a node (foster parenting, the
+/// adoption agency), inserted one before another, or left one out of
+/// the tree (a `<template>`'s content, a removed node).
+fn in_creation_order(first_children: &[u32], nodes: &[Node]) -> bool {
+    let mut expected = 0u32;
+    let mut node = 0u32;
+    while node != NONE {
+        if node != expected {
+            return false;
+        }
+        expected += 1;
+        node = next_in_pre_order(first_children, nodes, node);
+    }
+    expected as usize == nodes.len()
+}
+
+/// Each handle's position in a pre-order walk from the root ([`NONE`] for
+/// nodes the walk does not reach).
+fn positions(first_children: &[u32], nodes: &[Node]) -> Vec<u32> {
+    let mut position = vec![NONE; nodes.len()];
+    let mut next = 0u32;
+    let mut node = 0u32;
+    while let Some(p) = position.get_mut(node as usize) {
+        *p = next;
+        next += 1;
+        node = next_in_pre_order(first_children, nodes, node);
+    }
+    position
+}
+
+/// Puts each node at its `position` (nodes without one are dropped), in
+/// place: each cycle of the permutation is followed once, a bit a node
+/// saying which nodes left their slots. Then each node's parent, a handle,
+/// becomes its parent's position, and its end (which held its next
+/// sibling) the end of its subtree, found from the last node up: in
+/// document order a node's descendants follow it.
+fn move_to_positions(nodes: &mut Vec<Node>, position: &[u32]) {
+    let mut moved = vec![0u64; nodes.len().div_ceil(64)];
+    let has_moved =
+        |moved: &[u64], i: usize| moved.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+    let mark = |moved: &mut [u64], i: usize| {
+        if let Some(w) = moved.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    };
+    let mut kept = 0usize;
+    for start in 0..nodes.len() {
+        let Some(&to) = position.get(start) else { break };
+        if to == NONE || has_moved(&moved, start) {
+            continue;
+        }
+        // The node of `start` is carried off; its slot waits for the
+        // node placed there.
+        let mut carried = nodes[start];
+        mark(&mut moved, start);
+        let mut to = to as usize;
+        loop {
+            kept += 1;
+            // Slot `to` holds its own node unless that left already, or
+            // has none to keep.
+            let waiting = !has_moved(&moved, to) && position.get(to).is_some_and(|&p| p != NONE);
+            let Some(slot) = nodes.get_mut(to) else { break };
+            let displaced = std::mem::replace(slot, carried);
+            if !waiting {
+                break;
+            }
+            mark(&mut moved, to);
+            carried = displaced;
+            to = position.get(to).map_or(0, |&p| p as usize);
+        }
+    }
+    drop(moved);
+    nodes.truncate(kept);
+    for (i, node) in nodes.iter_mut().enumerate() {
+        node.parent = position.get(node.parent as usize).copied().unwrap_or(NONE);
+        node.end = i as u32 + 1;
+        // The previous sibling's field back as the statistics expect it.
+        node.stats = 0;
+    }
+    for i in (1..nodes.len()).rev() {
+        let (parent, end) = (nodes[i].parent as usize, nodes[i].end);
+        if let Some(p) = nodes.get_mut(parent) {
+            p.end = p.end.max(end);
+        }
     }
 }
 
@@ -333,7 +413,8 @@ fn gather_text(nodes: &mut [Node], texts: &str) -> String {
 /// node made or linked borrows it once, not each vector on its own
 /// (issue 12).
 struct Arena {
-    links: Vec<Links>,
+    /// Each node's last child (see [`prev`]).
+    last_children: Vec<u32>,
     nodes: Vec<Node>,
     /// Each node's [`ElementNs`].
     namespaces: Vec<ElementNs>,
@@ -352,13 +433,13 @@ struct Arena {
 impl Arena {
     /// The tree's links, to change.
     fn tree(&mut self) -> TreeLinks<'_> {
-        TreeLinks { nodes: &mut self.nodes, links: &mut self.links }
+        TreeLinks { nodes: &mut self.nodes, last_children: &mut self.last_children }
     }
 
     /// Adds `node`, detached (no parent, no next sibling); its handle.
     fn push(&mut self, node: Node, ns: ElementNs) -> u32 {
         self.nodes.push(node);
-        self.links.push(Links::DETACHED);
+        self.last_children.push(NONE);
         self.namespaces.push(ns);
         (self.nodes.len() - 1) as u32
     }
@@ -384,14 +465,13 @@ impl Arena {
         self.text.push_str(text);
         let end = self.text.len() as u32;
         let id = self.nodes.len() as u32;
-        self.nodes.push(Node { parent, ..Node::text(start..end) });
-        self.links.push(Links { prev: last, ..Links::DETACHED });
+        let mut node = Node { parent, ..Node::text(start..end) };
+        set_prev(&mut node, last);
+        self.nodes.push(node);
+        self.last_children.push(NONE);
         self.namespaces.push(ElementNs::Other);
-        if let Some(p) = self.links.get_mut(parent as usize) {
-            p.last_child = id;
-            if last == NONE {
-                p.first_child = id;
-            }
+        if let Some(p) = self.last_children.get_mut(parent as usize) {
+            *p = id;
         }
         if let Some(previous) = self.nodes.get_mut(last as usize) {
             previous.end = id;
@@ -533,7 +613,7 @@ impl ArenaSink {
     pub fn new() -> ArenaSink {
         ArenaSink {
             arena: RefCell::new(Arena {
-                links: vec![Links::DETACHED],
+                last_children: vec![NONE],
                 nodes: vec![Node::document()],
                 namespaces: vec![ElementNs::Other],
                 text: String::new(),
@@ -561,7 +641,7 @@ impl ArenaSink {
         let mut arena = self.arena.borrow_mut();
         arena.nodes.reserve_exact(room.nodes);
         self.attrs.borrow_mut().reserve(room.attributes, room.attribute_bytes);
-        arena.links.reserve_exact(room.nodes);
+        arena.last_children.reserve_exact(room.nodes);
         arena.namespaces.reserve_exact(room.nodes);
         arena.text.reserve_exact(room.text);
         self.tokens.borrow_mut().reserve_exact(room.tokens);
@@ -836,7 +916,7 @@ impl ArenaSink {
     /// §13.2.6.1, "insert a character").
     pub fn append_text(&self, parent: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let last = arena.links.get(parent as usize).map_or(NONE, |l| l.last_child);
+        let last = arena.last_children.get(parent as usize).copied().unwrap_or(NONE);
         let (node, inserted) = match arena.extend_text(last, text) {
             Some(inserted) => (last, inserted),
             None => arena.push_text_child(parent, last, text),
@@ -849,7 +929,7 @@ impl ArenaSink {
     /// it, if any, else a new text node.
     pub fn insert_text_before(&self, sibling: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let prev = arena.links.get(sibling as usize).map_or(NONE, |l| l.prev);
+        let prev = arena.nodes.get(sibling as usize).map_or(NONE, prev);
         let (node, inserted) =
             arena.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
         drop(arena);
@@ -896,9 +976,9 @@ impl TreeSink for ArenaSink {
         let mut arena = self.arena.into_inner();
         let text_in_creation_order = arena.grown.is_empty();
         arena.settle_grown_text();
-        let Arena { links, nodes, namespaces, text, .. } = arena;
+        let Arena { last_children, nodes, namespaces, text, .. } = arena;
         BuiltTree {
-            links,
+            last_children,
             nodes,
             names: self.names.into_inner(),
             text,
@@ -1020,7 +1100,15 @@ impl TreeSink for ArenaSink {
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
         self.with_links(|tree| {
-            let mut child = tree.links[*node as usize].first_child;
+            // The first child, found back from the last (moving them all
+            // costs as much).
+            let mut child = tree.last_children[*node as usize];
+            while let Some(before) = tree.nodes.get(child as usize).map(prev) {
+                if before == NONE {
+                    break;
+                }
+                child = before;
+            }
             while child != NONE {
                 let next = tree.nodes[child as usize].end;
                 tree.append(*new_parent, child);

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use markup5ever::ns;
 
-use super::sink::{BuiltTree, ElementNs, NONE};
+use super::sink::{prev, BuiltTree, ElementNs, NONE};
 use super::{Element, Node};
 
 /// The tree under the root in the html5lib format, one line per node
@@ -92,10 +92,10 @@ pub(crate) fn dump(tree: &BuiltTree) -> String {
 }
 
 fn push_children(tree: &BuiltTree, parent: u32, depth: usize, stack: &mut Vec<(u32, usize)>) {
-    let Some(p) = tree.links.get(parent as usize) else { return };
-    let mut child = p.last_child;
+    let Some(&last) = tree.last_children.get(parent as usize) else { return };
+    let mut child = last;
     while child != NONE {
         stack.push((child, depth));
-        child = tree.links.get(child as usize).map_or(NONE, |c| c.prev);
+        child = tree.nodes.get(child as usize).map_or(NONE, prev);
     }
 }
