@@ -75,6 +75,9 @@ def cases(big=False):
     # Text foster-parented before a table, between cells: one text node
     # that grows after each cell's text node is made.
     yield "foster-text-between-cells-1e5.html", b"<table>" + b"x<td>y</td>" * 100_000
+    for mb in (4, 16):
+        yield (f"foster-text-between-cells-{mb}mb.html",
+               b"<table>" + b"x<td>y</td>" * (mb * 1_000_000 // 11))
     # 1e6-deep nesting of each element kind.
     for kind in NESTING_KINDS:
         k = kind.encode()
