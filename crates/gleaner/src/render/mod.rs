@@ -50,7 +50,7 @@ pub fn escape(text: &str) -> String {
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};
-use crate::extract::rank_bits::RankBits;
+use crate::rank_bits::RankBits;
 use crate::selection::Selection;
 
 /// Output formats of the renderers.

@@ -9,12 +9,12 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owner;
-use super::super::rank_bits::RankBits;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
 use super::ArticleConfig;
 use crate::document::{Document, NodeId};
+use crate::rank_bits::RankBits;
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
 /// or block boundary interrupts (the paragraphs of boilerpipe and
