@@ -45,6 +45,7 @@ mod error;
 pub mod extract;
 pub mod layout;
 pub mod metadata;
+mod rank_bits;
 pub mod render;
 mod selection;
 pub mod template;

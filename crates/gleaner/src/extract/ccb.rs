@@ -353,7 +353,8 @@ fn token_ccv(doc: &Document) -> Ccv {
 /// of exactly their text (no character reference, nothing merged), whose
 /// words the statistics counted already: those are read, not counted
 /// again; most others are the whitespace between two tags, which has
-/// none (issue 12). Inlined into [`token_ccv`]'s loop, which calls it
+/// none (issue 12). Inlined (`#[inline(always)]`) into the loops of its
+/// two callers, [`token_ccv`] and [`tccb_node_ratios`], which call it
 /// for every text token.
 ///
 /// The token's bytes are compared and tested as bytes, without the

@@ -43,11 +43,23 @@ impl GroupedVotes {
     }
 
     /// Adds `weight` votes for `node`, all selected or all not, each with
-    /// score `score` ([`NodeVotes::add`]); a node's votes come together.
+    /// score `score` ([`NodeVotes::add`]); a node's votes come together,
+    /// the nodes in increasing order ([`GroupedVotes::accepts`]). Votes
+    /// for a node not in the document are ignored, as
+    /// [`NodeVotes::add`] ignores them.
     pub(crate) fn add(&mut self, doc: &Document, node: NodeId, weight: u32, yes: bool, score: f64) {
+        if node.index() >= self.scores.len() {
+            return;
+        }
         let tally = match &mut self.current {
             Some((n, tally)) if *n == node => tally,
             slot => {
+                // A node voted for again after another would be decided
+                // twice, its second tally overwriting the first.
+                debug_assert!(
+                    slot.as_ref().is_none_or(|(n, _)| *n < node),
+                    "votes not grouped by node"
+                );
                 if let Some((n, tally)) = slot.take() {
                     decide(doc, &mut self.sel, &mut self.scores, n, tally);
                 }
@@ -115,5 +127,26 @@ mod tests {
             |s: &Selection| doc.ids().map(|id| s.score(id).map(f32::to_bits)).collect::<Vec<_>>();
         assert_eq!(bits(&got), bits(&expected));
         assert!(!GroupedVotes::accepts([NodeId(3), NodeId(2)].into_iter()));
+    }
+
+    /// Votes for a node past the document's end count for nothing, as in
+    /// [`NodeVotes`].
+    #[test]
+    fn grouped_votes_ignore_nodes_not_in_the_document() {
+        let doc = Document::parse(b"<p>one</p><p>two</p>", &Default::default()).expect("parse");
+        let texts: Vec<NodeId> = doc.ids().filter(|&id| doc.is_text(id)).collect();
+        let past = NodeId(doc.len() as u32);
+        let votes =
+            texts.iter().map(|&id| (id, true)).chain([(past, true), (NodeId(u32::MAX), true)]);
+        let mut node_votes = NodeVotes::new(&doc);
+        let mut grouped = GroupedVotes::new(&doc);
+        for (id, yes) in votes {
+            node_votes.add(id, 2, yes, 0.5);
+            grouped.add(&doc, id, 2, yes, 0.5);
+        }
+        let (expected, got) = (node_votes.into_selection(&doc, true), grouped.into_selection(&doc));
+        assert_eq!(got.iter().collect::<Vec<_>>(), expected.iter().collect::<Vec<_>>());
+        assert_eq!(got.count(), texts.len());
+        assert_eq!(got.score(past), None);
     }
 }

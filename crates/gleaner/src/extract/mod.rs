@@ -24,7 +24,6 @@ pub mod lqf;
 pub mod page_kind;
 pub mod plain;
 pub mod preset;
-pub(crate) mod rank_bits;
 mod signal;
 pub mod ttr;
 pub mod vce;

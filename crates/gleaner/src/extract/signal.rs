@@ -201,9 +201,14 @@ const STREAM_CHUNK: usize = 4096;
 /// four bytes an entry of the content code vector). Each box pass keeps
 /// only the window of its input that its next outputs need, and runs
 /// its sum over the same entries in the same order as [`box_mean_whole`]
-/// and [`box_mean`] do, so the entries are theirs to the bit. A vector
-/// no longer than a box (whose passes take the clipped form throughout)
-/// is blurred as an array.
+/// and [`box_mean`] do, so the entries are theirs to the bit.
+///
+/// The blur is made as an array and handed over whole when there is no
+/// box to stream: σ ≤ 0 (or NaN) or no passes (no boxes: the entries as
+/// they are), a first box of radius 0 (σ below about 0.82: every box is
+/// then at most 3 wide, and [`box_mean_whole`] takes its clipped form),
+/// or a vector no longer than some box (whose passes take the clipped
+/// form throughout).
 pub(crate) fn for_each_blurred_binary(
     values: &[u8],
     sigma: f64,
@@ -221,10 +226,11 @@ pub(crate) fn for_each_blurred_binary(
         return;
     }
     let mut first = FirstPass { values, r: first / 2, inv: 1.0 / first as f64, sum: 0, next: 0 };
-    // A pass of radius 0 leaves the entries as they are (`box_mean`).
+    // No later box has radius 0: `box_widths` gives its narrower width
+    // first and the others at most 2 wider, and the first is 3 or more.
+    debug_assert!(rest.iter().all(|&w| w / 2 > 0), "box widths {widths:?}");
     let mut stages: Vec<StreamPass> = rest
         .iter()
-        .filter(|&&w| w / 2 > 0)
         .map(|&w| StreamPass {
             r: w / 2,
             n,
@@ -238,6 +244,9 @@ pub(crate) fn for_each_blurred_binary(
         .collect();
     let mut chunk = Vec::with_capacity(STREAM_CHUNK);
     let mut next_chunk = Vec::with_capacity(STREAM_CHUNK);
+    // Entries handed to `out`: all `n` of them, or a window slice was
+    // out of range (each pass also checks its slices).
+    let mut emitted = 0usize;
     loop {
         chunk.clear();
         let more = first.fill(&mut chunk);
@@ -247,12 +256,14 @@ pub(crate) fn for_each_blurred_binary(
             std::mem::swap(&mut chunk, &mut next_chunk);
         }
         if !chunk.is_empty() {
+            emitted += chunk.len();
             out(&chunk);
         }
         if !more {
             break;
         }
     }
+    debug_assert_eq!(emitted, n, "σ {sigma}, {passes} passes: entries streamed");
 }
 
 /// The first box pass of [`for_each_blurred_binary`], over the 0/1
@@ -277,9 +288,11 @@ impl FirstPass<'_> {
             if i <= r {
                 // Left border: the window [0, i + r] grows.
                 if i == 0 {
-                    self.sum =
-                        values.get(..r).unwrap_or_default().iter().map(|&v| u32::from(v)).sum();
+                    let first = values.get(..r).unwrap_or_default();
+                    debug_assert_eq!(first.len(), r);
+                    self.sum = first.iter().map(|&v| u32::from(v)).sum();
                 }
+                debug_assert!(i + r < n);
                 self.sum += u32::from(values.get(i + r).copied().unwrap_or(0));
                 out.push((f64::from(self.sum) / (i + r + 1) as f64) as f32);
                 self.next += 1;
@@ -288,6 +301,7 @@ impl FirstPass<'_> {
                 let end = upto.min(n - r);
                 let added = values.get(i + r..end + r).unwrap_or_default();
                 let dropped = values.get(i - r - 1..end - r - 1).unwrap_or_default();
+                debug_assert!(added.len() == end - i && dropped.len() == end - i);
                 let (mut sum, inv) = (self.sum, self.inv);
                 out.extend(added.iter().zip(dropped).map(|(&a, &d)| {
                     sum = sum + u32::from(a) - u32::from(d);
@@ -298,6 +312,7 @@ impl FirstPass<'_> {
             } else {
                 // Right border: the window [i − r, n) shrinks.
                 let dropped = values.get(i - r - 1..upto - r - 1).unwrap_or_default();
+                debug_assert_eq!(dropped.len(), upto - i);
                 for (i, &d) in (i..upto).zip(dropped) {
                     self.sum -= u32::from(d);
                     out.push((f64::from(self.sum) / (n - (i - r)) as f64) as f32);
@@ -341,8 +356,10 @@ impl StreamPass {
             if i <= r {
                 if i == 0 {
                     let first = self.window.get(..r).unwrap_or_default();
+                    debug_assert_eq!(first.len(), r);
                     self.sum = first.iter().map(|&v| f64::from(v)).sum();
                 }
+                debug_assert!(at(i + r) < self.window.len());
                 self.sum += f64::from(self.window.get(at(i + r)).copied().unwrap_or(0.0));
                 out.push((self.sum / (i + r + 1) as f64) as f32);
                 self.next += 1;
@@ -350,6 +367,7 @@ impl StreamPass {
                 let end = upto.min(n - r);
                 let added = self.window.get(at(i + r)..at(end + r)).unwrap_or_default();
                 let dropped = self.window.get(at(i - r - 1)..at(end - r - 1)).unwrap_or_default();
+                debug_assert!(added.len() == end - i && dropped.len() == end - i);
                 let (mut sum, inv) = (self.sum, self.inv);
                 out.extend(added.iter().zip(dropped).map(|(&a, &d)| {
                     sum += f64::from(a) - f64::from(d);
@@ -359,6 +377,7 @@ impl StreamPass {
                 self.next = end;
             } else {
                 let dropped = self.window.get(at(i - r - 1)..at(upto - r - 1)).unwrap_or_default();
+                debug_assert_eq!(dropped.len(), upto - i);
                 for (i, &d) in (i..upto).zip(dropped) {
                     self.sum -= f64::from(d);
                     out.push((self.sum / (n - (i - r)) as f64) as f32);
@@ -577,6 +596,17 @@ mod tests {
         let wide = [(2000.0, 1, 9000), (2000.0, 2, 9000)];
         // Several stream chunks, the border falling anywhere in one.
         let wide = wide.into_iter().chain([(3.0, 2, 9001), (30.0, 3, 12_345), (40.0, 4, 20_000)]);
+        // Box radii past a stream chunk: a first pass of radius about
+        // 5 200 (σ 3 000), two of about 3 060 whose joint reach passes a
+        // chunk (σ 2 500), and later passes of radius about 4 900 and
+        // 5 000 (σ 4 000 and 5 000), whose windows span chunks and whose
+        // first output comes a chunk or more after their first input.
+        let wide = wide.chain([
+            (3000.0, 1, 12_000),
+            (2500.0, 2, 14_000),
+            (4000.0, 2, 24_000),
+            (5000.0, 3, 30_000),
+        ]);
         for (sigma, passes, n) in cases.chain(wide) {
             // Runs of both values of any length (a linear
             // congruential walk, its top bit kept a while).

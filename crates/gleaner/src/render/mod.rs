@@ -50,7 +50,7 @@ pub fn escape(text: &str) -> String {
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};
-use crate::extract::rank_bits::RankBits;
+use crate::rank_bits::RankBits;
 use crate::selection::Selection;
 
 /// Output formats of the renderers.
@@ -177,7 +177,7 @@ enum Exit {
 /// with their ranks, so that a subtree `a..end` holds
 /// `rank_before(end) − rank_before(a)` of them (issue 13: an eighth of a
 /// byte and a sixteenth a node, instead of the `u32` a node of a prefix
-/// sum, [`Selection::prefix_counts`]).
+/// sum of the selected nodes, which the renderer no longer builds).
 pub(crate) struct SubtreeSelection {
     bits: RankBits,
 }

@@ -9,12 +9,12 @@ use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owner;
-use super::super::rank_bits::RankBits;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
 use super::ArticleConfig;
 use crate::document::{Document, NodeId};
+use crate::rank_bits::RankBits;
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
 /// or block boundary interrupts (the paragraphs of boilerpipe and
@@ -91,7 +91,11 @@ const CODE_MIN_CHARS: u32 = 100;
 /// what is kept). Its block is [`Analysis::segment_owner`].
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TextSegment {
+    /// The segment's characters when it has link characters, else 0
+    /// ([`Segments`] keeps the counts of the segments with links only):
+    /// read for [`TextSegment::link_quota`] and nothing else.
     chars: u32,
+    /// The segment's link characters.
     link_chars: u32,
     code: bool,
 }
@@ -239,6 +243,9 @@ pub(super) fn analyse(doc: &Document, cfg: &ArticleConfig) -> Analysis {
                 owner
             }
         };
+        // A segment never spans two owners: `Analysis::segment_owner`
+        // finds a segment's block from any of its text nodes, which is
+        // right only because the owner changes at a segment start.
         let new_segment = match previous {
             None => true,
             Some((prev, prev_owner)) => prev_owner != owner || breaks_between(doc, prev, id),
@@ -623,7 +630,9 @@ impl Analysis {
     }
 
     /// The block a text node's segment belongs to, found up its
-    /// ancestors ([`block_owner`], the rule the segments were read with).
+    /// ancestors ([`block_owner`], the rule the segments were read with):
+    /// the text node's own owner is its segment's, as a segment starts
+    /// wherever the owner changes ([`analyse`] splits there).
     pub(super) fn segment_owner(&self, doc: &Document, text: NodeId) -> Option<NodeId> {
         self.texts.contains(text.index()).then(|| block_owner(doc, text))
     }

@@ -158,28 +158,24 @@ pub(super) fn remove_end_boilerplate(
     let (mut lines, total) = tail_lines(doc, a, chosen, sel);
     let limit = TAIL_MAX_SHARE * f64::from(total);
     let mut removed = 0u32;
-    let remove = |line: &Line, sel: &mut Selection, removed: &mut u32| -> bool {
-        if f64::from(*removed + line.chars) > limit {
-            return false;
-        }
-        *removed += line.chars;
-        line.texts.iter().for_each(|&t| sel.set(t, false));
-        true
-    };
+    // May `chars` more characters go, `removed` being gone already?
+    let fits = |removed: u32, chars: u32| f64::from(removed + chars) <= limit;
     let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
         while let Some(line) = lines.last() {
             // A line past the share still removable stays whatever it
-            // says (`remove`): its text is not built (issue 13: the whole
+            // says: its text is not built (issue 13: the whole
             // selection, on a page of one long line).
-            if f64::from(*removed + line.chars) > limit {
+            if !fits(*removed, line.chars) {
                 break;
             }
             let text = LineText::new(line.text(doc));
             let end_line =
                 text.is_copyright() || text.is_contact() || is_author_bio(doc, chosen, line, &text);
-            if !end_line || !remove(line, sel, removed) {
+            if !end_line {
                 break;
             }
+            *removed += line.chars;
+            line.texts.iter().for_each(|&t| sel.set(t, false));
             lines.pop();
         }
     };
@@ -192,7 +188,7 @@ pub(super) fn remove_end_boilerplate(
         .find(|&i| is_about_heading(&lines[i].text(doc), &lines[i + 1].text(doc)));
     if let Some(start) = about {
         let tail: u32 = lines[start..].iter().map(|l| l.chars).sum();
-        if f64::from(removed + tail) <= limit {
+        if fits(removed, tail) {
             for line in lines.drain(start..) {
                 line.texts.iter().for_each(|&t| sel.set(t, false));
             }

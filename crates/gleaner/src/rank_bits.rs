@@ -53,7 +53,7 @@ impl RankBits {
 
     /// The members before `i`, `i` excluded, once
     /// [`RankBits::rank_words`] has counted them: `i` may be the end of
-    /// the set.
+    /// the set, or any index past it (all the members).
     pub(crate) fn rank_before(&self, i: usize) -> Option<u32> {
         match i.checked_sub(1) {
             None => Some(0),
@@ -78,9 +78,19 @@ impl RankBits {
     }
 
     /// The members up to `i`, `i` included, once [`RankBits::rank_words`]
-    /// has counted them.
+    /// has counted them (and no member was added since): all the members
+    /// for an index past the last word. `None` only when the ranks were
+    /// not counted.
     pub(crate) fn rank(&self, i: usize) -> Option<u32> {
-        let word = self.words.get(i / 64)?;
+        debug_assert_eq!(self.before.len(), self.words.len(), "RankBits::rank_words not run");
+        let Some(word) = self.words.get(i / 64) else {
+            // Past the last word: every member.
+            return match (self.before.last(), self.words.last()) {
+                (Some(before), Some(word)) => Some(before + word.count_ones()),
+                (None, None) => Some(0),
+                _ => None,
+            };
+        };
         let up_to = word & (u64::MAX >> (63 - i % 64));
         Some(self.before.get(i / 64)? + up_to.count_ones())
     }
@@ -109,5 +119,30 @@ mod tests {
         }
         assert_eq!(bits.rank_before(301), Some(8));
         assert_eq!(RankBits::default().rank_before(0), Some(0));
+    }
+
+    /// A set grown by `insert` alone ends at its last member's word: an
+    /// index past it (a subtree's end, say) ranks every member.
+    #[test]
+    fn ranks_past_the_last_word_count_every_member() {
+        let mut bits = RankBits::default();
+        for i in [5, 70, 127] {
+            bits.insert(i);
+        }
+        bits.rank_words();
+        for i in [128, 129, 191, 192, 1000] {
+            assert_eq!(bits.rank(i), Some(3), "{i}");
+            assert_eq!(bits.rank_before(i), Some(3), "{i}");
+        }
+        assert_eq!(bits.rank_before(128), Some(3));
+        let mut empty = RankBits::default();
+        empty.rank_words();
+        assert_eq!(empty.rank(0), Some(0));
+        assert_eq!(empty.rank_before(10), Some(0));
+        let mut sized = RankBits::new(10);
+        sized.insert(9);
+        sized.rank_words();
+        assert_eq!(sized.rank_before(64), Some(1));
+        assert_eq!(sized.rank_before(65), Some(1));
     }
 }
