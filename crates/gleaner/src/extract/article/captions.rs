@@ -47,7 +47,7 @@ pub(super) fn remove_captions(
     sel: &mut Selection,
 ) {
     let lines = selected_lines(doc, a, chosen, sel);
-    let texts: Vec<String> = lines.iter().map(|l| l.text(doc)).collect();
+    let texts: Vec<String> = lines.lines.iter().map(|l| lines.text(doc, l)).collect();
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for t in &texts {
         if (3..=CAPTION_WORDS).contains(&t.split_whitespace().count()) {
@@ -66,10 +66,10 @@ pub(super) fn remove_captions(
             }
         }
     }
-    for (l, t) in lines.iter().zip(&texts) {
+    for (l, t) in lines.lines.iter().zip(&texts) {
         let repeated = seen.get(t.as_str()).is_some_and(|&n| n >= 2) && near_picture(doc, l.owner);
         if repeated || is_credit_line(t) {
-            l.texts.iter().for_each(|&t| sel.set(t, false));
+            lines.deselect(l, sel);
         }
     }
 }

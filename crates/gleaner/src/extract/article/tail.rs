@@ -20,38 +20,96 @@ use crate::document::{Document, NodeId};
 use crate::selection::Selection;
 
 /// One line of the selection: the selected text nodes of one text
-/// segment (a paragraph, a heading, a run between `<br><br>`), in order.
+/// segment (a paragraph, a heading, a run between `<br><br>`), in order,
+/// kept as a run of its [`Lines`]' list (issue 13: a table of one-letter
+/// cells has a line per cell, which a list per line made 80 bytes each).
 pub(super) struct Line {
-    /// The selected text nodes.
-    pub texts: Vec<NodeId>,
+    /// The line's run of [`Lines::texts`].
+    start: u32,
+    end: u32,
     /// The block the segment belongs to.
     pub owner: NodeId,
     /// Non-whitespace characters.
     pub chars: u32,
 }
 
-impl Line {
-    /// Does the line's first text start with `word` (spaces before it
-    /// skipped)?
-    fn starts_with(&self, doc: &Document, word: &str) -> bool {
-        self.texts.first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
+/// Lines of the selection, their text nodes in one list.
+#[derive(Default)]
+pub(super) struct Lines {
+    /// Every line's text nodes, line after line.
+    texts: Vec<NodeId>,
+    /// The lines, in document order.
+    pub lines: Vec<Line>,
+}
+
+impl Lines {
+    /// The selected text nodes of `line`.
+    pub(super) fn texts(&self, line: &Line) -> &[NodeId] {
+        self.texts.get(line.start as usize..line.end as usize).unwrap_or(&[])
     }
 
-    /// The text, whitespace collapsed and trimmed (built on demand: most
-    /// lines are never read). Built once, in room for all of it: a
-    /// collapsed text starts with no whitespace and ends with one space
-    /// at most, so trimming is dropping that space, not copying the text
-    /// (issue 13: a page of one long line held it three times).
-    pub(super) fn text(&self, doc: &Document) -> String {
-        let len = self.texts.iter().map(|&t| doc.text(t).len()).sum();
+    /// Takes `line`'s text nodes out of `sel`.
+    pub(super) fn deselect(&self, line: &Line, sel: &mut Selection) {
+        self.texts(line).iter().for_each(|&t| sel.set(t, false));
+    }
+
+    /// Does `line`'s first text start with `word` (spaces before it
+    /// skipped)?
+    fn starts_with(&self, doc: &Document, line: &Line, word: &str) -> bool {
+        self.texts(line).first().is_some_and(|&t| doc.text(t).trim_start().starts_with(word))
+    }
+
+    /// The text of `line`, whitespace collapsed and trimmed (built on
+    /// demand: most lines are never read). Built once, in room for all of
+    /// it: a collapsed text starts with no whitespace and ends with one
+    /// space at most, so trimming is dropping that space, not copying the
+    /// text (issue 13: a page of one long line held it three times).
+    pub(super) fn text(&self, doc: &Document, line: &Line) -> String {
+        let texts = self.texts(line);
+        let len = texts.iter().map(|&t| doc.text(t).len()).sum();
         let mut out = String::with_capacity(len);
-        for &t in &self.texts {
+        for &t in texts {
             crate::document::push_collapsed(&mut out, doc.text(t));
         }
         if out.ends_with(' ') {
             out.pop();
         }
         out
+    }
+
+    /// Adds selected text node `id` of segment `segment` (`None`: a text
+    /// of no segment, a line of its own), owned by `owner` (asked only
+    /// for a new line), with `chars` characters: to the last line when
+    /// it is of the same segment (`last`), or as a new line. True for a
+    /// new line.
+    fn push(
+        &mut self,
+        last: &mut Option<usize>,
+        segment: Option<usize>,
+        id: NodeId,
+        chars: u32,
+        owner: impl FnOnce() -> NodeId,
+    ) -> bool {
+        let at = self.texts.len() as u32;
+        self.texts.push(id);
+        match self.lines.last_mut() {
+            Some(line) if segment.is_some() && *last == segment => {
+                line.end = at + 1;
+                line.chars += chars;
+                false
+            }
+            _ => {
+                *last = segment;
+                self.lines.push(Line { start: at, end: at + 1, owner: owner(), chars });
+                true
+            }
+        }
+    }
+
+    /// Drops the lines without characters.
+    fn without_empty_lines(mut self) -> Lines {
+        self.lines.retain(|l| l.chars > 0);
+        self
     }
 }
 
@@ -61,73 +119,55 @@ pub(super) fn selected_lines(
     a: &Analysis,
     chosen: &[NodeId],
     sel: &Selection,
-) -> Vec<Line> {
-    let mut lines: Vec<(Option<usize>, Line)> = Vec::new();
+) -> Lines {
+    let mut lines = Lines::default();
+    let mut last = None;
     for &root in chosen {
         for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
-            let segment = a.segment_index(id);
-            let owner = a.segment_owner(doc, id).unwrap_or(root);
-            let chars = doc.stats(id).chars;
-            match lines.last_mut() {
-                Some((seg, line)) if segment.is_some() && *seg == segment => {
-                    line.texts.push(id);
-                    line.chars += chars;
-                }
-                _ => lines.push((segment, Line { texts: vec![id], owner, chars })),
-            }
+            let owner = || a.segment_owner(doc, id).unwrap_or(root);
+            lines.push(&mut last, a.segment_index(id), id, doc.stats(id).chars, owner);
         }
     }
-    lines.into_iter().map(|(_, l)| l).filter(|l| l.chars > 0).collect()
+    lines.without_empty_lines()
 }
 
 /// The last lines of the selection inside the chosen elements, in
 /// document order, back to the first one that reaches into the first half
 /// of the selected characters (nothing before it can go: see
 /// [`TAIL_MAX_SHARE`]), and the selected characters in all.
-fn tail_lines(
-    doc: &Document,
-    a: &Analysis,
-    chosen: &[NodeId],
-    sel: &Selection,
-) -> (Vec<Line>, u32) {
+fn tail_lines(doc: &Document, a: &Analysis, chosen: &[NodeId], sel: &Selection) -> (Lines, u32) {
     let selected =
         |root: NodeId| doc.subtree(root).filter(move |&id| doc.is_text(id) && sel.contains(id));
     let total: u32 =
         chosen.iter().flat_map(|&root| selected(root)).map(|id| doc.stats(id).chars).sum();
     let half = total / 2;
-    let mut lines: Vec<(Option<usize>, Line)> = Vec::new();
+    // Gathered from the end, then turned around.
+    let mut lines = Lines::default();
+    let mut last = None;
     let mut seen = 0u32;
     'roots: for &root in chosen.iter().rev() {
         let texts = doc.subtree(root).rev().filter(|&id| doc.is_text(id) && sel.contains(id));
         for id in texts {
             let segment = a.segment_index(id);
-            let chars = doc.stats(id).chars;
-            match lines.last_mut() {
-                Some((seg, line)) if segment.is_some() && *seg == segment => {
-                    line.texts.push(id);
-                    line.chars += chars;
-                }
-                _ => {
-                    if seen > half {
-                        break 'roots;
-                    }
-                    let owner = a.segment_owner(doc, id).unwrap_or(root);
-                    lines.push((segment, Line { texts: vec![id], owner, chars }));
-                }
+            let continues = lines.lines.last().is_some() && segment.is_some() && last == segment;
+            if !continues && seen > half {
+                break 'roots;
             }
+            let chars = doc.stats(id).chars;
+            let owner = || a.segment_owner(doc, id).unwrap_or(root);
+            lines.push(&mut last, segment, id, chars, owner);
             seen += chars;
         }
     }
-    let mut lines: Vec<Line> = lines
-        .into_iter()
-        .rev()
-        .map(|(_, mut l)| {
-            l.texts.reverse();
-            l
-        })
-        .filter(|l| l.chars > 0)
-        .collect();
-    lines.shrink_to_fit();
+    let n = lines.texts.len() as u32;
+    lines.texts.reverse();
+    lines.lines.reverse();
+    for line in &mut lines.lines {
+        (line.start, line.end) = (n - line.end, n - line.start);
+    }
+    let mut lines = lines.without_empty_lines();
+    lines.lines.shrink_to_fit();
+    lines.texts.shrink_to_fit();
     (lines, total)
 }
 
@@ -160,38 +200,42 @@ pub(super) fn remove_end_boilerplate(
     let mut removed = 0u32;
     // May `chars` more characters go, `removed` being gone already?
     let fits = |removed: u32, chars: u32| f64::from(removed + chars) <= limit;
-    let walk = |lines: &mut Vec<Line>, sel: &mut Selection, removed: &mut u32| {
-        while let Some(line) = lines.last() {
+    let walk = |lines: &mut Lines, sel: &mut Selection, removed: &mut u32| {
+        while let Some(line) = lines.lines.last() {
             // A line past the share still removable stays whatever it
             // says: its text is not built (issue 13: the whole
             // selection, on a page of one long line).
             if !fits(*removed, line.chars) {
                 break;
             }
-            let text = LineText::new(line.text(doc));
+            let text = LineText::new(lines.text(doc, line));
             let end_line =
                 text.is_copyright() || text.is_contact() || is_author_bio(doc, chosen, line, &text);
             if !end_line {
                 break;
             }
             *removed += line.chars;
-            line.texts.iter().for_each(|&t| sel.set(t, false));
-            lines.pop();
+            lines.deselect(line, sel);
+            lines.lines.pop();
         }
     };
     walk(&mut lines, sel, &mut removed);
     // The press release's "About <Name>" section, in the second half:
     // every line but the first of `tail_lines`, which crosses the half.
-    let about = (1..lines.len().saturating_sub(1))
-        .rev()
-        .filter(|&i| lines[i].chars <= ABOUT_CHARS && lines[i].starts_with(doc, "About"))
-        .find(|&i| is_about_heading(&lines[i].text(doc), &lines[i + 1].text(doc)));
+    let about = {
+        let (all, line) = (&lines, |i: usize| &lines.lines[i]);
+        (1..all.lines.len().saturating_sub(1))
+            .rev()
+            .filter(|&i| line(i).chars <= ABOUT_CHARS && all.starts_with(doc, line(i), "About"))
+            .find(|&i| is_about_heading(&all.text(doc, line(i)), &all.text(doc, line(i + 1))))
+    };
     if let Some(start) = about {
-        let tail: u32 = lines[start..].iter().map(|l| l.chars).sum();
+        let tail: u32 = lines.lines[start..].iter().map(|l| l.chars).sum();
         if fits(removed, tail) {
-            for line in lines.drain(start..) {
-                line.texts.iter().for_each(|&t| sel.set(t, false));
+            for line in &lines.lines[start..] {
+                lines.deselect(line, sel);
             }
+            lines.lines.truncate(start);
             removed += tail;
             walk(&mut lines, sel, &mut removed);
         }
