@@ -11,7 +11,8 @@
 
 use std::path::PathBuf;
 
-use gleaner::document::conformance::{gleaner_tree, html5ever_tree, own_tree};
+use gleaner::document::conformance::{gleaner_tree, html5ever_tree, layout_outlines, own_tree};
+use gleaner::document::TreeBuilderKind;
 
 /// Cases gleaner must pass at least, of 1600 document cases: the 8 it
 /// fails are failed by html5ever alone too (`<annotation-xml encoding>`
@@ -83,7 +84,21 @@ fn html5lib_tree_construction() {
     }
     let (mut gleaner_passed, mut html5ever_passed, mut own_passed) = (0usize, 0usize, 0usize);
     let mut only_gleaner_fails = Vec::new();
+    let mut misplaced = Vec::new();
     for case in &all {
+        // The layout (`BuiltTree::lay_out`: first children, pre-order
+        // positions, the nodes moved, their ends) keeps the built tree,
+        // with either tree builder.
+        for kind in [TreeBuilderKind::Html5ever, TreeBuilderKind::Own] {
+            let (built, laid_out) = layout_outlines(&case.data, kind);
+            if built != laid_out {
+                println!(
+                    "LAYOUT {} ({kind:?}): {:?}\n--- built\n{built}--- laid out\n{laid_out}",
+                    case.file, case.data
+                );
+                misplaced.push(case.data.clone());
+            }
+        }
         let ours = gleaner_tree(&case.data, case.scripting);
         let theirs = html5ever_tree(&case.data, case.scripting);
         let ours_ok = ours == case.expected;
@@ -126,6 +141,7 @@ fn html5lib_tree_construction() {
         n = all.len()
     );
     assert!(all.len() > 1500, "only {} cases read", all.len());
+    assert!(misplaced.is_empty(), "the layout changed the tree: {misplaced:?}");
     assert!(
         only_gleaner_fails.is_empty(),
         "html5ever passes, gleaner fails: {only_gleaner_fails:?}"
@@ -140,4 +156,28 @@ fn html5lib_tree_construction() {
         "gleaner passes {gleaner_passed} of {} cases, fewer than {GLEANER_FLOOR}",
         all.len()
     );
+}
+
+/// The layout on trees the tree builders make out of creation order,
+/// without the shared suite: foster parenting, the adoption agency, a
+/// misnested `<a>`, and a `<template>` (its content left out).
+#[test]
+fn layout_keeps_trees_built_out_of_order() {
+    let pages = [
+        "<table>x<td>y</td>z",
+        "<b><p>x</b>y",
+        "<a><div>x</a>y",
+        "<p>a<template><i>b</i></template>c<table><tr>d<td>e",
+    ];
+    for page in pages {
+        for kind in [TreeBuilderKind::Html5ever, TreeBuilderKind::Own] {
+            let (built, laid_out) = layout_outlines(page, kind);
+            assert!(built.starts_with("#document\n  <html>\n"), "{page:?} ({kind:?}): {built}");
+            assert_eq!(built, laid_out, "{page:?} ({kind:?})");
+        }
+    }
+    // The adoption agency's tree, as the layout gives it.
+    let (_, laid_out) = layout_outlines("<b><p>x</b>y", TreeBuilderKind::Own);
+    let expected = "#document\n  <html>\n    <head>\n    <body>\n      <b>\n      <p>\n        <b>\n          \"x\"\n        \"y\"\n";
+    assert_eq!(laid_out, expected);
 }

@@ -261,7 +261,10 @@ pub(crate) struct Node {
     stop: u32,
     /// Set by the statistics ([`stats::compute`]): a text node's counts
     /// (see [`stats::TextCounts`]), a [`stats::Derived`] code, or the
-    /// index of the node's [`NodeStats`].
+    /// index of the node's [`NodeStats`]. Before that, while the tree is
+    /// built, the node's previous sibling plus one (0: none; see
+    /// [`sink::prev_sibling`]), and 0 once [`sink::BuiltTree::lay_out`]
+    /// has put the nodes in document order, until the statistics set it.
     stats: u32,
 }
 
@@ -914,6 +917,26 @@ pub mod conformance {
             Ok(built) => tree_dump::dump(&built.tree),
             Err(_) => String::new(),
         }
+    }
+
+    /// The tree `tree_builder` builds for `html` with the options of
+    /// [`Document::parse_str`](super::Document::parse_str) (every attribute
+    /// kept), reachable from its root, next to the document that parse
+    /// makes of `html`, laid out, in the same outline: equal unless
+    /// [`BuiltTree::lay_out`](super::sink::BuiltTree::lay_out) misplaced a
+    /// node (a `<template>`'s content, not in the document, left out of
+    /// both). Empty strings when the page is refused.
+    pub fn layout_outlines(html: &str, tree_builder: TreeBuilderKind) -> (String, String) {
+        let options = ParseOptions::default().keep_all_attributes(true).tree_builder(tree_builder);
+        let built = match build_tree(html, &FeedOptions::of(&options), &Deadline::never()) {
+            Ok(built) => tree_dump::built_outline(&built.tree),
+            Err(_) => String::new(),
+        };
+        let laid_out = match super::Document::parse_str(html, &options) {
+            Ok(doc) => tree_dump::document_outline(&doc),
+            Err(_) => String::new(),
+        };
+        (built, laid_out)
     }
 
     /// The tree html5ever's own tokenizer and tree builder make of `html`,

@@ -5,7 +5,7 @@
 //! linked tree with integer handles: each node's final payload ([`Node`],
 //! made once, when the node is created), whose parent field holds its
 //! parent and whose end field its next sibling until it is laid out, and
-//! whose statistics field its previous sibling ([`prev`]); besides, the
+//! whose statistics field its previous sibling ([`prev_sibling`]); besides, the
 //! sink keeps each node's last child, 4 bytes a node (no first child,
 //! which is found from the others when the tree is laid out, issue 13).
 //! [`BuiltTree::lay_out`] then puts the nodes in document order; on most
@@ -41,7 +41,7 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// Where a node is in the tree while it is being built: its [`Node`]
 /// holds its parent and next sibling until it is laid out (`parent` and
 /// `end`) and its previous sibling in the field the statistics set later
-/// (`stats`, see [`prev`]); the sink keeps, besides, each node's last
+/// (`stats`, see [`prev_sibling`]); the sink keeps, besides, each node's last
 /// child, 4 bytes a node \[I\] (issue 13: a page of `<p>x</p>` has a node
 /// for every 4 bytes, and the links are held with the nodes and the tokens
 /// at the parse's peak). No link names a node's first child: the tree
@@ -54,13 +54,13 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// in its `stats` field, so that a node made (whose field is 0) has none.
 /// [`BuiltTree::lay_out`] gives the field back as it was made.
 #[inline]
-pub(crate) fn prev(node: &Node) -> u32 {
+pub(crate) fn prev_sibling(node: &Node) -> u32 {
     node.stats.wrapping_sub(1)
 }
 
-/// Sets the previous sibling of `node` (see [`prev`]).
+/// Sets the previous sibling of `node` (see [`prev_sibling`]).
 #[inline]
-fn set_prev(node: &mut Node, prev: u32) {
+fn set_prev_sibling(node: &mut Node, prev: u32) {
     node.stats = prev.wrapping_add(1);
 }
 
@@ -70,15 +70,23 @@ fn set_prev(node: &mut Node, prev: u32) {
 fn first_children(children: &mut [u32], nodes: &[Node]) {
     children.fill(NONE);
     for (id, node) in nodes.iter().enumerate() {
-        if prev(node) == NONE && node.parent != NONE {
+        if prev_sibling(node) == NONE && node.parent != NONE {
             if let Some(first) = children.get_mut(node.parent as usize) {
+                debug_assert!(*first == NONE, "node {} has two first children", node.parent);
                 *first = id as u32;
             }
         }
     }
 }
 
-/// The tree's links while it is built (see [`prev`]): the nodes, with
+/// Gives the field that held `node`'s previous sibling while the tree was
+/// built ([`prev_sibling`]) back as the statistics expect it: 0, as made.
+#[inline]
+fn clear_prev_sibling(node: &mut Node) {
+    node.stats = 0;
+}
+
+/// The tree's links while it is built (see [`prev_sibling`]): the nodes, with
 /// their parents and siblings, and their last children.
 struct TreeLinks<'a> {
     nodes: &'a mut [Node],
@@ -89,7 +97,7 @@ impl TreeLinks<'_> {
     #[inline(never)]
     fn detach(&mut self, id: u32) {
         let node = self.nodes[id as usize];
-        let (parent, next, prev) = (node.parent, node.end, prev(&node));
+        let (parent, next, prev) = (node.parent, node.end, prev_sibling(&node));
         if parent == NONE {
             return;
         }
@@ -97,14 +105,14 @@ impl TreeLinks<'_> {
             self.nodes[prev as usize].end = next;
         }
         if next != NONE {
-            set_prev(&mut self.nodes[next as usize], prev);
+            set_prev_sibling(&mut self.nodes[next as usize], prev);
         } else {
             self.last_children[parent as usize] = prev;
         }
         let n = &mut self.nodes[id as usize];
         n.parent = NONE;
         n.end = NONE;
-        set_prev(n, NONE);
+        set_prev_sibling(n, NONE);
     }
 
     /// Links `child` as the last child of `parent`. Inlined into its
@@ -118,7 +126,7 @@ impl TreeLinks<'_> {
         }
         let last = std::mem::replace(&mut self.last_children[parent as usize], child);
         let c = &mut self.nodes[child as usize];
-        set_prev(c, last);
+        set_prev_sibling(c, last);
         c.parent = parent;
         if let Some(last) = self.nodes.get_mut(last as usize) {
             last.end = child;
@@ -131,14 +139,14 @@ impl TreeLinks<'_> {
         if parent == NONE {
             return;
         }
-        let prev = prev(&self.nodes[sibling as usize]);
+        let prev = prev_sibling(&self.nodes[sibling as usize]);
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
             c.end = sibling;
-            set_prev(c, prev);
+            set_prev_sibling(c, prev);
         }
-        set_prev(&mut self.nodes[sibling as usize], child);
+        set_prev_sibling(&mut self.nodes[sibling as usize], child);
         if prev != NONE {
             self.nodes[prev as usize].end = child;
         }
@@ -186,7 +194,7 @@ pub(crate) struct Details {
 /// order). See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct BuiltTree {
-    /// Each node's last child (see [`prev`]).
+    /// Each node's last child (see [`prev_sibling`]).
     pub last_children: Vec<u32>,
     /// Each node's payload; a text node's range is, until laid out, its
     /// text's range in `text`.
@@ -243,9 +251,14 @@ impl BuiltTree {
             text_in_creation_order,
             mut attrs,
             namespaces,
+            templates,
+            details,
             ..
         } = self;
+        // Not read by the layout: freed before its peak.
         drop(namespaces);
+        drop(templates);
+        drop(details);
         first_children(&mut children, &nodes);
         if in_creation_order(&children, &nodes) {
             drop(children);
@@ -258,9 +271,7 @@ impl BuiltTree {
                 root.end = total;
             }
             for i in 1..nodes.len() {
-                // The previous sibling's field back as the statistics
-                // expect it.
-                nodes[i].stats = 0;
+                clear_prev_sibling(&mut nodes[i]);
                 if nodes[i].end == NONE {
                     let parent = nodes[i].parent as usize;
                     nodes[i].end = nodes.get(parent).map_or(total, |p| p.end);
@@ -322,12 +333,16 @@ fn in_creation_order(first_children: &[u32], nodes: &[Node]) -> bool {
 }
 
 /// Each handle's position in a pre-order walk from the root ([`NONE`] for
-/// nodes the walk does not reach).
+/// nodes the walk does not reach). The walk stops at a node it reached
+/// already: links that a bug made into a cycle cannot make it loop.
 fn positions(first_children: &[u32], nodes: &[Node]) -> Vec<u32> {
     let mut position = vec![NONE; nodes.len()];
     let mut next = 0u32;
     let mut node = 0u32;
     while let Some(p) = position.get_mut(node as usize) {
+        if *p != NONE {
+            break;
+        }
         *p = next;
         next += 1;
         node = next_in_pre_order(first_children, nodes, node);
@@ -381,8 +396,7 @@ fn move_to_positions(nodes: &mut Vec<Node>, position: &[u32]) {
     for (i, node) in nodes.iter_mut().enumerate() {
         node.parent = position.get(node.parent as usize).copied().unwrap_or(NONE);
         node.end = i as u32 + 1;
-        // The previous sibling's field back as the statistics expect it.
-        node.stats = 0;
+        clear_prev_sibling(node);
     }
     for i in (1..nodes.len()).rev() {
         let (parent, end) = (nodes[i].parent as usize, nodes[i].end);
@@ -413,7 +427,7 @@ fn gather_text(nodes: &mut [Node], texts: &str) -> String {
 /// node made or linked borrows it once, not each vector on its own
 /// (issue 12).
 struct Arena {
-    /// Each node's last child (see [`prev`]).
+    /// Each node's last child (see [`prev_sibling`]).
     last_children: Vec<u32>,
     nodes: Vec<Node>,
     /// Each node's [`ElementNs`].
@@ -466,7 +480,7 @@ impl Arena {
         let end = self.text.len() as u32;
         let id = self.nodes.len() as u32;
         let mut node = Node { parent, ..Node::text(start..end) };
-        set_prev(&mut node, last);
+        set_prev_sibling(&mut node, last);
         self.nodes.push(node);
         self.last_children.push(NONE);
         self.namespaces.push(ElementNs::Other);
@@ -929,7 +943,7 @@ impl ArenaSink {
     /// it, if any, else a new text node.
     pub fn insert_text_before(&self, sibling: u32, text: &str) {
         let mut arena = self.arena.borrow_mut();
-        let prev = arena.nodes.get(sibling as usize).map_or(NONE, prev);
+        let prev = arena.nodes.get(sibling as usize).map_or(NONE, prev_sibling);
         let (node, inserted) =
             arena.add_text(prev, text, |tree, id| tree.insert_before(sibling, id));
         drop(arena);
@@ -1103,7 +1117,7 @@ impl TreeSink for ArenaSink {
             // The first child, found back from the last (moving them all
             // costs as much).
             let mut child = tree.last_children[*node as usize];
-            while let Some(before) = tree.nodes.get(child as usize).map(prev) {
+            while let Some(before) = tree.nodes.get(child as usize).map(prev_sibling) {
                 if before == NONE {
                     break;
                 }

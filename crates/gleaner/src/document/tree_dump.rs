@@ -8,8 +8,10 @@ use std::fmt::Write;
 
 use markup5ever::ns;
 
-use super::sink::{prev, BuiltTree, ElementNs, NONE};
-use super::{Element, Node};
+use super::sink::{prev_sibling, BuiltTree, ElementNs, NONE};
+use markup5ever::LocalName;
+
+use super::{Document, Element, Node, NodeId, NodeKind};
 
 /// The tree under the root in the html5lib format, one line per node
 /// and attribute, each ending in a newline. Doctypes, comments and
@@ -96,6 +98,73 @@ fn push_children(tree: &BuiltTree, parent: u32, depth: usize, stack: &mut Vec<(u
     let mut child = last;
     while child != NONE {
         stack.push((child, depth));
-        child = tree.nodes.get(child as usize).map_or(NONE, prev);
+        child = tree.nodes.get(child as usize).map_or(NONE, prev_sibling);
     }
+}
+
+/// The line of a node in an outline: its kind, and an element's name or
+/// a text node's text.
+fn outline_label(kind: &NodeKind<'_>, name: Option<&LocalName>, text: &str) -> String {
+    match kind {
+        NodeKind::Document => "#document".to_string(),
+        NodeKind::Doctype => "<!DOCTYPE>".to_string(),
+        NodeKind::Comment => "<!-- -->".to_string(),
+        NodeKind::Text(_) => format!("{text:?}"),
+        NodeKind::Element(_) => format!("<{}>", name.map_or("", |n| &**n)),
+    }
+}
+
+/// The nodes of the built tree reachable from its root, before it is laid
+/// out, one line each (kind, name or text, indented by depth); a
+/// `<template>`'s content is left out, as the laid-out document leaves it
+/// out. Compared with [`document_outline`] of the document made of the
+/// same page, it checks [`BuiltTree::lay_out`](super::sink::BuiltTree::lay_out).
+pub(crate) fn built_outline(tree: &BuiltTree) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+    while let Some((id, depth)) = stack.pop() {
+        let Some(node) = tree.nodes.get(id as usize) else { continue };
+        let name = node.name_index().and_then(|i| tree.names.name(i));
+        let label = match node.name_or_kind {
+            Node::DOCUMENT => outline_label(&NodeKind::Document, None, ""),
+            Node::DOCTYPE => outline_label(&NodeKind::Doctype, None, ""),
+            Node::COMMENT => outline_label(&NodeKind::Comment, None, ""),
+            _ if node.is_text() => outline_label(&NodeKind::Text(0..0), None, tree.text(id)),
+            _ => format!("<{}>", name.map_or("", |n| &**n)),
+        };
+        let _ = writeln!(out, "{}{label}", "  ".repeat(depth));
+        push_children(tree, id, depth + 1, &mut stack);
+    }
+    out
+}
+
+/// The laid-out document's nodes as [`built_outline`] shows a built tree,
+/// walked with [`Document::children`]. A line `! …` marks what the
+/// layout got wrong: a child whose parent is not the node it is listed
+/// under, or nodes in the document that the walk does not reach.
+pub(crate) fn document_outline(doc: &Document) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<(NodeId, usize)> = vec![(doc.root(), 0)];
+    let mut reached = 0usize;
+    while let Some((id, depth)) = stack.pop() {
+        reached += 1;
+        let label = outline_label(&doc.kind(id), doc.name(id), doc.text(id));
+        let _ = writeln!(out, "{}{label}", "  ".repeat(depth));
+        let children: Vec<NodeId> = doc.children(id).collect();
+        for &child in children.iter().rev() {
+            if doc.parent(child) != Some(id) {
+                let parent = doc.parent(child);
+                let _ = writeln!(
+                    out,
+                    "! node {} listed under {}, its parent {parent:?}",
+                    child.0, id.0
+                );
+            }
+            stack.push((child, depth + 1));
+        }
+    }
+    if reached != doc.len() {
+        let _ = writeln!(out, "! {reached} nodes reached of {}", doc.len());
+    }
+    out
 }
