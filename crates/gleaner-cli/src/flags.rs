@@ -996,7 +996,7 @@ pub struct LimitArgs {
 
     /// Most memory a page may need, as a multiple of its size above a
     /// fixed 24 MiB: a page whose markup is denser than that admits (many
-    /// megabytes of `<p>x</p>`) fails. Real pages need about 5. 0: no
+    /// megabytes of `<p>x</p>`) fails. Real pages need 4 to 8. 0: no
     /// limit.
     #[arg(long, help_heading = LIMITS, value_name = "F", default_value_t = ParseOptions::default().max_memory_factor)]
     pub max_memory_factor: usize,

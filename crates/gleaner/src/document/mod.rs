@@ -102,7 +102,7 @@ pub struct ParseOptions {
     /// that its nodes and tokens would need more is an
     /// [`Error::TooDense`] (issue 13: `<p>x</p>` makes two nodes and
     /// three tokens in eight bytes). 0 for no limit. Default 10; real
-    /// pages need about 5.
+    /// pages need 4 to 8.
     pub max_memory_factor: usize,
     /// Most attributes of one element handed to the tree builder; further
     /// ones are dropped (the source view keeps them). Default 256.

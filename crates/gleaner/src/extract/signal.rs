@@ -217,14 +217,12 @@ pub(crate) fn for_each_blurred_binary(
 ) {
     let n = values.len();
     let widths = box_widths(sigma, passes);
-    let Some((&first, rest)) = widths.split_first() else {
+    let boxes =
+        widths.split_first().filter(|&(&first, _)| first / 2 > 0 && widths.iter().all(|&w| w < n));
+    let Some((&first, rest)) = boxes else {
         out(&gaussian_blur_binary(values, sigma, passes));
         return;
     };
-    if first / 2 == 0 || widths.iter().any(|&w| w >= n) {
-        out(&gaussian_blur_binary(values, sigma, passes));
-        return;
-    }
     let mut first = FirstPass { values, r: first / 2, inv: 1.0 / first as f64, sum: 0, next: 0 };
     // No later box has radius 0: `box_widths` gives its narrower width
     // first and the others at most 2 wider, and the first is 3 or more.

@@ -40,6 +40,8 @@ pub(super) struct Lines {
     texts: Vec<NodeId>,
     /// The lines, in document order.
     pub lines: Vec<Line>,
+    /// The segment of the last line pushed, while the lines are gathered.
+    last_segment: Option<usize>,
 }
 
 impl Lines {
@@ -77,31 +79,33 @@ impl Lines {
         out
     }
 
-    /// Adds selected text node `id` of segment `segment` (`None`: a text
-    /// of no segment, a line of its own), owned by `owner` (asked only
-    /// for a new line), with `chars` characters: to the last line when
-    /// it is of the same segment (`last`), or as a new line. True for a
-    /// new line.
+    /// Would a text of segment `segment` (`None`: a text of no segment,
+    /// a line of its own) continue the last line?
+    fn continues(&self, segment: Option<usize>) -> bool {
+        !self.lines.is_empty() && segment.is_some() && self.last_segment == segment
+    }
+
+    /// Adds selected text node `id` of segment `segment`, with `chars`
+    /// characters: to the last line when it [continues](Lines::continues)
+    /// it, or as a new line owned by `owner` (asked only then).
     fn push(
         &mut self,
-        last: &mut Option<usize>,
         segment: Option<usize>,
         id: NodeId,
         chars: u32,
         owner: impl FnOnce() -> NodeId,
-    ) -> bool {
+    ) {
         let at = self.texts.len() as u32;
         self.texts.push(id);
+        let continues = self.continues(segment);
         match self.lines.last_mut() {
-            Some(line) if segment.is_some() && *last == segment => {
+            Some(line) if continues => {
                 line.end = at + 1;
                 line.chars += chars;
-                false
             }
             _ => {
-                *last = segment;
+                self.last_segment = segment;
                 self.lines.push(Line { start: at, end: at + 1, owner: owner(), chars });
-                true
             }
         }
     }
@@ -121,11 +125,10 @@ pub(super) fn selected_lines(
     sel: &Selection,
 ) -> Lines {
     let mut lines = Lines::default();
-    let mut last = None;
     for &root in chosen {
         for id in doc.subtree(root).filter(|&id| doc.is_text(id) && sel.contains(id)) {
             let owner = || a.segment_owner(doc, id).unwrap_or(root);
-            lines.push(&mut last, a.segment_index(id), id, doc.stats(id).chars, owner);
+            lines.push(a.segment_index(id), id, doc.stats(id).chars, owner);
         }
     }
     lines.without_empty_lines()
@@ -143,19 +146,17 @@ fn tail_lines(doc: &Document, a: &Analysis, chosen: &[NodeId], sel: &Selection) 
     let half = total / 2;
     // Gathered from the end, then turned around.
     let mut lines = Lines::default();
-    let mut last = None;
     let mut seen = 0u32;
     'roots: for &root in chosen.iter().rev() {
         let texts = doc.subtree(root).rev().filter(|&id| doc.is_text(id) && sel.contains(id));
         for id in texts {
             let segment = a.segment_index(id);
-            let continues = lines.lines.last().is_some() && segment.is_some() && last == segment;
-            if !continues && seen > half {
+            if !lines.continues(segment) && seen > half {
                 break 'roots;
             }
             let chars = doc.stats(id).chars;
             let owner = || a.segment_owner(doc, id).unwrap_or(root);
-            lines.push(&mut last, segment, id, chars, owner);
+            lines.push(segment, id, chars, owner);
             seen += chars;
         }
     }
