@@ -11,7 +11,8 @@ time per page to OUT/<dataset-name>/<peer>.timing.json as
 Dataset layouts are the ones gleaner's `eval::dataset` reads:
 
 * input/ID.html (+ GoldStandard/ID.txt: only ids with both are run);
-* html/ID.html.gz (or html/ID.html), the ScrapingHub layout.
+* html/ID.html.gz (or html/ID.html), the ScrapingHub layout;
+* WCXB: DIR/dev/html/ID.html.gz (given DIR or DIR/dev), named after DIR.
 
 CleanEval's `<text id=... title=... encoding=...>` wrapper line and its
 closing `</text>` are removed from a page that starts with it, as the
@@ -344,6 +345,12 @@ def main() -> None:
     for data in args.data:
         data = data.resolve()
         name = data.name
+        # WCXB: the benchmark's folder holds its split in dev/ (html/ and
+        # ground-truth/), named after the benchmark as gleaner eval names it.
+        if (data / "dev" / "html").is_dir() and not (data / "html").is_dir():
+            data = data / "dev"
+        elif data.name in ("dev", "test") and (data / "ground-truth").is_dir():
+            name = data.parent.name
         listing = list_pages(data)
         pages = []
         for pid, path in listing:

@@ -40,6 +40,9 @@ pub enum Metric {
     Edr,
     /// The ScrapingHub shingle P/R/F1.
     Shingle,
+    /// WCXB's bag-of-words P/R/F1 over lower-cased `\w+` tokens, with
+    /// its `with`/`without` snippet rates where the dataset has snippets.
+    Word,
 }
 
 impl Metric {
@@ -48,6 +51,7 @@ impl Metric {
             Metric::Lcs => "lcs",
             Metric::Edr => "edr",
             Metric::Shingle => "shingle",
+            Metric::Word => "word",
         }
     }
 
@@ -55,13 +59,14 @@ impl Metric {
         let mut out = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             match part {
-                "all" => out.extend([Metric::Lcs, Metric::Edr, Metric::Shingle]),
+                "all" => out.extend([Metric::Lcs, Metric::Edr, Metric::Shingle, Metric::Word]),
                 "lcs" => out.push(Metric::Lcs),
                 "edr" => out.push(Metric::Edr),
                 "shingle" => out.push(Metric::Shingle),
+                "word" => out.push(Metric::Word),
                 other => {
                     return Err(UsageError(format!(
-                        "unknown metric {other:?}: use lcs, edr, shingle or all"
+                        "unknown metric {other:?}: use lcs, edr, shingle, word or all"
                     )))
                 }
             }
@@ -101,6 +106,17 @@ pub struct Row {
     /// Single-threaded milliseconds per page (parse + extract + render);
     /// null for peers without timing.
     pub ms_per_page: Option<f64>,
+    /// `word` on a dataset with snippets (WCXB): the mean share of the
+    /// "with" snippets found (higher is better).
+    #[serde(rename = "with")]
+    pub with_rate: Option<f64>,
+    /// … and of the "without" (boilerplate) snippets found (lower is
+    /// better).
+    #[serde(rename = "without")]
+    pub without_rate: Option<f64>,
+    /// With `--by page-type`, the page type the row is restricted to
+    /// (its `dataset` is then `DATASET/TYPE`).
+    pub page_type: Option<String>,
 }
 
 /// One contender: a gleaner extractor or a peer's outputs.
@@ -145,6 +161,11 @@ struct PageScore {
     lcs: Option<Prf>,
     edr: Option<Prf>,
     shingle: Option<ShinglePage>,
+    word: Option<Prf>,
+    /// The snippet rates, when the page has snippets.
+    snippets: Option<(f64, f64)>,
+    /// The page's labelled type, if any.
+    page_type: Option<String>,
 }
 
 /// A sweep: one parameter over a range of values.
@@ -325,14 +346,19 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             score_dataset(dataset, &all, site, layout, &metrics, args.limit, progress.as_ref())
         });
         warn_unscored(dataset, scores.first().map_or(&[][..], Vec::as_slice));
+        let mut by_type = Vec::new();
         for (c, page_scores) in all.iter().zip(scores) {
             for &m in &metrics {
                 rows.push(summarize(dataset.name(), c, m, &page_scores));
+            }
+            if args.by == Some(crate::flags::EvalBy::PageType) {
+                by_type.extend(rows_by_page_type(dataset.name(), c, &metrics, &page_scores));
             }
             if let Some(out) = per_page.as_mut() {
                 write_per_page(out, dataset.name(), c.label(), &page_scores)?;
             }
         }
+        rows.extend(by_type);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -360,7 +386,8 @@ fn warn_unscored(dataset: &Dataset, pages: &[PageScore]) {
     if unpaired.pages_without_gold + unpaired.gold_without_pages + empty > 0 {
         eprintln!(
             "gleaner: warning: {}: not scored: {} page files without gold, {} gold without a \
-             page file, {empty} pages with empty gold",
+             page file, {empty} pages with empty gold (scored by `word` only: 1 when nothing \
+             is extracted, as WCXB scores them)",
             dataset.name(),
             unpaired.pages_without_gold,
             unpaired.gold_without_pages,
@@ -552,7 +579,8 @@ fn score_page(
             // scored as an empty extraction, as a page that does not
             // parse is, and peers' outputs are scored as usual.
             let gold = dataset.gold(index).map(|(gold, _)| gold).unwrap_or_default();
-            let page = Page { id, html: Vec::new(), gold, url: None };
+            let labels = dataset.labels(index);
+            let page = Page { id, html: Vec::new(), gold, url: None, labels };
             return contenders
                 .iter()
                 .map(|c| {
@@ -568,7 +596,7 @@ fn score_page(
                 .collect();
         }
     };
-    if page.gold.trim().is_empty() {
+    if page.gold.trim().is_empty() && !metrics.contains(&Metric::Word) {
         eprintln!("gleaner: {}: {}: no gold text, the page is not scored", dataset.name(), page.id);
     }
     let started = Instant::now();
@@ -662,6 +690,21 @@ fn page_score(
             None
         },
         shingle: wants(Metric::Shingle).then(|| eval::shingle_page(text, &page.gold)),
+        // WCXB's scorer scores a page with empty gold too (1 when nothing
+        // was extracted, else 0), so `word` does.
+        word: metrics.contains(&Metric::Word).then(|| eval::word_prf(text, &page.gold)),
+        // Rates for every page of a dataset with snippets, a page
+        // without any scoring 1 for both, as WCXB's scorer counts them.
+        snippets: (metrics.contains(&Metric::Word)
+            && (page.labels.page_type.is_some()
+                || !(page.labels.with.is_empty() && page.labels.without.is_empty())))
+        .then(|| {
+            (
+                eval::snippet_rate(text, &page.labels.with),
+                eval::snippet_rate(text, &page.labels.without),
+            )
+        }),
+        page_type: page.labels.page_type.clone(),
     }
 }
 
@@ -684,6 +727,10 @@ fn write_per_page(
             "lcs": prf(p.lcs),
             "edr": prf(p.edr),
             "shingle": shingle,
+            "word": prf(p.word),
+            "with": p.snippets.map(|s| s.0),
+            "without": p.snippets.map(|s| s.1),
+            "page_type": p.page_type,
         });
         writeln!(out, "{line}")?;
     }
@@ -703,13 +750,27 @@ fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[Page
             let s: Vec<ShinglePage> = pages.iter().filter_map(|p| p.shingle).collect();
             eval::shingle_summary(&s, RESAMPLES, SEED)
         }
-        Metric::Lcs | Metric::Edr => {
+        Metric::Lcs | Metric::Edr | Metric::Word => {
             let prfs: Vec<Prf> = pages
                 .iter()
-                .filter_map(|p| if metric == Metric::Lcs { p.lcs } else { p.edr })
+                .filter_map(|p| match metric {
+                    Metric::Lcs => p.lcs,
+                    Metric::Edr => p.edr,
+                    _ => p.word,
+                })
                 .collect();
             eval::summarize(&prfs, RESAMPLES, SEED)
         }
+    };
+    let snippets: Vec<(f64, f64)> = pages.iter().filter_map(|p| p.snippets).collect();
+    let (with_rate, without_rate) = if metric == Metric::Word && !snippets.is_empty() {
+        let n = snippets.len() as f64;
+        (
+            Some(snippets.iter().map(|s| s.0).sum::<f64>() / n),
+            Some(snippets.iter().map(|s| s.1).sum::<f64>() / n),
+        )
+    } else {
+        (None, None)
     };
     Row {
         dataset: dataset.to_string(),
@@ -723,12 +784,18 @@ fn summarize(dataset: &str, contender: &Contender, metric: Metric, pages: &[Page
         pages: summary.pages,
         failed,
         ms_per_page,
+        with_rate,
+        without_rate,
+        page_type: None,
     }
 }
 
 /// The mean over datasets of each (algorithm, metric), for contenders
 /// present on every dataset.
 fn macro_average(rows: &[Row]) -> Vec<Row> {
+    // Over whole datasets: the `--by page-type` rows are parts of them.
+    let rows: Vec<Row> = rows.iter().filter(|r| r.page_type.is_none()).cloned().collect();
+    let rows = rows.as_slice();
     let datasets: Vec<&str> = unique(rows.iter().map(|r| r.dataset.as_str()));
     let mut out = Vec::new();
     for algorithm in unique(rows.iter().map(|r| r.algorithm.as_str())) {
@@ -761,7 +828,49 @@ fn macro_average(rows: &[Row]) -> Vec<Row> {
                 pages,
                 failed: group.iter().map(|r| r.failed).sum(),
                 ms_per_page: ms,
+                with_rate: mean_of(&group, |r| r.with_rate),
+                without_rate: mean_of(&group, |r| r.without_rate),
+                page_type: None,
             });
+        }
+    }
+    out
+}
+
+/// The mean of an optional column over rows that all have it.
+fn mean_of(group: &[&Row], f: fn(&Row) -> Option<f64>) -> Option<f64> {
+    let values: Option<Vec<f64>> = group.iter().map(|r| f(r)).collect();
+    values.filter(|v| !v.is_empty()).map(|v| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// With `--by page-type`: the rows of each labelled page type of a
+/// dataset, `DATASET/TYPE`, types in WCXB's order and then any others.
+fn rows_by_page_type(
+    dataset: &str,
+    contender: &Contender,
+    metrics: &[Metric],
+    pages: &[PageScore],
+) -> Vec<Row> {
+    let mut types: Vec<&str> = gleaner_eval::dataset::PAGE_TYPES
+        .iter()
+        .copied()
+        .filter(|t| pages.iter().any(|p| p.page_type.as_deref() == Some(*t)))
+        .collect();
+    for p in pages {
+        if let Some(t) = p.page_type.as_deref() {
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in types {
+        let subset: Vec<PageScore> =
+            pages.iter().filter(|p| p.page_type.as_deref() == Some(t)).cloned().collect();
+        for &m in metrics {
+            let mut row = summarize(&format!("{dataset}/{t}"), contender, m, &subset);
+            row.page_type = Some(t.to_string());
+            out.push(row);
         }
     }
     out
@@ -784,12 +893,13 @@ fn fmt_ms(ms: Option<f64>) -> String {
 /// One row per (dataset, algorithm, metric).
 fn markdown_table(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| dataset | algorithm | metric | precision | recall | F1 | ± | accuracy | pages | failed | ms/page |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| dataset | algorithm | metric | precision | recall | F1 | ± | accuracy | with | without | pages | failed | ms/page |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    let rate = |x: Option<f64>| x.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"));
     for r in rows {
         s.push_str(&format!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} | {} |\n",
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} | {} | {} | {} |\n",
             r.dataset,
             r.algorithm,
             r.metric,
@@ -798,6 +908,8 @@ fn markdown_table(rows: &[Row]) -> String {
             r.f1,
             r.f1_std,
             r.accuracy,
+            rate(r.with_rate),
+            rate(r.without_rate),
             r.pages,
             r.failed,
             fmt_ms(r.ms_per_page)
@@ -830,7 +942,7 @@ fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
         ));
         s.push_str(&"---:|".repeat(datasets.len() + 1));
         s.push('\n');
-        for a in algorithms {
+        for &a in &algorithms {
             s.push_str(&format!("| {a} |"));
             let mut ms = None;
             for d in &datasets {
@@ -843,6 +955,42 @@ fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
                 }
             }
             s.push_str(&format!(" {} |\n", fmt_ms(ms)));
+        }
+        if these.iter().any(|r| r.with_rate.is_some()) {
+            for (what, get) in [
+                (
+                    "with snippets found (higher is better)",
+                    (|r: &Row| r.with_rate) as fn(&Row) -> Option<f64>,
+                ),
+                ("without snippets found (lower is better)", |r: &Row| r.without_rate),
+            ] {
+                let cols: Vec<&str> = datasets
+                    .iter()
+                    .copied()
+                    .filter(|d| these.iter().any(|r| r.dataset == *d && get(r).is_some()))
+                    .collect();
+                s.push_str(&format!(
+                    "\n**{}**, {what}\n\n| algorithm | {} |\n|---|",
+                    m.name(),
+                    cols.join(" | ")
+                ));
+                s.push_str(&"---:|".repeat(cols.len()));
+                s.push('\n');
+                for a in &algorithms {
+                    s.push_str(&format!("| {a} |"));
+                    for d in &cols {
+                        match these
+                            .iter()
+                            .find(|r| r.algorithm == *a && r.dataset == *d)
+                            .and_then(|r| get(r))
+                        {
+                            Some(v) => s.push_str(&format!(" {v:.3} |")),
+                            None => s.push_str(" |"),
+                        }
+                    }
+                    s.push('\n');
+                }
+            }
         }
     }
     s
@@ -874,6 +1022,7 @@ fn write_sweep_plot(
                 Metric::Edr => ("EDR precision", "LCS recall"),
                 Metric::Lcs => ("LCS precision", "LCS recall"),
                 Metric::Shingle => ("shingle precision", "shingle recall"),
+                Metric::Word => ("word precision", "word recall"),
             };
             let prefix = if names.len() > 1 { format!("{name} ") } else { String::new() };
             series.push((

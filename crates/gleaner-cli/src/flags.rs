@@ -43,6 +43,43 @@ pub enum Command {
     /// Extract the HTML pages of WARC archives, streamed and in parallel,
     /// into JSON Lines or a WARC of conversion records; resumable.
     Warc(WarcArgs),
+    /// Train the learned extractor's models on labelled pages (any layout
+    /// `eval` reads), or write their feature rows for study.
+    Train(TrainArgs),
+}
+
+/// What `eval --by` breaks the rows down by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalBy {
+    /// The pages' labelled type (WCXB's seven types).
+    PageType,
+}
+
+/// Arguments of `train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// A dataset folder (repeatable): any layout `gleaner eval` reads.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub data: Vec<PathBuf>,
+
+    /// Write the feature rows here instead of training: PREFIX.rows.f32
+    /// (row-major little-endian f32, the label first), PREFIX.pages.jsonl
+    /// (one line per page: dataset, id, domain, page type, its rows, its
+    /// blocks' texts and its gold) and PREFIX.names.json.
+    #[arg(long, value_name = "PREFIX")]
+    pub dump_features: Option<PathBuf>,
+
+    /// Leave the seed algorithms' decisions out of the rows.
+    #[arg(long)]
+    pub no_seeds: bool,
+
+    /// Read at most N pages of each dataset.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
 }
 
 /// The subcommands of `template`.
@@ -697,7 +734,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub algorithms: String,
 
-    /// Comma-separated metrics: lcs, edr, shingle, or all.
+    /// Comma-separated metrics: lcs, edr, shingle, word (WCXB's bag of
+    /// words, with its snippet rates), or all.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub metric: String,
 
@@ -758,6 +796,11 @@ pub struct EvalArgs {
     /// Only the first N pages of each dataset (for quick runs).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+
+    /// Also break every dataset's rows down by the pages' labelled type
+    /// (WCXB): rows `DATASET/TYPE`, left out of the macro average.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub by: Option<EvalBy>,
 
     /// Do not show a progress bar.
     #[arg(long)]

@@ -11,6 +11,7 @@ mod flags;
 mod inspect_cmd;
 mod layout;
 mod template_cmd;
+mod train_cmd;
 mod warc_cmd;
 
 use std::process::ExitCode;
@@ -171,6 +172,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Template(command) => template_cmd::run(command),
         Command::Crawl(args) => crawl_cmd::run(args),
         Command::Warc(args) => warc_cmd::run(args),
+        Command::Train(args) => train_cmd::run(args),
     }
 }
 

@@ -60,7 +60,33 @@ pub struct Page {
     pub gold: String,
     /// The page's URL, if the dataset records it.
     pub url: Option<String>,
+    /// What else the dataset says of the page (WCXB: its type, snippets
+    /// and metadata); empty for the other layouts.
+    pub labels: PageLabels,
 }
+
+/// What a dataset says of a page beyond its gold text: WCXB's page type,
+/// its must-have and must-not-have snippets and its metadata.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageLabels {
+    /// The page type (`article`, `forum`, `product`, `collection`,
+    /// `listing`, `documentation`, `service`), when labelled.
+    pub page_type: Option<String>,
+    /// Snippets a correct extraction contains.
+    pub with: Vec<String>,
+    /// Boilerplate snippets a correct extraction leaves out.
+    pub without: Vec<String>,
+    /// The gold title.
+    pub title: Option<String>,
+    /// The gold author.
+    pub author: Option<String>,
+    /// The gold publication date.
+    pub date: Option<String>,
+}
+
+/// The page types WCXB labels, in its order.
+pub const PAGE_TYPES: [&str; 7] =
+    ["article", "forum", "product", "collection", "listing", "documentation", "service"];
 
 /// How a dataset writes its gold main content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,6 +118,9 @@ pub enum GoldFormat {
     /// The ScrapingHub Article Extraction Benchmark: `articleBody` of
     /// `ground-truth.json`, plain text.
     ScrapingHub,
+    /// WCXB (Foley 2026): `ground_truth.main_content` of
+    /// `ground-truth/ID.json`, plain text.
+    Wcxb,
 }
 
 impl GoldFormat {
@@ -105,6 +134,7 @@ impl GoldFormat {
             GoldFormat::Readability => "readability",
             GoldFormat::PlainText => "plain",
             GoldFormat::ScrapingHub => "scrapinghub",
+            GoldFormat::Wcxb => "wcxb",
         }
     }
 
@@ -165,7 +195,9 @@ impl GoldFormat {
             GoldFormat::Dragnet => (plain_gold(cut_dragnet_comments(&text)), None),
             GoldFormat::L3s => (l3s_gold(&text)?, None),
             GoldFormat::Readability => (html_gold(&text)?, None),
-            GoldFormat::PlainText | GoldFormat::ScrapingHub => (plain_gold(&text), None),
+            GoldFormat::PlainText | GoldFormat::ScrapingHub | GoldFormat::Wcxb => {
+                (plain_gold(&text), None)
+            }
         })
     }
 }
@@ -209,6 +241,15 @@ enum Layout {
     Plain,
     /// `html/ID.html.gz` + `ground-truth.json`, read at open.
     ScrapingHub(HashMap<String, ShEntry>),
+    /// WCXB: `html/ID.html.gz` + `ground-truth/ID.json`, read at open.
+    Wcxb(HashMap<String, WcxbEntry>),
+}
+
+#[derive(Debug, Clone)]
+struct WcxbEntry {
+    main_content: String,
+    url: Option<String>,
+    labels: PageLabels,
 }
 
 #[derive(Debug, Clone)]
@@ -221,6 +262,9 @@ const INPUT_DIR: &str = "input";
 const GOLD_DIR: &str = "GoldStandard";
 const SH_HTML_DIR: &str = "html";
 const SH_TRUTH: &str = "ground-truth.json";
+const WCXB_TRUTH_DIR: &str = "ground-truth";
+/// The split a WCXB folder holds its pages in, when opened at its root.
+const WCXB_SPLIT: &str = "dev";
 
 impl Dataset {
     /// Opens a dataset folder: detects the layout and the gold format and
@@ -235,6 +279,19 @@ impl Dataset {
         let name = folder_name(dir);
         if dir.join(SH_TRUTH).is_file() && dir.join(SH_HTML_DIR).is_dir() {
             return Dataset::open_scrapinghub(dir, name);
+        }
+        if dir.join(WCXB_TRUTH_DIR).is_dir() && dir.join(SH_HTML_DIR).is_dir() {
+            // Opened at its split folder (`wcxb-dev/dev`): named after
+            // the benchmark's folder.
+            let name = match dir.parent().filter(|_| name == WCXB_SPLIT || name == "test") {
+                Some(parent) => folder_name(parent),
+                None => name,
+            };
+            return Dataset::open_wcxb(dir, name);
+        }
+        let split = dir.join(WCXB_SPLIT);
+        if split.join(WCXB_TRUTH_DIR).is_dir() && split.join(SH_HTML_DIR).is_dir() {
+            return Dataset::open_wcxb(&split, name);
         }
         let (input, gold) = (dir.join(INPUT_DIR), dir.join(GOLD_DIR));
         if !input.is_dir() || !gold.is_dir() {
@@ -303,6 +360,78 @@ impl Dataset {
             format: GoldFormat::ScrapingHub,
             ids,
             layout: Layout::ScrapingHub(truth),
+        })
+    }
+
+    /// WCXB's layout: every `ground-truth/ID.json` is read here (their
+    /// `ground_truth.main_content`, `with`, `without`, `title`, `author`,
+    /// `publish_date`, the URL and `_internal.page_type.primary`, with
+    /// `category` read as `collection` as the benchmark's scorer does);
+    /// pages are `html/ID.html.gz` or `html/ID.html`.
+    fn open_wcxb(dir: &Path, name: String) -> Result<Dataset> {
+        let truth_dir = dir.join(WCXB_TRUTH_DIR);
+        let (gold_ids, bad_json) = stems(&truth_dir, ".json")?;
+        let mut truth = HashMap::with_capacity(gold_ids.len());
+        for id in gold_ids {
+            let path = truth_dir.join(format!("{id}.json"));
+            let bytes = fs::read(&path).map_err(|e| io_error(&path, e))?;
+            let json: serde_json::Value = serde_json::from_slice(&bytes)
+                .map_err(|e| Error::Dataset(format!("{}: {e}", path.display())))?;
+            let gt = &json["ground_truth"];
+            if !gt.is_object() {
+                continue;
+            }
+            let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
+            let list = |v: &serde_json::Value| -> Vec<String> {
+                v.as_array()
+                    .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
+                    .unwrap_or_default()
+            };
+            let page_type = match &json["_internal"]["page_type"] {
+                serde_json::Value::Object(o) => {
+                    o.get("primary").and_then(|v| v.as_str()).map(str::to_owned)
+                }
+                serde_json::Value::String(s) => Some(s.clone()),
+                _ => None,
+            }
+            .map(|t| if t == "category" { "collection".to_string() } else { t });
+            truth.insert(
+                id,
+                WcxbEntry {
+                    main_content: text(&gt["main_content"]).unwrap_or_default(),
+                    url: text(&json["url"]),
+                    labels: PageLabels {
+                        page_type,
+                        with: list(&gt["with"]),
+                        without: list(&gt["without"]),
+                        title: text(&gt["title"]).filter(|s| !s.is_empty()),
+                        author: text(&gt["author"]).filter(|s| !s.is_empty()),
+                        date: text(&gt["publish_date"]).filter(|s| !s.is_empty()),
+                    },
+                },
+            );
+        }
+        let html_dir = dir.join(SH_HTML_DIR);
+        let (mut ids, bad_gz) = stems(&html_dir, ".html.gz")?;
+        let (plain, bad_plain) = stems(&html_dir, ".html")?;
+        ids.extend(plain);
+        sort_naturally(&mut ids);
+        ids.dedup();
+        let files = ids.len();
+        ids.retain(|id| truth.contains_key(id));
+        let unpaired = Unpaired {
+            pages_without_gold: files - ids.len(),
+            gold_without_pages: truth.len() - ids.len(),
+            names_not_utf8: bad_gz + bad_plain + bad_json,
+        };
+        Ok(Dataset {
+            name,
+            parse: ParseOptions::default(),
+            unpaired,
+            root: dir.to_path_buf(),
+            format: GoldFormat::Wcxb,
+            ids,
+            layout: Layout::Wcxb(truth),
         })
     }
 
@@ -386,10 +515,16 @@ impl Dataset {
                 let path = self.root.join(INPUT_DIR).join(format!("{id}.html"));
                 self.read_page(&path)?
             }
-            Layout::ScrapingHub(_) => self.read_scrapinghub_html(id)?,
+            Layout::ScrapingHub(_) | Layout::Wcxb(_) => self.read_scrapinghub_html(id)?,
         };
         let (html, wrapper_url) = strip_text_wrapper(&html);
-        Ok(Page { id: id.clone(), html: html.to_vec(), gold, url: gold_url.or(wrapper_url) })
+        Ok(Page {
+            id: id.clone(),
+            html: html.to_vec(),
+            gold,
+            url: gold_url.or(wrapper_url),
+            labels: self.labels(index),
+        })
     }
 
     /// The gold text of page `index` and the URL it records, without
@@ -416,7 +551,29 @@ impl Dataset {
                 })?;
                 Ok((plain_gold(body), entry.url.clone()))
             }
+            Layout::Wcxb(truth) => {
+                let entry = truth.get(id).ok_or_else(|| {
+                    Error::Dataset(format!("{}: {id} has no ground truth", self.name))
+                })?;
+                Ok((plain_gold(&entry.main_content), entry.url.clone()))
+            }
         }
+    }
+
+    /// What the dataset says of page `index` beyond its gold text (empty
+    /// but for WCXB).
+    pub fn labels(&self, index: usize) -> PageLabels {
+        match (&self.layout, self.ids.get(index)) {
+            (Layout::Wcxb(truth), Some(id)) => {
+                truth.get(id).map(|e| e.labels.clone()).unwrap_or_default()
+            }
+            _ => PageLabels::default(),
+        }
+    }
+
+    /// Does the dataset label its pages' types (WCXB)?
+    pub fn has_page_types(&self) -> bool {
+        matches!(self.layout, Layout::Wcxb(_))
     }
 
     fn id(&self, index: usize) -> Result<&String> {

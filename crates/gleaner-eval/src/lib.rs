@@ -48,12 +48,14 @@ pub mod dataset;
 mod edr;
 mod error;
 pub mod inspect;
+pub mod labels;
 mod lcs;
 pub mod plot;
 mod savings;
 mod shingle;
 mod summary;
 mod tokens;
+mod word;
 
 pub use self::block::block_prf;
 pub use self::cluster::{dunn_index, rand_index};
@@ -64,6 +66,7 @@ pub use self::savings::{savings, Savings};
 pub use self::shingle::{shingle_page, shingle_summary, ShinglePage};
 pub use self::summary::{summarize, Summary};
 pub use self::tokens::{lcs_words, shingle_tokens, Interner};
+pub use self::word::{snippet_rate, word_prf, word_tokens};
 
 /// Precision, recall and their harmonic mean F1 for one page.
 ///

@@ -19,6 +19,7 @@ mod curve;
 pub mod dsc;
 mod grouped_votes;
 pub mod kfe;
+pub mod learned;
 mod lines;
 pub mod lqf;
 pub mod page_kind;

@@ -170,6 +170,28 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
     meta
 }
 
+/// Every `@type` of the nodes (a prefix such as `schema:` or a URL cut
+/// off), each once, in order of first appearance, at most `max`.
+pub(super) fn types(nodes: &[Value], max: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |t: &Value| {
+        if let Some(t) = t.as_str() {
+            let t = t.rsplit([':', '/']).next().unwrap_or(t).trim();
+            if !t.is_empty() && out.len() < max && !out.iter().any(|o| o == t) {
+                out.push(t.to_string());
+            }
+        }
+    };
+    for n in nodes {
+        match n.get("@type") {
+            Some(Value::Array(ts)) => ts.iter().for_each(&mut push),
+            Some(t) => push(t),
+            None => {}
+        }
+    }
+    out
+}
+
 /// The `headline` (else `name`) of every article node, in order.
 pub(super) fn headlines(nodes: &[Value]) -> Vec<String> {
     nodes

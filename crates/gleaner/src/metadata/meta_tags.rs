@@ -158,6 +158,7 @@ impl MetaTags {
             ])),
             tags: super::unique_nonempty(tags),
             page_type: self.first(&["og:type"]),
+            schema_types: Vec::new(),
         }
     }
 

@@ -83,7 +83,15 @@ pub struct Metadata {
     /// The type the page declares: `og:type` (`article`, `website`) or the
     /// JSON-LD `@type` of its main node (`NewsArticle`, `WebPage`).
     pub page_type: Option<String>,
+    /// Every schema.org type the page's JSON-LD nodes declare (`@type`,
+    /// prefix cut, each once, in order, at most [`MAX_SCHEMA_TYPES`]):
+    /// what the page says it holds (`Product`, `DiscussionForumPosting`,
+    /// `BreadcrumbList`), read by the page-type classifier.
+    pub schema_types: Vec<String>,
 }
+
+/// Most schema types kept in [`Metadata::schema_types`].
+pub const MAX_SCHEMA_TYPES: usize = 32;
 
 impl Metadata {
     /// Reads the metadata of `doc` from its JSON-LD, `<meta>` elements
@@ -91,7 +99,8 @@ impl Metadata {
     /// skipped.
     pub fn extract(doc: &Document) -> Metadata {
         let elements = MetadataElements::of(doc);
-        let ld = json_ld::metadata(&json_ld::nodes(doc));
+        let nodes = json_ld::nodes(doc);
+        let ld = json_ld::metadata(&nodes);
         let tags = meta_tags::MetaTags::read(doc, &elements).metadata();
         let markup = page::metadata(doc, &elements);
         // The base URL only when a URL is to be resolved (issue 12).
@@ -119,6 +128,7 @@ impl Metadata {
             categories: first_list(&ld.categories, &tags.categories, &markup.categories),
             tags: first_list(&ld.tags, &tags.tags, &markup.tags),
             page_type: first(&tags.page_type, &ld.page_type, &None),
+            schema_types: json_ld::types(&nodes, MAX_SCHEMA_TYPES),
         }
     }
 

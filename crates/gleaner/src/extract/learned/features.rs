@@ -1,0 +1,585 @@
+//! The feature rows of a page: one row per [block](super::blocks), the
+//! block's own facts, its surroundings, what the seed algorithms decided
+//! about it, and the page's facts. The learned model reads nothing else,
+//! so this module is the whole of what it knows (issue 32).
+//!
+//! Feature families, in row order:
+//!
+//! - **text** — size, link density (LQF, Mantratzis et al. 2005), commas
+//!   and sentence ends, digits, capitals, separators, prices, stock
+//!   phrases (`text`);
+//! - **markup** — the owner's tag, the distance up to every tag, role,
+//!   microdata and class/id cue (`names`), the inline cues, depth;
+//! - **structure** — the owner's and its parent's subtree counts, same-
+//!   shaped siblings and blocks (teaser streams, cards, posts), position
+//!   in the page, the neighbouring blocks;
+//! - **article** — what `article` decided: selected, inside its container
+//!   or a chosen sibling, removed and by which rule (its passes combine
+//!   Readability, LQF, TCCB and Crunch);
+//! - **seeds** (optional) — the share of the block each seed algorithm
+//!   selects: BTE, LQF, Crunch, CCB, TCCB, DSC, TTR, CETR, K-FE, VCE;
+//! - **page** — the page's facts (`page`): URL, declared types,
+//!   structure.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use markup5ever::local_name;
+
+use super::blocks::{Block, Blocks, FAR};
+use super::names::{cue, cue_names, Cue};
+use super::page::{self, PageFacts, PageInputs, Repetition};
+use super::text::{text_facts, TextFacts, PHRASES, PHRASE_NAMES};
+use crate::document::{Document, NodeId};
+use crate::extract::article::{Article, Explanation, MarkReason, RemovalRule};
+use crate::extract::{self, Extractor};
+use crate::metadata::Metadata;
+use crate::selection::Selection;
+
+/// The seed algorithms whose decisions can be features, by registry name.
+pub const SEED_SIGNALS: &[&str] =
+    &["bte", "lqf", "crunch", "ccb", "tccb", "dsc", "ttr", "cetr", "kfe", "vce"];
+
+/// Which feature families a row holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// The seed algorithms' decisions ([`SEED_SIGNALS`]).
+    pub seeds: bool,
+}
+
+impl Default for FeatureSet {
+    fn default() -> FeatureSet {
+        FeatureSet { seeds: true }
+    }
+}
+
+/// Owner tags, one column each (the last is "other").
+const OWNER_TAGS: &[&str] = &[
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "li",
+    "td",
+    "dd",
+    "pre",
+    "blockquote",
+    "figcaption",
+    "div",
+    "section",
+    "landmark",
+    "control",
+    "other",
+];
+
+fn owner_tag(doc: &Document, owner: NodeId) -> usize {
+    let i = |n: &str| OWNER_TAGS.iter().position(|&t| t == n).unwrap_or(OWNER_TAGS.len() - 1);
+    let Some(name) = doc.name(owner) else { return i("other") };
+    match *name {
+        local_name!("p") => i("p"),
+        local_name!("h1") => i("h1"),
+        local_name!("h2") => i("h2"),
+        local_name!("h3") => i("h3"),
+        local_name!("h4") | local_name!("h5") | local_name!("h6") => i("h4"),
+        local_name!("li") => i("li"),
+        local_name!("td") | local_name!("th") | local_name!("caption") => i("td"),
+        local_name!("dd") | local_name!("dt") | local_name!("dl") => i("dd"),
+        local_name!("pre") | local_name!("listing") => i("pre"),
+        local_name!("blockquote") => i("blockquote"),
+        local_name!("figcaption") | local_name!("figure") => i("figcaption"),
+        local_name!("div") | local_name!("center") => i("div"),
+        local_name!("section")
+        | local_name!("article")
+        | local_name!("main")
+        | local_name!("body")
+        | local_name!("html") => i("section"),
+        local_name!("header")
+        | local_name!("footer")
+        | local_name!("nav")
+        | local_name!("aside")
+        | local_name!("menu") => i("landmark"),
+        local_name!("form")
+        | local_name!("fieldset")
+        | local_name!("legend")
+        | local_name!("option")
+        | local_name!("summary")
+        | local_name!("details")
+        | local_name!("dialog") => i("control"),
+        _ => i("other"),
+    }
+}
+
+fn heading_level(doc: &Document, owner: NodeId) -> u8 {
+    match doc.name(owner).map(|n| &**n) {
+        Some("h1") => 1,
+        Some("h2") => 2,
+        Some("h3") => 3,
+        Some("h4") => 4,
+        Some("h5") => 5,
+        Some("h6") => 6,
+        _ => 0,
+    }
+}
+
+/// Inline cues with a column each.
+const INLINE_CUES: &[&str] = &[
+    "tag_a",
+    "tag_strong",
+    "tag_time",
+    "tag_small",
+    "tag_cite",
+    "tag_code",
+    "tag_button",
+    "tag_label",
+    "tag_heading",
+    "name_meta",
+    "name_tags",
+    "name_share",
+    "name_title",
+    "prop_author",
+    "prop_date",
+];
+
+/// Removal rules of `article`, one column each.
+const REMOVALS: &[&str] = &[
+    "rm_tag",
+    "rm_role",
+    "rm_comments",
+    "rm_unlikely",
+    "rm_widget",
+    "rm_hidden",
+    "rm_code",
+    "rm_link_quota",
+    "rm_link_list",
+    "rm_teasers",
+    "rm_inner",
+    "rm_unrendered",
+    "rm_captions",
+    "rm_end",
+];
+
+fn removal_column(rule: RemovalRule) -> usize {
+    match rule {
+        RemovalRule::Boilerplate(MarkReason::Tag) => 0,
+        RemovalRule::Boilerplate(MarkReason::Role) => 1,
+        RemovalRule::Boilerplate(MarkReason::Comments) => 2,
+        RemovalRule::Boilerplate(MarkReason::UnlikelyName) => 3,
+        RemovalRule::Boilerplate(MarkReason::Widget) => 4,
+        RemovalRule::Hidden => 5,
+        RemovalRule::ReadsAsCode => 6,
+        RemovalRule::LinkQuota => 7,
+        RemovalRule::LinkList => 8,
+        RemovalRule::TeaserList => 9,
+        RemovalRule::InnerBoilerplate => 10,
+        RemovalRule::Unrendered => 11,
+        RemovalRule::Captions => 12,
+        RemovalRule::EndBoilerplate => 13,
+    }
+}
+
+/// Names of the per-block columns before the page's, for a feature set.
+fn block_names(set: FeatureSet) -> Vec<String> {
+    let mut n: Vec<String> = [
+        "log_chars",
+        "log_words",
+        "link_density",
+        "link_word_share",
+        "text_nodes",
+        "commas_per_word",
+        "sentences",
+        "ends_sentence",
+        "digit_share",
+        "capital_share",
+        "letter_share",
+        "symbol_share",
+        "separators",
+        "prices",
+        "questions",
+        "heading",
+        "title_overlap",
+    ]
+    .map(String::from)
+    .to_vec();
+    n.extend(PHRASE_NAMES.iter().map(|s| s.to_string()));
+    n.extend(OWNER_TAGS.iter().map(|t| format!("owner_{t}")));
+    n.extend(cue_names().map(|c| format!("near_{c}")));
+    n.extend(INLINE_CUES.iter().map(|c| format!("inline_{c}")));
+    n.extend(
+        [
+            "depth",
+            "relative_depth",
+            "owner_log_chars",
+            "owner_link_density",
+            "owner_tags_per_char",
+            "owner_links",
+            "parent_log_chars",
+            "parent_link_density",
+            "siblings",
+            "same_shape_siblings",
+            "shape_blocks",
+            "shape_char_share",
+            "position",
+            "chars_before",
+            "prev_link_density",
+            "prev_log_chars",
+            "prev_ends_sentence",
+            "next_link_density",
+            "next_log_chars",
+            "next_ends_sentence",
+            "window_link_density",
+            "window_log_chars",
+            "window_sentences",
+            "article_selected",
+            "article_prev_selected",
+            "article_next_selected",
+            "in_container",
+            "container_levels",
+            "in_chosen",
+            "before_container",
+            "after_container",
+        ]
+        .map(String::from),
+    );
+    n.extend(REMOVALS.iter().map(|r| r.to_string()));
+    n.extend(
+        ["attempt_strictest", "attempt_names_off", "attempt_unmarked", "attempt_crunch"]
+            .map(String::from),
+    );
+    if set.seeds {
+        n.extend(SEED_SIGNALS.iter().map(|s| format!("seed_{s}")));
+    }
+    n
+}
+
+/// Every column name of a row, in order.
+pub fn feature_names(set: FeatureSet) -> Vec<String> {
+    let mut n = block_names(set);
+    n.extend(page::feature_names());
+    n
+}
+
+/// A page's feature rows and the blocks they describe.
+#[derive(Debug, Clone)]
+pub struct PageRows {
+    /// The blocks, one per row.
+    pub blocks: Blocks,
+    /// Columns per row.
+    pub width: usize,
+    /// The rows, row-major.
+    pub values: Vec<f32>,
+    /// `article`'s decision, which the rows read (the fallback when the
+    /// model cannot be used).
+    pub article: Selection,
+}
+
+impl PageRows {
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> &[f32] {
+        self.values.get(i * self.width..(i + 1) * self.width).unwrap_or(&[])
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Is the page without blocks?
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+/// The share of a block's characters a selection holds.
+fn selected_share(
+    doc: &Document,
+    blocks: &Blocks,
+    i: usize,
+    block: &Block,
+    sel: &Selection,
+) -> f32 {
+    if block.chars == 0 {
+        return 0.0;
+    }
+    let chars: u32 =
+        blocks.texts(i).iter().filter(|&&t| sel.contains(t)).map(|&t| doc.stats(t).chars).sum();
+    chars as f32 / block.chars as f32
+}
+
+/// A block's shape: its owner's tag and class and its parent's.
+fn shape(doc: &Document, owner: NodeId) -> u64 {
+    let mut h = DefaultHasher::new();
+    let mut node = Some(owner);
+    for _ in 0..2 {
+        let Some(n) = node else { break };
+        if let Some(e) = doc.element(n) {
+            e.name().hash(&mut h);
+            e.attr("class").unwrap_or("").hash(&mut h);
+        }
+        node = doc.parent(n);
+    }
+    h.finish()
+}
+
+fn repetition(doc: &Document, blocks: &Blocks, shapes: &[u64]) -> Repetition {
+    let mut count: HashMap<u64, (u32, u32)> = HashMap::new();
+    for (b, &s) in blocks.blocks.iter().zip(shapes) {
+        let e = count.entry(s).or_default();
+        e.0 += 1;
+        e.1 += b.chars;
+    }
+    let total: u32 = blocks.blocks.iter().map(|b| b.chars).sum::<u32>().max(1);
+    let _ = doc;
+    Repetition {
+        counts: shapes.iter().map(|s| count.get(s).map_or(0, |c| c.0)).collect(),
+        char_shares: shapes
+            .iter()
+            .map(|s| count.get(s).map_or(0.0, |c| c.1 as f32 / total as f32))
+            .collect(),
+    }
+}
+
+/// Lower-case words of a text, for the title overlap.
+fn word_set(text: &str) -> Vec<String> {
+    let mut w: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|s| !s.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    w.sort();
+    w.dedup();
+    w
+}
+
+fn overlap(a: &[String], b: &[String]) -> f32 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
+    common as f32 / a.len().max(b.len()) as f32
+}
+
+fn log1p(x: f32) -> f32 {
+    x.ln_1p()
+}
+
+fn flag(b: bool) -> f32 {
+    f32::from(u8::from(b))
+}
+
+/// The rows of a page. `None` when the page has more than `max_blocks`
+/// blocks.
+pub fn page_rows(
+    doc: &Document,
+    metadata: &Metadata,
+    set: FeatureSet,
+    max_blocks: usize,
+) -> Option<PageRows> {
+    let blocks = Blocks::of(doc, max_blocks)?;
+    let explanation: Explanation = Article::default().explain(doc);
+    let seeds: Vec<Selection> = if set.seeds {
+        SEED_SIGNALS
+            .iter()
+            .map(|name| match extract::by_name(name) {
+                Ok(e) => e.extract(doc),
+                Err(_) => Selection::none(doc),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let texts: Vec<TextFacts> = (0..blocks.len())
+        .map(|i| {
+            let owner = blocks.blocks[i].owner;
+            text_facts(&blocks.text(doc, i), heading_level(doc, owner))
+        })
+        .collect();
+    let shapes: Vec<u64> = blocks.blocks.iter().map(|b| shape(doc, b.owner)).collect();
+    let rep = repetition(doc, &blocks, &shapes);
+    let selected_chars: u32 = explanation.selection.iter().map(|t| doc.stats(t).chars).sum();
+    let page = PageFacts::compute(
+        doc,
+        &PageInputs { metadata, blocks: &blocks, texts: &texts, repetition: &rep, selected_chars },
+    );
+    let title_words = word_set(metadata.title.as_deref().unwrap_or(""));
+    let names = block_names(set);
+    let width = names.len() + page.values.len();
+    let n = blocks.len();
+    let mut values = Vec::with_capacity(n * width);
+    let total_chars: u32 = blocks.blocks.iter().map(|b| b.chars).sum::<u32>().max(1);
+    let max_depth = blocks.blocks.iter().map(|b| b.depth).max().unwrap_or(1).max(1);
+    let article_share: Vec<f32> = (0..n)
+        .map(|i| selected_share(doc, &blocks, i, &blocks.blocks[i], &explanation.selection))
+        .collect();
+    let container = explanation.container;
+    let inline_cues: Vec<Cue> = INLINE_CUES.iter().filter_map(|c| cue(c)).collect();
+    let mut chars_before = 0u32;
+    for i in 0..n {
+        let b = &blocks.blocks[i];
+        let t = &texts[i];
+        let start = values.len();
+        // text
+        let words = t.words.max(1) as f32;
+        let nonspace = t.chars.max(1) as f32;
+        values.extend([
+            log1p(b.chars as f32),
+            log1p(b.words as f32),
+            b.link_density(),
+            if b.words == 0 { 0.0 } else { b.link_words as f32 / b.words as f32 },
+            (b.texts.end - b.texts.start) as f32,
+            t.commas as f32 / words,
+            t.sentences as f32,
+            flag(t.ends_sentence),
+            t.digits as f32 / nonspace,
+            t.capitalised as f32 / words,
+            t.letters as f32 / nonspace,
+            t.symbols as f32 / nonspace,
+            t.separators as f32,
+            t.prices as f32,
+            t.questions as f32,
+            f32::from(t.heading),
+            overlap(&word_set(&blocks.text(doc, i)), &title_words),
+        ]);
+        values.extend(PHRASES.iter().map(|&p| flag(t.phrases.contains(p))));
+        // markup
+        let tag = owner_tag(doc, b.owner);
+        values.extend((0..OWNER_TAGS.len()).map(|k| flag(k == tag)));
+        values.extend(b.near.iter().map(|&d| if d == FAR { 99.0 } else { f32::from(d) }));
+        values.extend(inline_cues.iter().map(|&c| flag(b.inline.contains(c))));
+        // structure
+        let owner_stats = doc.stats(b.owner);
+        let parent = doc.parent(b.owner);
+        let parent_stats = parent.map(|p| doc.stats(p)).unwrap_or_default();
+        let (siblings, same) = match parent {
+            Some(p) => {
+                let mine = shape_of_element(doc, b.owner);
+                let mut all = 0u32;
+                let mut same = 0u32;
+                for c in doc.children(p) {
+                    if doc.element(c).is_some() {
+                        all += 1;
+                        if shape_of_element(doc, c) == mine {
+                            same += 1;
+                        }
+                    }
+                }
+                (all, same)
+            }
+            None => (0, 0),
+        };
+        let neighbour = |j: Option<usize>| -> (f32, f32, f32) {
+            match j.and_then(|j| blocks.blocks.get(j).map(|b| (b, &texts[j]))) {
+                Some((nb, nt)) => {
+                    (nb.link_density(), log1p(nb.chars as f32), flag(nt.ends_sentence))
+                }
+                None => (-1.0, -1.0, -1.0),
+            }
+        };
+        let prev = neighbour(i.checked_sub(1));
+        let next = neighbour(Some(i + 1).filter(|&j| j < n));
+        let lo = i.saturating_sub(3);
+        let hi = (i + 4).min(n);
+        let span = (hi - lo) as f32;
+        let window_ld = blocks.blocks[lo..hi].iter().map(Block::link_density).sum::<f32>() / span;
+        let window_chars =
+            blocks.blocks[lo..hi].iter().map(|b| log1p(b.chars as f32)).sum::<f32>() / span;
+        let window_sentences = texts[lo..hi].iter().map(|t| t.sentences as f32).sum::<f32>() / span;
+        values.extend([
+            f32::from(b.depth),
+            f32::from(b.depth) / f32::from(max_depth),
+            log1p(owner_stats.chars as f32),
+            owner_stats.link_density() as f32,
+            owner_stats.tags as f32 / (owner_stats.chars.max(1) as f32),
+            log1p(owner_stats.links as f32),
+            log1p(parent_stats.chars as f32),
+            parent_stats.link_density() as f32,
+            siblings as f32,
+            same as f32,
+            log1p(rep.counts[i] as f32),
+            rep.char_shares[i],
+            i as f32 / n as f32,
+            chars_before as f32 / total_chars as f32,
+            prev.0,
+            prev.1,
+            prev.2,
+            next.0,
+            next.1,
+            next.2,
+            window_ld,
+            window_chars,
+            window_sentences,
+        ]);
+        chars_before += b.chars;
+        // article
+        let first_text = blocks.texts(i).first().copied().unwrap_or(b.owner);
+        let in_container = container.is_some_and(|c| doc.contains(c, first_text));
+        let container_levels = match container {
+            Some(c) if doc.contains(c, b.owner) => {
+                doc.ancestors(b.owner).take_while(|&a| a != c).count() as f32 + 1.0
+            }
+            Some(c) if doc.contains(b.owner, c) => -1.0,
+            _ => -2.0,
+        };
+        let in_chosen = explanation.chosen.iter().any(|&c| doc.contains(c, first_text));
+        let (before, after) = match container {
+            Some(c) => (first_text < c, first_text.0 >= doc.subtree_end(c).0),
+            None => (false, false),
+        };
+        values.extend([
+            article_share[i],
+            if i > 0 { article_share[i - 1] } else { -1.0 },
+            article_share.get(i + 1).copied().unwrap_or(-1.0),
+            flag(in_container),
+            container_levels,
+            flag(in_chosen),
+            flag(before),
+            flag(after),
+        ]);
+        let mut removed = [0.0f32; REMOVALS.len()];
+        for r in &explanation.removed {
+            if doc.contains(r.node, first_text) {
+                removed[removal_column(r.rule)] = 1.0;
+            }
+        }
+        values.extend(removed);
+        let attempt = explanation.attempt as usize;
+        values.extend((0..4).map(|k| flag(k == attempt)));
+        for s in &seeds {
+            values.push(selected_share(doc, &blocks, i, b, s));
+        }
+        debug_assert_eq!(values.len() - start, names.len());
+        values.extend_from_slice(&page.values);
+    }
+    Some(PageRows { blocks, width, values, article: explanation.selection })
+}
+
+/// An element's tag and class, for same-shaped siblings.
+fn shape_of_element(doc: &Document, id: NodeId) -> u64 {
+    let mut h = DefaultHasher::new();
+    if let Some(e) = doc.element(id) {
+        e.name().hash(&mut h);
+        e.attr("class").unwrap_or("").hash(&mut h);
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::ParseOptions;
+
+    #[test]
+    fn every_row_has_every_column() {
+        let html = "<html><head><title>Storm</title></head><body><nav><a href=/>Home</a></nav>\
+                    <article><h1>Storm</h1><p>The storm reached the coast, with rain.</p></article></body></html>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let meta = Metadata::extract(&doc);
+        for set in [FeatureSet { seeds: true }, FeatureSet { seeds: false }] {
+            let rows = page_rows(&doc, &meta, set, 100).expect("rows");
+            assert_eq!(rows.len(), 3);
+            assert_eq!(rows.width, feature_names(set).len());
+            assert_eq!(rows.values.len(), 3 * rows.width);
+            assert!(rows.values.iter().all(|v| v.is_finite()));
+        }
+    }
+}
