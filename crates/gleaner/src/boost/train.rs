@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bins::BinMapper;
+use super::bins::{self, BinMapper};
 use super::rng::SplitMix64;
 use super::{Forest, Node, Objective, Tree, DEFAULT_LEFT, MAX_CLASSES};
 use crate::error::{Error, Result};
@@ -335,11 +335,12 @@ pub fn train<S: AsRef<str>>(
     let bin_weights = if config.weighted_bins { data.weights } else { None };
     let mapper = BinMapper::fit(data.features, n_features, bin_weights, &sample, config.max_bins);
     drop(sample);
-    let bins = mapper.bin_matrix(data.features, n_features);
-    let valid_bins = valid.map(|v| mapper.bin_matrix(v.features, n_features));
+    let by_row = mapper.bin_rows(data.features, n_features);
+    let by_column = bins::transpose(&by_row, n_features);
+    let valid_rows = valid.map(|v| mapper.bin_rows(v.features, n_features));
     let usable: Vec<usize> = (0..n_features)
         .filter(|&f| {
-            let column = &bins[f * n..(f + 1) * n];
+            let column = &by_column[f * n..(f + 1) * n];
             let missing = column.contains(&0);
             mapper.n_value_bins(f) >= 2 || (missing && column.iter().any(|&b| b != 0))
         })
@@ -352,7 +353,7 @@ pub fn train<S: AsRef<str>>(
         .map(|v| base_score.iter().map(|&b| f64::from(b)).cycle().take(v.n_rows() * k).collect());
 
     let n_value_bins: Vec<usize> = (0..n_features).map(|f| mapper.n_value_bins(f)).collect();
-    let mut grower = Grower::new(config, &bins, n, n_value_bins);
+    let mut grower = Grower::new(config, &by_column, &by_row, n_value_bins);
     let mut probs = vec![0f32; n * k];
     let mut grad = vec![0f32; n];
     let mut hess = vec![0f32; n];
@@ -400,13 +401,13 @@ pub fn train<S: AsRef<str>>(
             }
             if bag.len() < n {
                 for r in (0..n).filter(|&r| !in_bag[r]) {
-                    scores[r * k + class] += f64::from(tree.leaf_value[grown.leaf(&bins, n, r)]);
+                    let row = &by_row[r * n_features..(r + 1) * n_features];
+                    scores[r * k + class] += f64::from(tree.leaf_value[grown.leaf(row)]);
                 }
             }
-            if let (Some(vs), Some(vb)) = (valid_scores.as_mut(), valid_bins.as_ref()) {
-                let nv = vs.len() / k;
-                for r in 0..nv {
-                    vs[r * k + class] += f64::from(tree.leaf_value[grown.leaf(vb, nv, r)]);
+            if let (Some(vs), Some(vb)) = (valid_scores.as_mut(), valid_rows.as_ref()) {
+                for (s, row) in vs.chunks_exact_mut(k).zip(vb.chunks_exact(n_features)) {
+                    s[class] += f64::from(tree.leaf_value[grown.leaf(row)]);
                 }
             }
             trees.push(tree);
@@ -538,13 +539,21 @@ impl std::ops::Sub for Sums {
     }
 }
 
-/// Histogram entries per feature: bin 0 (missing) and up to 255 value
-/// bins, so a `u8` bin indexes it without a bounds check.
-const WIDTH: usize = 256;
+/// A leaf of at least `LANES_FROM` rows is histogrammed in `LANES`
+/// interleaved copies summed at the end, so that consecutive rows in one
+/// bin (a flag, a small count) update different memory instead of
+/// waiting on each other.
+const LANES: usize = 4;
+const LANES_FROM: usize = 2048;
 
 /// Rows histogrammed together before moving to the next feature, so their
 /// gradients stay in the cache across features.
 const CHUNK: usize = 4096;
+
+/// A leaf holding less than one row in `SPARSE` is histogrammed from the
+/// row-major bins (a row's bins in one or two cache lines), a denser one
+/// from the column-major bins (each column read as a stream).
+const SPARSE: usize = 32;
 
 /// The best split of a leaf.
 #[derive(Clone, Copy, Debug)]
@@ -591,15 +600,15 @@ struct Grown {
 }
 
 impl Grown {
-    /// The leaf of row `r` of a column-major bin matrix of `n_rows` rows.
-    fn leaf(&self, bins: &[u8], n_rows: usize, r: usize) -> usize {
+    /// The leaf of a row given its bins.
+    fn leaf(&self, row: &[u8]) -> usize {
         if self.nodes.is_empty() {
             return 0;
         }
         let mut i = 0;
         loop {
             let node = &self.nodes[i];
-            let b = bins[node.feature * n_rows + r];
+            let b = row[node.feature];
             let left = if b == 0 { node.default_left } else { b <= node.bin };
             let child = if left { node.left } else { node.right };
             if child < 0 {
@@ -640,12 +649,18 @@ impl Grown {
 }
 
 /// Grows trees on a binned matrix, reusing its buffers from tree to tree.
+///
+/// A leaf's histogram holds, for each feature `f`, its missing bin and
+/// value bins at `offsets[f]..offsets[f + 1]`.
 struct Grower<'a> {
     config: &'a TrainConfig,
-    /// Column-major bins.
-    bins: &'a [u8],
+    /// The bins column-major (`f * n_rows + r`) and row-major
+    /// (`r * n_features + f`).
+    by_column: &'a [u8],
+    by_row: &'a [u8],
     n_rows: usize,
     n_value_bins: Vec<usize>,
+    offsets: Vec<usize>,
     /// The round's rows, partitioned leaf by leaf.
     rows: Vec<u32>,
     scratch: Vec<u32>,
@@ -654,30 +669,40 @@ struct Grower<'a> {
     ordered_h: Vec<f32>,
     /// Histogram buffers not in use.
     pool: Vec<Vec<Sums>>,
+    /// The histogram being built, in `LANES` copies.
+    lanes: Vec<[Sums; LANES]>,
 }
 
 impl<'a> Grower<'a> {
     fn new(
         config: &'a TrainConfig,
-        bins: &'a [u8],
-        n_rows: usize,
+        by_column: &'a [u8],
+        by_row: &'a [u8],
         n_value_bins: Vec<usize>,
     ) -> Self {
+        let mut offsets = vec![0];
+        for &nb in &n_value_bins {
+            offsets.push(offsets.last().copied().unwrap_or(0) + nb + 1);
+        }
         Grower {
             config,
-            bins,
-            n_rows,
+            by_column,
+            by_row,
+            n_rows: by_row.len() / n_value_bins.len(),
             n_value_bins,
+            offsets,
             rows: Vec::new(),
             scratch: Vec::new(),
             ordered_g: Vec::new(),
             ordered_h: Vec::new(),
             pool: Vec::new(),
+            lanes: Vec::new(),
         }
     }
 
     fn take_hist(&mut self) -> Vec<Sums> {
-        self.pool.pop().unwrap_or_else(|| vec![Sums::default(); self.n_value_bins.len() * WIDTH])
+        let size = self.offsets[self.offsets.len() - 1];
+        self.pool.pop().unwrap_or_else(|| vec![Sums::default(); size])
     }
 
     fn can_split(&self, leaf: &Leaf) -> bool {
@@ -791,8 +816,7 @@ impl<'a> Grower<'a> {
             if large_ok {
                 let mut large_hist = parent_hist;
                 for &f in features {
-                    let at = f * WIDTH;
-                    for b in at..=at + self.n_value_bins[f] {
+                    for b in self.offsets[f]..self.offsets[f + 1] {
                         large_hist[b] = large_hist[b] - small_hist[b];
                     }
                 }
@@ -830,7 +854,8 @@ impl<'a> Grower<'a> {
     /// Moves the rows of `rows[start..start + len]` going left by `split`
     /// to the front, keeping both sides in order; returns how many.
     fn partition(&mut self, start: usize, len: usize, split: &Candidate) -> usize {
-        let column = &self.bins[split.feature * self.n_rows..(split.feature + 1) * self.n_rows];
+        let column =
+            &self.by_column[split.feature * self.n_rows..(split.feature + 1) * self.n_rows];
         let rows = &mut self.rows[start..start + len];
         self.scratch.clear();
         let mut n_left = 0;
@@ -858,27 +883,82 @@ impl<'a> Grower<'a> {
         hess: &[f32],
         features: &[usize],
     ) {
-        for &f in features {
-            hist[f * WIDTH..=f * WIDTH + self.n_value_bins[f]].fill(Sums::default());
-        }
         let rows = &self.rows[start..start + len];
         self.ordered_g.clear();
         self.ordered_g.extend(rows.iter().map(|&r| grad[r as usize]));
         self.ordered_h.clear();
         self.ordered_h.extend(rows.iter().map(|&r| hess[r as usize]));
-        for at in (0..len).step_by(CHUNK) {
-            let end = (at + CHUNK).min(len);
-            let (rows, g, h) = (&rows[at..end], &self.ordered_g[at..end], &self.ordered_h[at..end]);
+        let (n_rows, offsets) = (self.n_rows, &self.offsets);
+        let n_features = offsets.len() - 1;
+        if len * SPARSE < n_rows {
             for &f in features {
-                let column = &self.bins[f * self.n_rows..(f + 1) * self.n_rows];
-                let fh: &mut [Sums; WIDTH] =
-                    (&mut hist[f * WIDTH..(f + 1) * WIDTH]).try_into().expect("WIDTH entries");
-                for ((&r, &g), &h) in rows.iter().zip(g).zip(h) {
+                hist[offsets[f]..offsets[f + 1]].fill(Sums::default());
+            }
+            let at: Vec<(usize, usize)> = features.iter().map(|&f| (f, offsets[f])).collect();
+            for ((&r, &g), &h) in rows.iter().zip(&self.ordered_g).zip(&self.ordered_h) {
+                let row = &self.by_row[r as usize * n_features..(r as usize + 1) * n_features];
+                let (g, h) = (f64::from(g), f64::from(h));
+                for &(f, o) in &at {
+                    let e = &mut hist[o + usize::from(row[f])];
+                    e.g += g;
+                    e.h += h;
+                    e.n += 1;
+                }
+            }
+            return;
+        }
+        let column = |f: usize| &self.by_column[f * n_rows..(f + 1) * n_rows];
+        if len < LANES_FROM {
+            for &f in features {
+                let fh = &mut hist[offsets[f]..offsets[f + 1]];
+                fh.fill(Sums::default());
+                let column = column(f);
+                for ((&r, &g), &h) in rows.iter().zip(&self.ordered_g).zip(&self.ordered_h) {
                     let e = &mut fh[usize::from(column[r as usize])];
                     e.g += f64::from(g);
                     e.h += f64::from(h);
                     e.n += 1;
                 }
+            }
+            return;
+        }
+        let lanes = &mut self.lanes;
+        if lanes.is_empty() {
+            lanes.resize(offsets[n_features], [Sums::default(); LANES]);
+        }
+        for &f in features {
+            lanes[offsets[f]..offsets[f + 1]].fill([Sums::default(); LANES]);
+        }
+        for at in (0..len).step_by(CHUNK) {
+            let end = (at + CHUNK).min(len);
+            let (rows, g, h) = (&rows[at..end], &self.ordered_g[at..end], &self.ordered_h[at..end]);
+            let whole = rows.len() / LANES * LANES;
+            for &f in features {
+                let column = column(f);
+                let fl = &mut lanes[offsets[f]..offsets[f + 1]];
+                let quads = rows[..whole]
+                    .chunks_exact(LANES)
+                    .zip(g[..whole].chunks_exact(LANES))
+                    .zip(h[..whole].chunks_exact(LANES));
+                for ((r, g), h) in quads {
+                    for l in 0..LANES {
+                        let e = &mut fl[usize::from(column[r[l] as usize])][l];
+                        e.g += f64::from(g[l]);
+                        e.h += f64::from(h[l]);
+                        e.n += 1;
+                    }
+                }
+                for ((&r, &g), &h) in rows[whole..].iter().zip(&g[whole..]).zip(&h[whole..]) {
+                    let e = &mut fl[usize::from(column[r as usize])][0];
+                    e.g += f64::from(g);
+                    e.h += f64::from(h);
+                    e.n += 1;
+                }
+            }
+        }
+        for &f in features {
+            for b in offsets[f]..offsets[f + 1] {
+                hist[b] = lanes[b].iter().fold(Sums::default(), |a, &x| a + x);
             }
         }
     }
@@ -910,7 +990,7 @@ impl<'a> Grower<'a> {
             }
         };
         for &f in features {
-            let fh = &hist[f * WIDTH..];
+            let fh = &hist[self.offsets[f]..self.offsets[f + 1]];
             let nb = self.n_value_bins[f];
             let missing = fh[0];
             let mut left = Sums::default();
@@ -925,7 +1005,7 @@ impl<'a> Grower<'a> {
         }
         // With no missing value in the leaf, unseen ones follow the bulk.
         best.map(|mut s| {
-            if hist[s.feature * WIDTH].n == 0 {
+            if hist[self.offsets[s.feature]].n == 0 {
                 s.default_left = s.left.h >= s.right.h;
             }
             s
