@@ -13,7 +13,9 @@
 //!
 //! A one-shot report of a larger training (no criterion sampling):
 //! `GLEANER_BENCH_BOOST=ROWS,FEATURES,ROUNDS cargo bench -p gleaner --bench
-//! boost`, e.g. `1500000,150,300`, prints the time to train and exits.
+//! boost`, e.g. `1500000,150,300`, prints the wall and CPU time to train
+//! and to predict up to 100 000 of its rows, and exits. (The CPU time is
+//! the figure to read on a machine busy with other work.)
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -117,25 +119,62 @@ fn training(c: &mut Criterion) {
     group.finish();
 }
 
+/// This thread's CPU time in seconds (Linux), for figures that mean
+/// something on a machine busy with other work; NaN elsewhere.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |ns| ns / 1e9)
+}
+
+/// Wall and CPU seconds of `f`.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (wall, cpu) = (Instant::now(), cpu_seconds());
+    let out = f();
+    (out, wall.elapsed().as_secs_f64(), cpu_seconds() - cpu)
+}
+
+fn one_shot(spec: &str) {
+    let n: Vec<usize> = spec.split(',').map(|s| s.trim().parse().expect("a number")).collect();
+    let [rows, features, rounds] = n[..] else {
+        panic!("GLEANER_BENCH_BOOST=ROWS,FEATURES,ROUNDS")
+    };
+    let ((x, y), wall, _) = timed(|| synthetic(rows, features, 7));
+    println!("made {rows} x {features} in {wall:.1} s");
+    let data = Dataset::new(&x, features, Target::Binary(&y)).expect("synthetic data");
+    let config = TrainConfig { rounds, ..TrainConfig::default() };
+    let (trained, wall, cpu) =
+        timed(|| train(&config, &names(features), &data, None).expect("trains"));
+    println!(
+        "trained {rounds} rounds of 31-leaf trees on {rows} x {features}: {wall:.1} s wall, \
+         {cpu:.1} s CPU; final training loss {:.4}",
+        trained.history.last().map_or(f64::NAN, |h| h.train)
+    );
+    let forest = trained.forest;
+    let probes = rows.min(100_000);
+    let (sum, wall, cpu) = timed(|| {
+        x.chunks_exact(features).take(probes).map(|row| forest.predict_raw(row)).sum::<f32>()
+    });
+    println!(
+        "predicted {probes} rows with {} trees: {:.2} µs a row wall, {:.2} µs CPU (sum {sum})",
+        forest.n_trees(),
+        wall / probes as f64 * 1e6,
+        cpu / probes as f64 * 1e6
+    );
+    let row = &x[..features];
+    let (sum, wall, cpu) =
+        timed(|| (0..probes).map(|_| forest.predict_raw(black_box(row))).sum::<f32>());
+    println!(
+        "predicted one row {probes} times: {:.2} µs a row wall, {:.2} µs CPU (sum {sum})",
+        wall / probes as f64 * 1e6,
+        cpu / probes as f64 * 1e6
+    );
+}
+
 fn main() {
     if let Ok(spec) = std::env::var("GLEANER_BENCH_BOOST") {
-        let n: Vec<usize> = spec.split(',').map(|s| s.trim().parse().expect("a number")).collect();
-        let [rows, features, rounds] = n[..] else {
-            panic!("GLEANER_BENCH_BOOST=ROWS,FEATURES,ROUNDS")
-        };
-        let start = Instant::now();
-        let (x, y) = synthetic(rows, features, 7);
-        println!("made {rows} x {features} in {:.1} s", start.elapsed().as_secs_f64());
-        let data = Dataset::new(&x, features, Target::Binary(&y)).expect("synthetic data");
-        let config = TrainConfig { rounds, ..TrainConfig::default() };
-        let start = Instant::now();
-        let trained = train(&config, &names(features), &data, None).expect("trains");
-        println!(
-            "trained {rounds} rounds of 31-leaf trees on {rows} x {features} in {:.1} s; final \
-             training loss {:.4}",
-            start.elapsed().as_secs_f64(),
-            trained.history.last().map_or(f64::NAN, |h| h.train)
-        );
+        one_shot(&spec);
         return;
     }
     let mut c = Criterion::default().configure_from_args();

@@ -28,7 +28,8 @@ impl BinMapper {
         // sampled rows reads a block's values from one cache line per row.
         const BLOCK: usize = 16;
         let mut cuts = Vec::with_capacity(n_features);
-        let mut values: Vec<Vec<(f32, f64)>> = vec![Vec::with_capacity(sample.len()); BLOCK];
+        let mut values: Vec<Vec<(f32, f64)>> =
+            (0..BLOCK).map(|_| Vec::with_capacity(sample.len())).collect();
         for first in (0..n_features).step_by(BLOCK) {
             let block = first..(first + BLOCK).min(n_features);
             values.iter_mut().for_each(Vec::clear);

@@ -154,7 +154,7 @@ impl Forest {
                 body.len() - r.at
             )));
         }
-        Ok(Forest { objective, feature_names, metadata, base_score, trees })
+        Ok(Forest::new(objective, feature_names, metadata, base_score, trees))
     }
 }
 

@@ -171,7 +171,9 @@ impl Node {
     /// The child a value goes to.
     #[inline(always)]
     fn child(&self, x: f32) -> i32 {
-        let left = if x.is_nan() { self.default_left() } else { x <= self.threshold };
+        // Without branches: a NaN compares false, and goes left only by
+        // default.
+        let left = (x <= self.threshold) | (x.is_nan() & self.default_left());
         if left {
             self.left
         } else {
@@ -198,24 +200,6 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
-    /// The leaf a row falls in.
-    #[inline]
-    fn leaf(&self, row: &[f32]) -> usize {
-        let nodes = &self.nodes[..];
-        if nodes.is_empty() {
-            return 0;
-        }
-        let mut i = 0usize;
-        loop {
-            let node = &nodes[i];
-            let child = node.child(row[node.feature_index()]);
-            if child < 0 {
-                return !child as usize;
-            }
-            i = child as usize;
-        }
-    }
-
     /// The value of the root, as if it were a leaf.
     fn root_value(&self) -> f32 {
         self.value.first().copied().unwrap_or(self.leaf_value[0])
@@ -236,7 +220,28 @@ pub struct Forest {
     pub(crate) base_score: Vec<f32>,
     /// Round-major: tree `t` adds to output `t % n_outputs`.
     pub(crate) trees: Vec<Tree>,
+    /// The trees again, for prediction: every split and leaf of the forest
+    /// in one array, each tree depth-first (a left child right after its
+    /// parent), so that a walk touches few cache lines.
+    packed: Vec<Packed>,
+    /// Where each tree starts in `packed`.
+    roots: Vec<u32>,
 }
+
+/// A split or a leaf of [`Forest::packed`] (16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Packed {
+    /// As [`Node::feature`]; [`LEAF`] for a leaf.
+    feature: u32,
+    /// The split's threshold, or the leaf's value.
+    threshold: f32,
+    /// The children's indices in `packed`.
+    left: u32,
+    right: u32,
+}
+
+/// [`Packed::feature`] of a leaf.
+const LEAF: u32 = u32::MAX;
 
 /// Why a row got its raw score: Saabas-style path attributions.
 ///
@@ -264,6 +269,44 @@ pub struct Importance {
 }
 
 impl Forest {
+    /// A forest of these trees (checked by the caller to be trees over
+    /// these features), packed for prediction.
+    pub(crate) fn new(
+        objective: Objective,
+        feature_names: Vec<String>,
+        metadata: String,
+        base_score: Vec<f32>,
+        trees: Vec<Tree>,
+    ) -> Forest {
+        let size = trees.iter().map(|t| t.nodes.len() + t.leaf_value.len()).sum();
+        let mut packed: Vec<Packed> = Vec::with_capacity(size);
+        let mut roots = Vec::with_capacity(trees.len());
+        let mut stack: Vec<(i32, Option<(usize, bool)>)> = Vec::new();
+        for tree in &trees {
+            roots.push(packed.len() as u32);
+            stack.push((if tree.nodes.is_empty() { -1 } else { 0 }, None));
+            while let Some((code, parent)) = stack.pop() {
+                let at = packed.len();
+                match parent {
+                    Some((p, true)) => packed[p].left = at as u32,
+                    Some((p, false)) => packed[p].right = at as u32,
+                    None => {}
+                }
+                if code < 0 {
+                    let value = tree.leaf_value[!code as usize];
+                    packed.push(Packed { feature: LEAF, threshold: value, left: 0, right: 0 });
+                } else {
+                    let node = tree.nodes[code as usize];
+                    let (feature, threshold) = (node.feature, node.threshold);
+                    packed.push(Packed { feature, threshold, left: 0, right: 0 });
+                    stack.push((node.right, Some((at, false))));
+                    stack.push((node.left, Some((at, true))));
+                }
+            }
+        }
+        Forest { objective, feature_names, metadata, base_score, trees, packed, roots }
+    }
+
     /// What the raw scores mean.
     pub fn objective(&self) -> Objective {
         self.objective
@@ -378,9 +421,7 @@ impl Forest {
         assert_eq!(self.n_outputs(), 1, "predict_raw is for binary forests: use predict_raw_multi");
         self.check_row(row);
         let mut sum = self.base_score[0];
-        for tree in &self.trees {
-            sum += tree.leaf_value[tree.leaf(row)];
-        }
+        self.for_each_leaf(row, |_, value| sum += value);
         sum
     }
 
@@ -394,9 +435,56 @@ impl Forest {
         assert_eq!(out.len(), k, "out must have one value per output of the forest");
         self.check_row(row);
         out.copy_from_slice(&self.base_score);
-        for round in self.trees.chunks_exact(k) {
-            for (o, tree) in out.iter_mut().zip(round) {
-                *o += tree.leaf_value[tree.leaf(row)];
+        self.for_each_leaf(row, |t, value| out[t % k] += value);
+    }
+
+    /// Calls `add(tree index, leaf value)` for the leaf `row` reaches in
+    /// each tree, in tree order (of up to 64 trees at a time, the leaf
+    /// values are kept and handed over in order). Eight walks go on at
+    /// once, one level of each per step, and a walk that reached its leaf
+    /// takes the next tree: the walks' memory loads overlap instead of
+    /// waiting on each other.
+    #[inline]
+    fn for_each_leaf(&self, row: &[f32], mut add: impl FnMut(usize, f32)) {
+        const BLOCK: usize = 64;
+        const LANES: usize = 8;
+        const DONE: usize = usize::MAX;
+        let packed = &self.packed[..];
+        for (b, roots) in self.roots.chunks(BLOCK).enumerate() {
+            let mut leaf = [0f32; BLOCK];
+            let mut at = [0u32; LANES];
+            let mut tree = [DONE; LANES];
+            let lanes = roots.len().min(LANES);
+            at[..lanes].copy_from_slice(&roots[..lanes]);
+            for (l, t) in tree[..lanes].iter_mut().enumerate() {
+                *t = l;
+            }
+            let (mut next, mut live) = (lanes, lanes);
+            while live > 0 {
+                for (a, t) in at.iter_mut().zip(tree.iter_mut()) {
+                    if *t == DONE {
+                        continue;
+                    }
+                    let node = &packed[*a as usize];
+                    if node.feature == LEAF {
+                        leaf[*t] = node.threshold;
+                        if next < roots.len() {
+                            (*a, *t) = (roots[next], next);
+                            next += 1;
+                        } else {
+                            *t = DONE;
+                            live -= 1;
+                        }
+                    } else {
+                        let x = row[(node.feature & !DEFAULT_LEFT) as usize];
+                        let left = (x <= node.threshold)
+                            | (x.is_nan() & (node.feature & DEFAULT_LEFT != 0));
+                        *a = if left { node.left } else { node.right };
+                    }
+                }
+            }
+            for (i, &value) in leaf[..roots.len()].iter().enumerate() {
+                add(b * BLOCK + i, value);
             }
         }
     }

@@ -435,13 +435,8 @@ pub fn train<S: AsRef<str>>(
         None => history.len(),
     };
     trees.truncate(best_iteration * k);
-    let forest = Forest {
-        objective,
-        feature_names: feature_names.iter().map(|s| s.as_ref().to_owned()).collect(),
-        metadata: String::new(),
-        base_score,
-        trees,
-    };
+    let names = feature_names.iter().map(|s| s.as_ref().to_owned()).collect();
+    let forest = Forest::new(objective, names, String::new(), base_score, trees);
     Ok(Trained { forest, best_iteration, history })
 }
 
