@@ -77,6 +77,16 @@ pub enum Error {
     /// version, or damaged.
     #[error("invalid template model: {0}")]
     InvalidModel(String),
+    /// A learned block model ([`boost::Forest`](crate::boost::Forest))
+    /// that cannot be used: not a gleaner model, another format version,
+    /// damaged (truncated, checksum mismatch, inconsistent trees), or
+    /// trained for another feature schema.
+    #[error("invalid learned model: {0}")]
+    InvalidLearnedModel(String),
+    /// Training data that cannot be learned from: lengths that disagree,
+    /// labels outside their range, negative or non-finite weights.
+    #[error("invalid training data: {0}")]
+    InvalidTrainingData(String),
     /// A layout provider could not lay the page out: the browser is
     /// missing, crashed, or ran out of time.
     #[error("layout failed: {0}")]

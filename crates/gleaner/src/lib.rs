@@ -40,6 +40,7 @@ assert_eq!(gleaner::metadata::title(&doc).as_deref(), Some("Hello world"));
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod boost;
 pub mod document;
 mod error;
 pub mod extract;
