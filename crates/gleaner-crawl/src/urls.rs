@@ -117,7 +117,7 @@ const MAX_NAME_BYTES: usize = 200;
 /// let name = |s: &str| output_name(&Url::parse(s).unwrap());
 /// assert_eq!(name("http://example.com/a/b.html"), std::path::Path::new("example.com/a/b.html"));
 /// assert_eq!(name("https://127.0.0.1:8080/"), std::path::Path::new("127.0.0.1_8080/index"));
-/// assert_eq!(name("http://[::1]/x/"), std::path::Path::new("__1_/x/index"));
+/// assert_eq!(name("http://[::1]/x/"), std::path::Path::new("___1_/x/index"));
 /// ```
 pub fn output_name(url: &Url) -> std::path::PathBuf {
     let mut host = url.host_str().map(safe_name).unwrap_or_else(|| "no-host".to_string());
