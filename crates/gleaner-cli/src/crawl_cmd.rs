@@ -86,7 +86,9 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!("{summary}");
     if stats.pages == 0 {
-        let why = first_error.unwrap_or_else(|| "nothing to fetch".into());
+        let why = first_error
+            .or_else(|| stats.stopped_by.map(|cap| format!("stopped by {cap}")))
+            .unwrap_or_else(|| "nothing to fetch".into());
         anyhow::bail!("no page fetched: {why}");
     }
     Ok(ExitCode::SUCCESS)
