@@ -15,6 +15,7 @@
 //! - failures say what happened (robots.txt 5xx or timeout, a refused
 //!   connection, a URL too long).
 
+mod common;
 mod server;
 
 use std::io::Write;
@@ -23,30 +24,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::{quick, url};
 use gleaner_crawl::{
     crawl, AddressClass, AddressError, AddressPolicy, CrawlError, CrawlOptions, HttpOptions,
-    HttpSource, PageSource, Url, Visit, WarcRecorder, WarcSource,
+    HttpSource, PageSource, Visit, WarcRecorder, WarcSource,
 };
 use server::{Reply, Server};
 
-fn url(s: &str) -> Url {
-    Url::parse(s).unwrap()
-}
-
-fn quick() -> HttpOptions {
-    HttpOptions::default()
-        .delay(Duration::ZERO)
-        .timeout(Duration::from_secs(1))
-        .max_bytes(1 << 20)
-        .max_redirects(5)
-}
-
-/// A source allowed to fetch from these servers' origins only.
+/// A source with `options`, allowed to fetch from these servers only.
 fn source_for(servers: &[&Server], options: HttpOptions) -> HttpSource {
-    let policy = servers
-        .iter()
-        .fold(AddressPolicy::default(), |p, s| p.allow_private_origin(&url(&s.origin())));
-    HttpSource::new(options.address_policy(policy)).unwrap()
+    HttpSource::new(options.address_policy(common::own(servers))).unwrap()
 }
 
 fn refused_class(result: &Result<gleaner_crawl::Fetched, CrawlError>) -> Option<AddressClass> {

@@ -1,40 +1,20 @@
 //! A misbehaving server on 127.0.0.1: every failure is a typed error for
 //! that page, the crawl goes on, and time, bytes and requests stay bounded.
 
+mod common;
 mod server;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use gleaner_crawl::{
-    crawl, AddressPolicy, CrawlError, CrawlOptions, HttpOptions, HttpSource, PageSource, Url, Visit,
-};
+use common::{quick_for, url};
+use gleaner_crawl::{crawl, CrawlError, CrawlOptions, HttpOptions, HttpSource, PageSource, Visit};
 use server::{Reply, Server};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01";
 
 fn http(options: HttpOptions) -> HttpSource {
     HttpSource::new(options).unwrap()
-}
-
-fn quick() -> HttpOptions {
-    HttpOptions::default()
-        .delay(Duration::ZERO)
-        .timeout(Duration::from_secs(1))
-        .max_bytes(1 << 20)
-        .max_redirects(5)
-}
-
-/// [`quick`], allowed to fetch from these test servers (loopback) only.
-fn quick_for(servers: &[&Server]) -> HttpOptions {
-    let policy = servers
-        .iter()
-        .fold(AddressPolicy::default(), |p, s| p.allow_private_origin(&url(&s.origin())));
-    quick().address_policy(policy)
-}
-
-fn url(s: &str) -> Url {
-    Url::parse(s).unwrap()
 }
 
 /// The misbehaving routes, and a hub page linking to all of them.
