@@ -248,6 +248,10 @@ enum Hop {
     },
 }
 
+/// One origin's `robots.txt`, once fetched; its lock makes one thread
+/// fetch it while the others of that origin wait.
+type RobotsSlot = Arc<Mutex<Option<Arc<Robots>>>>;
+
 /// The deadlines one fetch runs under: its own (the timeout, from its
 /// first request) and the command's.
 struct Clock {
@@ -291,9 +295,8 @@ pub struct HttpSource {
     /// the policy allows them for.
     private: reqwest::Client,
     runtime: tokio::runtime::Runtime,
-    /// `robots.txt` per origin; the inner lock makes one thread fetch it
-    /// while the others of that origin wait.
-    robots: Mutex<HashMap<String, Arc<Mutex<Option<Arc<Robots>>>>>>,
+    /// `robots.txt` per origin.
+    robots: Mutex<HashMap<String, RobotsSlot>>,
     /// When each origin may be asked next.
     next_slot: Mutex<HashMap<String, Instant>>,
     /// Origins that asked to be left alone for longer than
