@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use gleaner_crawl::{crawl, CrawlOptions, HttpOptions, WarcRecorder};
+use gleaner_crawl::{crawl, CrawlOptions, WarcRecorder};
 
 use crate::flags::CrawlArgs;
 use crate::UsageError;
@@ -16,12 +16,19 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     if args.max_pages == 0 {
         return Err(UsageError("--max-pages must be at least 1".into()).into());
     }
+    let most = gleaner::document::MAX_SUPPORTED_BYTES;
+    if args.max_bytes > most as u64 {
+        return Err(UsageError(format!(
+            "--max-bytes {}: more than the largest supported page, {most} bytes (1 GiB)",
+            args.max_bytes
+        ))
+        .into());
+    }
     let start = crate::fetch::parse_url(&args.url, args.source.as_deref())?;
-    let http = HttpOptions::default()
-        .user_agent(args.user_agent.clone())
-        .timeout(Duration::from_secs(args.timeout_secs.max(1)))
+    let http = crate::fetch::http_options(&args.network, &args.user_agent, args.timeout_secs)?
         .max_bytes(args.max_bytes)
         .delay(Duration::from_millis(args.delay_ms))
+        .max_time(Some(Duration::from_secs(args.max_time_secs)))
         .stay_on_site(!args.all_hosts);
     let source = crate::fetch::source_at(args.source.as_deref(), &start, http, args.max_bytes)?;
     let mut recorder = match &args.output {
@@ -79,7 +86,9 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!("{summary}");
     if stats.pages == 0 {
-        let why = first_error.unwrap_or_else(|| "nothing to fetch".into());
+        let why = first_error
+            .or_else(|| stats.stopped_by.map(|cap| format!("stopped by {cap}")))
+            .unwrap_or_else(|| "nothing to fetch".into());
         anyhow::bail!("no page fetched: {why}");
     }
     Ok(ExitCode::SUCCESS)

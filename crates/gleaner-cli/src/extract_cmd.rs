@@ -140,7 +140,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
                 url_failed += 1;
                 eprintln!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
             }
-            let name = gleaner_batch::Input::from_bytes(url.as_str(), Vec::new());
+            // Under -o DIR: HOST[_PORT]/PATH, never `http:/…`.
+            let mut name = gleaner_batch::Input::from_bytes(url.as_str(), Vec::new());
+            name.relative = gleaner_crawl::output_name(&url);
             match sink.write(&name, &record) {
                 Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
                 other => other?,

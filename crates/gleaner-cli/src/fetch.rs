@@ -10,7 +10,7 @@ use gleaner_batch::{Job, Record, SiteTraining};
 use gleaner_crawl::training::{links_training, menu_training};
 use gleaner_crawl::{DirSource, HttpOptions, HttpSource, PageSource, Url, WarcSource};
 
-use crate::flags::{FetchArgs, SiteTraining as Mode};
+use crate::flags::{FetchArgs, NetworkArgs, SiteTraining as Mode};
 use crate::UsageError;
 
 /// Is this input a URL rather than a file?
@@ -21,6 +21,14 @@ pub fn is_url(input: &Path) -> bool {
 /// The URL of an input; with an offline folder a bare path is read under
 /// `http://localhost/`.
 pub fn parse_url(input: &str, source: Option<&Path>) -> Result<Url, UsageError> {
+    if input.len() > gleaner_crawl::DEFAULT_MAX_URL_LEN {
+        let head: String = input.chars().take(60).collect();
+        return Err(UsageError(format!(
+            "{head}…: URL too long: {} bytes, more than {}",
+            input.len(),
+            gleaner_crawl::DEFAULT_MAX_URL_LEN
+        )));
+    }
     match Url::parse(input) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
         Ok(url) => Err(UsageError(format!("{input}: not an http(s) URL ({})", url.scheme()))),
@@ -41,12 +49,29 @@ pub fn page_source(
     start: &Url,
     max_bytes: u64,
 ) -> anyhow::Result<Box<dyn PageSource + Sync>> {
-    let http = HttpOptions::default()
-        .user_agent(fetch.user_agent.clone())
-        .timeout(Duration::from_secs(fetch.timeout_secs.max(1)))
+    let max_time = (fetch.max_time_secs > 0).then(|| Duration::from_secs(fetch.max_time_secs));
+    let http = http_options(&fetch.network, &fetch.user_agent, fetch.timeout_secs)?
         .max_bytes(max_bytes)
-        .delay(Duration::from_millis(fetch.delay_ms));
+        .delay(Duration::from_millis(fetch.delay_ms))
+        .max_time(max_time);
     source_at(fetch.source.as_deref(), start, http, max_bytes)
+}
+
+/// The HTTP options every fetching command shares: the user agent, the
+/// timeout, the address policy and the longest `Retry-After` waited for.
+///
+/// # Errors
+/// An `--allow-private-origin` that is not a URL.
+pub fn http_options(
+    network: &NetworkArgs,
+    user_agent: &str,
+    timeout_secs: u64,
+) -> Result<HttpOptions, UsageError> {
+    Ok(HttpOptions::default()
+        .user_agent(user_agent)
+        .timeout(Duration::from_secs(timeout_secs.max(1)))
+        .address_policy(network.policy()?)
+        .max_retry_after(Duration::from_secs(network.max_retry_after_secs)))
 }
 
 /// The folder or WARC file at `path`, or the web with `http` when there

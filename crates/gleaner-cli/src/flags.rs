@@ -680,13 +680,75 @@ pub struct FetchArgs {
     #[arg(long, value_name = "S", default_value = gleaner_crawl::DEFAULT_USER_AGENT)]
     pub user_agent: String,
 
-    /// Longest time for one request, in seconds.
+    /// Longest time for one page's fetch, every redirect hop included,
+    /// in seconds (robots.txt, fetched once per site, has as long again).
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub timeout_secs: u64,
 
     /// Least time between two requests to one host, in milliseconds.
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub delay_ms: u64,
+
+    /// Longest time for all fetching of the command, in seconds, fetches
+    /// under way included (0: no limit). With --site-training, running
+    /// out ends the training with the pages it has; the page is still
+    /// extracted.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_time_secs: u64,
+
+    /// Which addresses may be fetched, and how long a host may ask to wait.
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+/// Which addresses fetches may reach, and how long a host may ask them to
+/// wait (`extract`, `template extract`, `crawl`).
+#[derive(Debug, Clone, Args)]
+pub struct NetworkArgs {
+    /// Fetch from loopback, private and link-local addresses too
+    /// (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, fc00::/7,
+    /// 169.254/16, fe80::/10, …): for an intranet or a server on this
+    /// machine. Cloud metadata endpoints (169.254.169.254, fd00:ec2::254,
+    /// …), 0.0.0.0, multicast and reserved addresses are never fetched.
+    #[arg(long)]
+    pub allow_private_addresses: bool,
+
+    /// Allow loopback, private and link-local addresses for this origin
+    /// only (scheme, host and port: `http://127.0.0.1:8080`), repeatable:
+    /// a local server or one intranet site, while links and redirects to
+    /// other ports and hosts of the network stay refused.
+    #[arg(long, value_name = "URL")]
+    pub allow_private_origin: Vec<String>,
+
+    /// Longest `Retry-After` of a 429 or 503 answer that is waited for, in
+    /// seconds (the page is then asked again, at most twice); a host that
+    /// asks for longer is not asked again until that time has passed.
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    pub max_retry_after_secs: u64,
+}
+
+impl NetworkArgs {
+    /// The address policy these flags ask for.
+    ///
+    /// # Errors
+    /// An `--allow-private-origin` that is not an http(s) URL with a host.
+    pub fn policy(&self) -> Result<gleaner_crawl::AddressPolicy, UsageError> {
+        let mut policy =
+            gleaner_crawl::AddressPolicy::default().allow_private(self.allow_private_addresses);
+        for origin in &self.allow_private_origin {
+            match gleaner_crawl::Url::parse(origin) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {
+                    policy = policy.allow_private_origin(&url);
+                }
+                _ => {
+                    return Err(UsageError(format!(
+                        "--allow-private-origin {origin}: not an http(s) URL with a host"
+                    )))
+                }
+            }
+        }
+        Ok(policy)
+    }
 }
 
 /// How `--site-training` learns a page's template from its links.
@@ -971,7 +1033,8 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub max_pages: usize,
 
-    /// Largest page body in bytes; larger pages are skipped unread.
+    /// Largest page body in bytes, after content decoding (at most 1
+    /// GiB); larger pages are skipped unread.
     #[arg(long, value_name = "N", default_value_t = 10 << 20)]
     pub max_bytes: u64,
 
@@ -979,11 +1042,14 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub delay_ms: u64,
 
-    /// Longest time for one request (connect, headers, body), in seconds.
+    /// Longest time for one page's fetch, every redirect hop included
+    /// (connect, headers, body), in seconds; robots.txt, fetched once per
+    /// site, has as long again.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub timeout_secs: u64,
 
-    /// No new request after this many seconds.
+    /// The crawl ends after this many seconds, fetches under way
+    /// included.
     #[arg(long, value_name = "N", default_value_t = 600)]
     pub max_time_secs: u64,
 
@@ -999,6 +1065,10 @@ pub struct CrawlArgs {
     /// Follow links (and redirects) to other hosts too.
     #[arg(long)]
     pub all_hosts: bool,
+
+    /// Which addresses may be fetched, and how long a host may ask to wait.
+    #[command(flatten)]
+    pub network: NetworkArgs,
 
     /// Crawl offline: a folder served as the site (the start URL's
     /// `scheme://host/` is the folder), or a WARC file to replay.

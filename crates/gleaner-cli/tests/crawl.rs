@@ -1,6 +1,7 @@
 //! `gleaner crawl`: crawl a real site served on 127.0.0.1 by the test,
 //! write WARC, replay it offline, crawl a folder, obey --user-agent in
-//! robots.txt.
+//! robots.txt. Each test allows its own server's origin only
+//! (`--allow-private-origin`).
 
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
@@ -28,9 +29,12 @@ fn crawl_writes_warc_and_the_replay_gives_the_same_pages() {
     let archive_arg = archive.to_str().unwrap();
     let server = Server::site(&site_dir("linux-shell"));
     let start = server.url("/index.html");
+    let origin = server.origin();
     let live = gleaner(&[
         "crawl",
         &start,
+        "--allow-private-origin",
+        &origin,
         "--max-pages",
         "100",
         "--delay-ms",
@@ -83,14 +87,23 @@ fn user_agent_is_what_robots_txt_rules_match() {
         _ => Reply::html("<p>hello</p>"),
     });
     let start = server.url("/");
-    let refused =
-        gleaner(&["crawl", &start, "--delay-ms", "0", "--user-agent", "pickybot/2.0 (test)"]);
+    let origin = server.origin();
+    let refused = gleaner(&[
+        "crawl",
+        &start,
+        "--delay-ms",
+        "0",
+        "--user-agent",
+        "pickybot/2.0 (test)",
+        "--allow-private-origin",
+        &origin,
+    ]);
     assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("1 robots"), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("no page fetched"), "{}", stderr(&refused));
     assert_eq!(server.requests(), ["/robots.txt"]);
 
-    let allowed = gleaner(&["crawl", &start, "--delay-ms", "0"]);
+    let allowed = gleaner(&["crawl", &start, "--delay-ms", "0", "--allow-private-origin", &origin]);
     assert!(allowed.status.success(), "{}", stderr(&allowed));
     assert_eq!(lines(&allowed), [start]);
 }

@@ -62,10 +62,21 @@ fn gold(case: &Case) -> String {
     render::text(&doc, &Selection::subtree(&doc, region))
 }
 
-/// The jsonl record of `gleaner extract URL` with extra flags.
+/// The origin of a URL (`http://127.0.0.1:PORT`): what a test allows.
+fn origin(url: &str) -> String {
+    gleaner_crawl::Url::parse(url).expect("url").origin().ascii_serialization()
+}
+
+/// The jsonl record of `gleaner extract URL` with extra flags, allowed to
+/// fetch from the URL's own origin (the test's server on 127.0.0.1).
 fn extract(url: &str, extra: &[&str]) -> serde_json::Value {
-    let out =
-        run_ok(gleaner().args(["extract", "-f", "jsonl", "--delay-ms", "0"]).arg(url).args(extra));
+    let out = run_ok(
+        gleaner()
+            .args(["extract", "-f", "jsonl", "--delay-ms", "0", "--allow-private-origin"])
+            .arg(origin(url))
+            .arg(url)
+            .args(extra),
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON record")
 }
 
@@ -124,7 +135,8 @@ fn template_extract_holds_navigation_and_footer_and_no_article_text() {
     let html_path = dir.path().join("template.html");
     let out = run_ok(
         gleaner()
-            .args(["template", "extract", "--delay-ms", "0", "--format", "json", "-o"])
+            .args(["template", "extract", "--delay-ms", "0", "--format", "json"])
+            .args(["--allow-private-origin", &server.origin(), "-o"])
             .arg(&html_path)
             .arg(&url),
     );
@@ -173,6 +185,7 @@ fn a_url_that_cannot_be_fetched_is_a_failed_record() {
     let server = Server::site(&site_dir("linux-shell"));
     let out = gleaner()
         .args(["extract", "-f", "jsonl", "--delay-ms", "0", "--site-training", "links"])
+        .args(["--allow-private-origin", &server.origin()])
         .arg(server.url("/no-such-page/"))
         .output()
         .expect("runs");

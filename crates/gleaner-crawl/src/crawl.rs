@@ -18,8 +18,10 @@ pub struct CrawlOptions {
     /// Most requests made, failed ones included (robots and off-site
     /// refusals cost none). Default `None`: twice `max_pages` plus 20.
     pub max_attempts: Option<usize>,
-    /// No new fetch starts after this much time; fetches under way finish
-    /// within the source's own timeout. Default 10 minutes.
+    /// The crawl ends this long after it starts: no fetch starts later,
+    /// and fetches under way are cut off then (through
+    /// [`PageSource::fetch_within`]; their URLs count as unvisited).
+    /// Default 10 minutes.
     pub max_time: Duration,
     /// Follow links to any host; by default only the start page's site
     /// (host and port, see [`same_site`]).
@@ -120,6 +122,8 @@ pub struct Crawl<'s, S: ?Sized> {
     ready: VecDeque<Visit>,
     stats: CrawlStats,
     started: Instant,
+    /// A source said the time is up (its own limit, or the crawl's).
+    out_of_time: bool,
     finished: bool,
 }
 
@@ -156,6 +160,7 @@ pub fn crawl<'s, S: PageSource + Sync + ?Sized>(
         ready: VecDeque::new(),
         stats: CrawlStats::default(),
         started: Instant::now(),
+        out_of_time: false,
         finished: false,
     };
     crawl.known.insert(url_key(&start));
@@ -184,7 +189,7 @@ impl<S: PageSource + Sync + ?Sized> Crawl<'_, S> {
             Some("max-pages")
         } else if self.stats.attempts >= self.options.attempts_cap() {
             Some("max-attempts")
-        } else if self.started.elapsed() >= self.options.max_time {
+        } else if self.out_of_time || self.started.elapsed() >= self.options.max_time {
             Some("max-time")
         } else {
             None
@@ -209,12 +214,15 @@ impl<S: PageSource + Sync + ?Sized> Crawl<'_, S> {
     }
 
     fn fetch_batch(&self, batch: &[(Url, usize)]) -> Vec<Result<Fetched, CrawlError>> {
+        let deadline = self.started.checked_add(self.options.max_time);
         if let [(url, _)] = batch {
-            return vec![self.source.fetch(url)];
+            return vec![self.source.fetch_within(url, deadline)];
         }
         std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                batch.iter().map(|(url, _)| scope.spawn(move || self.source.fetch(url))).collect();
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|(url, _)| scope.spawn(move || self.source.fetch_within(url, deadline)))
+                .collect();
             handles
                 .into_iter()
                 .map(|h| {
@@ -229,6 +237,13 @@ impl<S: PageSource + Sync + ?Sized> Crawl<'_, S> {
     fn take(&mut self, url: Url, depth: usize, result: Result<Fetched, CrawlError>) {
         let page = match result {
             Ok(page) => page,
+            // Cut off by the crawl's own deadline: not a failure of the
+            // page, which stays unvisited.
+            Err(CrawlError::OutOfTime) => {
+                self.out_of_time = true;
+                self.queue.push_front((url, depth));
+                return;
+            }
             Err(e) => {
                 if !e.before_request() {
                     self.stats.attempts += 1;

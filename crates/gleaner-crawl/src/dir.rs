@@ -125,6 +125,7 @@ impl PageSource for DirSource {
             headers,
             redirects,
             body,
+            encoded_body: None,
         })
     }
 }

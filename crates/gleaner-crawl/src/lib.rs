@@ -4,9 +4,12 @@
 //! through one trait, [`PageSource`], with three sources:
 //!
 //! - [`HttpSource`]: HTTP(S) with reqwest and rustls. It obeys
-//!   `robots.txt`, waits between requests to a host, follows redirects
-//!   itself (on the same host unless told otherwise, with loop detection),
-//!   caps time and bytes, and skips responses that are not HTML.
+//!   `robots.txt`, waits between requests to a host (and as long as a
+//!   `Retry-After` asks, within a cap), follows redirects itself (on the
+//!   same host unless told otherwise, with loop detection), connects only
+//!   to addresses its [`AddressPolicy`] allows, decodes `Content-Encoding`
+//!   within the byte cap, caps time and bytes, and skips responses that
+//!   are not HTML.
 //! - [`DirSource`]: a local folder served as a site (`x/` ↔ `x/index.html`).
 //! - [`WarcSource`]: a WARC file written by [`WarcRecorder`] (or another
 //!   crawler), so a crawl can be replayed offline and every experiment
@@ -24,7 +27,9 @@
 //!
 //! The API is blocking; the HTTP source runs its own small tokio runtime.
 
+mod address;
 mod crawl;
+mod decode;
 mod dir;
 mod http;
 mod links;
@@ -54,12 +59,15 @@ pub mod warc {
 
 pub use url::Url;
 
+pub use crate::address::{
+    check_ip, AddressClass, AddressError, AddressPolicy, Admission, GuardedResolver,
+};
 pub use crate::crawl::{crawl, Crawl, CrawlOptions, CrawlStats, Visit};
 pub use crate::dir::DirSource;
-pub use crate::http::{HttpOptions, HttpSource, DEFAULT_USER_AGENT};
+pub use crate::http::{HttpOptions, HttpSource, DEFAULT_MAX_URL_LEN, DEFAULT_USER_AGENT};
 pub use crate::links::{page_links, PageLinks};
 pub use crate::sniff::{looks_like_html, parse_content_type};
-pub use crate::urls::{clean_url, same_site, url_key};
+pub use crate::urls::{clean_url, output_name, same_origin, same_site, url_key};
 pub use crate::warc_io::{WarcRecorder, WarcSource};
 
 /// A page as a source delivered it.
@@ -80,8 +88,13 @@ pub struct Fetched {
     pub headers: Vec<(String, String)>,
     /// The redirects followed before [`Fetched::url`], in order.
     pub redirects: Vec<Redirect>,
-    /// The response body as sent (no content decoding).
+    /// The page's bytes: the response body with its `Content-Encoding`
+    /// (gzip, deflate, br, zstd) undone.
     pub body: Vec<u8>,
+    /// The body as sent, when the server applied a `Content-Encoding`
+    /// (`None` when [`Fetched::body`] is that already): what a WARC
+    /// response record stores beside the headers as received.
+    pub encoded_body: Option<Vec<u8>>,
 }
 
 impl Fetched {
@@ -118,11 +131,34 @@ pub trait PageSource {
     /// # Errors
     /// A typed [`CrawlError`] for this page.
     fn fetch(&self, url: &Url) -> Result<Fetched, CrawlError>;
+
+    /// [`PageSource::fetch`], ending by `deadline` (a crawl's `max_time`)
+    /// with [`CrawlError::OutOfTime`], even in the middle of a request.
+    /// Sources without waits (a folder, an archive) ignore it.
+    ///
+    /// # Errors
+    /// As [`PageSource::fetch`], and [`CrawlError::OutOfTime`].
+    fn fetch_within(
+        &self,
+        url: &Url,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Fetched, CrawlError> {
+        let _ = deadline;
+        self.fetch(url)
+    }
 }
 
 impl<S: PageSource + ?Sized> PageSource for &S {
     fn fetch(&self, url: &Url) -> Result<Fetched, CrawlError> {
         (**self).fetch(url)
+    }
+
+    fn fetch_within(
+        &self,
+        url: &Url,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Fetched, CrawlError> {
+        (**self).fetch_within(url, deadline)
     }
 }
 
@@ -130,15 +166,28 @@ impl<S: PageSource + ?Sized> PageSource for Box<S> {
     fn fetch(&self, url: &Url) -> Result<Fetched, CrawlError> {
         (**self).fetch(url)
     }
+
+    fn fetch_within(
+        &self,
+        url: &Url,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Fetched, CrawlError> {
+        (**self).fetch_within(url, deadline)
+    }
 }
 
 /// Why a page was not delivered.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CrawlError {
-    /// The request (connect, headers and body) took longer than the timeout.
+    /// The fetch (every redirect hop: connect, headers and body) took
+    /// longer than the timeout.
     #[error("timed out after {0:?}")]
     Timeout(std::time::Duration),
+    /// The time limit of the whole run (a crawl's `max_time`, the
+    /// source's `max_time`) ran out before or during the fetch.
+    #[error("out of time: the run's time limit (--max-time-secs) ran out")]
+    OutOfTime,
     /// The body is larger than the byte cap; it was not read whole.
     #[error("body larger than {limit} bytes")]
     TooLarge {
@@ -160,6 +209,47 @@ pub enum CrawlError {
     /// `robots.txt` disallows the URL for our user agent.
     #[error("disallowed by robots.txt")]
     RobotsDisallowed,
+    /// `robots.txt` answered with this server error (5xx, or 429 without a
+    /// usable `Retry-After`): RFC 9309 §2.3.1.4 says to assume the whole
+    /// site is disallowed while it does.
+    #[error(
+        "robots.txt answered HTTP {0}: nothing on the site is fetched while it fails (RFC 9309)"
+    )]
+    RobotsUnavailable(u16),
+    /// The address policy refused the URL's host or what it resolves to,
+    /// or the host name could not be resolved.
+    #[error("{0}")]
+    Address(AddressError),
+    /// The origin answered 429 or 503 asking to wait longer than the
+    /// source waits ([`HttpOptions::max_retry_after`]): it is not asked
+    /// again until then.
+    #[error(
+        "{origin} answered HTTP {status} asking to wait {} s (Retry-After), longer than the {} s \
+         gleaner waits (--max-retry-after-secs): not asking it again until then",
+        wait.as_secs(),
+        most.as_secs()
+    )]
+    BackedOff {
+        /// The origin (`scheme://host:port`).
+        origin: String,
+        /// 429 or 503.
+        status: u16,
+        /// The wait it asked for.
+        wait: std::time::Duration,
+        /// The longest wait the source honours.
+        most: std::time::Duration,
+    },
+    /// The URL is longer than the source requests.
+    #[error("URL too long: {len} bytes, more than {limit}")]
+    UrlTooLong {
+        /// The URL's length in bytes.
+        len: usize,
+        /// The limit ([`HttpOptions::max_url_len`]).
+        limit: usize,
+    },
+    /// The body's `Content-Encoding` is unknown or its bytes are corrupt.
+    #[error("cannot decode the body: {0}")]
+    ContentEncoding(String),
     /// The URL (or a redirect target) is outside the crawl's site.
     #[error("off-site: {0}")]
     OffSite(Url),
@@ -195,6 +285,13 @@ impl CrawlError {
     pub fn reason(&self) -> String {
         match self {
             CrawlError::Timeout(_) => "timeout".into(),
+            CrawlError::OutOfTime => "max-time".into(),
+            CrawlError::RobotsUnavailable(_) => "robots-unavailable".into(),
+            CrawlError::Address(AddressError::Dns { .. }) => "dns".into(),
+            CrawlError::Address(_) => "refused-address".into(),
+            CrawlError::BackedOff { .. } => "backed-off".into(),
+            CrawlError::UrlTooLong { .. } => "url-too-long".into(),
+            CrawlError::ContentEncoding(_) => "bad-encoding".into(),
             CrawlError::TooLarge { .. } => "too-large".into(),
             CrawlError::RedirectLoop(_) => "redirect-loop".into(),
             CrawlError::TooManyRedirects(_) => "too-many-redirects".into(),
@@ -213,14 +310,59 @@ impl CrawlError {
     }
 
     /// Whether the failure happened before anything was requested (robots,
-    /// off-site, scheme): such failures do not use up the crawl's attempts.
+    /// off-site, scheme, address policy, a host backed off, a URL too
+    /// long): such failures do not use up the crawl's attempts.
     pub fn before_request(&self) -> bool {
         matches!(
             self,
             CrawlError::RobotsDisallowed
+                | CrawlError::RobotsUnavailable(_)
                 | CrawlError::OffSite(_)
                 | CrawlError::UnsupportedScheme(_)
+                | CrawlError::Address(AddressError::Refused { .. })
+                | CrawlError::BackedOff { .. }
+                | CrawlError::UrlTooLong { .. }
         )
+    }
+
+    /// A copy of this error (an I/O error keeps its kind and message):
+    /// one `robots.txt` failure is every page's of that origin.
+    pub fn duplicate(&self) -> CrawlError {
+        use CrawlError as E;
+        match self {
+            E::Timeout(d) => E::Timeout(*d),
+            E::OutOfTime => E::OutOfTime,
+            E::TooLarge { limit } => E::TooLarge { limit: *limit },
+            E::RedirectLoop(u) => E::RedirectLoop(u.clone()),
+            E::TooManyRedirects(n) => E::TooManyRedirects(*n),
+            E::BadRedirect { status } => E::BadRedirect { status: *status },
+            E::RobotsDisallowed => E::RobotsDisallowed,
+            E::RobotsUnavailable(s) => E::RobotsUnavailable(*s),
+            E::Address(e) => E::Address(e.clone()),
+            E::BackedOff { origin, status, wait, most } => {
+                E::BackedOff { origin: origin.clone(), status: *status, wait: *wait, most: *most }
+            }
+            E::UrlTooLong { len, limit } => E::UrlTooLong { len: *len, limit: *limit },
+            E::ContentEncoding(m) => E::ContentEncoding(m.clone()),
+            E::OffSite(u) => E::OffSite(u.clone()),
+            E::UnsupportedScheme(s) => E::UnsupportedScheme(s.clone()),
+            E::NotHtml(m) => E::NotHtml(m.clone()),
+            E::Status(s) => E::Status(*s),
+            E::NotFound => E::NotFound,
+            E::Duplicate(u) => E::Duplicate(u.clone()),
+            E::Network(m) => E::Network(m.clone()),
+            E::Io(e) => E::Io(std::io::Error::new(e.kind(), e.to_string())),
+            E::Warc(m) => E::Warc(m.clone()),
+        }
+    }
+}
+
+impl From<AddressError> for CrawlError {
+    fn from(e: AddressError) -> CrawlError {
+        match e {
+            AddressError::Scheme(s) => CrawlError::UnsupportedScheme(s),
+            other => CrawlError::Address(other),
+        }
     }
 }
 

@@ -12,14 +12,25 @@
 //!
 //! Both fetch through any [`PageSource`], so they run on the web, on a
 //! folder served as a site, or on a WARC archive of an earlier crawl.
+//! They follow links on the key page's origin only (scheme, host and
+//! port: another port is another server).
+//!
+//! Fetching and extracting have separate budgets (issue 31): the key
+//! page's time budget (`ParseOptions::time_budget`) covers its parse and
+//! its extraction, not the time spent fetching the training pages, so a
+//! key page is never lost because its site is slow or asks for a long
+//! `Crawl-delay`. A source out of time ([`CrawlError::OutOfTime`]) ends
+//! the training with the pages fetched so far.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use gleaner::template::etdm::{menu_template, EtdmConfig};
 use gleaner::template::menu::{complete_subdigraph, links, MenuConfig};
 use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel};
 use gleaner::Document;
 
+use crate::urls::same_origin;
 use crate::{CrawlError, Fetched, PageSource, Url};
 
 /// How many of the key page's links [`links_training`] fetches at most.
@@ -76,7 +87,11 @@ pub fn fetch_page(
     url: &Url,
     parse: &gleaner::ParseOptions,
 ) -> Result<KeyPage, CrawlError> {
-    let fetched = source.fetch(url)?;
+    parse_page(source.fetch(url)?, parse)
+}
+
+/// Parses a fetched page as [`fetch_page`] does.
+fn parse_page(fetched: Fetched, parse: &gleaner::ParseOptions) -> Result<KeyPage, CrawlError> {
     let options = fetched
         .parse_options(parse)
         .max_bytes(fetched.body.len().clamp(1, gleaner::document::MAX_SUPPORTED_BYTES))
@@ -86,11 +101,41 @@ pub fn fetch_page(
     Ok(KeyPage { fetched, doc })
 }
 
-/// Gottron's training set: the key page's same-site links (at most
+/// Fetches and parses the key page, and says how long the parse took.
+fn fetch_key(
+    source: &dyn PageSource,
+    url: &Url,
+    parse: &gleaner::ParseOptions,
+) -> Result<(KeyPage, Duration), CrawlError> {
+    let fetched = source.fetch(url)?;
+    let began = Instant::now();
+    let key = parse_page(fetched, parse)?;
+    Ok((key, began.elapsed()))
+}
+
+/// The key page with the rest of its time budget started afresh: what
+/// its parse left of `parse.time_budget` is its extraction's, however
+/// long the training pages took to fetch.
+fn rearm(key: KeyPage, parse: &gleaner::ParseOptions, parse_time: Duration) -> KeyPage {
+    let rest = parse.time_budget.map(|b| b.saturating_sub(parse_time));
+    let doc = key.doc.with_deadline(gleaner::document::Deadline::starting_now(rest));
+    KeyPage { fetched: key.fetched, doc }
+}
+
+/// The key page's links ([`links`]) on its own origin.
+fn origin_links(doc: &Document, page: &Url) -> Vec<String> {
+    links(doc, page.as_str())
+        .into_iter()
+        .filter(|l| Url::parse(l).is_ok_and(|u| same_origin(&u, page)))
+        .collect()
+}
+
+/// Gottron's training set: the key page's links on its origin (at most
 /// `max_links`, in document order) are fetched, the pages clustered with
 /// `site` options (CP by default), and the key page's cluster learned as
 /// a [`TemplateModel`] when it has at least `site.min_cluster` pages.
-/// Linked pages that fail to load are skipped.
+/// Linked pages that fail to load are skipped; once the source is out of
+/// time the training ends with the pages it has.
 ///
 /// # Errors
 /// The key page itself cannot be fetched or parsed.
@@ -101,15 +146,19 @@ pub fn links_training(
     site: &SiteOptions,
     parse: &gleaner::ParseOptions,
 ) -> Result<LinksTraining, CrawlError> {
-    let key = fetch_page(source, key_url, parse)?;
-    let targets = links(&key.doc, key.fetched.url.as_str());
+    let (key, parse_time) = fetch_key(source, key_url, parse)?;
+    let targets = origin_links(&key.doc, &key.fetched.url);
     let key_summary = PageSummary::of(&key.doc, site);
     let mut summaries = Vec::new();
     let mut names = vec![key.fetched.url.to_string()];
     let mut pages_fetched = 0;
     for target in targets.iter().take(max_links) {
         let Ok(url) = Url::parse(target) else { continue };
-        let Ok(page) = fetch_page(source, &url, parse) else { continue };
+        let page = match fetch_page(source, &url, parse) {
+            Ok(page) => page,
+            Err(CrawlError::OutOfTime) => break,
+            Err(_) => continue,
+        };
         pages_fetched += 1;
         let summary = PageSummary::of(&page.doc, site);
         // A copy of the key page would make its content "template".
@@ -119,6 +168,7 @@ pub fn links_training(
         summaries.push(Some(summary));
         names.push(page.fetched.url.to_string());
     }
+    let key = rearm(key, parse, parse_time);
     summaries.insert(0, Some(key_summary));
     let learned = SiteTemplates::learn(&summaries, &names, site);
     let model = learned.model_of(0).map(|m| TemplateModel::clone(m));
@@ -139,16 +189,28 @@ pub fn menu_training(
     etdm: &EtdmConfig,
     parse: &gleaner::ParseOptions,
 ) -> Result<MenuTraining, CrawlError> {
-    let key = fetch_page(source, key_url, parse)?;
-    let key_links = links(&key.doc, key.fetched.url.as_str());
+    let (key, parse_time) = fetch_key(source, key_url, parse)?;
+    let key_links = origin_links(&key.doc, &key.fetched.url);
     let mut loaded: HashMap<String, Document> = HashMap::new();
+    let mut out_of_time = false;
     let found = complete_subdigraph(&key_links, menu, |link| {
+        if out_of_time {
+            return None;
+        }
         let url = Url::parse(link).ok()?;
-        let page = fetch_page(source, &url, parse).ok()?;
-        let out = links(&page.doc, page.fetched.url.as_str());
+        let page = match fetch_page(source, &url, parse) {
+            Ok(page) => page,
+            Err(CrawlError::OutOfTime) => {
+                out_of_time = true;
+                return None;
+            }
+            Err(_) => return None,
+        };
+        let out = origin_links(&page.doc, &page.fetched.url);
         loaded.insert(link.to_string(), page.doc);
         Some(out)
     });
+    let key = rearm(key, parse, parse_time);
     let others: Vec<&Document> = found.pages.iter().filter_map(|p| loaded.get(p)).collect();
     let template = if others.is_empty() {
         vec![false; key.doc.len()]

@@ -95,6 +95,72 @@ pub fn same_site(a: &Url, b: &Url) -> bool {
         || (a.port().is_none() && b.port().is_none())
 }
 
+/// Whether `a` and `b` have one origin (RFC 6454 §4): the same scheme,
+/// host and port (a default port counts as given). Stricter than
+/// [`same_site`], which lets a site move from http to https.
+pub fn same_origin(a: &Url, b: &Url) -> bool {
+    a.origin() == b.origin()
+}
+
+/// The longest file name [`output_name`] makes, in bytes (file systems
+/// allow 255; room is left for the output's extension and a `-N`).
+const MAX_NAME_BYTES: usize = 200;
+
+/// A relative path to write a page fetched from `url` under (`-o DIR`):
+/// `HOST[_PORT]/SEGMENT/…/NAME`, never absolute, never `..`, no `:` or
+/// `\`, every name at most 200 bytes. A path ending in `/` is
+/// `…/index`; a query becomes `_q` and a hash of it after the last name,
+/// so `?page=2` and `?page=3` do not overwrite each other.
+///
+/// ```
+/// use gleaner_crawl::{output_name, Url};
+/// let name = |s: &str| output_name(&Url::parse(s).unwrap());
+/// assert_eq!(name("http://example.com/a/b.html"), std::path::Path::new("example.com/a/b.html"));
+/// assert_eq!(name("https://127.0.0.1:8080/"), std::path::Path::new("127.0.0.1_8080/index"));
+/// assert_eq!(name("http://[::1]/x/"), std::path::Path::new("___1_/x/index"));
+/// ```
+pub fn output_name(url: &Url) -> std::path::PathBuf {
+    let mut host = url.host_str().map(safe_name).unwrap_or_else(|| "no-host".to_string());
+    if let Some(port) = url.port() {
+        host.push_str(&format!("_{port}"));
+    }
+    let mut path = std::path::PathBuf::from(host);
+    let segments: Vec<&str> = url.path_segments().map(Iterator::collect).unwrap_or_default();
+    let (last, dirs) = segments.split_last().unwrap_or((&"", &[]));
+    for dir in dirs.iter().filter(|d| !d.is_empty()) {
+        path.push(safe_name(dir));
+    }
+    let mut name = if last.is_empty() { "index".to_string() } else { safe_name(last) };
+    if let Some(query) = url.query() {
+        name.push_str(&format!("_q{:016x}", fnv1a(query.as_bytes())));
+    }
+    path.push(name);
+    path
+}
+
+/// A path segment as a file name: percent-escapes kept, every byte but
+/// ASCII letters, digits and `-._~%+=,@` made `_`, `.` and `..` made
+/// `_`, cut to [`MAX_NAME_BYTES`].
+fn safe_name(segment: &str) -> String {
+    let mut out: String = segment
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "-._~%+=,@".contains(c) { c } else { '_' })
+        .collect();
+    if out.chars().all(|c| c == '.') {
+        out = "_".repeat(out.len().max(1));
+    }
+    out.truncate(MAX_NAME_BYTES);
+    out
+}
+
+/// FNV-1a, 64 bits: a stable hash (the same on every run and platform),
+/// for names only.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +201,33 @@ mod tests {
         assert!(same_site(&u("http://127.0.0.1:8000/a"), &u("http://127.0.0.1:8000/b")));
         assert!(!same_site(&u("http://127.0.0.1:8000/a"), &u("http://127.0.0.1:8001/a")));
         assert!(!same_site(&u("http://e.com/a"), &u("http://www.e.com/a")));
+        assert!(same_origin(&u("http://e.com:80/a"), &u("http://e.com/b")));
+        assert!(!same_origin(&u("http://e.com/a"), &u("https://e.com/b")));
+        assert!(!same_origin(&u("http://e.com:8000/a"), &u("http://e.com:8001/a")));
+    }
+
+    #[test]
+    fn issue_31_output_names_are_relative_and_safe() {
+        use std::path::{Component, Path};
+        let name = |s: &str| output_name(&u(s));
+        assert_eq!(name("http://e.com"), Path::new("e.com/index"));
+        assert_eq!(name("http://e.com/a/b/"), Path::new("e.com/a/b/index"));
+        assert_eq!(name("http://e.com/a//b.html"), Path::new("e.com/a/b.html"));
+        assert_eq!(name("http://e.com/%2e%2e/x"), Path::new("e.com/x"));
+        assert_eq!(name("http://e.com/a%2fb"), Path::new("e.com/a%2fb"));
+        assert_eq!(name("http://e.com/a:b|c"), Path::new("e.com/a_b_c"));
+        let (p2, p3) = (name("http://e.com/list?page=2"), name("http://e.com/list?page=3"));
+        assert_ne!(p2, p3);
+        assert!(p2.to_str().unwrap().starts_with("e.com/list_q"));
+        let long = name(&format!("http://e.com/{}", "x".repeat(5000)));
+        assert!(long.file_name().unwrap().len() <= MAX_NAME_BYTES);
+        for url in ["http://e.com/../../etc/passwd", "http://e.com/./a/..", "http://[::1]:80/"] {
+            let path = name(url);
+            assert!(
+                path.components().all(|c| matches!(c, Component::Normal(_))),
+                "{url}: {path:?}"
+            );
+            assert!(!path.to_str().unwrap().contains(':'), "{url}: {path:?}");
+        }
     }
 }

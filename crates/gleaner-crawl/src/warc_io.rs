@@ -163,7 +163,11 @@ impl WarcRecorder {
             let headers = [("Location".to_string(), hop.to.to_string())];
             self.exchange(&hop.from, response_block(hop.status, &headers, b""))?;
         }
-        self.exchange(&page.url, response_block(page.status, &page.headers, &page.body))
+        // The body as sent (RFC 9110 §8.4: a `Content-Encoding` is part
+        // of the stored representation; WARC 1.1 §6.3 stores the response
+        // as received).
+        let body = page.encoded_body.as_deref().unwrap_or(&page.body);
+        self.exchange(&page.url, response_block(page.status, &page.headers, body))
     }
 
     /// Flushes and closes the file.
@@ -329,7 +333,16 @@ impl PageSource for WarcSource {
             let (content_type, charset) =
                 header("content-type").map(parse_content_type).unwrap_or_default();
             let declared_html = check_type(content_type.as_deref())?;
-            check_body(declared_html, &stored.body)?;
+            let codings = header("content-encoding").unwrap_or_default();
+            let (body, encoded_body) = if crate::decode::is_encoded(codings) {
+                let limit = gleaner::document::MAX_SUPPORTED_BYTES;
+                let decoded = crate::decode::decode(codings, &stored.body, limit, false)
+                    .map_err(|e| CrawlError::ContentEncoding(e.to_string()))?;
+                (decoded, Some(stored.body.clone()))
+            } else {
+                (stored.body.clone(), None)
+            };
+            check_body(declared_html, &body)?;
             return Ok(Fetched {
                 url: stored.url.clone(),
                 status: stored.status,
@@ -337,7 +350,8 @@ impl PageSource for WarcSource {
                 charset,
                 headers: stored.headers.clone(),
                 redirects,
-                body: stored.body.clone(),
+                body,
+                encoded_body,
             });
         }
     }
@@ -368,6 +382,7 @@ mod tests {
                     to: Url::parse("http://e.com/x/").unwrap(),
                 }],
                 body: b"<html><p>hi\r\n\r\n</p>\n".to_vec(),
+                encoded_body: None,
             };
             rec.write(&page).unwrap();
             assert_eq!(rec.records(), 5);

@@ -1,32 +1,20 @@
 //! A misbehaving server on 127.0.0.1: every failure is a typed error for
 //! that page, the crawl goes on, and time, bytes and requests stay bounded.
 
+mod common;
 mod server;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use gleaner_crawl::{
-    crawl, CrawlError, CrawlOptions, HttpOptions, HttpSource, PageSource, Url, Visit,
-};
+use common::{quick_for, url};
+use gleaner_crawl::{crawl, CrawlError, CrawlOptions, HttpOptions, HttpSource, PageSource, Visit};
 use server::{Reply, Server};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01";
 
 fn http(options: HttpOptions) -> HttpSource {
     HttpSource::new(options).unwrap()
-}
-
-fn quick() -> HttpOptions {
-    HttpOptions::default()
-        .delay(Duration::ZERO)
-        .timeout(Duration::from_secs(1))
-        .max_bytes(1 << 20)
-        .max_redirects(5)
-}
-
-fn url(s: &str) -> Url {
-    Url::parse(s).unwrap()
 }
 
 /// The misbehaving routes, and a hub page linking to all of them.
@@ -87,7 +75,7 @@ fn misbehave(target: &str) -> Reply {
 #[test]
 fn each_failure_is_a_typed_error() {
     let server = Server::start(misbehave);
-    let source = http(quick());
+    let source = http(quick_for(&[&server]));
     let fetch = |path: &str| source.fetch(&url(&server.url(path)));
 
     assert!(matches!(fetch("/loop/a"), Err(CrawlError::RedirectLoop(u)) if u.path() == "/loop/a"));
@@ -120,7 +108,7 @@ fn each_failure_is_a_typed_error() {
 #[test]
 fn a_slow_drip_is_cut_off_by_the_timeout() {
     let server = Server::start(misbehave);
-    let source = http(quick());
+    let source = http(quick_for(&[&server]));
     let started = Instant::now();
     let result = source.fetch(&url(&server.url("/drip")));
     assert!(matches!(result, Err(CrawlError::Timeout(_))), "{result:?}");
@@ -130,7 +118,7 @@ fn a_slow_drip_is_cut_off_by_the_timeout() {
 #[test]
 fn an_endless_body_is_capped_not_read_whole() {
     let server = Server::start(misbehave);
-    let source = http(quick().timeout(Duration::from_secs(5)));
+    let source = http(quick_for(&[&server]).timeout(Duration::from_secs(5)));
     let started = Instant::now();
     let result = source.fetch(&url(&server.url("/endless")));
     assert!(matches!(result, Err(CrawlError::TooLarge { limit: 1_048_576 })), "{result:?}");
@@ -147,7 +135,7 @@ fn an_endless_body_is_capped_not_read_whole() {
 #[test]
 fn a_crawl_goes_on_past_every_failure() {
     let server = Server::start(misbehave);
-    let source = http(quick());
+    let source = http(quick_for(&[&server]));
     let options = CrawlOptions::default().max_pages(50).max_time(Duration::from_secs(30));
     let started = Instant::now();
     let mut run = crawl(&url(&server.url("/")), &source, &options);
@@ -189,7 +177,7 @@ fn robots_txt_disallow_is_obeyed() {
         _ => Reply::status(404),
     }
     });
-    let source = http(quick());
+    let source = http(quick_for(&[&server]));
     let options = CrawlOptions::default().max_time(Duration::from_secs(30));
     let visits: Vec<Visit> = crawl(&url(&server.url("/")), &source, &options).collect();
     let disallowed: Vec<&str> = visits
@@ -207,7 +195,7 @@ fn robots_txt_disallow_is_obeyed() {
     assert_eq!(server.requests().len(), 4, "{:?}", server.requests());
 
     // Another agent name matches the `*` group only.
-    let other = http(quick().user_agent("otherbot/1.0"));
+    let other = http(quick_for(&[&server]).user_agent("otherbot/1.0"));
     assert!(other.fetch(&url(&server.url("/only-us/"))).is_err_and(|e| e.reason() == "http-404"));
     assert!(matches!(
         other.fetch(&url(&server.url("/private/a"))),
@@ -221,8 +209,11 @@ fn a_failing_robots_txt_means_nothing_is_allowed() {
         "/robots.txt" => Reply::status(503),
         _ => Reply::html("<p>page</p>"),
     });
-    let source = http(quick());
-    assert!(matches!(source.fetch(&url(&server.url("/"))), Err(CrawlError::RobotsDisallowed)));
+    let source = http(quick_for(&[&server]));
+    // Issue 31: said so, not "disallowed by robots.txt".
+    let failed = source.fetch(&url(&server.url("/")));
+    assert!(matches!(failed, Err(CrawlError::RobotsUnavailable(503))), "{failed:?}");
+    assert!(failed.unwrap_err().to_string().starts_with("robots.txt answered HTTP 503"));
     assert_eq!(server.requests(), ["/robots.txt"]);
 }
 
@@ -239,7 +230,7 @@ fn off_site_links_are_not_followed() {
         "/ok" => Reply::html("<p>ok</p>"),
         _ => Reply::status(404),
     });
-    let source = http(quick());
+    let source = http(quick_for(&[&home, &elsewhere]));
     let options = CrawlOptions::default().max_time(Duration::from_secs(30));
     let visits: Vec<Visit> = crawl(&url(&home.url("/")), &source, &options).collect();
     let off: Vec<&Visit> =
@@ -249,7 +240,7 @@ fn off_site_links_are_not_followed() {
     assert!(elsewhere.requests().is_empty(), "{:?}", elsewhere.requests());
 
     // Told to, the crawl goes to other hosts.
-    let everywhere = http(quick().stay_on_site(false));
+    let everywhere = http(quick_for(&[&home, &elsewhere]).stay_on_site(false));
     let options = options.all_hosts(true).max_pages(10);
     let ok =
         crawl(&url(&home.url("/")), &everywhere, &options).filter(|v| v.result.is_ok()).count();
@@ -272,7 +263,7 @@ fn a_page_of_ten_thousand_links_is_bounded_by_the_page_cap() {
         }
         _ => Reply::status(404),
     });
-    let source = http(quick());
+    let source = http(quick_for(&[&server]));
     let options = CrawlOptions::default().max_pages(30).max_time(Duration::from_secs(30));
     let mut run = crawl(&url(&server.url("/")), &source, &options);
     let ok: Vec<String> =
@@ -292,7 +283,7 @@ fn requests_to_a_host_are_spaced_by_the_delay() {
         "/" => Reply::html("<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>"),
         _ => Reply::html("<p>leaf</p>"),
     });
-    let source = http(quick().delay(Duration::from_millis(150)));
+    let source = http(quick_for(&[&server]).delay(Duration::from_millis(150)));
     let started = Instant::now();
     let options = CrawlOptions::default().max_time(Duration::from_secs(30));
     let ok = crawl(&url(&server.url("/")), &source, &options).filter(|v| v.result.is_ok()).count();

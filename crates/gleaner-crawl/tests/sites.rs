@@ -8,14 +8,21 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use gleaner_crawl::{
-    crawl, url_key, CrawlOptions, DirSource, Fetched, HttpOptions, HttpSource, PageSource, Url,
-    WarcRecorder, WarcSource,
+    crawl, url_key, AddressPolicy, CrawlOptions, DirSource, Fetched, HttpOptions, HttpSource,
+    PageSource, Url, WarcRecorder, WarcSource,
 };
 use server::{site_dir, Server};
 
-fn fast_http() -> HttpSource {
-    HttpSource::new(HttpOptions::default().delay(Duration::ZERO).timeout(Duration::from_secs(5)))
-        .unwrap()
+/// A fast source allowed to fetch from this test's own server only.
+fn fast_http(server: &Server) -> HttpSource {
+    let own = AddressPolicy::default().allow_private_origin(&Url::parse(&server.origin()).unwrap());
+    HttpSource::new(
+        HttpOptions::default()
+            .delay(Duration::ZERO)
+            .timeout(Duration::from_secs(5))
+            .address_policy(own),
+    )
+    .unwrap()
 }
 
 fn options(max_pages: usize) -> CrawlOptions {
@@ -36,7 +43,7 @@ fn page_target(target: &str) -> String {
 fn linux_shell_pages_are_fetched_once_each() {
     let root = site_dir("linux-shell");
     let server = Server::site(&root);
-    let got = pages(&fast_http(), &server.url("/index.html"), &options(100));
+    let got = pages(&fast_http(&server), &server.url("/index.html"), &options(100));
     // Every page of the Sphinx build: `index.html` and `<name>/index.html`.
     // `genindex/` and `search/` are reached through `<link rel=index>` and
     // `<link rel=search>` only.
@@ -62,7 +69,7 @@ fn linux_shell_pages_are_fetched_once_each() {
 fn shell_novice_crawl_is_bounded_by_the_page_cap() {
     let server = Server::site(&site_dir("shell-novice"));
     let start = Url::parse(&server.url("/index.html")).unwrap();
-    let source = fast_http();
+    let source = fast_http(&server);
     let opts = options(10);
     let mut run = crawl(&start, &source, &opts);
     let got: Vec<Fetched> = run.by_ref().filter_map(|v| v.result.ok()).collect();
@@ -83,7 +90,7 @@ fn warc_round_trip_replays_the_same_pages_offline() {
     let archive = dir.path().join("site.warc.gz");
     let server = Server::site(&site_dir("linux-shell"));
     let start = server.url("/index.html");
-    let source = fast_http();
+    let source = fast_http(&server);
     let mut recorder = WarcRecorder::create(&archive, &source.options().user_agent).unwrap();
     let live: Vec<Fetched> = crawl(&Url::parse(&start).unwrap(), &source, &options(100))
         .filter_map(|v| v.result.ok())
@@ -108,10 +115,11 @@ fn warc_round_trip_replays_the_same_pages_offline() {
 fn a_folder_source_finds_the_pages_http_finds() {
     let root = site_dir("linux-shell");
     let server = Server::site(&root);
-    let http: HashSet<String> = pages(&fast_http(), &server.url("/index.html"), &options(100))
-        .iter()
-        .map(|p| url_key(&p.url))
-        .collect();
+    let http: HashSet<String> =
+        pages(&fast_http(&server), &server.url("/index.html"), &options(100))
+            .iter()
+            .map(|p| url_key(&p.url))
+            .collect();
     let base = Url::parse(&server.url("/")).unwrap();
     let folder = DirSource::new(&root, &base);
     let from_folder = pages(&folder, &server.url("/index.html"), &options(100));

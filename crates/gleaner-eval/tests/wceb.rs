@@ -143,3 +143,42 @@ fn the_default_extractor_keeps_its_accuracy_on_every_dataset() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Issue 31: the binary-input check is a density of control bytes and a
+/// byte entropy (`gleaner::document::binary_kind`); no real page may
+/// trip it: every input of the six WCEB datasets and every page of the
+/// WCXB dev set beside them (`../wcxb-dev/dev/html/*.html.gz`), whole
+/// bytes as read (the check reads a page's first 8 KiB).
+#[test]
+fn issue_31_no_real_page_is_taken_for_binary() {
+    use std::io::Read;
+    let Some(root) = wceb_dir("issue_31_no_real_page_is_taken_for_binary") else { return };
+    let wcxb = root.join("../wcxb-dev/dev/html");
+    assert!(wcxb.is_dir(), "the WCXB dev pages are not at {}", wcxb.display());
+    let mut files: Vec<PathBuf> = DATASETS
+        .iter()
+        .flat_map(|(name, _, _)| std::fs::read_dir(root.join(name).join("input")).expect("input"))
+        .chain(std::fs::read_dir(&wcxb).expect("wcxb"))
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let mut refused = Vec::new();
+    for path in &files {
+        let raw = std::fs::read(path).expect("page");
+        let mut head = Vec::new();
+        if path.extension().is_some_and(|e| e == "gz") {
+            flate2::read::MultiGzDecoder::new(&raw[..])
+                .take(64 * 1024)
+                .read_to_end(&mut head)
+                .expect("gzip page");
+        } else {
+            head = raw;
+        }
+        if let Some(kind) = gleaner::document::binary_kind(&head) {
+            refused.push(format!("{}: {kind}", path.display()));
+        }
+    }
+    eprintln!("{} pages checked", files.len());
+    assert!(files.len() >= 4_484, "{} pages found", files.len());
+    assert!(refused.is_empty(), "real pages taken for binary: {refused:#?}");
+}

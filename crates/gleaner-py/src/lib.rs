@@ -215,7 +215,19 @@ fn extract_batch(
     // than a pool per call (datatrove calls once per small batch).
     let out = match parallel {
         None => py.detach(extract_all),
-        Some(threads) => {
+        Some(requested) => {
+            // The CLI's cap (issue 31: 10**6 threads were still starting
+            // after 9 minutes): refused rather than silently lowered, so the
+            // caller learns the number it gets.
+            let (threads, capped) = gleaner_batch::worker_threads(requested);
+            if capped {
+                return Err(PyValueError::new_err(format!(
+                    "parallel={requested}: give 1 to {threads} worker threads ({} per core, \
+                     {} in all), or None for one per core",
+                    gleaner_batch::MAX_THREADS_PER_CORE,
+                    gleaner_batch::MAX_THREADS
+                )));
+            }
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()

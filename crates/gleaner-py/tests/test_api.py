@@ -101,6 +101,15 @@ def test_batch_equals_one_by_one_and_a_bad_page_costs_only_itself():
         gleaner.extract_batch(pages, urls=urls[:1])
 
 
+def test_issue_31_parallel_is_capped_with_a_clear_error():
+    # Issue 31: parallel=10**6 was still starting
+    # threads after nine minutes.
+    pages = [page(PAGES[0].name)]
+    with pytest.raises(ValueError, match=r"parallel=1000000: give 1 to \d+ worker threads"):
+        gleaner.extract_batch(pages, parallel=10**6)
+    assert gleaner.extract_batch(pages, parallel=1) == [gleaner.extract(pages[0])]
+
+
 def test_thread_safety_under_a_thread_pool():
     pages = [p.read_bytes() for p in PAGES]
     expected = {(i, a): gleaner.extract(p, algorithm=a) for i, p in enumerate(pages) for a in ("article", "ttr", "bte")}

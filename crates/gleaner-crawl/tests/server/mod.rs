@@ -1,7 +1,14 @@
 //! A small HTTP/1.1 server on 127.0.0.1 for the crawl tests: one thread per
 //! connection, one request per connection (`Connection: close`), every
-//! request logged, everything bounded in count and time. Shared by the
-//! gleaner-crawl tests and the CLI tests (`#[path]`).
+//! request logged (target and head), everything bounded in count and time;
+//! dropped, it stops. Shared by the gleaner-crawl tests and the CLI tests
+//! (`#[path]`).
+//!
+//! Since issue 31 gleaner refuses loopback addresses unless told: a test
+//! allows exactly its own server, by [`Server::origin`] (the library's
+//! `AddressPolicy::allow_private_origin`, the CLI's
+//! `--allow-private-origin`), so a redirect or link to another port or
+//! host stays refused as it would be on the web.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
@@ -28,6 +35,8 @@ pub enum Reply {
     /// A chunked body that never ends (until the client hangs up, 1 GiB,
     /// or 10 s).
     Endless,
+    /// Another reply, after a pause (at most 10 s).
+    Delayed { after: Duration, reply: Box<Reply> },
 }
 
 impl Reply {
@@ -51,6 +60,35 @@ impl Reply {
         }
     }
 
+    /// `reply` after `after`.
+    pub fn delayed(after: Duration, reply: Reply) -> Reply {
+        Reply::Delayed { after, reply: Box::new(reply) }
+    }
+
+    /// HTML with a `Content-Encoding` header: `encoded` are the bytes sent.
+    pub fn encoded(coding: &str, encoded: Vec<u8>) -> Reply {
+        Reply::Full {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "text/html; charset=utf-8".into()),
+                ("Content-Encoding".into(), coding.into()),
+            ],
+            body: encoded,
+        }
+    }
+
+    /// A status with a `Retry-After` header.
+    pub fn retry_after(status: u16, value: &str) -> Reply {
+        Reply::Full {
+            status,
+            headers: vec![
+                ("Content-Type".into(), "text/html".into()),
+                ("Retry-After".into(), value.into()),
+            ],
+            body: b"<p>busy</p>".to_vec(),
+        }
+    }
+
     pub fn redirect(status: u16, location: &str) -> Reply {
         Reply::Full {
             status,
@@ -67,6 +105,7 @@ pub struct Server {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     log: Arc<Mutex<Vec<String>>>,
+    heads: Arc<Mutex<Vec<String>>>,
     written: Arc<AtomicU64>,
     accept: Option<JoinHandle<()>>,
 }
@@ -74,25 +113,58 @@ pub struct Server {
 impl Server {
     /// Starts a server answering each request target with `handler`.
     pub fn start(handler: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().expect("local address");
+        Server::bind("127.0.0.1:0", handler).expect("bind 127.0.0.1:0")
+    }
+
+    /// Starts a server on a loopback address of the caller's choice
+    /// (`[::1]:0`); an error when the machine has no such address.
+    pub fn bind(
+        at: &str,
+        handler: impl Fn(&str) -> Reply + Send + Sync + 'static,
+    ) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(at)?;
+        let addr = listener.local_addr()?;
+        assert!(addr.ip().is_loopback(), "test servers listen on loopback only");
         let stop = Arc::new(AtomicBool::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
+        let heads = Arc::new(Mutex::new(Vec::new()));
         let written = Arc::new(AtomicU64::new(0));
         let handler: Handler = Arc::new(handler);
-        let (stop2, log2, written2) = (stop.clone(), log.clone(), written.clone());
+        let (stop2, log2, heads2, written2) =
+            (stop.clone(), log.clone(), heads.clone(), written.clone());
         let accept = std::thread::spawn(move || {
             for (n, stream) in listener.incoming().enumerate() {
                 if stop2.load(Ordering::SeqCst) || n >= MAX_CONNECTIONS {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let (handler, log, written, stop) =
-                    (handler.clone(), log2.clone(), written2.clone(), stop2.clone());
-                std::thread::spawn(move || serve(stream, &*handler, &log, &written, &stop));
+                let (handler, log, heads, written, stop) = (
+                    handler.clone(),
+                    log2.clone(),
+                    heads2.clone(),
+                    written2.clone(),
+                    stop2.clone(),
+                );
+                std::thread::spawn(move || serve(stream, &*handler, &log, &heads, &written, &stop));
             }
         });
-        Server { addr, stop, log, written, accept: Some(accept) }
+        Ok(Server { addr, stop, log, heads, written, accept: Some(accept) })
+    }
+
+    /// The server's origin, `http://127.0.0.1:PORT`: what a test allows.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// The request heads so far (request line and header lines), in
+    /// order of arrival.
+    pub fn heads(&self) -> Vec<String> {
+        self.heads.lock().unwrap().clone()
     }
 
     /// Serves folder `root` as a static server does (`x/` is
@@ -147,7 +219,7 @@ pub fn site_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn read_request(stream: &mut TcpStream) -> Option<String> {
+fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
@@ -160,10 +232,13 @@ fn read_request(stream: &mut TcpStream) -> Option<String> {
         }
         buf.extend_from_slice(&chunk[..n]);
     }
-    let line = String::from_utf8_lossy(&buf).lines().next()?.to_string();
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    let line = head.lines().next()?.to_string();
     let mut words = line.split_whitespace();
     let _method = words.next()?;
-    words.next().map(str::to_string)
+    let target = words.next()?.to_string();
+    let end = head.find("\r\n\r\n").unwrap_or(head.len());
+    Some((target, head[..end].to_string()))
 }
 
 fn reason(status: u16) -> &'static str {
@@ -172,7 +247,9 @@ fn reason(status: u16) -> &'static str {
         301 => "Moved Permanently",
         302 => "Found",
         404 => "Not Found",
+        429 => "Too Many Requests",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "Status",
     }
 }
@@ -181,16 +258,36 @@ fn serve(
     mut stream: TcpStream,
     handler: &(dyn Fn(&str) -> Reply + Send + Sync),
     log: &Mutex<Vec<String>>,
+    heads: &Mutex<Vec<String>>,
     written: &AtomicU64,
     stop: &AtomicBool,
 ) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
-    let Some(target) = read_request(&mut stream) else { return };
+    let Some((target, head)) = read_request(&mut stream) else { return };
     log.lock().unwrap().push(target.clone());
+    heads.lock().unwrap().push(head);
     let started = Instant::now();
+    let mut reply = handler(&target);
+    while let Reply::Delayed { after, reply: next } = reply {
+        let until = started + after.min(MAX_MISBEHAVIOUR);
+        while Instant::now() < until && !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        reply = *next;
+    }
+    respond(stream, reply, written, stop, started);
+}
+
+fn respond(
+    mut stream: TcpStream,
+    reply: Reply,
+    written: &AtomicU64,
+    stop: &AtomicBool,
+    started: Instant,
+) {
     let going = || !stop.load(Ordering::SeqCst) && started.elapsed() < MAX_MISBEHAVIOUR;
-    match handler(&target) {
+    match reply {
         Reply::Full { status, headers, body } => {
             let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
             for (k, v) in &headers {
@@ -233,6 +330,7 @@ fn serve(
                 written.fetch_add(data.len() as u64, Ordering::SeqCst);
             }
         }
+        Reply::Delayed { .. } => {}
     }
 }
 
