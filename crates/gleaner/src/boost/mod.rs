@@ -514,7 +514,8 @@ impl Forest {
 
     /// Why `row` got its raw score for `output` (0 for a binary forest,
     /// the class for softmax): the bias and each feature's contribution,
-    /// largest first. See [`Contributions`].
+    /// largest first. See [`Contributions`]. Allocates its result (an
+    /// explanation, not the hot path).
     ///
     /// # Panics
     /// When `output >= n_outputs()` or the row's length is not
