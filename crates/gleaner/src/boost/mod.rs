@@ -71,7 +71,7 @@
 //! against the bytes that remain before allocating for it, every index,
 //! that each tree is a tree (every split and leaf reached exactly once,
 //! children after parents) and that values are finite; anything else is an
-//! [`Error::InvalidLearnedModel`](crate::Error::InvalidLearnedModel) that
+//! [`Error::InvalidLearnedModel`] that
 //! says what is wrong.
 //!
 //! # Example
