@@ -71,7 +71,7 @@
 //! against the bytes that remain before allocating for it, every index,
 //! that each tree is a tree (every split and leaf reached exactly once,
 //! children after parents) and that values are finite; anything else is an
-//! [`Error::InvalidLearnedModel`](crate::Error::InvalidLearnedModel) that
+//! [`Error::InvalidLearnedModel`] that
 //! says what is wrong.
 //!
 //! # Example
@@ -514,7 +514,8 @@ impl Forest {
 
     /// Why `row` got its raw score for `output` (0 for a binary forest,
     /// the class for softmax): the bias and each feature's contribution,
-    /// largest first. See [`Contributions`].
+    /// largest first. See [`Contributions`]. Allocates its result (an
+    /// explanation, not the hot path).
     ///
     /// # Panics
     /// When `output >= n_outputs()` or the row's length is not

@@ -402,3 +402,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn depth_and_leaf_limits_hold() {
+    let nf = 4;
+    let x = uniform(2000, nf, 11);
+    let y = xor_labels(&x, nf);
+    let data = Dataset::new(&x, nf, Target::Binary(&y)).unwrap();
+    let stumps = TrainConfig { rounds: 10, max_depth: Some(1), ..quick() };
+    let forest = train(&stumps, &names(nf), &data, None).unwrap().forest;
+    assert!(forest.trees.iter().all(|t| t.nodes.len() <= 1));
+    let small = TrainConfig { rounds: 10, max_leaves: 5, ..quick() };
+    let forest = train(&small, &names(nf), &data, None).unwrap().forest;
+    assert!(forest.trees.iter().all(|t| t.leaf_value.len() <= 5));
+    assert!(forest.trees.iter().any(|t| t.leaf_value.len() == 5));
+    // A validation set of another width is refused.
+    let narrow = Dataset::new(&x[..1000], 2, Target::Binary(&y[..500])).unwrap();
+    let e = train(&small, &names(nf), &data, Some(&narrow)).unwrap_err().to_string();
+    assert!(e.contains("validation set has 2 features"), "{e}");
+}

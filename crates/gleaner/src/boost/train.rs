@@ -358,8 +358,8 @@ pub fn train<S: AsRef<str>>(
     let mut grad = vec![0f32; n];
     let mut hess = vec![0f32; n];
     let mut in_bag = vec![true; n];
-    let mut trees: Vec<Tree> = Vec::with_capacity(config.rounds * k);
-    let mut history: Vec<RoundLoss> = Vec::with_capacity(config.rounds);
+    let mut trees: Vec<Tree> = Vec::with_capacity(config.rounds.min(10_000) * k);
+    let mut history: Vec<RoundLoss> = Vec::with_capacity(config.rounds.min(10_000));
     let mut best: Option<(usize, f64)> = None;
     probabilities(&scores, data, &mut probs);
 
