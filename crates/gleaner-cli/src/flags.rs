@@ -62,6 +62,42 @@ pub struct TrainArgs {
     #[arg(long, value_name = "DIR", required = true)]
     pub data: Vec<PathBuf>,
 
+    /// Write the trained model here (load it with `--model FILE`).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Cross-validate: train without each fold and score it (folds by
+    /// domain within datasets with page types, by dataset otherwise);
+    /// prints word F1 (and shingle F1) per dataset and page type, the
+    /// rules alone (`article`) beside the model.
+    #[arg(long)]
+    pub cv: bool,
+
+    /// Folds by domain.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub folds: u32,
+
+    /// Keep blocks scoring at least this.
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    pub threshold: f32,
+
+    /// Boosting rounds of the block model.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<usize>,
+
+    /// A dataset's weight, by folder name (repeatable; default 1).
+    #[arg(long, value_name = "NAME=W")]
+    pub dataset_weight: Vec<String>,
+
+    /// Leave the seed algorithms' decisions out of the features.
+    #[arg(long)]
+    pub no_seeds: bool,
+
+    /// Write a JSON report here: the options, the feature importances and,
+    /// with --cv, every held-out page's scores.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
     /// Write the feature rows here instead of training: PREFIX.rows.f32
     /// (row-major little-endian f32, the label first), PREFIX.pages.jsonl
     /// (one line per page: dataset, id, domain, page type, its rows, its
@@ -69,17 +105,17 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PREFIX")]
     pub dump_features: Option<PathBuf>,
 
-    /// Leave the seed algorithms' decisions out of the rows.
-    #[arg(long)]
-    pub no_seeds: bool,
-
     /// Read at most N pages of each dataset.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads for reading pages (default: one per core).
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
+
+    /// Do not show progress.
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// The subcommands of `template`.

@@ -1,115 +1,314 @@
-//! `gleaner train`: the learned extractor's models from labelled pages.
+//! `gleaner train`: the learned extractor's models from labelled pages,
+//! their cross-validation, or their feature rows for study.
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::Context;
-use gleaner::extract::learned::{self, FeatureSet};
-use gleaner::metadata::Metadata;
-use gleaner::Document;
+use gleaner::extract::learned::{self, FeatureSet, LearnedModel, PAGE_TYPES};
 use gleaner_eval::dataset::Dataset;
-use gleaner_eval::labels::GoldIndex;
+use gleaner_eval::train::{self as training, HeldOut, Sample, TrainOptions};
+use gleaner_eval::{shingle_page, word_prf};
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::flags::TrainArgs;
+use crate::UsageError;
 
-/// Most blocks of a page the model decides on.
-const MAX_BLOCKS: usize = 20_000;
-
-/// One page's rows, labels and what the study of them needs.
-struct PageDump {
-    labels: Vec<f32>,
-    values: Vec<f32>,
-    line: serde_json::Value,
-}
-
+/// Runs `train`.
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
+    if args.output.is_none() && !args.cv && args.dump_features.is_none() {
+        return Err(UsageError(
+            "say what to do: -o MODEL to train, --cv to cross-validate, or --dump-features PREFIX"
+                .into(),
+        )
+        .into());
+    }
     let set = FeatureSet { seeds: !args.no_seeds };
     let datasets: Vec<Dataset> = args
         .data
         .iter()
         .map(|d| Dataset::open(d).with_context(|| format!("cannot open dataset {}", d.display())))
         .collect::<anyhow::Result<_>>()?;
+    let mut options = TrainOptions {
+        features: set,
+        folds: args.folds.max(2),
+        threshold: args.threshold,
+        ..TrainOptions::default()
+    };
+    if let Some(r) = args.rounds {
+        options.blocks.rounds = r;
+    }
+    options.dataset_weights = vec![1.0; datasets.len()];
+    for spec in &args.dataset_weight {
+        let (name, w) = spec
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--dataset-weight {spec:?} is not NAME=W")))?;
+        let w: f32 = w
+            .parse()
+            .ok()
+            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
+            .ok_or_else(|| UsageError(format!("--dataset-weight {spec:?}: not a weight")))?;
+        let i = datasets
+            .iter()
+            .position(|d| d.name() == name)
+            .ok_or_else(|| UsageError(format!("--dataset-weight: no dataset named {name:?}")))?;
+        options.dataset_weights[i] = w;
+    }
     let threads = crate::worker_threads(args.parallel);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let Some(prefix) = &args.dump_features else {
-        anyhow::bail!("training is not available yet: give --dump-features PREFIX");
-    };
-    let names = learned::feature_names(set);
-    let mut rows = std::io::BufWriter::new(std::fs::File::create(with_ext(prefix, "rows.f32"))?);
-    let mut pages =
-        std::io::BufWriter::new(std::fs::File::create(with_ext(prefix, "pages.jsonl"))?);
-    std::fs::write(with_ext(prefix, "names.json"), serde_json::to_string(&names)?)?;
-    let mut next_row = 0usize;
-    for dataset in &datasets {
-        let n = args.limit.map_or(dataset.len(), |l| l.min(dataset.len()));
-        let dumps: Vec<Option<PageDump>> =
-            pool.install(|| (0..n).into_par_iter().map(|i| dump_page(dataset, i, set)).collect());
-        for d in dumps.into_iter().flatten() {
-            let count = d.labels.len();
-            let width = names.len();
-            for (k, label) in d.labels.iter().enumerate() {
-                rows.write_all(&label.to_le_bytes())?;
-                for v in &d.values[k * width..(k + 1) * width] {
-                    rows.write_all(&v.to_le_bytes())?;
-                }
-            }
-            let mut line = d.line;
-            line["rows"] = serde_json::json!([next_row, next_row + count]);
-            next_row += count;
-            writeln!(pages, "{line}")?;
-        }
-        eprintln!("gleaner: {}: {n} pages, {next_row} rows so far", dataset.name());
+    let started = Instant::now();
+    let (samples, skipped) = training::samples_of(&datasets, set, args.limit, |n, _, one| {
+        pool.install(|| (0..n).into_par_iter().map(one).collect())
+    });
+    let rows: usize = samples.iter().map(Sample::len).sum();
+    if !args.no_progress {
+        eprintln!(
+            "gleaner: {} pages, {rows} blocks read in {:.0} s{}",
+            samples.len(),
+            started.elapsed().as_secs_f64(),
+            if skipped.is_empty() { String::new() } else { format!("; not read: {skipped:?}") }
+        );
     }
-    rows.flush()?;
-    pages.flush()?;
+    if let Some(prefix) = &args.dump_features {
+        dump(prefix, &datasets, &samples, set)?;
+    }
+    let mut report =
+        serde_json::json!({ "options": &options, "pages": samples.len(), "blocks": rows });
+    if args.cv {
+        let typed: Vec<bool> = datasets.iter().map(Dataset::has_page_types).collect();
+        let held = training::cross_validate(&samples, &typed, &options, |k, n| {
+            if !args.no_progress {
+                eprintln!(
+                    "gleaner: fold {k} held out ({n} pages scored, {:.0} s)",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })?;
+        let table = cv_table(&datasets, &samples, &held);
+        crate::print_stdout(&table)?;
+        report["held_out"] = serde_json::to_value(&held)?;
+    }
+    if let Some(out) = &args.output {
+        let model = training::train_model(&samples, &options)?;
+        let model = with_metadata(model, &datasets, &samples, &options);
+        std::fs::write(out, model.to_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        let importances = importances(&model);
+        if !args.no_progress {
+            eprintln!(
+                "gleaner: model written to {} ({:.0} s); top features:",
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            for (name, gain, splits) in importances.iter().take(15) {
+                eprintln!("  {name:32} gain {gain:10.1}  splits {splits}");
+            }
+        }
+        report["importances"] = serde_json::to_value(&importances)?;
+    }
+    if let Some(path) = &args.report {
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn with_ext(prefix: &Path, ext: &str) -> std::path::PathBuf {
+/// The model with what it was trained on in its forests' metadata.
+fn with_metadata(
+    mut model: LearnedModel,
+    datasets: &[Dataset],
+    samples: &[Sample],
+    options: &TrainOptions,
+) -> LearnedModel {
+    let pages: BTreeMap<&str, usize> = datasets
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.name(), samples.iter().filter(|s| s.dataset == i).count()))
+        .collect();
+    let meta = serde_json::json!({
+        "gleaner": env!("CARGO_PKG_VERSION"),
+        "datasets": pages,
+        "options": options,
+    })
+    .to_string();
+    model.blocks.set_metadata(meta.clone());
+    if let Some(t) = model.page_types.as_mut() {
+        t.set_metadata(meta);
+    }
+    model
+}
+
+/// Every block feature with its total gain and splits, most gain first.
+fn importances(model: &LearnedModel) -> Vec<(String, f64, u64)> {
+    let mut out: Vec<(String, f64, u64)> = model
+        .blocks
+        .feature_names()
+        .iter()
+        .zip(model.blocks.importances())
+        .map(|(n, i)| (n.clone(), i.gain, i.splits))
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// Mean word P/R/F1 and shingle F1 of a group of held-out pages, the
+/// model's and `article`'s.
+#[derive(Default, Serialize)]
+struct Cell {
+    pages: usize,
+    /// Sums of word P, R, F1 and shingle P, R.
+    model: [f64; 5],
+    article: [f64; 5],
+}
+
+impl Cell {
+    fn add(&mut self, sample: &Sample, text: &str) {
+        self.pages += 1;
+        for (acc, t) in [(&mut self.model, text), (&mut self.article, sample.article.as_str())] {
+            let w = word_prf(t, &sample.gold);
+            let s = shingle_page(t, &sample.gold);
+            acc[0] += w.precision;
+            acc[1] += w.recall;
+            acc[2] += w.f1;
+            acc[3] += s.precision();
+            acc[4] += s.recall();
+        }
+    }
+
+    fn mean(&self, m: &[f64; 5], i: usize) -> f64 {
+        if self.pages == 0 {
+            return 0.0;
+        }
+        if i == 3 {
+            // Shingle F1 of the mean precision and recall, as the
+            // benchmark's corpus figure.
+            let (p, r) = (m[3] / self.pages as f64, m[4] / self.pages as f64);
+            return if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+        }
+        m[i] / self.pages as f64
+    }
+}
+
+/// The cross-validation table: per dataset (and page type), the rules
+/// alone and the model, word F1 (P, R) and shingle F1; then the page
+/// types' confusion matrix.
+fn cv_table(datasets: &[Dataset], samples: &[Sample], held: &[HeldOut]) -> String {
+    let by_id: BTreeMap<(usize, &str), &Sample> =
+        samples.iter().map(|s| ((s.dataset, s.id.as_str()), s)).collect();
+    let mut cells: BTreeMap<(usize, usize), Cell> = BTreeMap::new();
+    let type_rank = |t: Option<&str>| {
+        t.and_then(|t| PAGE_TYPES.iter().position(|p| *p == t)).map_or(0, |i| i + 1)
+    };
+    for h in held {
+        let Some(s) = by_id.get(&(h.dataset, h.id.as_str())) else { continue };
+        cells.entry((h.dataset, 0)).or_default().add(s, &h.text);
+        if h.page_type.is_some() {
+            cells
+                .entry((h.dataset, type_rank(h.page_type.as_deref())))
+                .or_default()
+                .add(s, &h.text);
+        }
+    }
+    let mut out = String::from(
+        "| dataset | pages | rules word F1 (P / R) | model word F1 (P / R) | rules shingle F1 | model shingle F1 |\n|---|---:|---:|---:|---:|---:|\n",
+    );
+    for ((d, t), c) in &cells {
+        let name = match t {
+            0 => datasets[*d].name().to_string(),
+            t => format!("{}/{}", datasets[*d].name(), PAGE_TYPES[t - 1]),
+        };
+        out.push_str(&format!(
+            "| {name} | {} | {:.3} ({:.3} / {:.3}) | {:.3} ({:.3} / {:.3}) | {:.3} | {:.3} |\n",
+            c.pages,
+            c.mean(&c.article, 2),
+            c.mean(&c.article, 0),
+            c.mean(&c.article, 1),
+            c.mean(&c.model, 2),
+            c.mean(&c.model, 0),
+            c.mean(&c.model, 1),
+            c.mean(&c.article, 3),
+            c.mean(&c.model, 3),
+        ));
+    }
+    let typed: Vec<&HeldOut> = held.iter().filter(|h| h.page_type.is_some()).collect();
+    if !typed.is_empty() {
+        let correct = typed
+            .iter()
+            .filter(|h| h.page_type.as_deref() == Some(h.predicted_type.as_str()))
+            .count();
+        out.push_str(&format!(
+            "\nPage types, held out: {correct} of {} right ({:.1} %). Rows: labelled; columns: predicted.\n\n| | {} |\n|---|{}\n",
+            typed.len(),
+            100.0 * correct as f64 / typed.len() as f64,
+            PAGE_TYPES.join(" | "),
+            "---:|".repeat(PAGE_TYPES.len())
+        ));
+        for t in PAGE_TYPES {
+            out.push_str(&format!("| {t} |"));
+            for p in PAGE_TYPES {
+                let n = typed
+                    .iter()
+                    .filter(|h| h.page_type.as_deref() == Some(t) && h.predicted_type == p)
+                    .count();
+                out.push_str(&format!(" {n} |"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
     s.push(".");
     s.push(ext);
     s.into()
 }
 
-fn dump_page(dataset: &Dataset, index: usize, set: FeatureSet) -> Option<PageDump> {
-    let page = match dataset.load(index) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("gleaner: {}: page {index}: {e}", dataset.name());
-            return None;
-        }
+/// `--dump-features`: the rows, the pages and the column names.
+fn dump(
+    prefix: &Path,
+    datasets: &[Dataset],
+    samples: &[Sample],
+    set: FeatureSet,
+) -> anyhow::Result<()> {
+    let names = learned::feature_names(set);
+    let create = |ext: &str| -> anyhow::Result<std::io::BufWriter<std::fs::File>> {
+        let path = with_ext(prefix, ext);
+        Ok(std::io::BufWriter::new(
+            std::fs::File::create(&path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ))
     };
-    let options = dataset.parse_options().clone().url(page.url.clone());
-    let doc = match Document::parse(&page.html, &options) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
-            return None;
+    let mut rows = create("rows.f32")?;
+    let mut pages = create("pages.jsonl")?;
+    std::fs::write(with_ext(prefix, "names.json"), serde_json::to_string(&names)?)?;
+    let mut next = 0usize;
+    for s in samples {
+        for b in 0..s.len() {
+            rows.write_all(&s.labels[b].to_le_bytes())?;
+            for v in &s.rows[b * s.width..(b + 1) * s.width] {
+                rows.write_all(&v.to_le_bytes())?;
+            }
         }
-    };
-    let meta = Metadata::extract(&doc);
-    let rows = learned::page_rows(&doc, &meta, set, MAX_BLOCKS)?;
-    let gold = GoldIndex::new(&page.gold);
-    let texts: Vec<String> = (0..rows.len()).map(|i| rows.blocks.text(&doc, i)).collect();
-    let labels: Vec<f32> = texts.iter().map(|t| gold.coverage(t)).collect();
-    let domain = page
-        .url
-        .as_deref()
-        .and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| u.host_str().map(|h| h.trim_start_matches("www.").to_string()))
-        .unwrap_or_default();
-    let article = gleaner::render::text(&doc, &rows.article);
-    let line = serde_json::json!({
-        "dataset": dataset.name(),
-        "id": page.id,
-        "domain": domain,
-        "page_type": page.labels.page_type,
-        "texts": texts,
-        "gold": page.gold,
-        "article": article,
-    });
-    Some(PageDump { labels, values: rows.values, line })
+        let line = serde_json::json!({
+            "dataset": datasets[s.dataset].name(),
+            "id": s.id,
+            "domain": s.domain,
+            "page_type": s.page_type.map(|t| PAGE_TYPES[t as usize]),
+            "rows": [next, next + s.len()],
+            "texts": s.texts,
+            "gold": s.gold,
+            "article": s.article,
+        });
+        next += s.len();
+        writeln!(pages, "{line}")?;
+    }
+    rows.flush()?;
+    pages.flush()?;
+    Ok(())
 }

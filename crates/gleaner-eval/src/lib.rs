@@ -55,6 +55,7 @@ mod savings;
 mod shingle;
 mod summary;
 mod tokens;
+pub mod train;
 mod word;
 
 pub use self::block::block_prf;

@@ -489,6 +489,73 @@ impl Forest {
         }
     }
 
+    /// The probabilities of the positive class of many rows at once, for
+    /// a binary forest: `rows` holds them row-major, `out` gets one
+    /// probability per row. Equal to [`predict_proba`](Forest::predict_proba)
+    /// of each row (the leaves are added in the same order).
+    ///
+    /// Tree by tree rather than row by row: a tree's nodes stay in cache
+    /// while every row walks it, four rows at a time so that their walks'
+    /// loads overlap, each step without a branch (a left child is the
+    /// node right after its parent). A page's blocks are scored this way.
+    ///
+    /// # Panics
+    /// When the forest is not binary, `rows` is not a whole number of rows
+    /// of [`n_features`](Forest::n_features) values, or `out` does not
+    /// have one value per row.
+    pub fn predict_proba_batch(&self, rows: &[f32], out: &mut [f32]) {
+        assert_eq!(self.n_outputs(), 1, "predict_proba_batch is for binary forests");
+        let width = self.n_features();
+        assert!(width > 0 && rows.len() % width == 0, "rows must be whole rows");
+        let n = rows.len() / width;
+        assert_eq!(out.len(), n, "out must have one value per row");
+        out.fill(self.base_score[0]);
+        let packed = &self.packed[..];
+        let step = |a: u32, row: &[f32]| -> u32 {
+            let node = &packed[a as usize];
+            let x = row[(node.feature & !DEFAULT_LEFT) as usize];
+            let left = (x <= node.threshold) | (x.is_nan() & (node.feature & DEFAULT_LEFT != 0));
+            if left {
+                a + 1
+            } else {
+                node.right
+            }
+        };
+        let is_leaf = |a: u32| packed[a as usize].feature == LEAF;
+        for &root in &self.roots {
+            let mut quads = out.chunks_exact_mut(4);
+            let mut r = 0;
+            for quad in &mut quads {
+                let rs: [&[f32]; 4] =
+                    std::array::from_fn(|k| &rows[(r + k) * width..(r + k + 1) * width]);
+                let mut at = [root; 4];
+                while !(is_leaf(at[0]) && is_leaf(at[1]) && is_leaf(at[2]) && is_leaf(at[3])) {
+                    for k in 0..4 {
+                        if !is_leaf(at[k]) {
+                            at[k] = step(at[k], rs[k]);
+                        }
+                    }
+                }
+                for k in 0..4 {
+                    quad[k] += packed[at[k] as usize].threshold;
+                }
+                r += 4;
+            }
+            for o in quads.into_remainder() {
+                let row = &rows[r * width..(r + 1) * width];
+                let mut a = root;
+                while !is_leaf(a) {
+                    a = step(a, row);
+                }
+                *o += packed[a as usize].threshold;
+                r += 1;
+            }
+        }
+        for o in out.iter_mut() {
+            *o = sigmoid(*o);
+        }
+    }
+
     /// The probability of the positive class for a binary forest: the
     /// logistic function of [`predict_raw`](Forest::predict_raw).
     ///

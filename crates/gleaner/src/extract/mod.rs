@@ -272,6 +272,15 @@ fn boxed<E: Extractor + 'static>(e: E) -> Box<dyn Extractor> {
 
 const ALGORITHMS: &[Algorithm] = &[
     Algorithm {
+        name: "learned",
+        summary: "gleaner's learned extractor: gradient-boosted trees decide each text block from \
+                  its text, markup and structure, the page's type and the rule-based article's \
+                  decision; trained by `gleaner train`",
+        paper: "the combination seed 002 leaves as future work, learned from labelled pages \
+                (WCEB, WCXB); features after LQF, TCCB, Readability, Crunch",
+        build: |p| Ok(boxed(learned::Learned::new(p.build()?)?)),
+    },
+    Algorithm {
         name: "article",
         summary: "gleaner's own: container search by paragraph votes weighted with link quota and \
                   content-code ratio, then boilerplate and link-list cleaning",

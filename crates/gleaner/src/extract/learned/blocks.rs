@@ -18,6 +18,9 @@ use crate::document::{Document, NodeFlags, NodeId};
 /// A distance that says "no such ancestor".
 pub const FAR: u8 = u8::MAX;
 
+/// A depth that says "no such ancestor".
+const NONE: u8 = u8::MAX;
+
 /// One text block; see the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Block {
@@ -69,8 +72,8 @@ struct Open {
     depth: u16,
     block: bool,
     /// For each cue, the depth of the nearest element giving it, this one
-    /// included (`u16::MAX`: none).
-    near: [u16; CUES],
+    /// included (`NONE`: none; depths past 254 count as 254).
+    near: [u8; CUES],
     /// Cues of the inline elements from the nearest block down to here.
     inline: Cues,
 }
@@ -86,7 +89,7 @@ impl Blocks {
             end: doc.subtree_end(root).0,
             depth: 0,
             block: true,
-            near: [u16::MAX; CUES],
+            near: [NONE; CUES],
             inline: Cues::default(),
         }];
         // The owner of the block being built, and the stack index of it.
@@ -106,8 +109,9 @@ impl Blocks {
                 let depth = parent.depth.saturating_add(1);
                 let cues = element_cues(&e);
                 let mut near = parent.near;
+                let capped = depth.min(u16::from(NONE - 1)) as u8;
                 for c in cues.iter() {
-                    near[c] = depth;
+                    near[c] = capped;
                 }
                 let inline = if block { Cues::default() } else { parent.inline.union(cues) };
                 let end = doc.subtree_end(id).0;
@@ -133,12 +137,9 @@ impl Blocks {
                     return None;
                 }
                 let frame = &open[o];
-                let mut near = [FAR; CUES];
-                for (d, &n) in near.iter_mut().zip(&frame.near) {
-                    if n != u16::MAX {
-                        *d = frame.depth.saturating_sub(n).min(u16::from(FAR - 1)) as u8;
-                    }
-                }
+                let depth = frame.depth.min(u16::from(NONE - 1)) as u8;
+                let near =
+                    frame.near.map(|n| if n == NONE { FAR } else { depth.saturating_sub(n) });
                 out.blocks.push(Block {
                     owner,
                     texts: index..index,

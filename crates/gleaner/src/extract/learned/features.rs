@@ -29,7 +29,7 @@ use markup5ever::local_name;
 use super::blocks::{Block, Blocks, FAR};
 use super::names::{cue, cue_names, Cue};
 use super::page::{self, PageFacts, PageInputs, Repetition};
-use super::text::{text_facts, TextFacts, PHRASES, PHRASE_NAMES};
+use super::text::{text_facts, word_hashes, word_overlap, TextFacts, PHRASES, PHRASE_NAMES};
 use crate::document::{Document, NodeId};
 use crate::extract::article::{Article, Explanation, MarkReason, RemovalRule};
 use crate::extract::{self, Extractor};
@@ -271,6 +271,9 @@ pub struct PageRows {
     /// `article`'s decision, which the rows read (the fallback when the
     /// model cannot be used).
     pub article: Selection,
+    /// The page's features ([`page::feature_names`]), also the last
+    /// columns of every row.
+    pub page: Vec<f32>,
 }
 
 impl PageRows {
@@ -339,25 +342,9 @@ fn repetition(doc: &Document, blocks: &Blocks, shapes: &[u64]) -> Repetition {
     }
 }
 
-/// Lower-case words of a text, for the title overlap.
-fn word_set(text: &str) -> Vec<String> {
-    let mut w: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|s| !s.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    w.sort();
-    w.dedup();
-    w
-}
-
-fn overlap(a: &[String], b: &[String]) -> f32 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
-    common as f32 / a.len().max(b.len()) as f32
-}
+/// Blocks longer than this are not compared with the title (a heading
+/// is short; 0 overlap for the others).
+const MAX_TITLE_CHARS: u32 = 400;
 
 fn log1p(x: f32) -> f32 {
     x.ln_1p()
@@ -391,7 +378,8 @@ pub fn page_rows(
     let texts: Vec<TextFacts> = (0..blocks.len())
         .map(|i| {
             let owner = blocks.blocks[i].owner;
-            text_facts(&blocks.text(doc, i), heading_level(doc, owner))
+            let pieces = blocks.texts(i).iter().map(|&t| doc.text(t));
+            text_facts(pieces, heading_level(doc, owner))
         })
         .collect();
     let shapes: Vec<u64> = blocks.blocks.iter().map(|b| shape(doc, b.owner)).collect();
@@ -401,7 +389,7 @@ pub fn page_rows(
         doc,
         &PageInputs { metadata, blocks: &blocks, texts: &texts, repetition: &rep, selected_chars },
     );
-    let title_words = word_set(metadata.title.as_deref().unwrap_or(""));
+    let title_words = word_hashes([metadata.title.as_deref().unwrap_or("")]);
     let names = block_names(set);
     let width = names.len() + page.values.len();
     let n = blocks.len();
@@ -438,7 +426,11 @@ pub fn page_rows(
             t.prices as f32,
             t.questions as f32,
             f32::from(t.heading),
-            overlap(&word_set(&blocks.text(doc, i)), &title_words),
+            if b.chars > MAX_TITLE_CHARS {
+                0.0
+            } else {
+                word_overlap(blocks.texts(i).iter().map(|&t| doc.text(t)), &title_words)
+            },
         ]);
         values.extend(PHRASES.iter().map(|&p| flag(t.phrases.contains(p))));
         // markup
@@ -550,7 +542,7 @@ pub fn page_rows(
         debug_assert_eq!(values.len() - start, names.len());
         values.extend_from_slice(&page.values);
     }
-    Some(PageRows { blocks, width, values, article: explanation.selection })
+    Some(PageRows { blocks, width, values, article: explanation.selection, page: page.values })
 }
 
 /// An element's tag and class, for same-shaped siblings.

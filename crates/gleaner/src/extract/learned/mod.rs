@@ -1,13 +1,293 @@
-//! The learned extractor (issues 30 and 32): a model decides, for every
-//! text block of the page, whether it is main content, from the block's
-//! own facts, its surroundings, the seed algorithms' decisions and the
-//! page's type.
+//! **Learned** — gleaner's default extractor: a model decides, for every
+//! text block of the page, whether it is main content (issues 30 and 32;
+//! seed 002 leaves the combination of extractors as future work).
+//!
+//! # How it decides
+//!
+//! 1. **Blocks** ([`blocks`]): a block-level element's own text, as the
+//!    Link Quota Filter and Boilerpipe read pages.
+//! 2. **Features** ([`features`]): each block's text, markup and
+//!    structure, what `article` decided about it (its passes combine
+//!    Readability's container search with LQF, TCCB and Crunch), the seed
+//!    algorithms' decisions, and the page's facts ([`page`]: URL,
+//!    declared types, structure).
+//! 3. **Page type**: a softmax forest over the page's facts says which of
+//!    [`PAGE_TYPES`] the page is — an article, a forum thread, a product,
+//!    a collection, a listing, documentation or a service page — and the
+//!    probabilities become features of every block, so the block model
+//!    learns what each type keeps (all posts of a thread, every card of a
+//!    listing, every section of a service page).
+//! 4. **Blocks kept**: a binary forest scores each block; those at or
+//!    above the model's threshold are the main content.
+//!
+//! The forests are gradient-boosted trees ([`boost`](crate::boost)),
+//! trained by `gleaner train` on labelled pages; the default model is
+//! compiled into the library ([`LearnedModel::default_model`]) and any
+//! other can be loaded ([`LearnedModel::from_bytes`]). A page with more
+//! blocks than [`MAX_BLOCKS`] is left to `article`.
+//!
+//! ```
+//! use gleaner::{extract::{learned::Learned, Extractor}, render, Document, ParseOptions};
+//! let para = "A powerful storm reached the coast on Monday, bringing heavy rain, \
+//!             strong winds and high tides to the towns along the shore.";
+//! let html = format!("<nav><a href=/>Home</a> <a href=/news>News</a></nav><article><h1>Storm</h1>\
+//!                     <p>{para}</p><p>{para}</p></article><footer>Copyright 2024</footer>");
+//! let doc = Document::parse(html.as_bytes(), &ParseOptions::default())?;
+//! let text = render::text(&doc, &Learned::new(Default::default())?.extract(&doc));
+//! assert!(text.contains("A powerful storm"));
+//! assert!(!text.contains("Home") && !text.contains("Copyright"));
+//! # Ok::<(), gleaner::Error>(())
+//! ```
 
 pub mod blocks;
 pub mod features;
+mod model;
 pub mod names;
 pub mod page;
 pub mod text;
 
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
+
 pub use self::blocks::{Block, Blocks};
 pub use self::features::{feature_names, page_rows, FeatureSet, PageRows};
+pub use self::model::{
+    block_columns, type_columns, LearnedModel, MAX_MODEL_BYTES, MODEL_MAGIC, MODEL_VERSION,
+};
+
+use super::{Configure, Extractor};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::metadata::Metadata;
+use crate::selection::Selection;
+
+/// The page types the classifier tells apart (WCXB's seven), in the
+/// order of its outputs.
+pub const PAGE_TYPES: [&str; 7] =
+    ["article", "forum", "product", "collection", "listing", "documentation", "service"];
+
+/// Most blocks of a page the model decides on; a page with more is left
+/// to `article` (a real page has a few thousand at most; a block's row is
+/// a few hundred numbers).
+pub const MAX_BLOCKS: usize = 20_000;
+
+/// A page type, one of [`PAGE_TYPES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PageType(usize);
+
+impl PageType {
+    /// The type's name.
+    pub fn name(self) -> &'static str {
+        PAGE_TYPES.get(self.0).copied().unwrap_or("article")
+    }
+
+    /// Its index in [`PAGE_TYPES`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    /// The type at an index of [`PAGE_TYPES`].
+    pub fn from_index(i: usize) -> Option<PageType> {
+        (i < PAGE_TYPES.len()).then_some(PageType(i))
+    }
+}
+
+impl fmt::Display for PageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PageType {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<PageType> {
+        let s = s.trim().to_ascii_lowercase();
+        let s = if s == "category" { "collection" } else { s.as_str() };
+        PAGE_TYPES.iter().position(|t| *t == s).map(PageType).ok_or_else(|| {
+            Error::InvalidConfig(format!(
+                "unknown page type {s:?}: one of {}",
+                PAGE_TYPES.join(", ")
+            ))
+        })
+    }
+}
+
+/// The learned extractor's settings: `-p key=value` keys.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LearnedConfig {
+    /// Keep blocks scoring at least this (default: the model's own).
+    pub threshold: Option<f32>,
+    /// Decide as for this page type instead of the classifier's guess.
+    pub page_type: Option<PageType>,
+}
+
+impl Configure for LearnedConfig {
+    fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        match key {
+            "threshold" => {
+                let t: f32 = super::parse_param(key, value)?;
+                if !(0.0..=1.0).contains(&t) {
+                    return Err(Error::InvalidConfig(format!("threshold {t} is not in [0, 1]")));
+                }
+                self.threshold = Some(t);
+            }
+            "page_type" => self.page_type = Some(value.parse()?),
+            _ => return Err(super::unknown_param("learned", key)),
+        }
+        Ok(())
+    }
+}
+
+/// What the learned extractor decided about a page.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The main content.
+    pub selection: Selection,
+    /// The page's type (forced, or the classifier's most probable).
+    pub page_type: PageType,
+    /// The probability of that type (1 when forced).
+    pub confidence: f32,
+    /// Every type's probability, in [`PAGE_TYPES`] order.
+    pub type_probabilities: [f32; 7],
+    /// The blocks and their scores, when the model decided (`None` when
+    /// the page went to the fallback).
+    pub blocks: Option<(Blocks, Vec<f32>)>,
+}
+
+/// The learned extractor; see the [module docs](self).
+#[derive(Clone)]
+pub struct Learned {
+    model: Arc<LearnedModel>,
+    config: LearnedConfig,
+}
+
+impl fmt::Debug for Learned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Learned")
+            .field("threshold", &self.config.threshold.unwrap_or(self.model.threshold))
+            .field("page_type", &self.config.page_type.map(|t| t.name()))
+            .finish()
+    }
+}
+
+/// The model compiled into the library: trained by `gleaner train` on the
+/// development data (see the README's "Training").
+static DEFAULT_MODEL: &[u8] = include_bytes!("../../../models/learned.model");
+
+impl LearnedModel {
+    /// The model compiled into the library, read once.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLearnedModel`] if the compiled-in bytes are not a
+    /// model for this build (a broken build; a test reads the model).
+    pub fn default_model() -> Result<Arc<LearnedModel>> {
+        static MODEL: OnceLock<std::result::Result<Arc<LearnedModel>, String>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                LearnedModel::from_bytes(DEFAULT_MODEL).map(Arc::new).map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|e| Error::InvalidLearnedModel(format!("the compiled-in model: {e}")))
+    }
+}
+
+impl Learned {
+    /// The extractor with the compiled-in model.
+    ///
+    /// # Errors
+    /// As [`LearnedModel::default_model`].
+    pub fn new(config: LearnedConfig) -> Result<Learned> {
+        Ok(Learned { model: LearnedModel::default_model()?, config })
+    }
+
+    /// The extractor with another model.
+    pub fn with_model(model: Arc<LearnedModel>, config: LearnedConfig) -> Learned {
+        Learned { model, config }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &LearnedModel {
+        &self.model
+    }
+
+    /// The page's type probabilities from its page features.
+    fn type_probabilities(&self, page: &[f32]) -> [f32; 7] {
+        let mut p = [0f32; 7];
+        if let Some(t) = self.config.page_type {
+            p[t.index()] = 1.0;
+        } else if let Some(forest) = &self.model.page_types {
+            forest.predict_proba_multi(page, &mut p);
+        } else {
+            p[0] = 1.0;
+        }
+        p
+    }
+
+    /// Decides the page: its type and its main content.
+    pub fn decide(&self, doc: &Document) -> Decision {
+        let meta = Metadata::extract(doc);
+        self.decide_with(doc, &meta)
+    }
+
+    /// [`Learned::decide`] with the page's metadata already read.
+    pub fn decide_with(&self, doc: &Document, meta: &Metadata) -> Decision {
+        let Some(rows) = page_rows(doc, meta, self.model.features, MAX_BLOCKS) else {
+            return self.fallback(doc);
+        };
+        let probs = self.type_probabilities(&rows.page);
+        let (best, confidence) =
+            probs
+                .iter()
+                .enumerate()
+                .fold((0, f32::MIN), |acc, (i, &p)| if p > acc.1 { (i, p) } else { acc });
+        let threshold = self.config.threshold.unwrap_or(self.model.threshold);
+        // Every block's row with the type probabilities, scored at once.
+        let width = rows.width + probs.len();
+        let mut matrix = Vec::with_capacity(rows.len() * width);
+        for i in 0..rows.len() {
+            matrix.extend_from_slice(rows.row(i));
+            matrix.extend_from_slice(&probs);
+        }
+        let mut scores = vec![0f32; rows.len()];
+        self.model.blocks.predict_proba_batch(&matrix, &mut scores);
+        drop(matrix);
+        let mut selection = Selection::none(doc);
+        for (i, &score) in scores.iter().enumerate() {
+            if score >= threshold {
+                for &t in rows.blocks.texts(i) {
+                    selection.set(t, true);
+                }
+            }
+        }
+        Decision {
+            selection,
+            page_type: PageType(best),
+            confidence,
+            type_probabilities: probs,
+            blocks: Some((rows.blocks, scores)),
+        }
+    }
+
+    /// A page too big for the model: `article`'s decision, typed as the
+    /// forced type or an article.
+    fn fallback(&self, doc: &Document) -> Decision {
+        let t = self.config.page_type.unwrap_or(PageType(0));
+        let mut probs = [0f32; 7];
+        probs[t.index()] = 1.0;
+        Decision {
+            selection: super::Article::default().extract(doc),
+            page_type: t,
+            confidence: 1.0,
+            type_probabilities: probs,
+            blocks: None,
+        }
+    }
+}
+
+impl Extractor for Learned {
+    fn extract(&self, doc: &Document) -> Selection {
+        self.decide(doc).selection
+    }
+}

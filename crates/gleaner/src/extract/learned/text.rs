@@ -180,71 +180,131 @@ pub struct TextFacts {
     pub heading: u8,
 }
 
-/// Reads a block's collapsed text.
-pub fn text_facts(text: &str, heading: u8) -> TextFacts {
+/// Reads a block's text, given as the pieces of its text nodes in order
+/// (read as one text: a word may run across pieces).
+pub fn text_facts<'a>(pieces: impl IntoIterator<Item = &'a str>, heading: u8) -> TextFacts {
     let mut f = TextFacts { heading, ..TextFacts::default() };
     let mut prev: Option<char> = None;
+    let mut last: Option<char> = None;
     let mut in_word = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_whitespace() {
-            in_word = false;
+    let matcher = phrase_matcher();
+    for piece in pieces {
+        let mut chars = piece.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                in_word = false;
+                prev = Some(c);
+                continue;
+            }
+            last = Some(c);
+            f.chars += 1;
+            if !in_word {
+                f.words += 1;
+                if c.is_uppercase() {
+                    f.capitalised += 1;
+                }
+                in_word = true;
+            }
+            if c.is_alphabetic() {
+                f.letters += 1;
+            } else if c.is_numeric() {
+                f.digits += 1;
+            } else {
+                f.symbols += 1;
+                let next = chars.peek().copied();
+                match c {
+                    ',' | '\u{3001}' | '\u{ff0c}' => f.commas += 1,
+                    '.' | '!' | '?' | '\u{3002}' | '\u{ff01}' | '\u{ff1f}' => {
+                        if prev.is_some_and(char::is_alphanumeric)
+                            && next.is_none_or(|n| n.is_whitespace() || n == '"' || n == '\u{201d}')
+                        {
+                            f.sentences += 1;
+                        }
+                        if c == '?' || c == '\u{ff1f}' {
+                            f.questions += 1;
+                        }
+                    }
+                    '|' | '\u{2022}' | '\u{b7}' | '\u{203a}' | '\u{bb}' | '/' | '>' => {
+                        f.separators += 1;
+                    }
+                    '$' | '\u{20ac}' | '\u{a3}' | '\u{a5}' | '\u{20b9}' => {
+                        if next.is_some_and(|n| n.is_ascii_digit())
+                            || prev.is_some_and(|p| p.is_ascii_digit())
+                        {
+                            f.prices += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
             prev = Some(c);
-            continue;
         }
-        f.chars += 1;
-        if !in_word {
-            f.words += 1;
-            if c.is_uppercase() {
-                f.capitalised += 1;
-            }
-            in_word = true;
-        }
-        if c.is_alphabetic() {
-            f.letters += 1;
-        } else if c.is_numeric() {
-            f.digits += 1;
-        } else {
-            f.symbols += 1;
-        }
-        let next = chars.peek().copied();
-        match c {
-            ',' | '\u{3001}' | '\u{ff0c}' => f.commas += 1,
-            '.' | '!' | '?' | '\u{3002}' | '\u{ff01}' | '\u{ff1f}' => {
-                if prev.is_some_and(char::is_alphanumeric)
-                    && next.is_none_or(|n| n.is_whitespace() || n == '"' || n == '\u{201d}')
-                {
-                    f.sentences += 1;
-                }
-                if c == '?' || c == '\u{ff1f}' {
-                    f.questions += 1;
+        if let Some((automaton, kinds)) = matcher {
+            for m in automaton.find_iter(piece) {
+                if let Some(&k) = kinds.get(m.pattern().as_usize()) {
+                    f.phrases.insert(k);
                 }
             }
-            '|' | '\u{2022}' | '\u{b7}' | '\u{203a}' | '\u{bb}' | '/' | '>' => f.separators += 1,
-            '$' | '\u{20ac}' | '\u{a3}' | '\u{a5}' | '\u{20b9}' => {
-                if next.is_some_and(|n| n.is_ascii_digit())
-                    || prev.is_some_and(|p| p.is_ascii_digit())
-                {
-                    f.prices += 1;
-                }
-            }
-            _ => {}
         }
-        prev = Some(c);
     }
-    let last = text.trim_end().chars().next_back();
     f.ends_sentence = matches!(
         last,
         Some('.' | '!' | '?' | '"' | '\u{201d}' | ':' | '\u{3002}' | '\u{ff01}' | '\u{ff1f}')
     );
-    if let Some((automaton, kinds)) = phrase_matcher() {
-        for m in automaton.find_iter(text) {
-            if let Some(&k) = kinds.get(m.pattern().as_usize()) {
-                f.phrases.insert(k);
+    f
+}
+
+/// Hashes of the lower-cased words of a text (runs of alphanumerics),
+/// sorted and without repeats: a title's words, for [`word_overlap`].
+pub fn word_hashes<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<u64> {
+    let mut out = Vec::new();
+    for_each_word_hash(pieces, |h| out.push(h));
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// FNV-1a of each lower-cased word of the pieces.
+fn for_each_word_hash<'a>(pieces: impl IntoIterator<Item = &'a str>, mut f: impl FnMut(u64)) {
+    const START: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = START;
+    let mut in_word = false;
+    for piece in pieces {
+        for c in piece.chars() {
+            if c.is_alphanumeric() {
+                for l in c.to_lowercase() {
+                    h ^= u64::from(l);
+                    h = h.wrapping_mul(0x0100_0000_01b3);
+                }
+                in_word = true;
+            } else if in_word {
+                f(h);
+                h = START;
+                in_word = false;
             }
         }
     }
-    f
+    if in_word {
+        f(h);
+    }
+}
+
+/// The share of words two texts have in common, over the larger number
+/// of distinct words: `title`'s from [`word_hashes`], the block's read
+/// from its pieces.
+pub fn word_overlap<'a>(pieces: impl IntoIterator<Item = &'a str>, title: &[u64]) -> f32 {
+    if title.is_empty() {
+        return 0.0;
+    }
+    let mut mine: Vec<u64> = Vec::new();
+    for_each_word_hash(pieces, |h| mine.push(h));
+    mine.sort_unstable();
+    mine.dedup();
+    if mine.is_empty() {
+        return 0.0;
+    }
+    let common = mine.iter().filter(|h| title.binary_search(h).is_ok()).count();
+    common as f32 / mine.len().max(title.len()) as f32
 }
 
 #[cfg(test)]
@@ -253,15 +313,25 @@ mod tests {
 
     #[test]
     fn prose_and_labels_differ() {
-        let prose = text_facts("The storm reached the coast, as forecast. It rained all day!", 0);
+        let prose =
+            text_facts(["The storm reached the coast, as fore", "cast. It rained all day!"], 0);
+        assert_eq!(prose.words, 11);
         assert_eq!(prose.sentences, 2);
         assert_eq!(prose.commas, 1);
         assert!(prose.ends_sentence);
-        let label = text_facts("Add to cart | $19.99", 0);
+        let label = text_facts(["Add to cart | $19.99"], 0);
         assert_eq!(label.sentences, 0);
         assert_eq!(label.prices, 1);
         assert_eq!(label.separators, 1);
         assert!(label.phrases.contains(Phrase::Cart));
         assert!(!label.phrases.contains(Phrase::Share));
+    }
+
+    #[test]
+    fn words_overlap_case_blind() {
+        let title = word_hashes(["Storm hits the coast"]);
+        assert_eq!(word_overlap(["STORM hits the ", "coast!"], &title), 1.0);
+        assert_eq!(word_overlap(["Storm"], &title), 0.25);
+        assert_eq!(word_overlap(["Other words"], &title), 0.0);
     }
 }

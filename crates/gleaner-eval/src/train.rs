@@ -1,0 +1,422 @@
+//! Training the learned extractor (issue 32): labelled pages in, a
+//! [`LearnedModel`] out, reproducibly; and its honest validation, folds
+//! by dataset and by domain.
+//!
+//! 1. **Samples** ([`sample_page`]): each page's block rows
+//!    ([`page_rows`]), each block's label (the share of its words in the
+//!    gold, [`GoldIndex::coverage`]) and weight (its share of the page's
+//!    words, so every page weighs the same, as the per-page averaged
+//!    metrics count them), the page's type label when the dataset has one.
+//! 2. **Page types**: a softmax forest over the page features, trained on
+//!    the pages with a type label. The block rows are given the types'
+//!    probabilities *out of fold* ([`TrainOptions::folds`] folds by
+//!    domain), so that the block model learns from probabilities as good
+//!    as it will meet on new pages (stacking, Wolpert 1992).
+//! 3. **Blocks**: a binary forest over the block rows and the type
+//!    probabilities.
+//!
+//! Everything is deterministic: pages in dataset order, folds from a hash
+//! of the domain, forests trained with fixed seeds ([`crate::train`]'s
+//! trees are single-threaded and seeded).
+
+use std::collections::BTreeMap;
+
+use gleaner::boost::{self, Forest, Target, TrainConfig};
+use gleaner::extract::learned::{
+    block_columns, page, page_rows, FeatureSet, LearnedModel, PAGE_TYPES,
+};
+use gleaner::metadata::Metadata;
+use gleaner::Document;
+use serde::Serialize;
+
+use crate::dataset::{Dataset, Page};
+use crate::labels::GoldIndex;
+use crate::word_tokens;
+use crate::{Error, Result};
+
+/// Most blocks of a page used in training (pages with more are left to
+/// `article` by the extractor too).
+pub const MAX_BLOCKS: usize = gleaner::extract::learned::MAX_BLOCKS;
+
+/// One page's training rows.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// The dataset's index among those given.
+    pub dataset: usize,
+    /// The page id.
+    pub id: String,
+    /// The page's domain (its URL's host without `www.`), for folds.
+    pub domain: String,
+    /// The labelled page type, as an index of [`PAGE_TYPES`].
+    pub page_type: Option<u32>,
+    /// The page features.
+    pub page: Vec<f32>,
+    /// Block rows, row-major, [`Sample::width`] columns each.
+    pub rows: Vec<f32>,
+    /// Columns of a row (without the type probabilities).
+    pub width: usize,
+    /// Each block's label: the share of its words in the gold.
+    pub labels: Vec<f32>,
+    /// Each block's weight: its share of the page's words.
+    pub weights: Vec<f32>,
+    /// Each block's text, for scoring a held-out page.
+    pub texts: Vec<String>,
+    /// The gold text.
+    pub gold: String,
+    /// What `article` (the rules alone) extracts, for comparison.
+    pub article: String,
+}
+
+impl Sample {
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Is the page without blocks?
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+}
+
+/// The domain of a URL: its host, `www.` cut off.
+pub fn domain_of(url: Option<&str>) -> String {
+    url.and_then(|u| url::Url::parse(u.trim()).ok())
+        .and_then(|u| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase()))
+        .unwrap_or_default()
+}
+
+/// A page's sample; `None` when the page cannot be parsed or has too
+/// many blocks (the extractor leaves it to `article` too).
+pub fn sample_page(
+    dataset: usize,
+    page: &Page,
+    parse: &gleaner::ParseOptions,
+    set: FeatureSet,
+) -> Option<Sample> {
+    let options = parse.clone().url(page.url.clone());
+    let doc = Document::parse(&page.html, &options).ok()?;
+    let meta = Metadata::extract(&doc);
+    let rows = page_rows(&doc, &meta, set, MAX_BLOCKS)?;
+    let gold = GoldIndex::new(&page.gold);
+    let texts: Vec<String> = (0..rows.len()).map(|i| rows.blocks.text(&doc, i)).collect();
+    let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
+    let labels: Vec<f32> = tokens.iter().map(|t| gold.coverage_of(t)).collect();
+    let total: usize = tokens.iter().map(Vec::len).sum();
+    let weights: Vec<f32> = tokens
+        .iter()
+        .map(|t| if total == 0 { 0.0 } else { t.len() as f32 / total as f32 })
+        .collect();
+    let page_type = page
+        .labels
+        .page_type
+        .as_deref()
+        .and_then(|t| PAGE_TYPES.iter().position(|p| *p == t))
+        .map(|i| i as u32);
+    Some(Sample {
+        dataset,
+        id: page.id.clone(),
+        domain: domain_of(page.url.as_deref()),
+        page_type,
+        page: rows.page.clone(),
+        width: rows.width,
+        rows: rows.values,
+        labels,
+        weights,
+        texts,
+        gold: page.gold.clone(),
+        article: gleaner::render::text(&doc, &rows.article),
+    })
+}
+
+/// How to train.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrainOptions {
+    /// The feature families.
+    #[serde(skip)]
+    pub features: FeatureSet,
+    /// Folds by domain for the page types' out-of-fold probabilities and
+    /// for cross-validation.
+    pub folds: u32,
+    /// The block forest's configuration.
+    pub blocks: TrainConfig,
+    /// The page-type forest's configuration.
+    pub page_types: TrainConfig,
+    /// Blocks scoring at least this are kept.
+    pub threshold: f32,
+    /// Each dataset's weight, by index (1 when absent).
+    pub dataset_weights: Vec<f32>,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            features: FeatureSet::default(),
+            folds: 5,
+            blocks: TrainConfig {
+                rounds: 400,
+                learning_rate: 0.05,
+                max_leaves: 63,
+                min_data_in_leaf: 50,
+                feature_fraction: 0.5,
+                bagging_fraction: 0.8,
+                lambda_l2: 1.0,
+                seed: 32,
+                ..TrainConfig::default()
+            },
+            page_types: TrainConfig {
+                rounds: 200,
+                learning_rate: 0.05,
+                max_leaves: 15,
+                min_data_in_leaf: 5,
+                feature_fraction: 0.7,
+                bagging_fraction: 0.8,
+                lambda_l2: 1.0,
+                seed: 30,
+                ..TrainConfig::default()
+            },
+            threshold: 0.5,
+            dataset_weights: Vec::new(),
+        }
+    }
+}
+
+/// The fold of a page: a hash of its domain (FNV-1a, stable across
+/// builds and platforms), so every page of a domain is in one fold.
+pub fn domain_fold(domain: &str, folds: u32) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in domain.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % u64::from(folds.max(1))) as u32
+}
+
+/// Trains the page-type forest on the samples with a type label among
+/// `use_page`; `None` when fewer than two types occur.
+fn train_page_types(
+    samples: &[Sample],
+    use_page: &dyn Fn(usize) -> bool,
+    config: &TrainConfig,
+) -> Result<Option<Forest>> {
+    let names = page::feature_names();
+    let mut x = Vec::new();
+    let mut classes = Vec::new();
+    for (i, s) in samples.iter().enumerate() {
+        if let (true, Some(t)) = (use_page(i), s.page_type) {
+            x.extend_from_slice(&s.page);
+            classes.push(t);
+        }
+    }
+    let mut distinct = classes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 2 {
+        return Ok(None);
+    }
+    let target = Target::Softmax { classes: &classes, n_classes: PAGE_TYPES.len() };
+    let data = boost::Dataset::new(&x, names.len(), target)?;
+    Ok(Some(boost::train(config, &names, &data, None)?.forest))
+}
+
+fn probabilities(forest: Option<&Forest>, page: &[f32]) -> [f32; 7] {
+    let mut p = [0f32; 7];
+    match forest {
+        Some(f) => f.predict_proba_multi(page, &mut p),
+        None => p[0] = 1.0,
+    }
+    p
+}
+
+/// The page-type probabilities of every sample among `use_page`, out of
+/// fold for the labelled ones (a forest trained without their fold) and
+/// from a forest of every labelled page of `use_page` for the others.
+fn stacked_types(
+    samples: &[Sample],
+    use_page: &dyn Fn(usize) -> bool,
+    options: &TrainOptions,
+) -> Result<(Option<Forest>, Vec<[f32; 7]>)> {
+    let all = train_page_types(samples, use_page, &options.page_types)?;
+    let mut probs: Vec<[f32; 7]> =
+        samples.iter().map(|s| probabilities(all.as_ref(), &s.page)).collect();
+    if all.is_some() {
+        for k in 0..options.folds {
+            let fold = |i: usize| domain_fold(&samples[i].domain, options.folds) == k;
+            let forest =
+                train_page_types(samples, &|i| use_page(i) && !fold(i), &options.page_types)?;
+            for (i, s) in samples.iter().enumerate() {
+                if use_page(i) && s.page_type.is_some() && fold(i) {
+                    probs[i] = probabilities(forest.as_ref(), &s.page);
+                }
+            }
+        }
+    }
+    Ok((all, probs))
+}
+
+/// Trains the block forest on the samples among `use_page`, their rows
+/// given the type probabilities `probs`.
+fn train_blocks(
+    samples: &[Sample],
+    use_page: &dyn Fn(usize) -> bool,
+    probs: &[[f32; 7]],
+    options: &TrainOptions,
+) -> Result<Forest> {
+    let names = block_columns(options.features);
+    let width = names.len();
+    let rows: usize =
+        samples.iter().enumerate().filter(|(i, _)| use_page(*i)).map(|(_, s)| s.len()).sum();
+    let mut x = Vec::with_capacity(rows * width);
+    let mut y = Vec::with_capacity(rows);
+    let mut w = Vec::with_capacity(rows);
+    for (i, s) in samples.iter().enumerate() {
+        if !use_page(i) {
+            continue;
+        }
+        let dw = options.dataset_weights.get(s.dataset).copied().unwrap_or(1.0);
+        for b in 0..s.len() {
+            x.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
+            x.extend_from_slice(&probs[i]);
+            y.push(s.labels[b]);
+            w.push(s.weights[b] * dw);
+        }
+    }
+    if y.is_empty() {
+        return Err(Error::Dataset("no labelled blocks to train on".into()));
+    }
+    let data = boost::Dataset::new(&x, width, Target::Binary(&y))?.with_weights(&w)?;
+    Ok(boost::train(&options.blocks, &names, &data, None)?.forest)
+}
+
+/// Trains the whole model on every sample.
+///
+/// # Errors
+/// [`Error::Dataset`] without labelled blocks; the forests' training
+/// errors.
+pub fn train_model(samples: &[Sample], options: &TrainOptions) -> Result<LearnedModel> {
+    let every = |_: usize| true;
+    let (page_types, probs) = stacked_types(samples, &every, options)?;
+    let blocks = train_blocks(samples, &every, &probs, options)?;
+    Ok(LearnedModel {
+        features: options.features,
+        threshold: options.threshold,
+        page_types,
+        blocks,
+    })
+}
+
+/// A held-out page's scores.
+#[derive(Debug, Clone, Serialize)]
+pub struct HeldOut {
+    /// The dataset's index.
+    pub dataset: usize,
+    /// The page id.
+    pub id: String,
+    /// The fold the page was held out in.
+    pub fold: u32,
+    /// Its labelled type.
+    pub page_type: Option<String>,
+    /// Its predicted type.
+    pub predicted_type: String,
+    /// Each block's score.
+    #[serde(skip)]
+    pub scores: Vec<f32>,
+    /// The text kept at the model's threshold.
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// The fold a sample is held out in: its domain's fold for a dataset with
+/// page types or when there is one dataset; a fold of its own for each
+/// other dataset (folds by dataset).
+pub fn fold_of(sample: &Sample, typed: &[bool], folds: u32) -> u32 {
+    let one = typed.len() == 1;
+    if one || typed.get(sample.dataset).copied().unwrap_or(false) {
+        domain_fold(&sample.domain, folds)
+    } else {
+        folds + sample.dataset as u32
+    }
+}
+
+/// Cross-validation: for every fold, the whole model trained without it
+/// and run on it. Folds are by domain within datasets with page types (or
+/// a single dataset) and by dataset otherwise ([`fold_of`]).
+///
+/// # Errors
+/// As [`train_model`].
+pub fn cross_validate(
+    samples: &[Sample],
+    typed: &[bool],
+    options: &TrainOptions,
+    mut progress: impl FnMut(u32, usize),
+) -> Result<Vec<HeldOut>> {
+    let folds: Vec<u32> = samples.iter().map(|s| fold_of(s, typed, options.folds)).collect();
+    let mut distinct: Vec<u32> = folds.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut out = Vec::new();
+    for &k in &distinct {
+        let train = |i: usize| folds[i] != k;
+        let (types, probs) = stacked_types(samples, &train, options)?;
+        let blocks = train_blocks(samples, &train, &probs, options)?;
+        let mut row = Vec::new();
+        for (i, s) in samples.iter().enumerate() {
+            if folds[i] != k {
+                continue;
+            }
+            let p = probabilities(types.as_ref(), &s.page);
+            let best = (0..7).fold(0, |b, t| if p[t] > p[b] { t } else { b });
+            let mut scores = Vec::with_capacity(s.len());
+            let mut text = String::new();
+            for b in 0..s.len() {
+                row.clear();
+                row.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
+                row.extend_from_slice(&p);
+                let score = blocks.predict_proba(&row);
+                if score >= options.threshold {
+                    text.push_str(&s.texts[b]);
+                    text.push('\n');
+                }
+                scores.push(score);
+            }
+            out.push(HeldOut {
+                dataset: s.dataset,
+                id: s.id.clone(),
+                fold: k,
+                page_type: s.page_type.map(|t| PAGE_TYPES[t as usize].to_string()),
+                predicted_type: PAGE_TYPES[best].to_string(),
+                scores,
+                text,
+            });
+        }
+        progress(k, out.len());
+    }
+    Ok(out)
+}
+
+/// The samples of every dataset, in order; pages that cannot be sampled
+/// are counted, not kept.
+pub fn samples_of(
+    datasets: &[Dataset],
+    set: FeatureSet,
+    limit: Option<usize>,
+    map: impl Fn(usize, &Dataset, &(dyn Fn(usize) -> Option<Sample> + Sync)) -> Vec<Option<Sample>>,
+) -> (Vec<Sample>, BTreeMap<String, usize>) {
+    let mut samples = Vec::new();
+    let mut skipped = BTreeMap::new();
+    for (d, dataset) in datasets.iter().enumerate() {
+        let n = limit.map_or(dataset.len(), |l| l.min(dataset.len()));
+        let one = |i: usize| -> Option<Sample> {
+            let page = dataset.load(i).ok()?;
+            sample_page(d, &page, dataset.parse_options(), set)
+        };
+        let got = map(n, dataset, &one);
+        for s in got {
+            match s {
+                Some(s) => samples.push(s),
+                None => *skipped.entry(dataset.name().to_string()).or_insert(0) += 1,
+            }
+        }
+    }
+    (samples, skipped)
+}

@@ -1,0 +1,186 @@
+//! The learned extractor's model file: a page-type forest and a block
+//! forest (both [`boost::Forest`](crate::boost::Forest)), the feature set
+//! they were trained with, and the score a block must reach to be kept.
+//!
+//! # File format
+//!
+//! Little-endian; every part checked on loading:
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 8 | magic `GLEANLRN` |
+//! | 4 | format version, [`MODEL_VERSION`] |
+//! | 4 | feature set: bit 0 set when the seed algorithms' decisions are features |
+//! | 4 | threshold (f32): blocks scoring at least this are kept |
+//! | 4 + n | the page-type forest's bytes (`n` may be 0: no page types) |
+//! | 4 + n | the block forest's bytes |
+//! | 4 | CRC-32 (IEEE) of every byte before it |
+//!
+//! The forests carry their feature names; loading refuses a model whose
+//! names are not the features this version of gleaner computes, so a
+//! model from another version is an error that says so rather than
+//! wrong output.
+
+use crate::boost::Forest;
+use crate::error::{Error, Result};
+
+use super::features::{feature_names, FeatureSet};
+use super::page;
+use super::PAGE_TYPES;
+
+/// The file's first bytes.
+pub const MODEL_MAGIC: &[u8; 8] = b"GLEANLRN";
+
+/// The version of the layout this build reads and writes.
+pub const MODEL_VERSION: u32 = 1;
+
+/// Largest model file read (a shipped model is a few MB).
+pub const MAX_MODEL_BYTES: usize = 256 << 20;
+
+/// The learned extractor's models; see the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnedModel {
+    /// The features the block forest reads.
+    pub features: FeatureSet,
+    /// Blocks whose probability reaches this are kept.
+    pub threshold: f32,
+    /// The page-type classifier over the page features, when trained:
+    /// softmax over [`PAGE_TYPES`].
+    pub page_types: Option<Forest>,
+    /// The block classifier over the block features, the page features
+    /// and the page-type probabilities.
+    pub blocks: Forest,
+}
+
+/// The column names of the page-type probabilities in a block row.
+pub fn type_columns() -> Vec<String> {
+    PAGE_TYPES.iter().map(|t| format!("type_{t}")).collect()
+}
+
+/// Every column of a block forest's rows for a feature set.
+pub fn block_columns(set: FeatureSet) -> Vec<String> {
+    let mut names = feature_names(set);
+    names.extend(type_columns());
+    names
+}
+
+fn invalid(what: impl Into<String>) -> Error {
+    Error::InvalidLearnedModel(what.into())
+}
+
+impl LearnedModel {
+    /// Checks that the forests read the features this build computes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLearnedModel`] naming the first difference.
+    pub fn check(&self) -> Result<()> {
+        self.blocks
+            .check_features(&block_columns(self.features))
+            .map_err(|e| invalid(format!("block model: {e}")))?;
+        if let Some(types) = &self.page_types {
+            types
+                .check_features(&page::feature_names())
+                .map_err(|e| invalid(format!("page-type model: {e}")))?;
+            if types.n_outputs() != PAGE_TYPES.len() {
+                return Err(invalid(format!(
+                    "page-type model has {} classes, not {}",
+                    types.n_outputs(),
+                    PAGE_TYPES.len()
+                )));
+            }
+        }
+        if types_ok(self.blocks.n_outputs()) && self.threshold.is_finite() {
+            Ok(())
+        } else {
+            Err(invalid("the block model is not a binary classifier with a finite threshold"))
+        }
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MODEL_MAGIC);
+        out.extend_from_slice(&MODEL_VERSION.to_le_bytes());
+        out.extend_from_slice(&u32::from(self.features.seeds).to_le_bytes());
+        out.extend_from_slice(&self.threshold.to_le_bytes());
+        let types = self.page_types.as_ref().map(Forest::to_bytes).unwrap_or_default();
+        let blocks = self.blocks.to_bytes();
+        for part in [&types, &blocks] {
+            out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            out.extend_from_slice(part);
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads a model file's bytes and checks it ([`LearnedModel::check`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidLearnedModel`] for anything but a whole, intact
+    /// model of this version for this build's features: another file, a
+    /// truncated or damaged one, another version.
+    pub fn from_bytes(bytes: &[u8]) -> Result<LearnedModel> {
+        if bytes.len() > MAX_MODEL_BYTES {
+            return Err(invalid(format!(
+                "{} bytes, more than a model's {MAX_MODEL_BYTES}",
+                bytes.len()
+            )));
+        }
+        if bytes.len() < 8 || &bytes[..8] != MODEL_MAGIC {
+            return Err(invalid("not a gleaner learned model (no GLEANLRN magic)"));
+        }
+        if bytes.len() < 8 + 4 + 4 + 4 + 4 + 4 + 4 {
+            return Err(invalid("truncated"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
+        let mut at = 8;
+        let u32_at = |at: &mut usize| -> Result<u32> {
+            let b = body.get(*at..*at + 4).ok_or_else(|| invalid("truncated"))?;
+            *at += 4;
+            Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let version = u32_at(&mut at)?;
+        if version != MODEL_VERSION {
+            return Err(invalid(format!(
+                "format version {version}; this gleaner reads version {MODEL_VERSION}"
+            )));
+        }
+        if crc32fast::hash(body) != stored {
+            return Err(invalid("damaged: its checksum does not match"));
+        }
+        let flags = u32_at(&mut at)?;
+        let threshold = f32::from_bits(u32_at(&mut at)?);
+        let part = |at: &mut usize| -> Result<&[u8]> {
+            let n = u32_at(at)? as usize;
+            let p = body.get(*at..*at + n).ok_or_else(|| invalid("truncated"))?;
+            *at += n;
+            Ok(p)
+        };
+        let types = part(&mut at)?;
+        let blocks = part(&mut at)?;
+        if at != body.len() {
+            return Err(invalid("trailing bytes after the block model"));
+        }
+        let page_types = if types.is_empty() {
+            None
+        } else {
+            Some(Forest::from_bytes(types).map_err(|e| invalid(format!("page-type model: {e}")))?)
+        };
+        let blocks =
+            Forest::from_bytes(blocks).map_err(|e| invalid(format!("block model: {e}")))?;
+        let model = LearnedModel {
+            features: FeatureSet { seeds: flags & 1 != 0 },
+            threshold,
+            page_types,
+            blocks,
+        };
+        model.check()?;
+        Ok(model)
+    }
+}
+
+fn types_ok(outputs: usize) -> bool {
+    outputs == 1
+}
