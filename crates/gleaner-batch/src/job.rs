@@ -100,9 +100,17 @@ pub struct Record {
     pub categories: Vec<String>,
     /// Tags or keywords.
     pub tags: Vec<String>,
-    /// Whether the page is an article, rather than a list, index or
-    /// search page ([`gleaner::extract::page_kind::is_article`]).
+    /// Whether the page is an article: its `page_type` is `article`
+    /// (without a type, [`gleaner::extract::page_kind::is_article`]).
     pub is_article: bool,
+    /// What kind of page it is: `article`, `forum`, `product`,
+    /// `collection`, `listing`, `documentation` or `service`, by the
+    /// learned extractor's classifier (`other` when it cannot tell: a
+    /// page of more blocks than it reads).
+    pub page_type: String,
+    /// The classifier's probability of that type (1 when forced with
+    /// `--page-type`, 0 for `other`).
+    pub page_type_confidence: f32,
     /// With comments asked for ([`Job::comments`]): the page's comment
     /// section as plain text, null when there is none (and always null
     /// otherwise).
@@ -198,6 +206,8 @@ impl Record {
             categories: Vec::new(),
             tags: Vec::new(),
             is_article: false,
+            page_type: String::from("other"),
+            page_type_confidence: 0.0,
             comments: None,
             template_cluster_size: None,
             template_applied: None,
@@ -544,14 +554,21 @@ impl Job {
     /// Extracts `doc` and fills in the record's text, title and checks.
     fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
         let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
-        let mut selection = match aside {
-            Aside::Model(m) => Templated::new(&*self.extractor, Arc::clone(m))
-                .keep_content_prose(keep_prose)
-                .extract(doc),
-            Aside::Nodes(marks) => {
-                gleaner::template::extract_set_aside(&*self.extractor, doc, marks, keep_prose)
+        let (mut selection, page_type) = match aside {
+            Aside::Model(m) => (
+                Templated::new(&*self.extractor, Arc::clone(m))
+                    .keep_content_prose(keep_prose)
+                    .extract(doc),
+                None,
+            ),
+            Aside::Nodes(marks) => (
+                gleaner::template::extract_set_aside(&*self.extractor, doc, marks, keep_prose),
+                None,
+            ),
+            Aside::Nothing => {
+                let typed = self.extractor.extract_typed(doc);
+                (typed.selection, typed.page_type)
             }
-            Aside::Nothing => self.extractor.extract(doc),
         };
         // An extractor that ran out of the page's time budget stopped
         // early: its selection is not the page's content (issue 13).
@@ -598,7 +615,18 @@ impl Job {
         record.image = meta.image.clone();
         record.categories = meta.categories.clone();
         record.tags = meta.tags.clone();
-        record.is_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
+        match page_type.or_else(|| gleaner::extract::learned::classify(doc, &meta)) {
+            Some((t, p)) => {
+                record.page_type = t.name().to_string();
+                record.page_type_confidence = p;
+                record.is_article = t.name() == "article";
+            }
+            None => {
+                record.page_type = String::from("other");
+                record.page_type_confidence = 0.0;
+                record.is_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
+            }
+        }
         record.comments = comments.as_ref().map(|c| render::text(doc, c));
         // Each format renders only what it prints.
         let text = if self.format.needs_text() || meta.language.is_none() {

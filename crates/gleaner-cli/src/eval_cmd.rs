@@ -256,7 +256,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             let suffix = format!("{preset_suffix}{suffix}");
             match &sweep {
                 None => {
-                    let extractor = build(name, &base)?;
+                    let (extractor, name) = match (&args.model, name.as_str()) {
+                        (Some(path), "learned") => {
+                            let stem = path.file_stem().map_or_else(
+                                || "model".into(),
+                                |s| s.to_string_lossy().into_owned(),
+                            );
+                            (crate::learned_with_model(path, &base)?, format!("learned@{stem}"))
+                        }
+                        _ => (build(name, &base)?, name.clone()),
+                    };
                     let label = format!("{name}{suffix}{layout_suffix}");
                     contenders.push(Contender::Algorithm {
                         label,

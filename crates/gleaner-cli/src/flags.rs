@@ -440,6 +440,17 @@ pub struct ExtractorArgs {
     /// block-level tags (`blocks`). Same as `-p lines=...`.
     #[arg(long, value_enum, value_name = "MODE")]
     pub lines: Option<Lines>,
+
+    /// The learned extractor's model, from `gleaner train` (instead of the
+    /// compiled-in one); implies `-a learned`.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+
+    /// Extract as for this page type (article, forum, product, collection,
+    /// listing, documentation, service) instead of the classifier's guess;
+    /// the learned extractor only. Same as `-p page_type=...`.
+    #[arg(long, value_name = "TYPE")]
+    pub page_type: Option<String>,
 }
 
 impl ExtractorArgs {
@@ -456,7 +467,21 @@ impl ExtractorArgs {
         for p in &self.params {
             params.push_assignment(p)?;
         }
-        let algorithm = gleaner::extract::algorithm(&self.algorithm)?;
+        let named = if self.model.is_some() && self.algorithm == "default" {
+            "learned"
+        } else {
+            self.algorithm.as_str()
+        };
+        let algorithm = gleaner::extract::algorithm(named)?;
+        if (self.model.is_some() || self.page_type.is_some()) && algorithm.name != "learned" {
+            return Err(crate::UsageError(format!(
+                "--model and --page-type are for the learned extractor, not {}",
+                algorithm.name
+            )));
+        }
+        if let Some(t) = &self.page_type {
+            params = params.with("page_type", t);
+        }
         if let Some(lines) = self.lines {
             params = crate::with_lines(algorithm, &params, lines).ok_or_else(|| {
                 crate::UsageError(format!("--lines: {} does not read source lines", algorithm.name))
@@ -480,7 +505,10 @@ impl ExtractorArgs {
     > {
         let (algorithm, params) = self.params()?;
         let params = preset.apply(algorithm.name, params)?;
-        Ok((algorithm, algorithm.build(&params)?))
+        match &self.model {
+            Some(path) => Ok((algorithm, crate::learned_with_model(path, &params)?)),
+            None => Ok((algorithm, algorithm.build(&params)?)),
+        }
     }
 }
 
@@ -894,6 +922,12 @@ pub struct EvalArgs {
     /// Only the first N pages of each dataset (for quick runs).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+
+    /// The learned extractor's model to score (from `gleaner train`),
+    /// instead of the compiled-in one: `learned` rows are labelled
+    /// `learned@STEM`.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
 
     /// Also break every dataset's rows down by the pages' labelled type
     /// (WCXB): rows `DATASET/TYPE`, left out of the macro average.

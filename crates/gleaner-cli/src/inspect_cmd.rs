@@ -21,7 +21,12 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         &args.input,
         args.limits.parse_options()?.keep_all_attributes(algorithm.name == "vce"),
     )?;
-    let mut report = gleaner_eval::inspect::report(&doc, &args.extractor.algorithm, &params)?;
+    let model = match &args.extractor.model {
+        Some(path) => Some(std::sync::Arc::new(crate::read_model(path)?)),
+        None => None,
+    };
+    let mut report =
+        gleaner_eval::inspect::report_with_model(&doc, algorithm.name, &params, model)?;
     if algorithm.name == "vce" {
         report = with_blocks_picture(report, &doc, &params, &source, args.output.as_deref())?;
     }
@@ -93,6 +98,8 @@ mod tests {
                 algorithm: "cetr".into(),
                 params: vec!["alpha=2".into()],
                 lines: None,
+                model: None,
+                page_type: None,
             },
             output: Some(report.clone()),
             limits: crate::flags::LimitArgs::default(),
@@ -110,6 +117,8 @@ mod tests {
                 algorithm: "ttr".into(),
                 params: vec!["sigma=1".into()],
                 lines: None,
+                model: None,
+                page_type: None,
             },
             output: None,
             limits: crate::flags::LimitArgs::default(),

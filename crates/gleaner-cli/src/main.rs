@@ -121,6 +121,35 @@ pub fn with_lines(
     algorithm.build(&probe).is_ok().then(|| params.clone().with("lines", lines.as_param()))
 }
 
+/// The learned extractor with the model in `path` and these parameters.
+///
+/// # Errors
+/// A usage error when the file cannot be read, is larger than a model can
+/// be, or is not a model for this gleaner (with the reason).
+pub fn learned_with_model(
+    path: &std::path::Path,
+    params: &gleaner::extract::Params,
+) -> Result<Box<dyn gleaner::extract::Extractor>, UsageError> {
+    let model = read_model(path)?;
+    let config = params.build().map_err(UsageError::from)?;
+    Ok(Box::new(gleaner::extract::learned::Learned::with_model(std::sync::Arc::new(model), config)))
+}
+
+/// Reads a learned model file (`--model`).
+///
+/// # Errors
+/// A usage error when the file cannot be read, is larger than a model can
+/// be, or is not a model for this gleaner (with the reason).
+pub fn read_model(
+    path: &std::path::Path,
+) -> Result<gleaner::extract::learned::LearnedModel, UsageError> {
+    use gleaner::extract::learned::{LearnedModel, MAX_MODEL_BYTES};
+    let bytes = gleaner_batch::input::read_regular_file(path, MAX_MODEL_BYTES)
+        .map_err(|e| UsageError(format!("--model {}: {e}", path.display())))?;
+    LearnedModel::from_bytes(&bytes)
+        .map_err(|e| UsageError(format!("--model {}: {e}", path.display())))
+}
+
 fn main() -> ExitCode {
     return_large_buffers();
     match run() {

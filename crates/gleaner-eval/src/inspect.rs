@@ -23,6 +23,9 @@ use crate::error::Result;
 use crate::plot::LineChart;
 use gleaner::document::tags::is_block;
 use gleaner::document::{Document, NodeId};
+use std::sync::Arc;
+
+use gleaner::extract::learned::{Decision, Learned, LearnedModel, PAGE_TYPES};
 use gleaner::extract::{
     self, Article, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Explanation, Params, Ttr, TtrConfig,
     TtrMethod,
@@ -80,15 +83,37 @@ pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<
 /// [`Error::InvalidConfig`](gleaner::Error::InvalidConfig) for bad
 /// parameters.
 pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String> {
+    report_with_model(doc, algorithm, params, None)
+}
+
+/// [`report`], the learned extractor with `model` rather than the
+/// compiled-in one. For `learned` the report shows the page's type and
+/// every block with its score and the features that moved it most.
+///
+/// # Errors
+/// As [`report`].
+pub fn report_with_model(
+    doc: &Document,
+    algorithm: &str,
+    params: &Params,
+    model: Option<Arc<LearnedModel>>,
+) -> Result<String> {
     let alg = extract::algorithm(algorithm)?;
+    let learned = match (alg.name, model) {
+        ("learned", Some(m)) => Some(Learned::with_model(m, params.build()?)),
+        ("learned", None) => Some(Learned::new(params.build()?)?),
+        _ => None,
+    };
+    let decision = learned.as_ref().map(|l| l.decide(doc));
     // The default extractor says why: its container and each removal.
     let explanation = match alg.name {
         "article" => Some(Article::new(params.build()?).explain(doc)),
         _ => None,
     };
-    let selection = match &explanation {
-        Some(e) => e.selection.clone(),
-        None => alg.build(params)?.extract(doc),
+    let selection = match (&explanation, &decision) {
+        (Some(e), _) => e.selection.clone(),
+        (None, Some(d)) => d.selection.clone(),
+        (None, None) => alg.build(params)?.extract(doc),
     };
     let curve = curve(doc, alg.name, params)?;
     let title = gleaner::metadata::title(doc).unwrap_or_else(|| "untitled page".into());
@@ -143,6 +168,9 @@ pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String
     if let Some(e) = &explanation {
         decisions(&mut out, doc, e);
     }
+    if let (Some(l), Some(d)) = (&learned, &decision) {
+        learned_decisions(&mut out, doc, l, d);
+    }
     out.push_str(
         "<h2>Page text</h2>\n<p class=\"meta\"><span class=\"sel\">kept as main content</span> \
          <span class=\"rest\">dropped</span></p>\n<div class=\"page\">\n",
@@ -151,6 +179,81 @@ pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String
     page_text(&mut out, doc, &selection, why.as_deref());
     out.push_str("</div>\n</body></html>\n");
     Ok(out)
+}
+
+/// How many features of each block the report names.
+const TOP_FEATURES: usize = 4;
+
+/// The learned extractor's decisions: the page type's probabilities, and
+/// for every block its score, whether it was kept, and the features that
+/// moved its score most (path attributions of the block forest).
+fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision) {
+    out.push_str("<h2>Decisions</h2>\n<p class=\"meta\">Page type: ");
+    let types: Vec<String> = PAGE_TYPES
+        .iter()
+        .zip(d.type_probabilities)
+        .map(|(t, p)| {
+            let strong = if *t == d.page_type.name() { ("<b>", "</b>") } else { ("", "") };
+            format!("{}{t} {p:.2}{}", strong.0, strong.1)
+        })
+        .collect();
+    let _ = writeln!(out, "{}.</p>", types.join(", "));
+    let Some((blocks, scores)) = &d.blocks else {
+        out.push_str("<p class=\"meta\">The page has too many blocks for the model: `article` decided.</p>\n");
+        return;
+    };
+    let model = l.model();
+    let threshold = l.threshold();
+    let rows = gleaner::extract::learned::page_rows(
+        doc,
+        &gleaner::metadata::Metadata::extract(doc),
+        model.features,
+        gleaner::extract::learned::MAX_BLOCKS,
+    );
+    let names = model.blocks.feature_names();
+    let _ = writeln!(
+        out,
+        "<h3>Blocks ({}; kept at a score of {threshold:.2} or more)</h3>\n<table><tr><th>score</th>\
+         <th>kept</th><th>element</th><th>what moved the score most (feature = value: change in \
+         log-odds)</th><th>text</th></tr>",
+        blocks.len()
+    );
+    let mut row = Vec::new();
+    for (i, &score) in scores.iter().enumerate() {
+        let why = match &rows {
+            Some(r) if r.len() == blocks.len() => {
+                row.clear();
+                row.extend_from_slice(r.row(i));
+                row.extend_from_slice(&d.type_probabilities);
+                let c = model.blocks.contributions(&row, 0);
+                c.features
+                    .iter()
+                    .take(TOP_FEATURES)
+                    .map(|&(f, v)| {
+                        format!(
+                            "{} = {:.2}: {v:+.2}",
+                            names.get(f).map_or("?", String::as_str),
+                            row[f]
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+            _ => String::new(),
+        };
+        let text = blocks.text(doc, i);
+        let excerpt: String = text.chars().take(100).collect();
+        let more = if text.chars().count() > 100 { "…" } else { "" };
+        let _ = writeln!(
+            out,
+            "<tr><td>{score:.3}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}{more}</td></tr>",
+            if score >= threshold { "yes" } else { "no" },
+            escape(&doc.selector(blocks.blocks[i].owner)),
+            escape(&why),
+            escape(&text_for_terminal(&excerpt)),
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 /// `article`'s decisions: the attempt, the container, the elements

@@ -55,17 +55,40 @@ use crate::selection::Selection;
 pub trait Extractor: Send + Sync + fmt::Debug {
     /// Decides which text nodes of `doc` are main content.
     fn extract(&self, doc: &Document) -> Selection;
+
+    /// [`Extractor::extract`] and, for an extractor that tells page types
+    /// apart ([`learned`]), the page's type and its probability.
+    fn extract_typed(&self, doc: &Document) -> Extraction {
+        Extraction { selection: self.extract(doc), page_type: None }
+    }
+}
+
+/// What [`Extractor::extract_typed`] decided.
+#[derive(Debug, Clone)]
+pub struct Extraction {
+    /// The main content.
+    pub selection: Selection,
+    /// The page's type and its probability, when the extractor tells.
+    pub page_type: Option<(learned::PageType, f32)>,
 }
 
 impl<E: Extractor + ?Sized> Extractor for Box<E> {
     fn extract(&self, doc: &Document) -> Selection {
         (**self).extract(doc)
     }
+
+    fn extract_typed(&self, doc: &Document) -> Extraction {
+        (**self).extract_typed(doc)
+    }
 }
 
 impl<E: Extractor + ?Sized> Extractor for &E {
     fn extract(&self, doc: &Document) -> Selection {
         (**self).extract(doc)
+    }
+
+    fn extract_typed(&self, doc: &Document) -> Extraction {
+        (**self).extract_typed(doc)
     }
 }
 

@@ -354,14 +354,26 @@ fn flag(b: bool) -> f32 {
     f32::from(u8::from(b))
 }
 
-/// The rows of a page. `None` when the page has more than `max_blocks`
-/// blocks.
-pub fn page_rows(
+/// What every row of a page is computed from: the blocks, `article`'s
+/// decision, the seed algorithms' selections, the blocks' text facts and
+/// shapes, the page's facts.
+struct Analysis {
+    blocks: Blocks,
+    explanation: Explanation,
+    seeds: Vec<Selection>,
+    texts: Vec<TextFacts>,
+    rep: Repetition,
+    page: PageFacts,
+}
+
+/// Reads the page for its rows. `None` when it has more than
+/// `max_blocks` blocks.
+fn analyse(
     doc: &Document,
     metadata: &Metadata,
     set: FeatureSet,
     max_blocks: usize,
-) -> Option<PageRows> {
+) -> Option<Analysis> {
     let blocks = Blocks::of(doc, max_blocks)?;
     let explanation: Explanation = Article::default().explain(doc);
     let seeds: Vec<Selection> = if set.seeds {
@@ -389,6 +401,25 @@ pub fn page_rows(
         doc,
         &PageInputs { metadata, blocks: &blocks, texts: &texts, repetition: &rep, selected_chars },
     );
+    Some(Analysis { blocks, explanation, seeds, texts, rep, page })
+}
+
+/// The page's features alone ([`page::feature_names`]), for the page-type
+/// classifier; `None` when the page has more than `max_blocks` blocks.
+pub fn page_features(doc: &Document, metadata: &Metadata, max_blocks: usize) -> Option<Vec<f32>> {
+    analyse(doc, metadata, FeatureSet { seeds: false }, max_blocks).map(|a| a.page.values)
+}
+
+/// The rows of a page. `None` when the page has more than `max_blocks`
+/// blocks.
+pub fn page_rows(
+    doc: &Document,
+    metadata: &Metadata,
+    set: FeatureSet,
+    max_blocks: usize,
+) -> Option<PageRows> {
+    let Analysis { blocks, explanation, seeds, texts, rep, page } =
+        analyse(doc, metadata, set, max_blocks)?;
     let title_words = word_hashes([metadata.title.as_deref().unwrap_or("")]);
     let names = block_names(set);
     let width = names.len() + page.values.len();

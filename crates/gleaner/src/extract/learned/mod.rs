@@ -51,7 +51,7 @@ use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 pub use self::blocks::{Block, Blocks};
-pub use self::features::{feature_names, page_rows, FeatureSet, PageRows};
+pub use self::features::{feature_names, page_features, page_rows, FeatureSet, PageRows};
 pub use self::model::{
     block_columns, type_columns, LearnedModel, MAX_MODEL_BYTES, MODEL_MAGIC, MODEL_VERSION,
 };
@@ -212,6 +212,12 @@ impl Learned {
         &self.model
     }
 
+    /// The score a block must reach to be kept: the configured one, else
+    /// the model's.
+    pub fn threshold(&self) -> f32 {
+        self.config.threshold.unwrap_or(self.model.threshold)
+    }
+
     /// The page's type probabilities from its page features.
     fn type_probabilities(&self, page: &[f32]) -> [f32; 7] {
         let mut p = [0f32; 7];
@@ -290,4 +296,23 @@ impl Extractor for Learned {
     fn extract(&self, doc: &Document) -> Selection {
         self.decide(doc).selection
     }
+
+    fn extract_typed(&self, doc: &Document) -> super::Extraction {
+        let d = self.decide(doc);
+        super::Extraction { selection: d.selection, page_type: Some((d.page_type, d.confidence)) }
+    }
+}
+
+/// The page's type by the compiled-in model's classifier and its
+/// probability, for extractors that do not tell types themselves; `None`
+/// when the model has no classifier or the page has more than
+/// [`MAX_BLOCKS`] blocks.
+pub fn classify(doc: &Document, meta: &Metadata) -> Option<(PageType, f32)> {
+    let model = LearnedModel::default_model().ok()?;
+    let forest = model.page_types.as_ref()?;
+    let page = features::page_features(doc, meta, MAX_BLOCKS)?;
+    let mut p = [0f32; 7];
+    forest.predict_proba_multi(&page, &mut p);
+    let best = (0..p.len()).fold(0, |b, t| if p[t] > p[b] { t } else { b });
+    Some((PageType(best), p[best]))
 }
