@@ -124,6 +124,10 @@ pub struct ParseOptions {
     /// Which tree builder builds the tree: gleaner's own (the default,
     /// issue 12) or html5ever's.
     pub tree_builder: TreeBuilderKind,
+    /// Read a page without visible text again for the content a browser
+    /// shows once its scripts ran: hidden wrappers shown, `<noscript>`
+    /// parsed (see [`Document::parse`]'s notes). Default on.
+    pub render_fallbacks: bool,
 }
 
 impl Default for ParseOptions {
@@ -140,6 +144,7 @@ impl Default for ParseOptions {
             url: None,
             keep_all_attributes: false,
             tree_builder: TreeBuilderKind::Own,
+            render_fallbacks: true,
         }
     }
 }
@@ -380,7 +385,47 @@ pub struct Document {
     input_bytes: usize,
     layout: Option<Arc<Layout>>,
     deadline: Deadline,
+    /// What counts as hidden: not hidden elements on a page whose content
+    /// waits hidden for its scripts, `<noscript>` shown on a page read
+    /// without scripting ([`Document::rendered_fallback`]).
+    visibility: stats::Visibility,
 }
+
+/// Bytes inside `<noscript>` elements of a page's source: what a reader
+/// without scripts would be shown (the tree built with scripting on keeps
+/// none of it).
+fn noscript_bytes(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut total = 0;
+    let mut at = 0;
+    let opens =
+        |i: usize| bytes.get(i..i + 9).is_some_and(|w| w.eq_ignore_ascii_case(b"<noscript"));
+    while let Some(i) = memchr::memchr(b'<', bytes.get(at..).unwrap_or(&[])).map(|i| at + i) {
+        if !opens(i) {
+            at = i + 1;
+            continue;
+        }
+        let body = i + 9;
+        let end = memchr::memmem::find_iter(bytes.get(body..).unwrap_or(&[]), b"</")
+            .map(|j| body + j)
+            .find(|&j| {
+                bytes.get(j + 2..j + 10).is_some_and(|w| w.eq_ignore_ascii_case(b"noscript"))
+            })
+            .unwrap_or(bytes.len());
+        total += end - body;
+        at = end + 1;
+    }
+    total
+}
+
+/// Below this many characters of visible text, a page is read again for
+/// content a browser would show once its scripts ran
+/// ([`Document::rendered_fallback`]) \[I\].
+pub const RENDERED_MIN_CHARS: u32 = 250;
+
+/// … and the other reading is kept when it shows this many times the
+/// text \[I\].
+pub const RENDERED_GAIN: u32 = 4;
 
 impl Document {
     /// Parses a page from raw bytes: detects the encoding, tokenizes the
@@ -467,9 +512,25 @@ impl Document {
     }
 
     fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
-        let input_bytes = text.len();
         let feed = tree_feed::FeedOptions::of(options);
-        let built = match tree_feed::build_tree(&text, &feed, &deadline) {
+        let doc = Document::build(text, options, &feed, deadline)?;
+        if doc.stats(doc.root()).chars >= RENDERED_MIN_CHARS || !options.render_fallbacks {
+            return Ok(doc);
+        }
+        doc.rendered_fallback(options)
+    }
+
+    /// The tree and statistics of a decoded page, read as `feed` says.
+    fn build(
+        text: String,
+        options: &ParseOptions,
+        feed: &tree_feed::FeedOptions,
+        deadline: Deadline,
+    ) -> Result<Document> {
+        let input_bytes = text.len();
+        let visibility =
+            stats::Visibility { noscript: !feed.scripting, ..stats::Visibility::BROWSER };
+        let built = match tree_feed::build_tree(&text, feed, &deadline) {
             Ok(built) => built,
             Err(tree_feed::Stopped::TooManyElements) => {
                 return Err(Error::TooManyElements { limit: options.max_elements })
@@ -491,8 +552,10 @@ impl Document {
             source.tag_names().iter().map(|name| Element { name: name.clone() }).collect();
         source.map_nodes(position.as_deref());
         drop(position);
-        let (stats, long_texts) = stats::compute(&mut nodes, &names, &dom_text, &attrs, None);
+        let (stats, long_texts) =
+            stats::compute(&mut nodes, &names, &dom_text, &attrs, None, visibility);
         let doc = Document {
+            visibility,
             nodes,
             names,
             text: dom_text,
@@ -509,6 +572,79 @@ impl Document {
         };
         doc.deadline.check()?;
         Ok(doc)
+    }
+
+    /// A page with almost no visible text whose content a browser would
+    /// show once its scripts ran \[I\] (issue 30: 2 % of today's pages in
+    /// WCXB-dev, most of them forum threads): the content held in
+    /// elements hidden until then (`<div hidden>` of React's streamed
+    /// rendering, a `visibility:hidden` wrapper of the whole page), or in
+    /// `<noscript>` for readers without scripts (Discourse's threads). The
+    /// page is read again without hiding those elements, then with the
+    /// scripting flag off (`<noscript>` parsed as markup, WHATWG
+    /// §13.2.6.4.4), and the first reading that shows at least
+    /// [`RENDERED_GAIN`] times the text, and [`RENDERED_MIN_CHARS`], is
+    /// kept. Pages with visible text cost nothing more.
+    fn rendered_fallback(mut self, options: &ParseOptions) -> Result<Document> {
+        let visible = self.stats(self.root()).chars;
+        let enough = |chars: u32| {
+            chars >= RENDERED_MIN_CHARS && chars >= visible.saturating_mul(RENDERED_GAIN)
+        };
+        // Hidden elements shown.
+        self.visibility.honour_hidden = false;
+        let (stats, long_texts) = stats::compute(
+            &mut self.nodes,
+            &self.names,
+            &self.text,
+            &self.attrs,
+            None,
+            self.visibility,
+        );
+        self.stats = stats;
+        self.long_texts = long_texts;
+        if enough(self.stats(self.root()).chars) {
+            return Ok(self);
+        }
+        if noscript_bytes(self.source.text()) < RENDERED_MIN_CHARS as usize {
+            return Ok(self.with_hidden_honoured());
+        }
+        // `<noscript>` read as markup, from the same decoded text.
+        let feed =
+            tree_feed::FeedOptions { scripting: false, ..tree_feed::FeedOptions::of(options) };
+        let text = self.source.text().to_owned();
+        let (encoding, encoding_source, input_bytes) =
+            (self.encoding, self.encoding_source, self.input_bytes);
+        let deadline = std::mem::replace(&mut self.deadline, Deadline::never());
+        match Document::build(text, options, &feed, deadline) {
+            Ok(mut again) if enough(again.stats(again.root()).chars) => {
+                again.encoding = encoding;
+                again.encoding_source = encoding_source;
+                again.input_bytes = input_bytes;
+                Ok(again)
+            }
+            Ok(again) => {
+                self.deadline = again.deadline;
+                Ok(self.with_hidden_honoured())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The statistics with hidden elements hidden again (the first
+    /// reading of [`Document::rendered_fallback`]).
+    fn with_hidden_honoured(mut self) -> Document {
+        self.visibility.honour_hidden = true;
+        let (stats, long_texts) = stats::compute(
+            &mut self.nodes,
+            &self.names,
+            &self.text,
+            &self.attrs,
+            None,
+            self.visibility,
+        );
+        self.stats = stats;
+        self.long_texts = long_texts;
+        self
     }
 
     /// The time budget of this page's work, started when parsing began
@@ -790,8 +926,14 @@ impl Document {
         let invisible: Vec<bool> = (0..self.nodes.len() as u32)
             .map(|i| hidden[i as usize] || !self.flags(NodeId(i)).contains(NodeFlags::VISIBLE))
             .collect();
-        (self.stats, self.long_texts) =
-            stats::compute(&mut self.nodes, &self.names, &self.text, &self.attrs, Some(&invisible));
+        (self.stats, self.long_texts) = stats::compute(
+            &mut self.nodes,
+            &self.names,
+            &self.text,
+            &self.attrs,
+            Some(&invisible),
+            self.visibility,
+        );
         self.source.set_aside(&hidden);
     }
 
@@ -978,7 +1120,7 @@ pub mod stages {
     /// (its text nodes and derived nodes keep theirs): the number of nodes.
     pub fn stats(doc: &mut Document) -> usize {
         let (stats, long_texts) =
-            stats::compute(&mut doc.nodes, &doc.names, &doc.text, &doc.attrs, None);
+            stats::compute(&mut doc.nodes, &doc.names, &doc.text, &doc.attrs, None, doc.visibility);
         (doc.stats, doc.long_texts) = (stats, long_texts);
         doc.nodes.len()
     }

@@ -287,17 +287,36 @@ impl Derived {
     }
 }
 
+/// What counts as hidden for [`compute`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Visibility {
+    /// Elements hidden by their attributes or inline style are invisible.
+    pub honour_hidden: bool,
+    /// `<noscript>` is shown (the page was read with scripting off).
+    pub noscript: bool,
+}
+
+impl Visibility {
+    /// As a scripting browser shows a page before its scripts run.
+    pub const BROWSER: Visibility = Visibility { honour_hidden: true, noscript: false };
+}
+
 /// Computes the statistics of every node: a text node's go to its node
 /// (flags and counts), a [`Derived`] node's code to its node, every other
 /// node's to the list returned, at the index its node is given; with the
 /// counts of long texts. Nodes marked in `aside` (with their subtrees)
-/// count as invisible: no text, not [`NodeFlags::VISIBLE`].
+/// count as invisible: no text, not [`NodeFlags::VISIBLE`]. Without
+/// `visibility.honour_hidden`, the `hidden` attribute, `aria-hidden` and
+/// inline styles that hide do not (a page whose whole content waits hidden
+/// for its scripts, see [`Document::parse`](super::Document::parse)); with
+/// `visibility.noscript`, `<noscript>` is shown (read without scripting).
 pub(crate) fn compute(
     nodes: &mut [Node],
     names: &[Element],
     text: &str,
     attrs: &AttributeTable,
     aside: Option<&[bool]>,
+    visibility: Visibility,
 ) -> (Vec<NodeStats>, Vec<LongText>) {
     // Which nodes keep an entry: a node not text is [`Derived`] when it
     // has no children or a text node as its only child. Nodes are in
@@ -392,7 +411,12 @@ pub(crate) fn compute(
             let e = attrs.of(element, node.start..node.stop);
             s.flags |= NodeFlags::ELEMENT;
             s.tags = 1;
-            if is_invisible(&e.name) || hidden_by_attributes(e) {
+            let invisible = if e.name == local_name!("noscript") {
+                !visibility.noscript
+            } else {
+                is_invisible(&e.name)
+            };
+            if invisible || (visibility.honour_hidden && hidden_by_attributes(e)) {
                 // (also cleared above for nodes set aside)
                 s.flags.0 &= !NodeFlags::VISIBLE.0;
             }
