@@ -99,8 +99,13 @@ impl Window {
             doc.ancestors(id).take(3).any(|a| marks_author(doc, a)).then(|| name(doc.text(id)))?
         });
         marked.or_else(|| {
-            self.in_order().find_map(|id| {
+            let nodes: Vec<NodeId> = self.in_order().collect();
+            nodes.iter().enumerate().find_map(|(i, &id)| {
                 let text = super::collapse(doc.text(id));
+                if text == "By" || text == "by" {
+                    // `By <a>Jane Doe</a>`.
+                    return nodes.get(i + 1).and_then(|&next| name(doc.text(next)));
+                }
                 let rest = text.strip_prefix("By ").or_else(|| text.strip_prefix("by "))?;
                 name(rest)
             })
@@ -130,23 +135,29 @@ fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
 /// Does the element say it holds the author's name?
 fn marks_author(doc: &Document, id: NodeId) -> bool {
     const WORDS: &[&str] = &["author", "byline", "writer", "username"];
+    // Words of the value (`post_author-name`, `bylineAuthor`), not
+    // `authorized` or `authority`.
     let says = |v: &str| {
-        let v = v.to_ascii_lowercase();
-        WORDS.iter().any(|w| v.contains(w))
+        v.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
+            let word = word.to_ascii_lowercase();
+            !word.starts_with("authori") && WORDS.iter().any(|w| word.contains(w))
+        })
     };
     ["class", "id", "itemprop", "rel"].iter().any(|a| doc.attr(id, a).is_some_and(says))
 }
 
-/// A byline's text as a name: `By` and `Written by` cut, the text cut at
-/// the first separator (`|`, `•`, `·`, ` on `, ` - `, a line break),
-/// punctuation trimmed; `None` when what is left is empty, long, holds a
-/// date, or is not led by a letter.
+/// A byline's text as a name: a label (`By`, `Written by`, `Author:`)
+/// cut, the text cut at the first separator (`|`, `•`, `·`, ` on `,
+/// ` - `) and at a date (`Jane Doe, Dec 19, 2025`, `Sat, 20 Dec`),
+/// punctuation trimmed; `None` when what is left is empty, long, not led
+/// by a letter, a label (`Written by`, `Follow the author`), a phrase in
+/// lower case, or a date.
 fn name(text: &str) -> Option<String> {
     let text = super::collapse(text);
-    let mut text = text.as_str();
-    for prefix in ["written by ", "posted by ", "words by ", "by ", "author: ", "author "] {
-        if text.len() >= prefix.len() && text[..prefix.len()].eq_ignore_ascii_case(prefix) {
-            text = &text[prefix.len()..];
+    let mut text = super::trim_name(&text);
+    for label in ["written by ", "posted by ", "words by ", "by ", "author: ", "author "] {
+        if text.get(..label.len()).is_some_and(|l| l.eq_ignore_ascii_case(label)) {
+            text = &text[label.len()..];
             break;
         }
     }
@@ -155,30 +166,58 @@ fn name(text: &str) -> Option<String> {
         .filter_map(|sep| text.find(sep))
         .min()
         .unwrap_or(text.len());
-    // `Jane Doe, Dec 19, 2025`: the parts from the first that starts a
-    // date (a digit, or a month's name before one) on are left out.
     let mut kept = 0;
     for part in text[..end].split(", ") {
-        let mut words = part.split_whitespace();
-        let first = words.next().unwrap_or("");
-        let digit = |w: &str| w.starts_with(|c: char| c.is_ascii_digit());
-        // `April Ryan` is a name, `April 3` a date.
-        let month = super::date::month_number(first).is_some() && words.next().is_some_and(digit);
-        if digit(first) || month {
+        if starts_a_date(part) {
             break;
         }
         kept += part.len() + 2;
     }
     let name = super::trim_name(&text[..kept.min(end)]);
-    let ok = !name.is_empty()
-        && name.chars().next().is_some_and(char::is_alphabetic)
+    let words: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    let ok = name.chars().next().is_some_and(char::is_alphabetic)
         && name.chars().count() <= MAX_NAME_CHARS
-        && name.split_whitespace().count() <= MAX_NAME_WORDS
-        && !name.eq_ignore_ascii_case("by")
-        && !name.eq_ignore_ascii_case("author")
+        && words.len() <= MAX_NAME_WORDS
+        && !words.iter().any(|w| NOT_IN_NAMES.contains(&w.as_str()))
+        && words.last().is_some_and(|w| w != "by")
+        && !(words.len() > 1 && name.chars().all(|c| !c.is_uppercase()))
         && super::date::find_in_text(name).is_none()
         && !super::looks_like_url(name);
     ok.then(|| name.to_string())
+}
+
+/// Words that are in a byline's labels and buttons, not in names.
+const NOT_IN_NAMES: &[&str] = &[
+    "author",
+    "authors",
+    "follow",
+    "posted",
+    "written",
+    "comment",
+    "comments",
+    "share",
+    "read",
+    "undefined",
+    "null",
+    "visit",
+    "store",
+    "view",
+    "profile",
+];
+
+/// Does a part of a byline start a date: a number, a month's name before
+/// a number (`April 3`, not `April Ryan`), or a weekday's name?
+fn starts_a_date(part: &str) -> bool {
+    const WEEKDAYS: &[&str] =
+        &["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"];
+    let mut words = part.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let digit = |w: &str| w.starts_with(|c: char| c.is_ascii_digit());
+    let day = first.trim_end_matches('.').to_ascii_lowercase();
+    digit(first)
+        || (super::date::month_number(first).is_some() && words.next().is_some_and(digit))
+        || WEEKDAYS.contains(&day.as_str())
+        || (day.ends_with("day") && WEEKDAYS.iter().any(|w| day.starts_with(w)))
 }
 
 #[cfg(test)]
@@ -207,6 +246,27 @@ mod tests {
         );
         assert_eq!(w.date(&doc).as_deref(), Some("2025-01-02T03:04:05Z"));
         assert_eq!(w.author(&doc).as_deref(), Some("Ann Lee"));
+        // A label, then the name in a link; a date after the name.
+        let (doc, w) = window(
+            "<h1>T</h1><div><strong>By <a href=/team/vo>Dr. Vahid Osman</a></strong> - Mar 27, 2024</div>",
+        );
+        assert_eq!(w.author(&doc).as_deref(), Some("Dr. Vahid Osman"));
+        assert_eq!(w.date(&doc).as_deref(), Some("2024-03-27"));
+        let (doc, w) = window("<h1>T</h1><p class=post-author>Written by</p><p class=post-author>April Ryan, Dec 2, 2025</p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("April Ryan"));
+    }
+
+    /// Labels and separators are cut at character boundaries (a panic
+    /// on `Zá`-like bylines was caught by the WCEB run).
+    #[test]
+    fn issue_30_bylines_in_any_script_do_not_panic() {
+        for text in
+            ["Zá", "Zázrak", "ž", "Autor: Jiří Novák", "by", "é, 3", "日本語の著者", "By Ü | x"]
+        {
+            let _ = name(text);
+            let _ = super::super::date::find_in_text(text);
+        }
+        assert_eq!(name("By Jiří Novák").as_deref(), Some("Jiří Novák"));
     }
 
     #[test]
@@ -219,8 +279,17 @@ mod tests {
         let (doc, w) = window("<p>By Jo Bloggs, Dec 19, 2025</p>");
         assert_eq!(w.date(&doc), None);
         assert_eq!(w.author(&doc), None);
-        // A byline that is not a name.
-        let (doc, w) = window("<h1>T</h1><span class=author>12 comments</span>");
-        assert_eq!(w.author(&doc), None);
+        // Bylines that are not names.
+        for html in [
+            "<h1>T</h1><span class=author>12 comments</span>",
+            "<h1>T</h1><span class=author>Written By</span>",
+            "<h1>T</h1><span class=author>Follow the author</span>",
+            "<h1>T</h1><div class=byline>Sat, 20 Dec, 2025 - 06:36</div>",
+            "<h1>T</h1><span class=authorized-dealer>Authorized Dealer</span>",
+            "<h1>T</h1><span class=author-note>printing one of our examples.</span>",
+        ] {
+            let (doc, w) = window(html);
+            assert_eq!(w.author(&doc), None, "{html}");
+        }
     }
 }

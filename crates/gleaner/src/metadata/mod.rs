@@ -771,4 +771,67 @@ mod tests {
         assert_eq!(t("<h1>Only heading</h1>").as_deref(), Some("Only heading"));
         assert_eq!(t("<p>nothing</p>"), None);
     }
+
+    #[test]
+    fn issue_30_authors_person_before_publisher_entities_and_punctuation() {
+        let ld = |author: &str| {
+            format!(
+                r#"<meta property=og:site_name content="USA TODAY"><script type="application/ld+json">
+                {{"@type": "NewsArticle", "author": {author}}}</script>
+                <h1>Storm</h1><p class=byline>By Brian Truitt</p>"#
+            )
+        };
+        // A byline template's empty person before the publisher: the
+        // publisher's name is not the author while the byline names one.
+        let m = meta_of(&ld(r#"{"@type": "Person", "name": ", USA TODAY"}"#), None);
+        assert_eq!(m.author.as_deref(), Some("Brian Truitt"));
+        // An organisation as author gives way to the byline's person.
+        let m = meta_of(&ld(r#"{"@type": "Organization", "name": "Acme Health"}"#), None);
+        assert_eq!(m.author.as_deref(), Some("Brian Truitt"));
+        // Entities a CMS left in the JSON are decoded.
+        let m = meta_of(&ld(r#"{"@type": "Person", "name": "Maria &amp; Katerina"}"#), None);
+        assert_eq!(m.author.as_deref(), Some("Maria & Katerina"));
+        // `, <site name>` is cut from a name.
+        let m = meta_of(&ld(r#"{"@type": "Person", "name": "Jo Bloggs, USA Today"}"#), None);
+        assert_eq!(m.author.as_deref(), Some("Jo Bloggs"));
+        // With no person anywhere, the organisation is the author.
+        let org = r#"<script type="application/ld+json">{"@type": "Article",
+            "author": {"@type": "Organization", "name": "Acme Health"}}</script><h1>Storm</h1>"#;
+        assert_eq!(meta_of(org, None).author.as_deref(), Some("Acme Health"));
+    }
+
+    #[test]
+    fn issue_30_dates_published_then_by_the_headline_then_modified() {
+        let page = |head: &str| {
+            format!("{head}<h1>Storm</h1><p>By Ann Lee · March 3, 2025</p><p>Text.</p>")
+        };
+        let both = r#"<meta property=article:published_time content=2024-01-02>
+            <meta property=article:modified_time content=2025-06-07>"#;
+        assert_eq!(meta_of(&page(both), None).date.as_deref(), Some("2024-01-02"));
+        let modified = r#"<meta property=article:modified_time content=2025-06-07>"#;
+        assert_eq!(meta_of(&page(modified), None).date.as_deref(), Some("2025-03-03"));
+        let ld = r#"<script type="application/ld+json">{"@type": "Article",
+            "dateModified": "2025-06-07"}</script>"#;
+        assert_eq!(meta_of(&page(ld), None).date.as_deref(), Some("2025-03-03"));
+        assert_eq!(
+            meta_of(&format!("{ld}<h1>Storm</h1><p>Text.</p>"), None).date.as_deref(),
+            Some("2025-06-07")
+        );
+    }
+
+    #[test]
+    fn issue_30_one_headline_telling_the_same_story_titles_the_page() {
+        let og = "<meta property=og:title content='Best Apps to Learn a Language in 2025'>";
+        let one = format!("{og}<h1>Top 10: Best Language Learning App</h1>");
+        assert_eq!(t(&one).as_deref(), Some("Top 10: Best Language Learning App"));
+        // Not a heading that tells another story (a site's name) …
+        let other = format!("{og}<h1>The Polyglot Blog</h1>");
+        assert_eq!(t(&other).as_deref(), Some("Best Apps to Learn a Language in 2025"));
+        // … nor one of several headings.
+        let two = format!("{og}<h1>Best Language Learning App</h1><h1>Best apps</h1>");
+        assert_eq!(t(&two).as_deref(), Some("Best Apps to Learn a Language in 2025"));
+        // A permalink mark is not part of the title.
+        let mark = "<title>Tutorial - User Guide</title><h1>Tutorial - User Guide¶</h1>";
+        assert_eq!(t(mark).as_deref(), Some("Tutorial - User Guide"));
+    }
 }
