@@ -218,8 +218,16 @@ pub(super) fn headlines(nodes: &[Value]) -> Vec<String> {
     nodes
         .iter()
         .filter(|n| has_type(n, ARTICLE_TYPES))
-        .filter_map(|a| string(a, "headline").or_else(|| string(a, "name")))
+        .filter_map(|a| raw_string(a, "headline").or_else(|| raw_string(a, "name")))
         .collect()
+}
+
+/// A non-empty string property, whitespace collapsed, references left as
+/// they are: the headlines the extractor's title match compares, kept as
+/// before issue 30 so that the metadata's decoding does not move the
+/// extracted text.
+fn raw_string(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(super::collapse).filter(|s| !s.is_empty())
 }
 
 /// A non-empty string property, whitespace collapsed, character

@@ -161,6 +161,7 @@ impl MetaTags {
             tags: super::unique_nonempty(tags),
             page_type: self.first(&["og:type"]),
             schema_types: Vec::new(),
+            stated_title: None,
         }
     }
 

@@ -94,6 +94,12 @@ pub struct Metadata {
     /// what the page says it holds (`Product`, `DiscussionForumPosting`,
     /// `BreadcrumbList`), read by the page-type classifier.
     pub schema_types: Vec<String>,
+    /// The title as the page states it (`og:title`, `<title>`, …, site
+    /// name cut), before a lone `<h1>` telling the same story replaces it
+    /// in `title` (issue 30): the input the learned extractor's model was
+    /// trained on, kept so that the metadata rules do not move its
+    /// extraction.
+    pub(crate) stated_title: Option<String>,
 }
 
 /// Most schema types kept in [`Metadata::schema_types`].
@@ -136,6 +142,7 @@ impl Metadata {
             .or(first_time);
         Metadata {
             title: markup.title.clone().or_else(|| ld.title.clone()),
+            stated_title: markup.stated_title.clone().or_else(|| ld.title.clone()),
             author: author(
                 [&ld.author, &tags.author, &markup.author],
                 || window.author(doc),
@@ -332,24 +339,23 @@ const SEPARATORS: &[&str] =
 /// The page title, cleaned of site-name suffixes and prefixes, with
 /// whitespace collapsed and control characters left out.
 pub fn title(doc: &Document) -> Option<String> {
-    title_of(doc, &MetadataElements::of(doc))
+    titles_of(doc, &MetadataElements::of(doc)).map(|(shown, _)| shown)
 }
 
-/// [`title`] from the page's [`MetadataElements`].
-fn title_of(doc: &Document, elements: &MetadataElements) -> Option<String> {
+/// [`title`] from the page's [`MetadataElements`], and the title the page
+/// states ([`Metadata::stated_title`]).
+fn titles_of(doc: &Document, elements: &MetadataElements) -> Option<(String, String)> {
     let meta = meta_content(doc, elements, &["og:title", "twitter:title"]);
     let title_tag = elements
         .named(doc, local_name!("title"))
         .next()
         .map(|id| collapse(&all_text(doc, id)))
         .filter(|t| !t.is_empty());
-    let mut h1s = elements
+    let mut visible = elements
         .named(doc, local_name!("h1"))
-        .filter(|&id| doc.flags(id).contains(NodeFlags::VISIBLE))
-        .map(|id| doc.text_content(id))
-        .filter(|t| !t.trim().is_empty());
-    let h1 = h1s.next();
-    let only_one = h1s.next().is_none();
+        .filter(|&id| doc.flags(id).contains(NodeFlags::VISIBLE));
+    let h1 = visible.next().map(|id| doc.text_content(id)).filter(|t| !t.is_empty());
+    let only_one = visible.next().is_none();
     let raw = meta.or(title_tag).or_else(|| h1.clone())?;
     let title = clean(&raw, h1.as_deref());
     // Issue 30: the page's one headline, when it tells the same story as
@@ -358,8 +364,8 @@ fn title_of(doc: &Document, elements: &MetadataElements) -> Option<String> {
     // title its reader sees. On WCXB-dev, whose gold title is the one a
     // reader sees, this gains 178 pages and loses 118.
     match h1.map(|h| heading_text(&h)) {
-        Some(h) if only_one && !h.is_empty() && tells_the_same(&h, &title) => Some(h),
-        _ => Some(title),
+        Some(h) if only_one && !h.is_empty() && tells_the_same(&h, &title) => Some((h, title)),
+        _ => Some((title.clone(), title)),
     }
 }
 

@@ -78,7 +78,10 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> (Metadata
             _ => {}
         }
     }
-    meta.title = super::title_of(doc, elements);
+    if let Some((shown, stated)) = super::titles_of(doc, elements) {
+        meta.title = Some(shown);
+        meta.stated_title = Some(stated);
+    }
     meta.categories = super::unique_nonempty(categories);
     meta.tags = super::unique_nonempty(tags);
     (meta, first_time)

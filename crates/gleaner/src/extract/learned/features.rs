@@ -389,7 +389,9 @@ pub fn page_rows(
         doc,
         &PageInputs { metadata, blocks: &blocks, texts: &texts, repetition: &rep, selected_chars },
     );
-    let title_words = word_hashes([metadata.title.as_deref().unwrap_or("")]);
+    // The stated title, not the shown one (issue 30): the model was
+    // trained on it.
+    let title_words = word_hashes([metadata.stated_title.as_deref().unwrap_or("")]);
     let names = block_names(set);
     let width = names.len() + page.values.len();
     let n = blocks.len();
