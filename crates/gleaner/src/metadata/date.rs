@@ -188,7 +188,7 @@ fn day_first(s: &str) -> Option<DateTime> {
 }
 
 /// English month names and their common abbreviations.
-fn month_number(word: &str) -> Option<u32> {
+pub(super) fn month_number(word: &str) -> Option<u32> {
     const MONTHS: [&str; 12] = [
         "january",
         "february",
@@ -252,6 +252,89 @@ fn with_month_name(s: &str) -> Option<DateTime> {
     DateTime { year: year?, month: month?, day: day?, time, offset: offset_minutes }.checked()
 }
 
+/// The first date written in running text (`Published Dec. 19, 2025 by
+/// …`, `19 December 2025`, `2025-12-19`, `19.12.2025`, `12/19/2025`),
+/// normalised as [`normalise_date`] does; `None` when the text holds
+/// none. A numeric date with slashes is read only when it is not
+/// ambiguous (one of its first two numbers is above 12, or both are
+/// equal). At most [`MAX_SCANNED_TOKENS`] words are read.
+pub(super) fn find_in_text(text: &str) -> Option<String> {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|t| !t.is_empty())
+        .take(MAX_SCANNED_TOKENS)
+        .collect();
+    let at = |i: usize| tokens.get(i).copied();
+    for (i, token) in tokens.iter().enumerate() {
+        if let Some(found) = numeric_token(token) {
+            return Some(found.to_iso());
+        }
+        let Some(month) = month_number(token) else { continue };
+        // Month day year (`Dec 19 2025`) or day [of] month year (`19th of
+        // December 2025`).
+        let after = at(i + 1).and_then(day_number).zip(at(i + 2).and_then(year_number));
+        let before = i.checked_sub(1).and_then(|b| {
+            let of = at(b).is_some_and(|w| w.eq_ignore_ascii_case("of"));
+            let day_at = if of { b.checked_sub(1)? } else { b };
+            at(day_at).and_then(day_number).zip(at(i + 1).and_then(year_number))
+        });
+        for (day, year) in [before, after].into_iter().flatten() {
+            let date = DateTime { year, month, day, time: None, offset: None };
+            if let Some(date) = date.checked() {
+                return Some(date.to_iso());
+            }
+        }
+    }
+    None
+}
+
+/// Words of running text read by [`find_in_text`], at most.
+const MAX_SCANNED_TOKENS: usize = 400;
+
+/// A whole token that is a numeric date: ISO (`2025-12-19`, with a time
+/// when `T` joins it), day-first with dots (`19.12.2025`), or an
+/// unambiguous slashed date (`12/19/2025`, `19/12/2025`).
+fn numeric_token(token: &str) -> Option<DateTime> {
+    if !token.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    if let Some(date) = iso(token).or_else(|| day_first(token)) {
+        return Some(date);
+    }
+    let (a, rest) = one_or_two(token)?;
+    let (b, rest) = one_or_two(rest.strip_prefix('/')?)?;
+    let (year, rest) = digits(rest.strip_prefix('/')?, 4)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let (month, day) = match (a > 12, b > 12) {
+        (true, false) => (b, a),
+        (false, true) => (a, b),
+        _ if a == b => (a, b),
+        _ => return None,
+    };
+    DateTime { year, month, day, time: None, offset: None }.checked()
+}
+
+/// A day of the month as written in text: `19`, `1st`, `22nd`, `3rd`, `9th`.
+fn day_number(token: &str) -> Option<u32> {
+    let number =
+        ["st", "nd", "rd", "th"].iter().find_map(|s| token.strip_suffix(s)).unwrap_or(token);
+    match one_or_two(number)? {
+        (day, "") if (1..=31).contains(&day) => Some(day),
+        _ => None,
+    }
+}
+
+/// A four-digit year.
+fn year_number(token: &str) -> Option<u32> {
+    match digits(token, 4)? {
+        (year, "") => Some(year),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::normalise_date as n;
@@ -302,5 +385,23 @@ mod tests {
             }
         }
         assert_eq!(n("2024-02-29").as_deref(), Some("2024-02-29"));
+    }
+
+    #[test]
+    fn issue_30_dates_in_running_text() {
+        use super::find_in_text as f;
+        assert_eq!(f("Published Dec. 19, 2025 by Ann").as_deref(), Some("2025-12-19"));
+        assert_eq!(f("By Ann | 19th of December, 2025").as_deref(), Some("2025-12-19"));
+        assert_eq!(f("Updated: 2025-12-19T08:00:00Z").as_deref(), Some("2025-12-19T08:00:00Z"));
+        assert_eq!(f("Stand: 19.12.2025").as_deref(), Some("2025-12-19"));
+        assert_eq!(f("posted 12/19/2025").as_deref(), Some("2025-12-19"));
+        assert_eq!(f("posted 19/12/2025").as_deref(), Some("2025-12-19"));
+        // Ambiguous, partial or impossible dates are not read.
+        assert_eq!(f("posted 03/04/2025"), None);
+        assert_eq!(f("You may 5 times in 2025"), None);
+        assert_eq!(f("December 2025 roundup"), None);
+        assert_eq!(f("Feb 30, 2025"), None);
+        assert_eq!(f(""), None);
+        assert_eq!(f("May"), None);
     }
 }

@@ -136,16 +136,13 @@ fn has_type(v: &Value, names: &[&str]) -> bool {
 
 /// The page's metadata as its JSON-LD states it.
 pub(super) fn metadata(nodes: &[Value]) -> Metadata {
-    let article = nodes
-        .iter()
-        .find(|n| has_type(n, ARTICLE_TYPES))
-        .or_else(|| nodes.iter().find(|n| has_type(n, PAGE_TYPES)));
+    let article = article(nodes);
     let website = nodes.iter().find(|n| has_type(n, &["WebSite"]));
     let mut meta = Metadata::default();
     if let Some(a) = article {
         meta.title = string(a, "headline").or_else(|| string(a, "name"));
-        meta.author = people(a.get("author"), nodes);
-        meta.date = ["datePublished", "dateCreated", "uploadDate", "dateModified"]
+        meta.author = people(a.get("author"), nodes, false);
+        meta.date = ["datePublished", "dateCreated", "uploadDate"]
             .iter()
             .find_map(|k| string(a, k).and_then(|d| super::normalise_date(&d)));
         meta.description = string(a, "description");
@@ -168,6 +165,30 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
         meta.language = meta.language.or_else(|| string(site, "inLanguage"));
     }
     meta
+}
+
+/// The page's article node: the first of an [`ARTICLE_TYPES`] type, else
+/// of a [`PAGE_TYPES`] type.
+fn article(nodes: &[Value]) -> Option<&Value> {
+    nodes
+        .iter()
+        .find(|n| has_type(n, ARTICLE_TYPES))
+        .or_else(|| nodes.iter().find(|n| has_type(n, PAGE_TYPES)))
+}
+
+/// The article node's `dateModified`: a date the metadata uses only when
+/// the page states no publication date (issue 30).
+pub(super) fn modified(nodes: &[Value]) -> Option<String> {
+    article(nodes).and_then(|a| string(a, "dateModified")).and_then(|d| super::normalise_date(&d))
+}
+
+/// The article's authors that are organisations (`@type`
+/// `Organization` and its kinds), which [`metadata`] leaves out of
+/// `author`: a name to fall back on when the page names no person
+/// (issue 30: WCXB's gold author is the person in the byline where the
+/// JSON-LD names the publisher).
+pub(super) fn organisation_authors(nodes: &[Value]) -> Option<String> {
+    people(article(nodes)?.get("author"), nodes, true)
 }
 
 /// Every `@type` of the nodes (a prefix such as `schema:` or a URL cut
@@ -197,14 +218,48 @@ pub(super) fn headlines(nodes: &[Value]) -> Vec<String> {
     nodes
         .iter()
         .filter(|n| has_type(n, ARTICLE_TYPES))
-        .filter_map(|a| string(a, "headline").or_else(|| string(a, "name")))
+        .filter_map(|a| raw_string(a, "headline").or_else(|| raw_string(a, "name")))
         .collect()
 }
 
-/// A non-empty string property, whitespace collapsed.
-fn string(v: &Value, key: &str) -> Option<String> {
+/// A non-empty string property, whitespace collapsed, references left as
+/// they are: the headlines the extractor's title match compares, kept as
+/// before issue 30 so that the metadata's decoding does not move the
+/// extracted text.
+fn raw_string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(super::collapse).filter(|s| !s.is_empty())
 }
+
+/// A non-empty string property, whitespace collapsed, character
+/// references decoded (issue 30: `"name": "Maria &amp; Katerina"`, the
+/// HTML escaping of a CMS left in the JSON).
+fn string(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(text).filter(|s| !s.is_empty())
+}
+
+/// A JSON string as text: references decoded when it has any,
+/// whitespace collapsed.
+fn text(s: &str) -> String {
+    if s.contains('&') {
+        super::collapse(&crate::document::decode_entities(s))
+    } else {
+        super::collapse(s)
+    }
+}
+
+/// Organisation types among schema.org's (`Organization` and the kinds
+/// pages use as authors).
+const ORGANISATION_TYPES: &[&str] = &[
+    "Organization",
+    "NewsMediaOrganization",
+    "Corporation",
+    "LocalBusiness",
+    "EducationalOrganization",
+    "GovernmentOrganization",
+    "NGO",
+    "MedicalOrganization",
+    "OnlineBusiness",
+];
 
 /// The node `{"@id": id}` refers to, or `v` itself.
 fn resolve<'a>(v: &'a Value, nodes: &'a [Value]) -> &'a Value {
@@ -219,7 +274,7 @@ fn resolve<'a>(v: &'a Value, nodes: &'a [Value]) -> &'a Value {
 /// `givenName` + `familyName`, or a reference to such a node.
 fn name_of(v: &Value, nodes: &[Value]) -> Option<String> {
     if let Some(s) = v.as_str() {
-        let s = super::collapse(s);
+        let s = text(s);
         return (!s.is_empty() && !super::looks_like_url(&s)).then_some(s);
     }
     let v = resolve(v, nodes);
@@ -232,16 +287,22 @@ fn name_of(v: &Value, nodes: &[Value]) -> Option<String> {
     })
 }
 
-/// The names of `author` (one or an array), joined with `; ` as
-/// trafilatura does.
-fn people(v: Option<&Value>, nodes: &[Value]) -> Option<String> {
-    let names: Vec<String> = match v? {
-        Value::Array(items) => items.iter().filter_map(|p| name_of(p, nodes)).collect(),
-        one => name_of(one, nodes).into_iter().collect(),
+/// The names of `author` (one or an array) that are organisations'
+/// (`organisations`) or not, each trimmed of stray punctuation
+/// (`", USA TODAY"`), joined with `; ` as trafilatura does.
+fn people(v: Option<&Value>, nodes: &[Value], organisations: bool) -> Option<String> {
+    let items: Vec<&Value> = match v? {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
     };
+    let names = items
+        .into_iter()
+        .filter(|p| has_type(resolve(p, nodes), ORGANISATION_TYPES) == organisations)
+        .filter_map(|p| name_of(p, nodes));
     let mut unique: Vec<String> = Vec::new();
     for n in names {
-        if !unique.contains(&n) {
+        let n = super::trim_name(&n).to_string();
+        if !n.is_empty() && !unique.contains(&n) {
             unique.push(n);
         }
     }
@@ -270,10 +331,8 @@ fn url_of(v: &Value, nodes: &[Value]) -> Option<String> {
 /// comma-separated items.
 fn list(v: Option<&Value>) -> Vec<String> {
     let items: Vec<String> = match v {
-        Some(Value::Array(items)) => {
-            items.iter().filter_map(Value::as_str).map(super::collapse).collect()
-        }
-        Some(Value::String(s)) => s.split(',').map(super::collapse).collect(),
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(text).collect(),
+        Some(Value::String(s)) => text(s).split(',').map(super::collapse).collect(),
         _ => Vec::new(),
     };
     super::unique_nonempty(items)

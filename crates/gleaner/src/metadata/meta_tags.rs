@@ -92,22 +92,24 @@ impl MetaTags {
 
     /// The page's metadata as its `<meta>` elements state it.
     pub(super) fn metadata(&self) -> Metadata {
-        let author = self.first_where(
-            &[
-                "author",
-                "article:author",
-                "og:article:author",
-                "dc.creator",
-                "dcterms.creator",
-                "citation_author",
-                "parsely-author",
-                "sailthru.author",
-                "byl",
-                "book:author",
-            ],
-            |c| !super::looks_like_url(c),
-        );
-        let date = self.date(PUBLISHED).or_else(|| self.date(MODIFIED));
+        let author = self
+            .first_where(
+                &[
+                    "author",
+                    "article:author",
+                    "og:article:author",
+                    "dc.creator",
+                    "dcterms.creator",
+                    "citation_author",
+                    "parsely-author",
+                    "sailthru.author",
+                    "byl",
+                    "book:author",
+                ],
+                |c| !super::looks_like_url(c) && !super::trim_name(c).is_empty(),
+            )
+            .map(|c| super::trim_name(&c).to_string());
+        let date = self.date(PUBLISHED);
         let split = |s: String| -> Vec<String> { s.split(',').map(super::collapse).collect() };
         let mut tags: Vec<String> = self.all(&["article:tag", "og:article:tag", "book:tag"]);
         if tags.is_empty() {
@@ -159,7 +161,14 @@ impl MetaTags {
             tags: super::unique_nonempty(tags),
             page_type: self.first(&["og:type"]),
             schema_types: Vec::new(),
+            stated_title: None,
         }
+    }
+
+    /// The modification date: the metadata uses it only when the page
+    /// states no publication date (issue 30).
+    pub(super) fn modified(&self) -> Option<String> {
+        self.date(MODIFIED)
     }
 
     /// The first value that reads as a date, by key preference (a page

@@ -17,8 +17,10 @@ use crate::document::{Document, NodeId};
 /// text under `itemprop=author` or `rel=author` is a bio, not a name.
 const MAX_AUTHOR_CHARS: usize = 100;
 
-/// The page's metadata as its markup states it.
-pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> Metadata {
+/// The page's metadata as its markup states it, and the date of its
+/// first `<time datetime>` (its `date` is only one marked as the
+/// publication date).
+pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> (Metadata, Option<String>) {
     let mut meta = Metadata::default();
     let mut categories = Vec::new();
     let mut tags = Vec::new();
@@ -76,18 +78,20 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> Metadata 
             _ => {}
         }
     }
-    meta.date = meta.date.or(first_time);
-    meta.title = super::title_of(doc, elements);
+    if let Some((shown, stated)) = super::titles_of(doc, elements) {
+        meta.title = Some(shown);
+        meta.stated_title = Some(stated);
+    }
     meta.categories = super::unique_nonempty(categories);
     meta.tags = super::unique_nonempty(tags);
-    meta
+    (meta, first_time)
 }
 
 /// The element's text, collapsed, when it is short enough to be a name.
 fn short_text(doc: &Document, id: NodeId) -> Option<String> {
     let text = super::collapse(&doc.text_content(id));
     let text = text.trim_start_matches('@').trim();
-    let text = strip_by(text);
+    let text = super::trim_name(strip_by(text));
     (!text.is_empty() && text.chars().count() <= MAX_AUTHOR_CHARS && !super::looks_like_url(text))
         .then(|| text.to_string())
 }

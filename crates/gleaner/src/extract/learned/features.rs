@@ -420,7 +420,10 @@ pub fn page_rows(
 ) -> Option<PageRows> {
     let Analysis { blocks, explanation, seeds, texts, rep, page } =
         analyse(doc, metadata, set, max_blocks)?;
-    let title_words = word_hashes([metadata.title.as_deref().unwrap_or("")]);
+    // The title the page states, not the lone `<h1>` the metadata may
+    // show instead: the model reads the page's own claim.
+    let title = metadata.stated_title.as_deref().or(metadata.title.as_deref());
+    let title_words = word_hashes([title.unwrap_or("")]);
     let names = block_names(set);
     let width = names.len() + page.values.len();
     let n = blocks.len();

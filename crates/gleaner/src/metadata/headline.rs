@@ -1,0 +1,295 @@
+//! What a page writes by its headline: the date and the byline a reader
+//! sees just over or under the `<h1>` (`By Jane Doe · Dec 19, 2025`),
+//! for pages whose JSON-LD and `<meta>` elements do not say them (issue
+//! 30: on WCXB-dev, 128 of the 162 pages with a gold date that gleaner
+//! left without one show that date as text, mostly by the headline).
+//!
+//! The window read is the page's visible text from [`BEFORE_CHARS`]
+//! characters before the first visible `<h1>` to [`AFTER_CHARS`]
+//! characters after its start: far enough for a byline block, near
+//! enough to leave out the dates of teasers, comments and footers.
+
+use markup5ever::local_name;
+
+use super::elements::MetadataElements;
+use crate::document::{Document, NodeFlags, NodeId};
+
+/// Characters of visible text read before the headline.
+const BEFORE_CHARS: usize = 100;
+
+/// Characters of visible text read from the headline's start on.
+const AFTER_CHARS: usize = 600;
+
+/// Most characters of a name taken from a byline.
+const MAX_NAME_CHARS: usize = 60;
+
+/// Most words of a name taken from a byline.
+const MAX_NAME_WORDS: usize = 6;
+
+/// The visible text nodes around the headline, in document order; empty
+/// when the page has no visible `<h1>`.
+pub(super) struct Window {
+    nodes: Vec<NodeId>,
+    /// How many of `nodes` come before the headline.
+    before: usize,
+}
+
+impl Window {
+    pub(super) fn of(doc: &Document, elements: &MetadataElements) -> Window {
+        let Some(h1) = elements
+            .named(doc, local_name!("h1"))
+            .find(|&id| doc.flags(id).contains(NodeFlags::VISIBLE))
+        else {
+            return Window { nodes: Vec::new(), before: 0 };
+        };
+        let chars = |id: NodeId| doc.text(id).trim().chars().count();
+        let mut before = Vec::new();
+        let mut seen = 0;
+        for i in (0..h1.0).rev() {
+            let id = NodeId(i);
+            if !doc.is_visible_text(id) {
+                continue;
+            }
+            seen += chars(id);
+            if seen > BEFORE_CHARS {
+                break;
+            }
+            before.push(id);
+        }
+        before.reverse();
+        let count = before.len();
+        let mut nodes = before;
+        let mut seen = 0;
+        let end = u32::try_from(doc.len()).unwrap_or(u32::MAX);
+        for i in h1.0..end {
+            let id = NodeId(i);
+            if !doc.is_visible_text(id) {
+                continue;
+            }
+            nodes.push(id);
+            seen += chars(id);
+            if seen >= AFTER_CHARS {
+                break;
+            }
+        }
+        Window { nodes, before: count }
+    }
+
+    /// The nodes from the headline on, then those before it: a byline
+    /// under the headline is preferred to one over it.
+    fn in_order(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let (before, after) = self.nodes.split_at(self.before.min(self.nodes.len()));
+        after.iter().chain(before).copied()
+    }
+
+    /// The first date the window shows, from the headline on, else
+    /// before it: a `<time datetime>`'s (its text may be `3 days ago`),
+    /// else one written in its text.
+    pub(super) fn date(&self, doc: &Document) -> Option<String> {
+        let (before, after) = self.nodes.split_at(self.before.min(self.nodes.len()));
+        date_in(doc, after).or_else(|| date_in(doc, before))
+    }
+
+    /// The name in the window's byline: the text of an element marked as
+    /// the author's (`class`/`id` naming `author`, `byline`, `writer` or
+    /// `username`, `rel=author`, `itemprop=author`), else a text that
+    /// starts with `By `; `None` when neither reads as a name.
+    pub(super) fn author(&self, doc: &Document) -> Option<String> {
+        let marked = self.in_order().find_map(|id| {
+            doc.ancestors(id).take(3).any(|a| marks_author(doc, a)).then(|| name(doc.text(id)))?
+        });
+        marked.or_else(|| {
+            let nodes: Vec<NodeId> = self.in_order().collect();
+            nodes.iter().enumerate().find_map(|(i, &id)| {
+                let text = super::collapse(doc.text(id));
+                if text == "By" || text == "by" {
+                    // `By <a>Jane Doe</a>`.
+                    return nodes.get(i + 1).and_then(|&next| name(doc.text(next)));
+                }
+                let rest = text.strip_prefix("By ").or_else(|| text.strip_prefix("by "))?;
+                name(rest)
+            })
+        })
+    }
+}
+
+/// The first date `nodes` show (see [`Window::date`]).
+fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
+    let mut text = String::new();
+    for &id in nodes {
+        let time = doc
+            .ancestors(id)
+            .take(3)
+            .find(|&a| doc.is(a, local_name!("time")))
+            .and_then(|t| doc.attr(t, "datetime"))
+            .and_then(super::normalise_date);
+        match time {
+            Some(iso) => text.push_str(&iso),
+            None => text.push_str(doc.text(id)),
+        }
+        text.push(' ');
+    }
+    super::date::find_in_text(&text)
+}
+
+/// Does the element say it holds the author's name?
+fn marks_author(doc: &Document, id: NodeId) -> bool {
+    const WORDS: &[&str] = &["author", "byline", "writer", "username"];
+    // Words of the value (`post_author-name`, `bylineAuthor`), not
+    // `authorized` or `authority`.
+    let says = |v: &str| {
+        v.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
+            let word = word.to_ascii_lowercase();
+            !word.starts_with("authori") && WORDS.iter().any(|w| word.contains(w))
+        })
+    };
+    ["class", "id", "itemprop", "rel"].iter().any(|a| doc.attr(id, a).is_some_and(says))
+}
+
+/// A byline's text as a name: a label (`By`, `Written by`, `Author:`)
+/// cut, the text cut at the first separator (`|`, `•`, `·`, ` on `,
+/// ` - `) and at a date (`Jane Doe, Dec 19, 2025`, `Sat, 20 Dec`),
+/// punctuation trimmed; `None` when what is left is empty, long, not led
+/// by a letter, a label (`Written by`, `Follow the author`), a phrase in
+/// lower case, or a date.
+fn name(text: &str) -> Option<String> {
+    let text = super::collapse(text);
+    let mut text = super::trim_name(&text);
+    for label in ["written by ", "posted by ", "words by ", "by ", "author: ", "author "] {
+        if text.get(..label.len()).is_some_and(|l| l.eq_ignore_ascii_case(label)) {
+            text = &text[label.len()..];
+            break;
+        }
+    }
+    let end = ["|", "•", "·", " on ", " - ", " – ", " — "]
+        .iter()
+        .filter_map(|sep| text.find(sep))
+        .min()
+        .unwrap_or(text.len());
+    let mut kept = 0;
+    for part in text[..end].split(", ") {
+        if starts_a_date(part) {
+            break;
+        }
+        kept += part.len() + 2;
+    }
+    let name = super::trim_name(&text[..kept.min(end)]);
+    let words: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    let ok = name.chars().next().is_some_and(char::is_alphabetic)
+        && name.chars().count() <= MAX_NAME_CHARS
+        && words.len() <= MAX_NAME_WORDS
+        && !words.iter().any(|w| NOT_IN_NAMES.contains(&w.as_str()))
+        && words.last().is_some_and(|w| w != "by")
+        && !(words.len() > 1 && name.chars().all(|c| !c.is_uppercase()))
+        && super::date::find_in_text(name).is_none()
+        && !super::looks_like_url(name);
+    ok.then(|| name.to_string())
+}
+
+/// Words that are in a byline's labels and buttons, not in names.
+const NOT_IN_NAMES: &[&str] = &[
+    "author",
+    "authors",
+    "follow",
+    "posted",
+    "written",
+    "comment",
+    "comments",
+    "share",
+    "read",
+    "undefined",
+    "null",
+    "visit",
+    "store",
+    "view",
+    "profile",
+];
+
+/// Does a part of a byline start a date: a number, a month's name before
+/// a number (`April 3`, not `April Ryan`), or a weekday's name?
+fn starts_a_date(part: &str) -> bool {
+    const WEEKDAYS: &[&str] =
+        &["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"];
+    let mut words = part.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let digit = |w: &str| w.starts_with(|c: char| c.is_ascii_digit());
+    let day = first.trim_end_matches('.').to_ascii_lowercase();
+    digit(first)
+        || (super::date::month_number(first).is_some() && words.next().is_some_and(digit))
+        || WEEKDAYS.contains(&day.as_str())
+        || (day.ends_with("day") && WEEKDAYS.iter().any(|w| day.starts_with(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ParseOptions;
+
+    fn window(html: &str) -> (Document, Window) {
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let w = Window::of(&doc, &MetadataElements::of(&doc));
+        (doc, w)
+    }
+
+    #[test]
+    fn issue_30_date_and_byline_by_the_headline() {
+        let html = "<nav>Home News Dec 1, 2020</nav><article><h1>Storm hits</h1>\
+            <p class=meta><span class=byline>By Jane Doe</span> | <span>Dec. 19, 2025</span></p>\
+            <p>Text.</p></article><footer>Posted by Site Admin Jan 2, 2021</footer>";
+        let (doc, w) = window(html);
+        assert_eq!(w.date(&doc).as_deref(), Some("2025-12-19"));
+        assert_eq!(w.author(&doc).as_deref(), Some("Jane Doe"));
+        // A `<time>` whose text is relative gives its `datetime`.
+        let (doc, w) = window(
+            "<h1>T</h1><time datetime='2025-01-02T03:04:05Z'>3 days ago</time> \
+             <div>By Ann Lee on Monday</div>",
+        );
+        assert_eq!(w.date(&doc).as_deref(), Some("2025-01-02T03:04:05Z"));
+        assert_eq!(w.author(&doc).as_deref(), Some("Ann Lee"));
+        // A label, then the name in a link; a date after the name.
+        let (doc, w) = window(
+            "<h1>T</h1><div><strong>By <a href=/team/vo>Dr. Vahid Osman</a></strong> - Mar 27, 2024</div>",
+        );
+        assert_eq!(w.author(&doc).as_deref(), Some("Dr. Vahid Osman"));
+        assert_eq!(w.date(&doc).as_deref(), Some("2024-03-27"));
+        let (doc, w) = window("<h1>T</h1><p class=post-author>Written by</p><p class=post-author>April Ryan, Dec 2, 2025</p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("April Ryan"));
+    }
+
+    /// Labels and separators are cut at character boundaries (a panic
+    /// on `Zá`-like bylines was caught by the WCEB run).
+    #[test]
+    fn issue_30_bylines_in_any_script_do_not_panic() {
+        for text in
+            ["Zá", "Zázrak", "ž", "Autor: Jiří Novák", "by", "é, 3", "日本語の著者", "By Ü | x"]
+        {
+            let _ = name(text);
+            let _ = super::super::date::find_in_text(text);
+        }
+        assert_eq!(name("By Jiří Novák").as_deref(), Some("Jiří Novák"));
+    }
+
+    #[test]
+    fn issue_30_nothing_far_from_the_headline_or_without_one() {
+        let far =
+            format!("<h1>T</h1><p>{}</p><p>By Jo Bloggs, Dec 19, 2025</p>", "word ".repeat(200));
+        let (doc, w) = window(&far);
+        assert_eq!(w.date(&doc), None);
+        assert_eq!(w.author(&doc), None);
+        let (doc, w) = window("<p>By Jo Bloggs, Dec 19, 2025</p>");
+        assert_eq!(w.date(&doc), None);
+        assert_eq!(w.author(&doc), None);
+        // Bylines that are not names.
+        for html in [
+            "<h1>T</h1><span class=author>12 comments</span>",
+            "<h1>T</h1><span class=author>Written By</span>",
+            "<h1>T</h1><span class=author>Follow the author</span>",
+            "<h1>T</h1><div class=byline>Sat, 20 Dec, 2025 - 06:36</div>",
+            "<h1>T</h1><span class=authorized-dealer>Authorized Dealer</span>",
+            "<h1>T</h1><span class=author-note>printing one of our examples.</span>",
+        ] {
+            let (doc, w) = window(html);
+            assert_eq!(w.author(&doc), None, "{html}");
+        }
+    }
+}
