@@ -8,6 +8,11 @@
 //!   (trained at setup on 20 000 synthetic rows), one row at a time:
 //!   [`Forest::predict_raw`], [`Forest::predict_proba`], and
 //!   [`Forest::contributions`] (which allocates, for explanations only).
+//! - `predict_batch`: [`Forest::predict_proba_batch`] of a page-sized
+//!   matrix, 300 rows × 270 features, by 300 trees of depth at most 6
+//!   (`max_depth: Some(6)`, up to 64 leaves; trained at setup on 5 000
+//!   synthetic rows). Throughput is in rows: divide the time per row by
+//!   the 300 trees for the time per tree walk.
 //! - `train`: 10 rounds of 31-leaf trees on 200 000 × 100 synthetic rows,
 //!   binning included; and the same with bagging and feature fraction 0.5.
 //!
@@ -16,6 +21,15 @@
 //! boost`, e.g. `1500000,150,300`, prints the wall and CPU time to train
 //! and to predict up to 100 000 of its rows, and exits. (The CPU time is
 //! the figure to read on a machine busy with other work.)
+//!
+//! Instructions per tree walk of the batch scorer, without criterion's
+//! sampling: `GLEANER_BENCH_BOOST_BATCH=REPEATS,FILE cargo bench -p gleaner
+//! --bench boost` scores the `predict_batch` matrix `REPEATS` times and
+//! prints the time per row and per walk (the forest is trained once and
+//! kept in `FILE`). Under callgrind, count only the scorer: `valgrind
+//! --tool=callgrind --toggle-collect='*predict_proba_batch*'
+//! target/release/deps/boost-…` with the same variable set, and divide the
+//! instructions by `REPEATS × 300 × 300`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -102,6 +116,84 @@ fn predict(c: &mut Criterion) {
     group.finish();
 }
 
+/// The `predict_batch` setup: a forest of 300 depth-6 trees over 270
+/// features and a page-sized matrix of 300 rows to score.
+fn batch_setup() -> (Forest, Vec<f32>) {
+    let config = TrainConfig {
+        rounds: 300,
+        max_leaves: 64,
+        max_depth: Some(6),
+        min_data_in_leaf: 10,
+        ..TrainConfig::default()
+    };
+    let (forest, seconds) = train_once(5_000, BATCH_FEATURES, &config);
+    let bytes = forest.to_bytes().len();
+    println!(
+        "predict_batch setup: {} trees trained on 5 000 x {BATCH_FEATURES} in {seconds:.1} s, \
+         {bytes} bytes",
+        forest.n_trees()
+    );
+    let (rows, _) = synthetic(BATCH_ROWS, BATCH_FEATURES, 99);
+    (forest, rows)
+}
+
+const BATCH_ROWS: usize = 300;
+const BATCH_FEATURES: usize = 270;
+
+fn predict_batch(c: &mut Criterion) {
+    let (forest, rows) = batch_setup();
+    let mut out = vec![0f32; BATCH_ROWS];
+    let mut group = c.benchmark_group("predict_batch");
+    group.throughput(Throughput::Elements(BATCH_ROWS as u64));
+    group.bench_function("300 rows x 270 features, 300 trees of depth 6", |b| {
+        b.iter(|| {
+            forest.predict_proba_batch(black_box(&rows), &mut out);
+            black_box(&out);
+        })
+    });
+    group.finish();
+}
+
+/// `GLEANER_BENCH_BOOST_BATCH=REPEATS[,FILE]`: the `predict_batch`
+/// scoring `REPEATS` times, timed, for callgrind or perf. With `FILE`, the
+/// forest is read from it when it exists, else trained and written there
+/// (training under callgrind would take many minutes).
+fn one_shot_batch(spec: &str) {
+    let usage = "GLEANER_BENCH_BOOST_BATCH=REPEATS[,FILE]";
+    let (repeats, file) = spec.split_once(',').map_or((spec, None), |(r, f)| (r, Some(f)));
+    let repeats: usize = repeats.trim().parse().expect(usage);
+    let (forest, rows) = match file.map(|f| (f, std::fs::read(f))) {
+        Some((_, Ok(bytes))) => (
+            Forest::from_bytes(&bytes).expect("a forest file"),
+            synthetic(BATCH_ROWS, BATCH_FEATURES, 99).0,
+        ),
+        Some((f, Err(_))) => {
+            let (forest, rows) = batch_setup();
+            std::fs::write(f, forest.to_bytes()).expect("writes the forest");
+            (forest, rows)
+        }
+        None => batch_setup(),
+    };
+    let mut out = vec![0f32; BATCH_ROWS];
+    let (sum, wall, cpu) = timed(|| {
+        let mut sum = 0f32;
+        for _ in 0..repeats {
+            forest.predict_proba_batch(black_box(&rows), &mut out);
+            sum += out.iter().sum::<f32>();
+        }
+        sum
+    });
+    let walks = (repeats * BATCH_ROWS * forest.n_trees()) as f64;
+    println!(
+        "scored {BATCH_ROWS} rows {repeats} times: {:.1} ns a row wall, {:.1} ns CPU, {:.2} ns \
+         CPU a tree walk ({} walks; sum {sum})",
+        wall / (repeats * BATCH_ROWS) as f64 * 1e9,
+        cpu / (repeats * BATCH_ROWS) as f64 * 1e9,
+        cpu / walks * 1e9,
+        walks
+    );
+}
+
 fn training(c: &mut Criterion) {
     let (x, y) = synthetic(200_000, 100, 7);
     let data = Dataset::new(&x, 100, Target::Binary(&y)).expect("synthetic data");
@@ -177,8 +269,13 @@ fn main() {
         one_shot(&spec);
         return;
     }
+    if let Ok(repeats) = std::env::var("GLEANER_BENCH_BOOST_BATCH") {
+        one_shot_batch(&repeats);
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     predict(&mut c);
+    predict_batch(&mut c);
     training(&mut c);
     c.final_summary();
 }
