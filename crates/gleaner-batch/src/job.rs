@@ -100,8 +100,10 @@ pub struct Record {
     pub categories: Vec<String>,
     /// Tags or keywords.
     pub tags: Vec<String>,
-    /// Whether the page is an article: its `page_type` is `article`
-    /// (without a type, [`gleaner::extract::page_kind::is_article`]).
+    /// Whether the page is an article: its `page_type` is `article`, which
+    /// the classifier says only where
+    /// [`gleaner::extract::page_kind::is_article`] agrees (without a
+    /// type, that rule alone).
     pub is_article: bool,
     /// What kind of page it is: `article`, `forum`, `product`,
     /// `collection`, `listing`, `documentation` or `service`, by the
@@ -554,20 +556,22 @@ impl Job {
     /// Extracts `doc` and fills in the record's text, title and checks.
     fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
         let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
-        let (mut selection, page_type) = match aside {
+        let (mut selection, page_type, type_probabilities) = match aside {
             Aside::Model(m) => (
                 Templated::new(&*self.extractor, Arc::clone(m))
                     .keep_content_prose(keep_prose)
                     .extract(doc),
                 None,
+                None,
             ),
             Aside::Nodes(marks) => (
                 gleaner::template::extract_set_aside(&*self.extractor, doc, marks, keep_prose),
                 None,
+                None,
             ),
             Aside::Nothing => {
                 let typed = self.extractor.extract_typed(doc);
-                (typed.selection, typed.page_type)
+                (typed.selection, typed.page_type, typed.type_probabilities)
             }
         };
         // An extractor that ran out of the page's time budget stopped
@@ -615,7 +619,20 @@ impl Job {
         record.image = meta.image.clone();
         record.categories = meta.categories.clone();
         record.tags = meta.tags.clone();
-        match page_type.or_else(|| gleaner::extract::learned::classify(doc, &meta)) {
+        // The classifier's type, unless `article`'s rules see a list,
+        // index or search page where it says article (then its next
+        // guess); a forced type as it is; `other` without a classifier.
+        let rules_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
+        let probabilities = match (page_type, type_probabilities) {
+            (_, Some(p)) => Some(p),
+            (None, None) => gleaner::extract::learned::classify(doc, &meta),
+            (Some(_), None) => None,
+        };
+        let typed = match probabilities {
+            Some(p) => Some(gleaner::extract::learned::most_probable(&p, !rules_article)),
+            None => page_type,
+        };
+        match typed {
             Some((t, p)) => {
                 record.page_type = t.name().to_string();
                 record.page_type_confidence = p;
@@ -624,7 +641,7 @@ impl Job {
             None => {
                 record.page_type = String::from("other");
                 record.page_type_confidence = 0.0;
-                record.is_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
+                record.is_article = rules_article;
             }
         }
         record.comments = comments.as_ref().map(|c| render::text(doc, c));

@@ -87,7 +87,7 @@ pub struct Row {
     pub dataset: String,
     /// Algorithm or peer name (with `[key=value]` in sweeps).
     pub algorithm: String,
-    /// `lcs`, `edr` or `shingle`.
+    /// `lcs`, `edr`, `shingle` or `word`.
     pub metric: String,
     /// Mean precision.
     pub precision: f64,
@@ -108,14 +108,15 @@ pub struct Row {
     pub ms_per_page: Option<f64>,
     /// `word` on a dataset with snippets (WCXB): the mean share of the
     /// "with" snippets found (higher is better).
-    #[serde(rename = "with")]
+    #[serde(rename = "with", skip_serializing_if = "Option::is_none")]
     pub with_rate: Option<f64>,
     /// … and of the "without" (boilerplate) snippets found (lower is
     /// better).
-    #[serde(rename = "without")]
+    #[serde(rename = "without", skip_serializing_if = "Option::is_none")]
     pub without_rate: Option<f64>,
     /// With `--by page-type`, the page type the row is restricted to
     /// (its `dataset` is then `DATASET/TYPE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<String>,
 }
 
@@ -605,7 +606,9 @@ fn score_page(
                 .collect();
         }
     };
-    if page.gold.trim().is_empty() && !metrics.contains(&Metric::Word) {
+    if page.gold.trim().is_empty()
+        && !(metrics.contains(&Metric::Word) && page.labels.page_type.is_some())
+    {
         eprintln!("gleaner: {}: {}: no gold text, the page is not scored", dataset.name(), page.id);
     }
     let started = Instant::now();
@@ -677,7 +680,10 @@ fn score_page(
 }
 
 /// The scores of `text` extracted from `page`. A page whose gold is empty
-/// is scored by no metric (every metric skips it alike).
+/// is scored by no metric (every metric skips it alike), except on a
+/// WCXB-style dataset (pages labelled with a type), where an empty gold
+/// says "this page has no main content" and `word` scores it as the
+/// benchmark's scorer does.
 fn page_score(
     page: &Page,
     text: &str,
@@ -701,7 +707,8 @@ fn page_score(
         shingle: wants(Metric::Shingle).then(|| eval::shingle_page(text, &page.gold)),
         // WCXB's scorer scores a page with empty gold too (1 when nothing
         // was extracted, else 0), so `word` does.
-        word: metrics.contains(&Metric::Word).then(|| eval::word_prf(text, &page.gold)),
+        word: (metrics.contains(&Metric::Word) && (!no_gold || page.labels.page_type.is_some()))
+            .then(|| eval::word_prf(text, &page.gold)),
         // Rates for every page of a dataset with snippets, a page
         // without any scoring 1 for both, as WCXB's scorer counts them.
         snippets: (metrics.contains(&Metric::Word)
@@ -728,7 +735,7 @@ fn write_per_page(
     for p in pages {
         let prf = |x: Option<Prf>| x.map(|x| serde_json::json!([x.precision, x.recall, x.f1]));
         let shingle = p.shingle.as_ref().map(|s| serde_json::json!([s.precision(), s.recall()]));
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "dataset": dataset,
             "algorithm": contender,
             "id": p.id,
@@ -736,11 +743,20 @@ fn write_per_page(
             "lcs": prf(p.lcs),
             "edr": prf(p.edr),
             "shingle": shingle,
-            "word": prf(p.word),
-            "with": p.snippets.map(|s| s.0),
-            "without": p.snippets.map(|s| s.1),
-            "page_type": p.page_type,
         });
+        // The word metric's keys appear when it was asked for; the
+        // snippet rates and page type where the dataset labels them.
+        let extra = [
+            ("word", prf(p.word)),
+            ("with", p.snippets.map(|s| s.0.into())),
+            ("without", p.snippets.map(|s| s.1.into())),
+            ("page_type", p.page_type.clone().map(Into::into)),
+        ];
+        for (key, value) in extra {
+            if let Some(value) = value {
+                line[key] = value;
+            }
+        }
         writeln!(out, "{line}")?;
     }
     Ok(())
@@ -899,30 +915,28 @@ fn fmt_ms(ms: Option<f64>) -> String {
     ms.map_or_else(|| "–".to_string(), |m| format!("{m:.2}"))
 }
 
-/// One row per (dataset, algorithm, metric).
+/// One row per (dataset, algorithm, metric); the `with` / `without`
+/// snippet columns when some row has them (a WCXB-style dataset).
 fn markdown_table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| dataset | algorithm | metric | precision | recall | F1 | ± | accuracy | with | without | pages | failed | ms/page |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let snippets = rows.iter().any(|r| r.with_rate.is_some() || r.without_rate.is_some());
+    let mut s =
+        String::from("| dataset | algorithm | metric | precision | recall | F1 | ± | accuracy |");
+    if snippets {
+        s.push_str(" with | without |");
+    }
+    s.push_str(" pages | failed | ms/page |\n|---|---|---|");
+    s.push_str(&"---:|".repeat(if snippets { 10 } else { 8 }));
+    s.push('\n');
     let rate = |x: Option<f64>| x.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"));
     for r in rows {
         s.push_str(&format!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} | {} | {} | {} |\n",
-            r.dataset,
-            r.algorithm,
-            r.metric,
-            r.precision,
-            r.recall,
-            r.f1,
-            r.f1_std,
-            r.accuracy,
-            rate(r.with_rate),
-            rate(r.without_rate),
-            r.pages,
-            r.failed,
-            fmt_ms(r.ms_per_page)
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            r.dataset, r.algorithm, r.metric, r.precision, r.recall, r.f1, r.f1_std, r.accuracy,
         ));
+        if snippets {
+            s.push_str(&format!(" {} | {} |", rate(r.with_rate), rate(r.without_rate)));
+        }
+        s.push_str(&format!(" {} | {} | {} |\n", r.pages, r.failed, fmt_ms(r.ms_per_page)));
     }
     s
 }

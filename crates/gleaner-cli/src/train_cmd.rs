@@ -78,6 +78,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     }
     let mut report =
         serde_json::json!({ "options": &options, "pages": samples.len(), "blocks": rows });
+    let mut policies = None;
     if args.cv {
         let typed: Vec<bool> = datasets.iter().map(Dataset::has_page_types).collect();
         let held = training::cross_validate(&samples, &typed, &options, |k, n| {
@@ -88,12 +89,22 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 );
             }
         })?;
-        let table = cv_table(&datasets, &samples, &held);
+        let scores = training::policy_scores(&samples, &held);
+        let routed = training::routed_texts(&samples, &held, &scores, options.threshold);
+        let (chosen, choices) =
+            training::choose_policies(&scores.iter().collect::<Vec<_>>(), options.threshold);
+        let table = cv_table(&datasets, &samples, &held, &routed);
         crate::print_stdout(&table)?;
+        crate::print_stdout(&policy_table(&choices))?;
         report["held_out"] = serde_json::to_value(&held)?;
+        report["policies"] = serde_json::to_value(&choices)?;
+        policies = Some(chosen);
     }
     if let Some(out) = &args.output {
-        let model = training::train_model(&samples, &options)?;
+        let mut model = training::train_model(&samples, &options)?;
+        if let Some(p) = policies {
+            model.policies = p;
+        }
         let model = with_metadata(model, &datasets, &samples, &options);
         std::fs::write(out, model.to_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -155,20 +166,26 @@ fn importances(model: &LearnedModel) -> Vec<(String, f64, u64)> {
     out
 }
 
-/// Mean word P/R/F1 and shingle F1 of a group of held-out pages, the
-/// model's and `article`'s.
+/// Mean word P/R/F1 and shingle F1 of a group of held-out pages: the
+/// rules' (`article`), the forest's on every page, and the decision with
+/// the page types' policies (forest or rules).
 #[derive(Default, Serialize)]
 struct Cell {
     pages: usize,
     /// Sums of word P, R, F1 and shingle P, R.
-    model: [f64; 5],
     article: [f64; 5],
+    model: [f64; 5],
+    routed: [f64; 5],
 }
 
 impl Cell {
-    fn add(&mut self, sample: &Sample, text: &str) {
+    fn add(&mut self, sample: &Sample, text: &str, routed: &str) {
         self.pages += 1;
-        for (acc, t) in [(&mut self.model, text), (&mut self.article, sample.article.as_str())] {
+        for (acc, t) in [
+            (&mut self.article, sample.article.as_str()),
+            (&mut self.model, text),
+            (&mut self.routed, routed),
+        ] {
             let w = word_prf(t, &sample.gold);
             let s = shingle_page(t, &sample.gold);
             acc[0] += w.precision;
@@ -191,30 +208,68 @@ impl Cell {
         }
         m[i] / self.pages as f64
     }
+
+    /// `F1 (P / R)` of word and the shingle F1 of one accumulator.
+    fn cells(&self, m: &[f64; 5]) -> String {
+        format!(
+            "{:.3} ({:.3} / {:.3}) | {:.3}",
+            self.mean(m, 2),
+            self.mean(m, 0),
+            self.mean(m, 1),
+            self.mean(m, 3)
+        )
+    }
+}
+
+/// The policies chosen per predicted page type.
+fn policy_table(choices: &[training::PolicyChoice]) -> String {
+    let mut out = String::from(
+        "\nPolicies by predicted page type (held-out word F1, mean over datasets):\n\n\
+         | predicted type | pages | rules | forest at default | forest at best | threshold | decides |\n\
+         |---|---:|---:|---:|---:|---:|---|\n",
+    );
+    for c in choices {
+        out.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} | {:.2} | {} |\n",
+            c.page_type,
+            c.pages,
+            c.rules,
+            c.forest_default,
+            c.forest_best,
+            c.threshold,
+            if c.blocks { "forest" } else { "rules" }
+        ));
+    }
+    out
 }
 
 /// The cross-validation table: per dataset (and page type), the rules
-/// alone and the model, word F1 (P, R) and shingle F1; then the page
-/// types' confusion matrix.
-fn cv_table(datasets: &[Dataset], samples: &[Sample], held: &[HeldOut]) -> String {
-    let by_id: BTreeMap<(usize, &str), &Sample> =
-        samples.iter().map(|s| ((s.dataset, s.id.as_str()), s)).collect();
+/// alone, the forest on every page and the forest with the page types'
+/// policies (`routed`, one text per held-out page), word F1 (P, R) and
+/// shingle F1; then the page types' confusion matrix.
+fn cv_table(
+    datasets: &[Dataset],
+    samples: &[Sample],
+    held: &[HeldOut],
+    routed: &[String],
+) -> String {
     let mut cells: BTreeMap<(usize, usize), Cell> = BTreeMap::new();
     let type_rank = |t: Option<&str>| {
         t.and_then(|t| PAGE_TYPES.iter().position(|p| *p == t)).map_or(0, |i| i + 1)
     };
-    for h in held {
-        let Some(s) = by_id.get(&(h.dataset, h.id.as_str())) else { continue };
-        cells.entry((h.dataset, 0)).or_default().add(s, &h.text);
+    for (h, routed) in held.iter().zip(routed) {
+        let Some(s) = samples.get(h.sample) else { continue };
+        cells.entry((h.dataset, 0)).or_default().add(s, &h.text, routed);
         if h.page_type.is_some() {
             cells
                 .entry((h.dataset, type_rank(h.page_type.as_deref())))
                 .or_default()
-                .add(s, &h.text);
+                .add(s, &h.text, routed);
         }
     }
     let mut out = String::from(
-        "| dataset | pages | rules word F1 (P / R) | model word F1 (P / R) | rules shingle F1 | model shingle F1 |\n|---|---:|---:|---:|---:|---:|\n",
+        "| dataset | pages | rules word F1 (P / R) | rules shingle F1 | forest word F1 (P / R) | forest shingle F1 | routed word F1 (P / R) | routed shingle F1 |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for ((d, t), c) in &cells {
         let name = match t {
@@ -222,16 +277,11 @@ fn cv_table(datasets: &[Dataset], samples: &[Sample], held: &[HeldOut]) -> Strin
             t => format!("{}/{}", datasets[*d].name(), PAGE_TYPES[t - 1]),
         };
         out.push_str(&format!(
-            "| {name} | {} | {:.3} ({:.3} / {:.3}) | {:.3} ({:.3} / {:.3}) | {:.3} | {:.3} |\n",
+            "| {name} | {} | {} | {} | {} |\n",
             c.pages,
-            c.mean(&c.article, 2),
-            c.mean(&c.article, 0),
-            c.mean(&c.article, 1),
-            c.mean(&c.model, 2),
-            c.mean(&c.model, 0),
-            c.mean(&c.model, 1),
-            c.mean(&c.article, 3),
-            c.mean(&c.model, 3),
+            c.cells(&c.article),
+            c.cells(&c.model),
+            c.cells(&c.routed)
         ));
     }
     let typed: Vec<&HeldOut> = held.iter().filter(|h| h.page_type.is_some()).collect();

@@ -299,7 +299,7 @@ fn eval_json_rows_have_the_contract_keys_and_bad_pages_do_not_stop_the_run() {
         &["--algorithms", "plain,lqf", "--metric", "all", "--format", "json"],
     );
     let rows = json_rows(&out);
-    assert_eq!(rows.len(), 18, "2 datasets and their macro average x 2 algorithms x 3 metrics");
+    assert_eq!(rows.len(), 24, "2 datasets and their macro average x 2 algorithms x 4 metrics");
     let keys = [
         "dataset",
         "algorithm",
@@ -790,7 +790,7 @@ fn eval_per_page_writes_every_pages_scores_and_they_add_up_to_the_table() {
         let keys: Vec<&String> = line.as_object().expect("object").keys().collect();
         let mut keys = keys.into_iter().cloned().collect::<Vec<_>>();
         keys.sort();
-        assert_eq!(keys, ["algorithm", "dataset", "edr", "failed", "id", "lcs", "shingle"]);
+        assert_eq!(keys, ["algorithm", "dataset", "edr", "failed", "id", "lcs", "shingle", "word"]);
         assert_eq!(line["dataset"], "tiny");
         let binary = line["id"] == "2";
         assert_eq!(line["failed"], binary, "the PNG page fails: {line}");

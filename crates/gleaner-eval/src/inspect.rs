@@ -199,11 +199,14 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
         .collect();
     let _ = writeln!(out, "{}.</p>", types.join(", "));
     let Some((blocks, scores)) = &d.blocks else {
-        out.push_str("<p class=\"meta\">The page has too many blocks for the model: `article` decided.</p>\n");
+        out.push_str(
+            "<p class=\"meta\">`article`'s rules decided: the model leaves pages of this type to \
+             them (they did better out of fold), or the page has too many blocks.</p>\n",
+        );
         return;
     };
     let model = l.model();
-    let threshold = l.threshold();
+    let threshold = l.threshold(d.page_type);
     let rows = gleaner::extract::learned::page_rows(
         doc,
         &gleaner::metadata::Metadata::extract(doc),

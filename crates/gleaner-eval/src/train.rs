@@ -14,6 +14,9 @@
 //!    as it will meet on new pages (stacking, Wolpert 1992).
 //! 3. **Blocks**: a binary forest over the block rows and the type
 //!    probabilities.
+//! 4. **Policies** ([`choose_policies`]): with cross-validation, for each
+//!    predicted page type, whether the forest or `article`'s rules decide
+//!    and at which score, chosen on the held-out pages' word F1.
 //!
 //! Everything is deterministic: pages in dataset order, folds from a hash
 //! of the domain, forests trained with fixed seeds ([`crate::train`]'s
@@ -23,15 +26,16 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, page, page_rows, FeatureSet, LearnedModel, PAGE_TYPES,
+    block_columns, page, page_rows, FeatureSet, LearnedModel, TypePolicy, PAGE_TYPES,
 };
 use gleaner::metadata::Metadata;
 use gleaner::Document;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{Dataset, Page};
 use crate::labels::GoldIndex;
-use crate::word_tokens;
+use crate::{word_prf, word_tokens};
 use crate::{Error, Result};
 
 /// Most blocks of a page used in training (pages with more are left to
@@ -154,9 +158,12 @@ impl Default for TrainOptions {
             features: FeatureSet::default(),
             folds: 5,
             blocks: TrainConfig {
-                rounds: 400,
-                learning_rate: 0.05,
+                rounds: 200,
+                learning_rate: 0.1,
                 max_leaves: 63,
+                // Complete trees of depth 6 are scored branch-free
+                // (`boost`'s batch path): a fraction of the cost.
+                max_depth: Some(6),
                 min_data_in_leaf: 50,
                 feature_fraction: 0.5,
                 bagging_fraction: 0.8,
@@ -285,7 +292,13 @@ fn train_blocks(
         return Err(Error::Dataset("no labelled blocks to train on".into()));
     }
     let data = boost::Dataset::new(&x, width, Target::Binary(&y))?.with_weights(&w)?;
-    Ok(boost::train(&options.blocks, &names, &data, None)?.forest)
+    // A leaf needs its blocks, but a user's few labelled pages have few
+    // of them: at most one block in 200 (at least 2).
+    let config = TrainConfig {
+        min_data_in_leaf: options.blocks.min_data_in_leaf.min((y.len() / 200).max(2)),
+        ..options.blocks.clone()
+    };
+    Ok(boost::train(&config, &names, &data, None)?.forest)
 }
 
 /// Trains the whole model on every sample.
@@ -300,6 +313,7 @@ pub fn train_model(samples: &[Sample], options: &TrainOptions) -> Result<Learned
     Ok(LearnedModel {
         features: options.features,
         threshold: options.threshold,
+        policies: [TypePolicy::blocks(options.threshold); 7],
         page_types,
         blocks,
     })
@@ -308,6 +322,9 @@ pub fn train_model(samples: &[Sample], options: &TrainOptions) -> Result<Learned
 /// A held-out page's scores.
 #[derive(Debug, Clone, Serialize)]
 pub struct HeldOut {
+    /// The sample's index.
+    #[serde(skip)]
+    pub sample: usize,
     /// The dataset's index.
     pub dataset: usize,
     /// The page id.
@@ -348,48 +365,64 @@ pub fn cross_validate(
     samples: &[Sample],
     typed: &[bool],
     options: &TrainOptions,
-    mut progress: impl FnMut(u32, usize),
+    progress: impl Fn(u32, usize) + Sync,
 ) -> Result<Vec<HeldOut>> {
     let folds: Vec<u32> = samples.iter().map(|s| fold_of(s, typed, options.folds)).collect();
     let mut distinct: Vec<u32> = folds.clone();
     distinct.sort_unstable();
     distinct.dedup();
+    // Folds are independent: trained in parallel, gathered in fold order.
+    let per_fold: Vec<Result<Vec<HeldOut>>> = distinct
+        .par_iter()
+        .map(|&k| {
+            let held = held_out_fold(samples, &folds, k, options)?;
+            progress(k, held.len());
+            Ok(held)
+        })
+        .collect();
     let mut out = Vec::new();
-    for &k in &distinct {
-        let train = |i: usize| folds[i] != k;
-        let (types, probs) = stacked_types(samples, &train, options)?;
-        let blocks = train_blocks(samples, &train, &probs, options)?;
-        let mut row = Vec::new();
-        for (i, s) in samples.iter().enumerate() {
-            if folds[i] != k {
-                continue;
-            }
-            let p = probabilities(types.as_ref(), &s.page);
-            let best = (0..7).fold(0, |b, t| if p[t] > p[b] { t } else { b });
-            let mut scores = Vec::with_capacity(s.len());
-            let mut text = String::new();
-            for b in 0..s.len() {
-                row.clear();
-                row.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
-                row.extend_from_slice(&p);
-                let score = blocks.predict_proba(&row);
-                if score >= options.threshold {
-                    text.push_str(&s.texts[b]);
-                    text.push('\n');
-                }
-                scores.push(score);
-            }
-            out.push(HeldOut {
-                dataset: s.dataset,
-                id: s.id.clone(),
-                fold: k,
-                page_type: s.page_type.map(|t| PAGE_TYPES[t as usize].to_string()),
-                predicted_type: PAGE_TYPES[best].to_string(),
-                scores,
-                text,
-            });
+    for held in per_fold {
+        out.extend(held?);
+    }
+    Ok(out)
+}
+
+/// The pages of fold `k`, scored by the model trained without it.
+fn held_out_fold(
+    samples: &[Sample],
+    folds: &[u32],
+    k: u32,
+    options: &TrainOptions,
+) -> Result<Vec<HeldOut>> {
+    let train = |i: usize| folds[i] != k;
+    let (types, probs) = stacked_types(samples, &train, options)?;
+    let blocks = train_blocks(samples, &train, &probs, options)?;
+    let mut out = Vec::new();
+    let mut row = Vec::new();
+    for (i, s) in samples.iter().enumerate() {
+        if folds[i] != k {
+            continue;
         }
-        progress(k, out.len());
+        let p = probabilities(types.as_ref(), &s.page);
+        let best = (0..7).fold(0, |b, t| if p[t] > p[b] { t } else { b });
+        let mut scores = Vec::with_capacity(s.len());
+        for b in 0..s.len() {
+            row.clear();
+            row.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
+            row.extend_from_slice(&p);
+            scores.push(blocks.predict_proba(&row));
+        }
+        let text = kept_text(s, &scores, options.threshold);
+        out.push(HeldOut {
+            sample: i,
+            dataset: s.dataset,
+            id: s.id.clone(),
+            fold: k,
+            page_type: s.page_type.map(|t| PAGE_TYPES[t as usize].to_string()),
+            predicted_type: PAGE_TYPES[best].to_string(),
+            scores,
+            text,
+        });
     }
     Ok(out)
 }
@@ -419,4 +452,174 @@ pub fn samples_of(
         }
     }
     (samples, skipped)
+}
+
+/// The thresholds a page type's policy is chosen among.
+pub const POLICY_THRESHOLDS: [f32; 13] =
+    [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
+
+/// Fewest held-out pages of a dataset in a predicted type for the dataset
+/// to count in the type's choice.
+pub const MIN_POLICY_PAGES: usize = 5;
+
+/// What the forest must gain over the rules on a type (mean word F1) for
+/// the type to be given to it: a tie goes to the rules, which cost less.
+pub const POLICY_MARGIN: f64 = 0.002;
+
+/// The text of a sample's blocks scoring at least `threshold`.
+pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
+    let mut text = String::new();
+    for (b, &score) in scores.iter().enumerate() {
+        if score >= threshold {
+            if let Some(t) = sample.texts.get(b) {
+                text.push_str(t);
+                text.push('\n');
+            }
+        }
+    }
+    text
+}
+
+/// A held-out page's word F1 by the rules and by the forest at every one
+/// of [`POLICY_THRESHOLDS`], what a policy is chosen from.
+#[derive(Debug, Clone)]
+pub struct PolicyScores {
+    /// The held-out page ([`HeldOut::sample`]'s sample).
+    pub sample: usize,
+    /// Its dataset.
+    pub dataset: usize,
+    /// Its fold.
+    pub fold: u32,
+    /// Its predicted type's index.
+    pub predicted: usize,
+    /// `article`'s word F1.
+    pub rules: f64,
+    /// The forest's word F1 at each threshold.
+    pub forest: [f64; POLICY_THRESHOLDS.len()],
+}
+
+/// Every held-out page's [`PolicyScores`].
+pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> {
+    held.iter()
+        .filter_map(|h| {
+            let s = samples.get(h.sample)?;
+            let predicted = PAGE_TYPES.iter().position(|t| *t == h.predicted_type)?;
+            let mut forest = [0.0; POLICY_THRESHOLDS.len()];
+            for (f, &t) in forest.iter_mut().zip(&POLICY_THRESHOLDS) {
+                *f = word_prf(&kept_text(s, &h.scores, t), &s.gold).f1;
+            }
+            Some(PolicyScores {
+                sample: h.sample,
+                dataset: s.dataset,
+                fold: h.fold,
+                predicted,
+                rules: word_prf(&s.article, &s.gold).f1,
+                forest,
+            })
+        })
+        .collect()
+}
+
+/// How a page type's policy was chosen.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyChoice {
+    /// The page type.
+    pub page_type: String,
+    /// Held-out pages predicted to be of it.
+    pub pages: usize,
+    /// Mean word F1 of the rules (the mean over datasets of their means).
+    pub rules: f64,
+    /// … of the forest at the default threshold.
+    pub forest_default: f64,
+    /// … of the forest at its best threshold.
+    pub forest_best: f64,
+    /// That threshold.
+    pub threshold: f32,
+    /// Whether the forest decides the type.
+    pub blocks: bool,
+}
+
+/// For each predicted page type, the forest or the rules, and the
+/// threshold, that give the held-out pages `scores` the higher mean word
+/// F1 — a mean over the datasets (with at least [`MIN_POLICY_PAGES`]
+/// pages of the type) of their means, so that one large dataset does not
+/// decide for the others. A type without held-out pages keeps the forest
+/// at `default`.
+pub fn choose_policies(
+    scores: &[&PolicyScores],
+    default: f32,
+) -> ([TypePolicy; 7], Vec<PolicyChoice>) {
+    let mut policies = [TypePolicy::blocks(default); 7];
+    let mut choices = Vec::new();
+    let default_at =
+        POLICY_THRESHOLDS.iter().position(|&t| (t - default).abs() < 1e-6).unwrap_or(6);
+    for (t, policy) in policies.iter_mut().enumerate() {
+        let of_type: Vec<&&PolicyScores> = scores.iter().filter(|s| s.predicted == t).collect();
+        if of_type.is_empty() {
+            continue;
+        }
+        let mut by_dataset: BTreeMap<usize, Vec<&PolicyScores>> = BTreeMap::new();
+        for s in &of_type {
+            by_dataset.entry(s.dataset).or_default().push(s);
+        }
+        let mut groups: Vec<&Vec<&PolicyScores>> =
+            by_dataset.values().filter(|g| g.len() >= MIN_POLICY_PAGES).collect();
+        if groups.is_empty() {
+            groups = by_dataset.values().collect();
+        }
+        let macro_mean = |f: &dyn Fn(&PolicyScores) -> f64| -> f64 {
+            groups.iter().map(|g| g.iter().map(|s| f(s)).sum::<f64>() / g.len() as f64).sum::<f64>()
+                / groups.len() as f64
+        };
+        let rules = macro_mean(&|s| s.rules);
+        let forest: Vec<f64> =
+            (0..POLICY_THRESHOLDS.len()).map(|k| macro_mean(&|s| s.forest[k])).collect();
+        let best =
+            (0..forest.len()).fold(default_at, |b, k| if forest[k] > forest[b] { k } else { b });
+        *policy = TypePolicy {
+            blocks: forest[best] > rules + POLICY_MARGIN,
+            threshold: POLICY_THRESHOLDS[best],
+        };
+        choices.push(PolicyChoice {
+            page_type: PAGE_TYPES[t].to_string(),
+            pages: of_type.len(),
+            rules,
+            forest_default: forest[default_at],
+            forest_best: forest[best],
+            threshold: policy.threshold,
+            blocks: policy.blocks,
+        });
+    }
+    (policies, choices)
+}
+
+/// Each held-out page's text under policies chosen without its fold's
+/// pages ([`choose_policies`] on the other folds' held-out scores): the
+/// out-of-fold figure of the whole decision, policies included.
+pub fn routed_texts(
+    samples: &[Sample],
+    held: &[HeldOut],
+    scores: &[PolicyScores],
+    default: f32,
+) -> Vec<String> {
+    let mut folds: Vec<u32> = held.iter().map(|h| h.fold).collect();
+    folds.sort_unstable();
+    folds.dedup();
+    let mut policies_of: BTreeMap<u32, [TypePolicy; 7]> = BTreeMap::new();
+    for k in folds {
+        let others: Vec<&PolicyScores> = scores.iter().filter(|s| s.fold != k).collect();
+        policies_of.insert(k, choose_policies(&others, default).0);
+    }
+    held.iter()
+        .map(|h| {
+            let Some(s) = samples.get(h.sample) else { return String::new() };
+            let t = PAGE_TYPES.iter().position(|t| *t == h.predicted_type).unwrap_or(0);
+            let policy = policies_of.get(&h.fold).map_or(TypePolicy::blocks(default), |p| p[t]);
+            if policy.blocks {
+                kept_text(s, &h.scores, policy.threshold)
+            } else {
+                s.article.clone()
+            }
+        })
+        .collect()
 }

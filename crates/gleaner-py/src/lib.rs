@@ -76,13 +76,28 @@ struct Settings {
     format: OutputFormat,
 }
 
+/// The learned extractor's own arguments: a model file (`model=`) and a
+/// forced page type (`page_type=`).
+#[derive(Default)]
+struct LearnedArgs {
+    model: Option<std::path::PathBuf>,
+    page_type: Option<String>,
+}
+
+impl LearnedArgs {
+    fn given(&self) -> bool {
+        self.model.is_some() || self.page_type.is_some()
+    }
+}
+
 impl Settings {
     fn new(
         algorithm: Option<&str>,
         output_format: &str,
-        params: Vec<(String, String)>,
+        mut params: Vec<(String, String)>,
         url: Option<String>,
         template: Option<Arc<TemplateModel>>,
+        learned: LearnedArgs,
     ) -> PyResult<Settings> {
         let format = match output_format {
             "txt" | "text" => OutputFormat::Txt,
@@ -95,14 +110,31 @@ impl Settings {
                 )))
             }
         };
-        let algorithm = extractors::algorithm(algorithm.unwrap_or(extractors::DEFAULT_ALGORITHM))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        // `model=` and `page_type=` are the learned extractor's: they
+        // select it, and no other algorithm takes them.
+        let algorithm = match (algorithm, learned.given()) {
+            (None, true) => "learned",
+            (Some(a), true) if a != "learned" => {
+                return Err(PyValueError::new_err(format!(
+                    "model= and page_type= are the learned extractor's, not {a:?}'s"
+                )))
+            }
+            (a, _) => a.unwrap_or(extractors::DEFAULT_ALGORITHM),
+        };
+        let algorithm =
+            extractors::algorithm(algorithm).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if let Some(t) = learned.page_type {
+            params.push(("page_type".to_string(), t));
+        }
         let mut p = Params::new();
         for (key, value) in params {
             p.push_assignment(&format!("{key}={value}"))
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
-        let extractor = algorithm.build(&p).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let extractor = match learned.model {
+            Some(path) => learned_with_model(&path, &p)?,
+            None => algorithm.build(&p).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        };
         let mut job = Job::new(extractor, algorithm.name, format);
         if let Some(model) = template {
             job = job.template(model);
@@ -155,10 +187,25 @@ fn exception((failure, message): (Failure, String)) -> PyErr {
     }
 }
 
+/// The learned extractor with the model in the file at `path`.
+fn learned_with_model(
+    path: &std::path::Path,
+    params: &Params,
+) -> PyResult<Box<dyn gleaner::extract::Extractor>> {
+    use gleaner::extract::learned::{Learned, LearnedModel, MAX_MODEL_BYTES};
+    let bad = |e: String| PyValueError::new_err(format!("model {}: {e}", path.display()));
+    let bytes = gleaner_batch::input::read_regular_file(path, MAX_MODEL_BYTES)
+        .map_err(|e| bad(e.to_string()))?;
+    let model = LearnedModel::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
+    let config = params.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(Box::new(Learned::with_model(Arc::new(model), config)))
+}
+
 /// Extracts one page. See `gleaner.extract` for the arguments. Returns the
 /// text, the Markdown/HTML body, or (`json`) the record as JSON text.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, algorithm=None, output_format="txt", params=Vec::new(), template=None))]
+#[pyo3(signature = (html, url=None, algorithm=None, output_format="txt", params=Vec::new(), template=None, model=None, page_type=None))]
+#[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
     html: Html,
@@ -167,9 +214,17 @@ fn extract(
     output_format: &str,
     params: Vec<(String, String)>,
     template: Option<&Template>,
+    model: Option<std::path::PathBuf>,
+    page_type: Option<String>,
 ) -> PyResult<String> {
-    let settings =
-        Settings::new(algorithm, output_format, params, url, template.map(|t| t.model.clone()))?;
+    let settings = Settings::new(
+        algorithm,
+        output_format,
+        params,
+        url,
+        template.map(|t| t.model.clone()),
+        LearnedArgs { model, page_type },
+    )?;
     py.detach(|| settings.output(settings.record(&html, "<page>"))).map_err(exception)
 }
 
@@ -177,7 +232,7 @@ fn extract(
 /// per page, in order: like [`extract`], with `None` for a page that
 /// failed (in `json` the record says why instead).
 #[pyfunction]
-#[pyo3(signature = (pages, parallel=None, urls=None, algorithm=None, output_format="txt", params=Vec::new(), template=None))]
+#[pyo3(signature = (pages, parallel=None, urls=None, algorithm=None, output_format="txt", params=Vec::new(), template=None, model=None, page_type=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_batch(
     py: Python<'_>,
@@ -188,6 +243,8 @@ fn extract_batch(
     output_format: &str,
     params: Vec<(String, String)>,
     template: Option<&Template>,
+    model: Option<std::path::PathBuf>,
+    page_type: Option<String>,
 ) -> PyResult<Vec<Option<String>>> {
     if let Some(urls) = &urls {
         if urls.len() != pages.len() {
@@ -198,8 +255,14 @@ fn extract_batch(
             )));
         }
     }
-    let settings =
-        Settings::new(algorithm, output_format, params, None, template.map(|t| t.model.clone()))?;
+    let settings = Settings::new(
+        algorithm,
+        output_format,
+        params,
+        None,
+        template.map(|t| t.model.clone()),
+        LearnedArgs { model, page_type },
+    )?;
     let extract_all = || -> Vec<Option<String>> {
         pages
             .par_iter()

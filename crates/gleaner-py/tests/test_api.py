@@ -180,3 +180,25 @@ def test_iter_warc_streams_the_html_records(tmp_path):
     assert [r["url"] for r in cut[:-1]] == urls[: len(cut) - 1]
     with pytest.raises(OSError):
         list(gleaner.iter_warc(tmp_path / "missing.warc.gz"))
+
+
+def test_page_type_in_records_and_the_learned_extractors_arguments(tmp_path):
+    raw = page("ars-1.html")
+    record = gleaner.extract(raw, output_format="json")
+    assert record["page_type"] in (
+        "article", "forum", "product", "collection", "listing", "documentation", "service", "other")
+    assert 0.0 <= record["page_type_confidence"] <= 1.0
+    assert record["is_article"] == (record["page_type"] == "article")
+    forced = gleaner.extract(raw, output_format="json", page_type="forum")
+    assert forced["algorithm"] == "learned"
+    assert (forced["page_type"], forced["page_type_confidence"]) == ("forum", 1.0)
+    with pytest.raises(ValueError, match="unknown page type"):
+        gleaner.extract(raw, page_type="recipe")
+    with pytest.raises(ValueError, match="learned extractor"):
+        gleaner.extract(raw, algorithm="plain", page_type="forum")
+    damaged = tmp_path / "damaged.model"
+    damaged.write_bytes(b"GLEANLRN" + bytes(100))
+    with pytest.raises(ValueError, match="damaged.model"):
+        gleaner.extract(raw, model=damaged)
+    with pytest.raises(ValueError, match="missing.model"):
+        gleaner.extract(raw, model=tmp_path / "missing.model")

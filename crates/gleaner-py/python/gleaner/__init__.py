@@ -58,7 +58,8 @@ def _decoded(out, output_format):
     return _json.loads(out)
 
 
-def extract(html, url=None, algorithm=None, output_format="txt", **params):
+def extract(html, url=None, algorithm=None, output_format="txt", model=None, page_type=None,
+            **params):
     """The main content of one page.
 
     html: the page, as ``str`` or as ``bytes`` (encoding detected as browsers do).
@@ -67,24 +68,38 @@ def extract(html, url=None, algorithm=None, output_format="txt", **params):
     output_format: ``txt`` (text, paragraphs apart), ``markdown``, ``html`` (a
         clean fragment), or ``json`` (the record as a dict: ``title``, ``text``,
         ``error``, … — the keys of ``gleaner extract -f json``).
+    model: a learned model file written by ``gleaner train`` (a path): the
+        ``learned`` extractor with it instead of the compiled-in model.
+    page_type: decide the page as this type (``article``, ``forum``,
+        ``product``, ``collection``, ``listing``, ``documentation``,
+        ``service``) instead of the classifier's guess (``learned``).
     params: the algorithm's parameters, e.g. ``threshold=0.4``.
+
+    With ``output_format="json"`` the record has ``page_type`` and
+    ``page_type_confidence``.
 
     Raises `InputTooLarge`, `NotHtml`, `TooManyElements`, `TimeBudgetExceeded`,
     `ExtractionError` (all `GleanerError`) for a page that fails, and
     ``ValueError`` for an unknown algorithm, parameter or format.
     """
-    out = _gleaner.extract(html, url, algorithm, output_format, _params(params))
+    out = _gleaner.extract(
+        html, url, algorithm, output_format, _params(params),
+        model=None if model is None else str(model), page_type=page_type,
+    )
     return _decoded(out, output_format)
 
 
-def extract_batch(pages, parallel=None, urls=None, algorithm=None, output_format="txt", **params):
+def extract_batch(pages, parallel=None, urls=None, algorithm=None, output_format="txt",
+                  model=None, page_type=None, **params):
     """`extract` over many pages at once, on ``parallel`` threads (default: all
     cores), with the GIL released. Returns one result per page, in order; a page
     that fails gives ``None`` (with ``output_format="json"``, a record whose
-    ``error`` says why). ``urls``: one URL (or None) per page."""
+    ``error`` says why). ``urls``: one URL (or None) per page. ``model``,
+    ``page_type``: as for `extract`."""
     outs = _gleaner.extract_batch(
         list(pages), parallel, None if urls is None else list(urls), algorithm,
         output_format, _params(params),
+        model=None if model is None else str(model), page_type=page_type,
     )
     return [_decoded(o, output_format) for o in outs]
 

@@ -20,22 +20,28 @@ def algorithms() -> List[str]: ...
 @overload
 def extract(
     html: Html, url: Optional[str] = ..., algorithm: Optional[str] = ...,
-    output_format: TextFormat = ..., **params: Param,
+    output_format: TextFormat = ..., model: Optional[Union[str, PathLike[str]]] = ...,
+    page_type: Optional[str] = ..., **params: Param,
 ) -> str: ...
 @overload
 def extract(
     html: Html, url: Optional[str] = ..., algorithm: Optional[str] = ...,
-    output_format: JsonFormat = ..., **params: Param,
+    output_format: JsonFormat = ..., model: Optional[Union[str, PathLike[str]]] = ...,
+    page_type: Optional[str] = ..., **params: Param,
 ) -> Dict[str, Any]: ...
 @overload
 def extract_batch(
     pages: Iterable[Html], parallel: Optional[int] = ..., urls: Optional[Sequence[Optional[str]]] = ...,
-    algorithm: Optional[str] = ..., output_format: TextFormat = ..., **params: Param,
+    algorithm: Optional[str] = ..., output_format: TextFormat = ...,
+    model: Optional[Union[str, PathLike[str]]] = ..., page_type: Optional[str] = ...,
+    **params: Param,
 ) -> List[Optional[str]]: ...
 @overload
 def extract_batch(
     pages: Iterable[Html], parallel: Optional[int] = ..., urls: Optional[Sequence[Optional[str]]] = ...,
-    algorithm: Optional[str] = ..., output_format: JsonFormat = ..., **params: Param,
+    algorithm: Optional[str] = ..., output_format: JsonFormat = ...,
+    model: Optional[Union[str, PathLike[str]]] = ..., page_type: Optional[str] = ...,
+    **params: Param,
 ) -> List[Dict[str, Any]]: ...
 
 def iter_warc(

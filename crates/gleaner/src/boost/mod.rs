@@ -108,12 +108,15 @@
 //! ```
 
 mod bins;
+mod complete;
 mod format;
 mod rng;
 mod train;
 
 use crate::error::{Error, Result};
+use complete::Complete;
 
+pub use complete::COMPLETE_MAX_DEPTH;
 pub use format::{FORMAT_VERSION, MAGIC};
 pub use train::{train, Dataset, RoundLoss, Target, TrainConfig, Trained};
 
@@ -226,6 +229,10 @@ pub struct Forest {
     packed: Vec<Packed>,
     /// Where each tree starts in `packed`.
     roots: Vec<u32>,
+    /// The trees again as complete trees in heap layout, for
+    /// [`predict_proba_batch`](Forest::predict_proba_batch): for a binary
+    /// forest whose trees are at most [`COMPLETE_MAX_DEPTH`] deep.
+    complete: Option<Complete>,
 }
 
 /// A split or a leaf of [`Forest::packed`] (16 bytes).
@@ -270,7 +277,9 @@ pub struct Importance {
 
 impl Forest {
     /// A forest of these trees (checked by the caller to be trees over
-    /// these features), packed for prediction.
+    /// these features), packed for prediction; a binary forest of shallow
+    /// trees also gets its complete layout for batch scoring (derived here,
+    /// never stored in the file).
     pub(crate) fn new(
         objective: Objective,
         feature_names: Vec<String>,
@@ -304,7 +313,11 @@ impl Forest {
                 }
             }
         }
-        Forest { objective, feature_names, metadata, base_score, trees, packed, roots }
+        let complete = match objective {
+            Objective::BinaryLogistic => Complete::new(&trees, feature_names.len()),
+            Objective::Softmax { .. } => None,
+        };
+        Forest { objective, feature_names, metadata, base_score, trees, packed, roots, complete }
     }
 
     /// What the raw scores mean.
@@ -491,13 +504,18 @@ impl Forest {
 
     /// The probabilities of the positive class of many rows at once, for
     /// a binary forest: `rows` holds them row-major, `out` gets one
-    /// probability per row. Equal to [`predict_proba`](Forest::predict_proba)
-    /// of each row (the leaves are added in the same order).
+    /// probability per row. Bit-identical to
+    /// [`predict_proba`](Forest::predict_proba) of each row (the same
+    /// leaves added in the same order). Allocates a few scratch buffers
+    /// per call, not per row.
     ///
-    /// Tree by tree rather than row by row: a tree's nodes stay in cache
-    /// while every row walks it, four rows at a time so that their walks'
-    /// loads overlap, each step without a branch (a left child is the
-    /// node right after its parent). A page's blocks are scored this way.
+    /// Tree by tree rather than row by row: a tree stays in cache while
+    /// many rows walk it, several at a time so that their walks overlap. A
+    /// forest whose trees are at most [`COMPLETE_MAX_DEPTH`] deep (trained
+    /// with [`TrainConfig::max_depth`]) is walked as complete trees in heap
+    /// layout, each walk a fixed number of branch-free steps (see the
+    /// `complete` module); a deeper one walks its packed nodes. A page's
+    /// blocks are scored this way.
     ///
     /// # Panics
     /// When the forest is not binary, `rows` is not a whole number of rows
@@ -510,6 +528,21 @@ impl Forest {
         let n = rows.len() / width;
         assert_eq!(out.len(), n, "out must have one value per row");
         out.fill(self.base_score[0]);
+        match &self.complete {
+            Some(complete) => complete.add_leaves(rows, out),
+            None => self.add_leaves_packed(rows, out),
+        }
+        for o in out.iter_mut() {
+            *o = sigmoid(*o);
+        }
+    }
+
+    /// Adds to `out[r]` the leaf each tree gives row `r` of `rows`, in
+    /// tree order, walking the packed nodes: tree by tree, four rows at a
+    /// time, each step without a branch (a left child is the node right
+    /// after its parent). The batch path of forests of deep trees.
+    fn add_leaves_packed(&self, rows: &[f32], out: &mut [f32]) {
+        let width = self.n_features();
         let packed = &self.packed[..];
         let step = |a: u32, row: &[f32]| -> u32 {
             let node = &packed[a as usize];
@@ -550,9 +583,6 @@ impl Forest {
                 *o += packed[a as usize].threshold;
                 r += 1;
             }
-        }
-        for o in out.iter_mut() {
-            *o = sigmoid(*o);
         }
     }
 

@@ -59,7 +59,7 @@ pub trait Extractor: Send + Sync + fmt::Debug {
     /// [`Extractor::extract`] and, for an extractor that tells page types
     /// apart ([`learned`]), the page's type and its probability.
     fn extract_typed(&self, doc: &Document) -> Extraction {
-        Extraction { selection: self.extract(doc), page_type: None }
+        Extraction { selection: self.extract(doc), page_type: None, type_probabilities: None }
     }
 }
 
@@ -70,6 +70,9 @@ pub struct Extraction {
     pub selection: Selection,
     /// The page's type and its probability, when the extractor tells.
     pub page_type: Option<(learned::PageType, f32)>,
+    /// Every type's probability, when a classifier (not a forced type)
+    /// decided, in [`learned::PAGE_TYPES`] order.
+    pub type_probabilities: Option<[f32; 7]>,
 }
 
 impl<E: Extractor + ?Sized> Extractor for Box<E> {

@@ -355,38 +355,40 @@ fn flag(b: bool) -> f32 {
 }
 
 /// What every row of a page is computed from: the blocks, `article`'s
-/// decision, the seed algorithms' selections, the blocks' text facts and
-/// shapes, the page's facts.
-struct Analysis {
+/// decision, the blocks' text facts and shapes, the page's facts. The
+/// page's facts alone decide its type, and a type the model leaves to
+/// `article` needs no rows: [`Analysis::rows`] builds them when wanted.
+pub struct Analysis {
     blocks: Blocks,
     explanation: Explanation,
-    seeds: Vec<Selection>,
     texts: Vec<TextFacts>,
     rep: Repetition,
     page: PageFacts,
 }
 
-/// Reads the page for its rows. `None` when it has more than
+impl Analysis {
+    /// The page's features ([`page::feature_names`]).
+    pub fn page(&self) -> &[f32] {
+        &self.page.values
+    }
+
+    /// `article`'s decision, which the rows read.
+    pub fn into_article(self) -> Selection {
+        self.explanation.selection
+    }
+
+    /// The rows of the page for the feature set `set` (the seed
+    /// algorithms run here when `set` asks for their signals).
+    pub fn rows(self, doc: &Document, metadata: &Metadata, set: FeatureSet) -> PageRows {
+        rows(doc, metadata, set, self)
+    }
+}
+
+/// Reads the page for its type and rows. `None` when it has more than
 /// `max_blocks` blocks.
-fn analyse(
-    doc: &Document,
-    metadata: &Metadata,
-    set: FeatureSet,
-    max_blocks: usize,
-) -> Option<Analysis> {
+pub fn analyse(doc: &Document, metadata: &Metadata, max_blocks: usize) -> Option<Analysis> {
     let blocks = Blocks::of(doc, max_blocks)?;
     let explanation: Explanation = Article::default().explain(doc);
-    let seeds: Vec<Selection> = if set.seeds {
-        SEED_SIGNALS
-            .iter()
-            .map(|name| match extract::by_name(name) {
-                Ok(e) => e.extract(doc),
-                Err(_) => Selection::none(doc),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     let texts: Vec<TextFacts> = (0..blocks.len())
         .map(|i| {
             let owner = blocks.blocks[i].owner;
@@ -401,13 +403,13 @@ fn analyse(
         doc,
         &PageInputs { metadata, blocks: &blocks, texts: &texts, repetition: &rep, selected_chars },
     );
-    Some(Analysis { blocks, explanation, seeds, texts, rep, page })
+    Some(Analysis { blocks, explanation, texts, rep, page })
 }
 
 /// The page's features alone ([`page::feature_names`]), for the page-type
 /// classifier; `None` when the page has more than `max_blocks` blocks.
 pub fn page_features(doc: &Document, metadata: &Metadata, max_blocks: usize) -> Option<Vec<f32>> {
-    analyse(doc, metadata, FeatureSet { seeds: false }, max_blocks).map(|a| a.page.values)
+    analyse(doc, metadata, max_blocks).map(|a| a.page.values)
 }
 
 /// The rows of a page. `None` when the page has more than `max_blocks`
@@ -418,8 +420,24 @@ pub fn page_rows(
     set: FeatureSet,
     max_blocks: usize,
 ) -> Option<PageRows> {
-    let Analysis { blocks, explanation, seeds, texts, rep, page } =
-        analyse(doc, metadata, set, max_blocks)?;
+    Some(analyse(doc, metadata, max_blocks)?.rows(doc, metadata, set))
+}
+
+/// The seed algorithms' selections, the signals of [`SEED_SIGNALS`].
+fn seed_selections(doc: &Document) -> Vec<Selection> {
+    SEED_SIGNALS
+        .iter()
+        .map(|name| match extract::by_name(name) {
+            Ok(e) => e.extract(doc),
+            Err(_) => Selection::none(doc),
+        })
+        .collect()
+}
+
+/// [`Analysis::rows`].
+fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis) -> PageRows {
+    let Analysis { blocks, explanation, texts, rep, page } = analysis;
+    let seeds = if set.seeds { seed_selections(doc) } else { Vec::new() };
     // The title the page states, not the lone `<h1>` the metadata may
     // show instead: the model reads the page's own claim.
     let title = metadata.stated_title.as_deref().or(metadata.title.as_deref());
@@ -576,7 +594,7 @@ pub fn page_rows(
         debug_assert_eq!(values.len() - start, names.len());
         values.extend_from_slice(&page.values);
     }
-    Some(PageRows { blocks, width, values, article: explanation.selection, page: page.values })
+    PageRows { blocks, width, values, article: explanation.selection, page: page.values }
 }
 
 /// An element's tag and class, for same-shaped siblings.

@@ -18,7 +18,10 @@
 //!    learns what each type keeps (all posts of a thread, every card of a
 //!    listing, every section of a service page).
 //! 4. **Blocks kept**: a binary forest scores each block; those at or
-//!    above the model's threshold are the main content.
+//!    above the type's threshold are the main content. For a page type on
+//!    which the forest did not beat `article`'s rules out of fold, the
+//!    model says so ([`TypePolicy`]) and the rules decide, at the cost of
+//!    the page's features alone.
 //!
 //! The forests are gradient-boosted trees ([`boost`](crate::boost)),
 //! trained by `gleaner train` on labelled pages; the default model is
@@ -51,9 +54,12 @@ use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 pub use self::blocks::{Block, Blocks};
-pub use self::features::{feature_names, page_features, page_rows, FeatureSet, PageRows};
+pub use self::features::{
+    analyse, feature_names, page_features, page_rows, Analysis, FeatureSet, PageRows,
+};
 pub use self::model::{
-    block_columns, type_columns, LearnedModel, MAX_MODEL_BYTES, MODEL_MAGIC, MODEL_VERSION,
+    block_columns, type_columns, LearnedModel, TypePolicy, MAX_MODEL_BYTES, MODEL_MAGIC,
+    MODEL_VERSION,
 };
 
 use super::{Configure, Extractor};
@@ -212,10 +218,10 @@ impl Learned {
         &self.model
     }
 
-    /// The score a block must reach to be kept: the configured one, else
-    /// the model's.
-    pub fn threshold(&self) -> f32 {
-        self.config.threshold.unwrap_or(self.model.threshold)
+    /// The score a block of a page of type `t` must reach to be kept: the
+    /// configured one, else the type's in the model.
+    pub fn threshold(&self, t: PageType) -> f32 {
+        self.config.threshold.unwrap_or(self.model.policies[t.index()].threshold)
     }
 
     /// The page's type probabilities from its page features.
@@ -239,16 +245,28 @@ impl Learned {
 
     /// [`Learned::decide`] with the page's metadata already read.
     pub fn decide_with(&self, doc: &Document, meta: &Metadata) -> Decision {
-        let Some(rows) = page_rows(doc, meta, self.model.features, MAX_BLOCKS) else {
+        let Some(analysis) = features::analyse(doc, meta, MAX_BLOCKS) else {
             return self.fallback(doc);
         };
-        let probs = self.type_probabilities(&rows.page);
+        let probs = self.type_probabilities(analysis.page());
         let (best, confidence) =
             probs
                 .iter()
                 .enumerate()
                 .fold((0, f32::MIN), |acc, (i, &p)| if p > acc.1 { (i, p) } else { acc });
-        let threshold = self.config.threshold.unwrap_or(self.model.threshold);
+        let policy = self.model.policies[best];
+        // A configured threshold asks for the forest on every type.
+        if !policy.blocks && self.config.threshold.is_none() {
+            return Decision {
+                selection: analysis.into_article(),
+                page_type: PageType(best),
+                confidence,
+                type_probabilities: probs,
+                blocks: None,
+            };
+        }
+        let threshold = self.config.threshold.unwrap_or(policy.threshold);
+        let rows = analysis.rows(doc, meta, self.model.features);
         // Every block's row with the type probabilities, scored at once.
         let width = rows.width + probs.len();
         let mut matrix = Vec::with_capacity(rows.len() * width);
@@ -299,20 +317,40 @@ impl Extractor for Learned {
 
     fn extract_typed(&self, doc: &Document) -> super::Extraction {
         let d = self.decide(doc);
-        super::Extraction { selection: d.selection, page_type: Some((d.page_type, d.confidence)) }
+        super::Extraction {
+            selection: d.selection,
+            page_type: Some((d.page_type, d.confidence)),
+            type_probabilities: self.config.page_type.is_none().then_some(d.type_probabilities),
+        }
     }
 }
 
-/// The page's type by the compiled-in model's classifier and its
-/// probability, for extractors that do not tell types themselves; `None`
-/// when the model has no classifier or the page has more than
-/// [`MAX_BLOCKS`] blocks.
-pub fn classify(doc: &Document, meta: &Metadata) -> Option<(PageType, f32)> {
+/// Every page type's probability by the compiled-in model's classifier,
+/// in [`PAGE_TYPES`] order, for extractors that do not tell types
+/// themselves; `None` when the model has no classifier or the page has
+/// more than [`MAX_BLOCKS`] blocks.
+pub fn classify(doc: &Document, meta: &Metadata) -> Option<[f32; 7]> {
     let model = LearnedModel::default_model().ok()?;
     let forest = model.page_types.as_ref()?;
     let page = features::page_features(doc, meta, MAX_BLOCKS)?;
     let mut p = [0f32; 7];
     forest.predict_proba_multi(&page, &mut p);
-    let best = (0..p.len()).fold(0, |b, t| if p[t] > p[b] { t } else { b });
-    Some((PageType(best), p[best]))
+    Some(p)
+}
+
+/// The most probable type of `probabilities` and its probability,
+/// passing over `article` when `not_article`: when `article`'s own rules
+/// ([`page_kind::is_article`](super::page_kind::is_article)) saw a list,
+/// index or search page, the classifier's next guess is taken, so that a
+/// record's `page_type` and `is_article` never disagree.
+pub fn most_probable(probabilities: &[f32; 7], not_article: bool) -> (PageType, f32) {
+    let skip = |t: usize| not_article && t == 0;
+    let best = (0..probabilities.len())
+        .filter(|&t| !skip(t))
+        .fold(None, |b: Option<usize>, t| match b {
+            Some(b) if probabilities[b] >= probabilities[t] => Some(b),
+            _ => Some(t),
+        })
+        .unwrap_or(0);
+    (PageType(best), probabilities[best])
 }

@@ -1,6 +1,9 @@
 //! The learned extractor's model file: a page-type forest and a block
 //! forest (both [`boost::Forest`](crate::boost::Forest)), the feature set
-//! they were trained with, and the score a block must reach to be kept.
+//! they were trained with, the score a block must reach to be kept, and
+//! for each page type whether the block forest or `article`'s rules
+//! decide it, at which score ([`TypePolicy`], chosen out of fold by
+//! `gleaner train --cv`).
 //!
 //! # File format
 //!
@@ -12,6 +15,7 @@
 //! | 4 | format version, [`MODEL_VERSION`] |
 //! | 4 | feature set: bit 0 set when the seed algorithms' decisions are features |
 //! | 4 | threshold (f32): blocks scoring at least this are kept |
+//! | 7 × 8 | per page type, in [`PAGE_TYPES`] order: 4 bytes of flags (bit 0 set when the block forest decides, else `article`'s rules), the type's threshold (f32) |
 //! | 4 + n | the page-type forest's bytes (`n` may be 0: no page types) |
 //! | 4 + n | the block forest's bytes |
 //! | 4 | CRC-32 (IEEE) of every byte before it |
@@ -32,7 +36,7 @@ use super::PAGE_TYPES;
 pub const MODEL_MAGIC: &[u8; 8] = b"GLEANLRN";
 
 /// The version of the layout this build reads and writes.
-pub const MODEL_VERSION: u32 = 1;
+pub const MODEL_VERSION: u32 = 2;
 
 /// Largest model file read (a shipped model is a few MB).
 pub const MAX_MODEL_BYTES: usize = 256 << 20;
@@ -42,14 +46,34 @@ pub const MAX_MODEL_BYTES: usize = 256 << 20;
 pub struct LearnedModel {
     /// The features the block forest reads.
     pub features: FeatureSet,
-    /// Blocks whose probability reaches this are kept.
+    /// Blocks whose probability reaches this are kept (where a page
+    /// type's policy does not say otherwise).
     pub threshold: f32,
+    /// What to do with a page of each type, in [`PAGE_TYPES`] order.
+    pub policies: [TypePolicy; 7],
     /// The page-type classifier over the page features, when trained:
     /// softmax over [`PAGE_TYPES`].
     pub page_types: Option<Forest>,
     /// The block classifier over the block features, the page features
     /// and the page-type probabilities.
     pub blocks: Forest,
+}
+
+/// How the model decides a page of one type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypePolicy {
+    /// The block forest decides; else `article`'s rules do (for a type on
+    /// which the forest did not beat them out of fold).
+    pub blocks: bool,
+    /// Blocks of such a page scoring at least this are kept.
+    pub threshold: f32,
+}
+
+impl TypePolicy {
+    /// The block forest at `threshold`.
+    pub fn blocks(threshold: f32) -> TypePolicy {
+        TypePolicy { blocks: true, threshold }
+    }
 }
 
 /// The column names of the page-type probabilities in a block row.
@@ -89,10 +113,12 @@ impl LearnedModel {
                 )));
             }
         }
-        if types_ok(self.blocks.n_outputs()) && self.threshold.is_finite() {
+        let thresholds_ok = self.threshold.is_finite()
+            && self.policies.iter().all(|p| (0.0..=1.0).contains(&p.threshold));
+        if types_ok(self.blocks.n_outputs()) && thresholds_ok {
             Ok(())
         } else {
-            Err(invalid("the block model is not a binary classifier with a finite threshold"))
+            Err(invalid("the block model is not a binary classifier with thresholds in [0, 1]"))
         }
     }
 
@@ -103,6 +129,10 @@ impl LearnedModel {
         out.extend_from_slice(&MODEL_VERSION.to_le_bytes());
         out.extend_from_slice(&u32::from(self.features.seeds).to_le_bytes());
         out.extend_from_slice(&self.threshold.to_le_bytes());
+        for p in &self.policies {
+            out.extend_from_slice(&u32::from(p.blocks).to_le_bytes());
+            out.extend_from_slice(&p.threshold.to_le_bytes());
+        }
         let types = self.page_types.as_ref().map(Forest::to_bytes).unwrap_or_default();
         let blocks = self.blocks.to_bytes();
         for part in [&types, &blocks] {
@@ -130,7 +160,7 @@ impl LearnedModel {
         if bytes.len() < 8 || &bytes[..8] != MODEL_MAGIC {
             return Err(invalid("not a gleaner learned model (no GLEANLRN magic)"));
         }
-        if bytes.len() < 8 + 4 + 4 + 4 + 4 + 4 + 4 {
+        if bytes.len() < 8 + 4 + 4 + 4 + 7 * 8 + 4 + 4 + 4 {
             return Err(invalid("truncated"));
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
@@ -152,6 +182,12 @@ impl LearnedModel {
         }
         let flags = u32_at(&mut at)?;
         let threshold = f32::from_bits(u32_at(&mut at)?);
+        let mut policies = [TypePolicy::blocks(threshold); 7];
+        for p in &mut policies {
+            let flags = u32_at(&mut at)?;
+            p.blocks = flags & 1 != 0;
+            p.threshold = f32::from_bits(u32_at(&mut at)?);
+        }
         let part = |at: &mut usize| -> Result<&[u8]> {
             let n = u32_at(at)? as usize;
             let p = body.get(*at..*at + n).ok_or_else(|| invalid("truncated"))?;
@@ -173,6 +209,7 @@ impl LearnedModel {
         let model = LearnedModel {
             features: FeatureSet { seeds: flags & 1 != 0 },
             threshold,
+            policies,
             page_types,
             blocks,
         };
@@ -183,4 +220,57 @@ impl LearnedModel {
 
 fn types_ok(outputs: usize) -> bool {
     outputs == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::{Document, ParseOptions};
+    use crate::extract::learned::{Learned, LearnedConfig};
+    use std::sync::Arc;
+
+    const PAGE: &str = "<html><head><title>Storm</title></head><body><nav><a href=/>Home</a> \
+        <a href=/news>News</a></nav><article><h1>Storm</h1><p>A powerful storm reached the \
+        coast on Monday, bringing heavy rain and strong winds to the towns along the shore.</p>\
+        <p>Officials said thousands of homes were without power.</p></article>\
+        <footer>Copyright 2025</footer></body></html>";
+
+    // See: issue 32: a model round-trips through its file and decides the
+    // same.
+    #[test]
+    fn the_default_model_round_trips_and_decides_the_same() {
+        let model = LearnedModel::default_model().expect("the compiled-in model");
+        let bytes = model.to_bytes();
+        let again = LearnedModel::from_bytes(&bytes).expect("reads back");
+        assert_eq!(*model, again);
+        assert_eq!(bytes, again.to_bytes(), "written back byte for byte");
+        let doc = Document::parse(PAGE.as_bytes(), &ParseOptions::default()).expect("parse");
+        let a = Learned::with_model(model, LearnedConfig::default()).decide(&doc);
+        let b = Learned::with_model(Arc::new(again), LearnedConfig::default()).decide(&doc);
+        assert_eq!(a.selection, b.selection);
+        assert_eq!(a.page_type, b.page_type);
+        assert_eq!(a.type_probabilities, b.type_probabilities);
+        assert_eq!(a.blocks.map(|b| b.1), b.blocks.map(|b| b.1), "every block's score");
+    }
+
+    // See: issue 32: a damaged model is an error that says what is wrong.
+    #[test]
+    fn damaged_models_are_errors_that_say_so() {
+        let bytes = LearnedModel::default_model().expect("model").to_bytes();
+        let mut flipped = bytes.clone();
+        let at = bytes.len() / 2;
+        flipped[at] ^= 1;
+        let mut version = bytes.clone();
+        version[8] = 99;
+        for (bad, says) in [
+            (&flipped[..], "checksum"),
+            (&bytes[..bytes.len() - 1], "checksum"),
+            (&bytes[..20], "truncated"),
+            (&version[..], "version 99"),
+            (&b"GLEANGBM"[..], "magic"),
+        ] {
+            let err = LearnedModel::from_bytes(bad).expect_err("refused").to_string();
+            assert!(err.contains(says), "{says}: {err}");
+        }
+    }
 }
