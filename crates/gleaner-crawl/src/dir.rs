@@ -125,6 +125,7 @@ impl PageSource for DirSource {
             headers,
             redirects,
             body,
+            remote_ip: None,
         })
     }
 }

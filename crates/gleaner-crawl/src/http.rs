@@ -307,6 +307,8 @@ impl HttpSource {
     async fn request(&self, url: &Url, max_bytes: u64, pages: bool) -> Result<Hop, CrawlError> {
         let mut response = self.client.get(url.clone()).send().await.map_err(network)?;
         let status = response.status().as_u16();
+        // For WARC-IP-Address: the peer of the connection that answered.
+        let remote_ip = response.remote_addr().map(|a| a.ip());
         let headers: Vec<(String, String)> = response
             .headers()
             .iter()
@@ -355,6 +357,7 @@ impl HttpSource {
             headers,
             redirects: Vec::new(),
             body,
+            remote_ip,
         }))
     }
 }

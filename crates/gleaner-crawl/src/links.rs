@@ -119,6 +119,7 @@ mod tests {
             headers: Vec::new(),
             redirects: Vec::new(),
             body: html.as_bytes().to_vec(),
+            remote_ip: None,
         }
     }
 
