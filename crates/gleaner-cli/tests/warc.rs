@@ -696,10 +696,14 @@ impl Rng {
 #[test]
 fn issue_31_resume_after_random_kills_and_tampering() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (files, pages) = (4, 40);
+    // Shards whose output is larger than the writer's 64 KiB buffer, so
+    // that a kill can leave part of a shard in the output.
+    let (files, pages) = (3, 90);
     let archives = many_archives(dir.path(), files, pages);
     let reference = dir.path().join("reference.jsonl.gz");
-    let whole = finished_run(&archives, &reference, &["--parallel", "1"]);
+    let timed = Instant::now();
+    finished_run(&archives, &reference, &["--parallel", "1"]);
+    let run_ms = timed.elapsed().as_millis() as u64;
     let mut rng = Rng::new();
     let count = |out: &Path| -> BTreeMap<String, usize> {
         let text = String::from_utf8(gunzip(&std::fs::read(out).expect("output"))).expect("utf-8");
@@ -714,6 +718,7 @@ fn issue_31_resume_after_random_kills_and_tampering() {
         let out = dir.path().join(format!("out-{round}.jsonl.gz"));
         let manifest = gleaner_crawl::warc::manifest_path(&out);
         let mut outcome = None;
+        let mut events = Vec::new();
         for attempt in 0..4 {
             let mut cmd = gleaner();
             cmd.args(["warc", "--parallel", "1", "--no-progress", "-o"]).arg(&out).args(&archives);
@@ -725,14 +730,17 @@ fn issue_31_resume_after_random_kills_and_tampering() {
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .expect("gleaner starts");
-            // Kill once the output reaches a random length (the last
+            // Kill at a random moment of what a whole run takes (the last
             // attempt runs to its end).
-            let target = if attempt < 3 { rng.below(whole.len() as u64 + 1) } else { u64::MAX };
+            let deadline = if attempt < 3 {
+                Duration::from_millis(rng.below(run_ms + run_ms / 4 + 1))
+            } else {
+                Duration::from_secs(60)
+            };
             let started = Instant::now();
             let mut killed = false;
             while child.try_wait().expect("wait").is_none() {
-                let len = std::fs::metadata(&out).map_or(0, |m| m.len());
-                if len >= target || started.elapsed() > Duration::from_secs(60) {
+                if started.elapsed() >= deadline {
                     child.kill().expect("SIGKILL");
                     killed = true;
                     break;
@@ -741,10 +749,13 @@ fn issue_31_resume_after_random_kills_and_tampering() {
             }
             let done = child.wait_with_output().expect("wait");
             if killed && !done.status.success() {
+                let len = std::fs::metadata(&out).map_or(0, |m| m.len());
+                events.push(format!("killed at {len} bytes"));
                 if attempt == 0 {
                     // Tamper with what the kill left.
-                    let len = std::fs::metadata(&out).map_or(0, |m| m.len());
-                    match rng.below(6) {
+                    let tamper = rng.below(6);
+                    events.push(format!("tampering {tamper}"));
+                    match tamper {
                         0 => {}
                         1 => {
                             let f = std::fs::OpenOptions::new().write(true).open(&out);
@@ -779,6 +790,7 @@ fn issue_31_resume_after_random_kills_and_tampering() {
         }
         let done = outcome.expect("the last attempt runs to its end");
         let said = String::from_utf8_lossy(&done.stderr);
+        eprintln!("round {round}: {events:?}, then exit {:?}", done.status.code());
         if done.status.success() {
             let count = count(&out);
             assert_eq!(count.len(), files * pages, "round {round}: every page; {said}");
