@@ -31,9 +31,10 @@
 //!
 //! Each damaged stretch is one error ([`WarcError`]), and
 //! [`WarcReader::last_skip`] tells where it started, where reading resumed
-//! and how many bytes it skipped. Going back costs reading again; a reader
-//! re-reads at most twice the bytes it has read plus 16 MiB in all, and
-//! scans forward only after that, so a hostile file costs linear time.
+//! and how many bytes it skipped. Going back costs reading again: a reader
+//! goes back only while it has read, in all, less than three times the
+//! (uncompressed) archive plus 16 MiB, and reads only forward after that,
+//! so a hostile file costs linear time.
 //! Inside one gzip member (a whole-file gzip), damage to the compressed
 //! data ends what can be read of that member: deflate cannot be entered
 //! in the middle.
@@ -65,8 +66,9 @@ pub const MAX_HEADER_BYTES: usize = 1 << 20;
 /// damage, not a reason to buffer the file.
 pub const MAX_GZIP_NAME_BYTES: u64 = 64 << 10;
 
-/// Bytes a reader may re-read beyond twice what it has read, in all, when
-/// it goes back over a record whose `Content-Length` was wrong.
+/// Bytes a reader may read beyond three times the (uncompressed) length
+/// it has seen, counting bytes read again, and still go back over a
+/// record whose `Content-Length` was wrong.
 const REWIND_ALLOWANCE: u64 = 16 << 20;
 
 /// What can go wrong reading an archive. [`WarcError::Io`] and
@@ -416,6 +418,10 @@ struct Uncompressed<R> {
     fault: Option<GzFault>,
     /// The furthest file offset reached.
     furthest: u64,
+    /// Uncompressed bytes handed out in all, counting those read again
+    /// (the work done), and the most `produced` has been.
+    total_out: u64,
+    furthest_out: u64,
 }
 
 impl<R: BufRead + Seek> Uncompressed<R> {
@@ -449,6 +455,7 @@ impl<R: BufRead + Seek> Uncompressed<R> {
             Layer::Gzip(gz) => gz.inflater.get_ref().consumed,
         }
     }
+
 
     /// Reads, recording the damage when the gzip layer fails.
     fn read_gzip(gz: &mut Members<R>, state: &mut GzState<'_>, buf: &mut [u8]) -> io::Result<usize> {
@@ -580,6 +587,8 @@ impl<R: BufRead + Seek> Read for Uncompressed<R> {
             }
         };
         self.furthest = self.furthest.max(self.consumed());
+        self.total_out += n as u64;
+        self.furthest_out = self.furthest_out.max(self.produced);
         Ok(n)
     }
 }
@@ -691,8 +700,6 @@ pub struct WarcReader<R> {
     deferred: Option<Fault>,
     /// Whether the last byte read ended a line.
     at_line_start: bool,
-    /// Bytes re-read by going back, in all.
-    reread: u64,
     /// What the last error skipped.
     skip: Option<Skip>,
     stopped: bool,
@@ -729,6 +736,8 @@ impl<R: BufRead + Seek> WarcReader<R> {
             record_members: 0,
             fault: None,
             furthest: start,
+            total_out: 0,
+            furthest_out: produced,
         };
         Ok(WarcReader {
             input: Buffer {
@@ -742,7 +751,6 @@ impl<R: BufRead + Seek> WarcReader<R> {
             pending: None,
             deferred: None,
             at_line_start: true,
-            reread: 0,
             skip: None,
             stopped: false,
         })
@@ -1112,12 +1120,16 @@ impl<R: BufRead + Seek> WarcReader<R> {
                 None => return false,
             },
         };
-        let cost = inner.consumed().saturating_sub(file);
-        let allowance = inner.furthest.saturating_mul(2).saturating_add(REWIND_ALLOWANCE);
-        if self.reread.saturating_add(cost) > allowance {
+        // Going back costs reading again up to where reading was; a record
+        // that claims more than the file holds costs a read to its end.
+        // Both count: once the reading in all passes three times the file
+        // (and an allowance), reading only goes on.
+        // (Counted in uncompressed bytes: inflating is the work.)
+        let cost = inner.produced.saturating_sub(member_start);
+        let allowance = inner.furthest_out.saturating_mul(3).saturating_add(REWIND_ALLOWANCE);
+        if inner.total_out.saturating_add(cost) > allowance {
             return false;
         }
-        self.reread += cost;
         let moved = match &mut inner.layer {
             Layer::Plain(r) => r.seek_to(file),
             Layer::Gzip(gz) => {
@@ -1271,11 +1283,24 @@ impl<R: BufRead + Seek> WarcReader<R> {
         inner.members.clear();
         let start = inner.produced;
         self.input.reset(start);
-        let starts = self.input.peek(6).is_ok_and(|head| starts_record(head));
-        if !starts {
+        // Six bytes, not a buffer's worth: a false candidate costs little
+        // inflating.
+        let mut head = [0u8; 6];
+        let mut got = 0;
+        while got < head.len() {
+            match self.input.inner.read(head.get_mut(got..).unwrap_or_default()) {
+                Ok(0) | Err(_) => break,
+                Ok(k) => got += k,
+            }
+        }
+        if got < head.len() || !starts_record(&head) {
             self.input.inner.fault = None;
             return false;
         }
+        if let Some(to) = self.input.buf.get_mut(..head.len()) {
+            to.copy_from_slice(&head);
+        }
+        self.input.end = head.len();
         self.at_line_start = true;
         if self.read_line(MAX_HEADER_BYTES).is_err() {
             self.input.inner.fault = None;

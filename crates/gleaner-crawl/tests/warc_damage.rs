@@ -257,3 +257,78 @@ proptest! {
         }
     }
 }
+
+/// A reader that counts the bytes read from it, for the cost of reading.
+struct Counting {
+    inner: Cursor<Vec<u8>>,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl std::io::Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Counting {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read.set(self.read.get() + n as u64);
+        self.inner.consume(n);
+    }
+}
+
+impl std::io::Seek for Counting {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+/// See: issue 31: going back over damage never makes reading quadratic.
+/// Archives where every record is damaged the costly way — a length far
+/// longer than the file (each read to the end, then back), or junk after
+/// every record (each block looked through again) — cost at most four
+/// times the file plus 16 MiB of reading (of inflating, for gzip), and
+/// every damage is reported.
+#[test]
+fn issue_31_hostile_archives_cost_linear_reading() {
+    let n = 4000;
+    let huge: Vec<Vec<u8>> =
+        (0..n).map(|id| with_length(&record(id, 20), "99999999999")).collect();
+    let junky: Vec<Vec<u8>> =
+        (0..n).map(|id| [record(id, 20), b"junk\r\n".to_vec()].concat()).collect();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("huge lengths, plain", huge.concat()),
+        ("huge lengths, per record", huge.iter().flat_map(|r| gzip(r)).collect()),
+        ("huge lengths, whole gzip", gzip(&huge.concat())),
+        ("junk after each, plain", junky.concat()),
+        ("junk after each, whole gzip", gzip(&junky.concat())),
+    ];
+    for (name, bytes) in cases {
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let input = Counting { inner: Cursor::new(bytes.clone()), read: read.clone() };
+        let started = std::time::Instant::now();
+        let mut reader = WarcReader::new(input).expect("reader");
+        let (mut records, mut errors) = (0, 0);
+        while let Some(r) = reader.next_record(|_| 0) {
+            match r {
+                Ok(_) => records += 1,
+                Err(_) => errors += 1,
+            }
+        }
+        let bound = 4 * bytes.len() as u64 + (16 << 20);
+        assert!(read.get() <= bound, "{name}: read {} of {} bytes", read.get(), bytes.len());
+        // Inflating is bounded alike, in uncompressed bytes; a blow-up
+        // would show as time (seconds in a debug build are the norm).
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "{name}");
+        assert!(errors >= 1, "{name}");
+        if name.starts_with("junk") {
+            assert_eq!((records, errors), (n, n), "{name}: every record, every junk");
+        }
+    }
+}
