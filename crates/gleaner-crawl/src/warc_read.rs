@@ -1598,14 +1598,25 @@ mod tests {
     }
 
     /// See: issue 31 (item 14): a header section over the limit says so
-    /// (it was "a field line has no colon").
+    /// (it was "a field line has no colon" when the limit cut a line's
+    /// name), whether many lines or one long line pass it.
     #[test]
     fn issue_31_a_header_over_1_mib_says_so() {
-        let long = format!("WARC/1.0\r\nX-Long: {}\r\nContent-Length: 0\r\n\r\n\r\n\r\n", "y".repeat(MAX_HEADER_BYTES));
-        let text = [long.as_bytes(), record("b", "z").as_bytes()].concat();
-        let got = outline(&text);
-        assert!(got[0].contains("longer than 1 MiB"), "{got:?}");
-        assert_eq!(got[1..], ["b".to_string()]);
+        // 21-byte lines: the limit falls 4 bytes into one, before its colon.
+        let many = format!(
+            "WARC/1.0\r\n{}Content-Length: 0\r\n\r\n\r\n\r\n",
+            "X-Padding-Fields: v\r\n".repeat(MAX_HEADER_BYTES / 21 + 10)
+        );
+        let long = format!(
+            "WARC/1.0\r\nX-Long: {}\r\nContent-Length: 0\r\n\r\n\r\n\r\n",
+            "y".repeat(MAX_HEADER_BYTES)
+        );
+        for header in [many, long] {
+            let text = [header.as_bytes(), record("b", "z").as_bytes()].concat();
+            let got = outline(&text);
+            assert!(got[0].contains("longer than 1 MiB"), "{:?}", &got[0]);
+            assert_eq!(got[1..], ["b".to_string()]);
+        }
     }
 
     /// See: issue 31 (item 14): zstd, bzip2 and xz archives are named,
