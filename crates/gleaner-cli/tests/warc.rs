@@ -547,7 +547,11 @@ fn issue_31_one_bad_record_does_not_drop_the_records_after_it() {
     let latin = String::from_utf8_lossy(&records[3]).into_owned();
     let length = latin.split("Content-Length: ").nth(1).and_then(|t| t.split('\r').next());
     records[3] = latin
-        .replacen(&format!("Content-Length: {}", length.expect("a length")), "Content-Length: -5", 1)
+        .replacen(
+            &format!("Content-Length: {}", length.expect("a length")),
+            "Content-Length: -5",
+            1,
+        )
         .into_bytes();
     let plain = support::put(dir.path(), "plain.warc", records.concat());
     let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
@@ -669,13 +673,12 @@ struct Rng(u64);
 
 impl Rng {
     fn new() -> Rng {
-        let seed = std::env::var("GLEANER_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(
-            || {
+        let seed =
+            std::env::var("GLEANER_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64)
-            },
-        );
+            });
         eprintln!("GLEANER_SEED={seed}");
         Rng(seed | 1)
     }

@@ -143,8 +143,8 @@ fn issue_31_warcio_checks_and_indexes_every_warc_gleaner_writes() {
     let live_index = warcio_accepts(&warcio, &live);
     let kinds: Vec<&str> = live_index.iter().filter_map(|r| r["warc-type"].as_str()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "response").count(), 5, "{kinds:?}");
-    let text = String::from_utf8_lossy(&flate_all(&std::fs::read(&live).expect("archive")))
-        .into_owned();
+    let text =
+        String::from_utf8_lossy(&flate_all(&std::fs::read(&live).expect("archive"))).into_owned();
     assert!(text.contains("\r\nWARC-IP-Address: 127.0.0.1\r\n"), "the peer's address");
     assert!(text.contains("\r\nWARC-Payload-Digest: sha1:"), "payload digests");
     let converted_text = std::fs::read_to_string(&converted).expect("converted");

@@ -21,6 +21,11 @@
 //! describes a prefix of the output; `resume` truncates the output to the
 //! manifest's length, which drops the unfinished shard's records, and
 //! skips the shards it lists. So no record is lost or written twice.
+//! Before that, the output's first bytes are checked against the length
+//! and SHA-1 the manifest lists for them, and the options the manifest
+//! was written with against this run's: a resume over an output that is
+//! missing, shorter or changed, or with other options, is refused
+//! ([`WarcBatchError::Manifest`]), and the output is never made longer.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
@@ -181,7 +186,8 @@ pub struct WarcTotals {
     pub files: usize,
     /// Archives skipped because the manifest lists them as finished.
     pub files_resumed: usize,
-    /// Archives that could not be opened or were cut short or corrupt.
+    /// Archives that could not be opened, or had damaged stretches
+    /// (skipped: see [`WarcTotals::skipped_bytes`]).
     pub files_failed: usize,
     /// WARC records read.
     pub records: usize,
@@ -565,7 +571,7 @@ impl<W: Write> Member<W> {
 /// Where records go.
 enum Destination {
     Stdout(Member<BufWriter<io::Stdout>>),
-    File { path: PathBuf, member: Member<BufWriter<Hashed>>, manifest: Manifest },
+    File { path: PathBuf, member: Box<Member<BufWriter<Hashed>>>, manifest: Manifest },
 }
 
 struct Writer {
@@ -679,7 +685,8 @@ fn read_manifest(
     options: &WarcOptions,
     algorithm: &str,
 ) -> Result<Manifest, WarcBatchError> {
-    let bad = |reason: String| WarcBatchError::Manifest { path: manifest_file.to_path_buf(), reason };
+    let bad =
+        |reason: String| WarcBatchError::Manifest { path: manifest_file.to_path_buf(), reason };
     let text = std::fs::read(manifest_file).map_err(|e| bad(e.to_string()))?;
     let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| bad(e.to_string()))?;
     if manifest.format != options.format || manifest.algorithm != algorithm {
@@ -689,6 +696,11 @@ fn read_manifest(
             format_name(manifest.format),
             manifest.algorithm
         )));
+    }
+    if manifest.options.is_empty() && !options.settings.is_empty() {
+        return Err(bad("an older gleaner wrote it, without the options and checksums a resume \
+             checks; remove it and the output to start afresh"
+            .into()));
     }
     let names: std::collections::BTreeSet<&String> =
         manifest.options.keys().chain(options.settings.keys()).collect();
@@ -715,8 +727,10 @@ fn read_manifest(
 fn reopen_output(path: &Path, manifest: &Manifest) -> Result<Hashed, WarcBatchError> {
     let failed = |cause| WarcBatchError::Write { path: path.to_path_buf(), cause };
     let refuse = |reason: String| WarcBatchError::Manifest { path: manifest_path(path), reason };
-    let (end, digest) =
-        manifest.shards.last().map_or((0, String::new()), |s| (s.output_end, s.output_sha1.clone()));
+    let (end, digest) = manifest
+        .shards
+        .last()
+        .map_or((0, String::new()), |s| (s.output_end, s.output_sha1.clone()));
     let finished = manifest.shards.len();
     let open = std::fs::OpenOptions::new().read(true).write(true).create(finished == 0).open(path);
     let mut file = match open {
@@ -802,7 +816,8 @@ fn open_output(
     let file = BufWriter::with_capacity(1 << 16, file);
     let done = manifest.shards.clone();
     write_manifest(path, &manifest)?;
-    let to = Destination::File { path: path.clone(), member: Member::Idle(file), manifest };
+    let member = Box::new(Member::Idle(file));
+    let to = Destination::File { path: path.clone(), member, manifest };
     Ok((Writer { to, format: options.format, compression }, done))
 }
 
@@ -810,9 +825,10 @@ fn open_output(
 /// output of `options` (see the module docs), telling `events` how it
 /// goes. With `site`, each page is extracted with its host's template
 /// model ([`learn_host_templates`]). A record that fails is a record
-/// with `error`; an archive that cannot be opened or is corrupt is one
-/// record with `error` (source `FILE#OFFSET` of the last good record),
-/// after the records read before the damage, and the batch goes on.
+/// with `error`; an archive that cannot be opened is one record with
+/// `error`, and so is each damaged stretch of an archive (source
+/// `FILE#OFFSET` of the stretch, [`damage_message`]), after which the
+/// archive is read on at its next intact record; the batch goes on.
 ///
 /// # Errors
 /// The output or manifest cannot be written, the manifest to resume from
@@ -914,7 +930,10 @@ pub fn run_warc(
                     shard.failed += 1;
                     shard.damaged += 1;
                     shard.skipped_bytes += skipped;
-                    events(WarcEvent::Failed(&record.source, record.error.as_deref().unwrap_or("")));
+                    events(WarcEvent::Failed(
+                        &record.source,
+                        record.error.as_deref().unwrap_or(""),
+                    ));
                     write_record(&mut writer, &record, None, &run_date)?;
                     events(WarcEvent::Progress(before + position));
                 }

@@ -213,10 +213,13 @@ struct Entry {
     record_id: Option<String>,
 }
 
+/// An HTTP response's status, headers, and where its body starts.
+type HttpHead = (u16, Vec<(String, String)>, usize);
+
 /// The HTTP status line and headers at the start of a response block,
 /// and where its body starts; `None` when it is not an HTTP response or
 /// its head is longer than what was read.
-fn parse_head(block: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
+fn parse_head(block: &[u8]) -> Option<HttpHead> {
     let (head_end, body_start) = match memchr::memmem::find(block, b"\r\n\r\n") {
         Some(i) => (i, i + 4),
         None => {
@@ -237,6 +240,14 @@ fn parse_head(block: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .collect();
     Some((status, headers, body_start))
+}
+
+/// A response read again from the archive: its headers, body (at most
+/// the source's `max_bytes`) and `WARC-IP-Address`.
+struct Response {
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    ip: Option<IpAddr>,
 }
 
 /// A file an archive is read from again for each fetch.
@@ -293,7 +304,9 @@ impl WarcSource {
     /// # Errors
     /// The reader fails or the bytes are compressed in a way the reader
     /// does not read.
-    pub fn from_reader(reader: impl Read + Seek + Send + 'static) -> Result<WarcSource, CrawlError> {
+    pub fn from_reader(
+        reader: impl Read + Seek + Send + 'static,
+    ) -> Result<WarcSource, CrawlError> {
         let mut archive: Box<dyn Archive> = Box::new(reader);
         let mut source = WarcSource {
             archive: Mutex::new(Box::new(io::Cursor::new(Vec::new()))),
@@ -382,13 +395,10 @@ impl WarcSource {
         self.damaged
     }
 
-    /// The response of `entry` read again from the archive: its headers,
-    /// body (at most `max_bytes`) and `WARC-IP-Address`.
-    fn read_response(
-        &self,
-        entry: &Entry,
-    ) -> Result<(Vec<(String, String)>, Vec<u8>, Option<IpAddr>), CrawlError> {
-        let mut archive = self.archive.lock().map_err(|_| warc_error("the archive's lock is poisoned"))?;
+    /// The response of `entry` read again from the archive.
+    fn read_response(&self, entry: &Entry) -> Result<Response, CrawlError> {
+        let mut archive =
+            self.archive.lock().map_err(|_| warc_error("the archive's lock is poisoned"))?;
         archive.seek(io::SeekFrom::Start(entry.offset.file))?;
         let input = BufReader::with_capacity(1 << 16, &mut **archive);
         let mut reader = WarcReader::new(input).map_err(warc_error)?;
@@ -423,7 +433,7 @@ impl WarcSource {
                 return Err(CrawlError::TooLarge { limit: self.max_bytes });
             }
             let ip = record.header("warc-ip-address").and_then(|ip| ip.trim().parse().ok());
-            return Ok((headers, body.to_vec(), ip));
+            return Ok(Response { headers, body: body.to_vec(), ip });
         }
     }
 }
@@ -456,7 +466,7 @@ impl PageSource for WarcSource {
             if !(200..300).contains(&entry.status) {
                 return Err(CrawlError::Status(entry.status));
             }
-            let (headers, body, remote_ip) = self.read_response(entry)?;
+            let Response { headers, body, ip: remote_ip } = self.read_response(entry)?;
             let (content_type, charset) = crate::warc_read::header(&headers, "content-type")
                 .map(parse_content_type)
                 .unwrap_or_default();
@@ -538,8 +548,12 @@ mod tests {
         rec.write(&page()).unwrap();
         rec.finish().unwrap();
         let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
-        let response = text.split("WARC/1.0\r\n").find(|r| r.contains("WARC-Type: response\r\nWARC-Record-ID")
-            && r.contains("127.0.0.1")).expect("the page's response");
+        let response = text
+            .split("WARC/1.0\r\n")
+            .find(|r| {
+                r.contains("WARC-Type: response\r\nWARC-Record-ID") && r.contains("127.0.0.1")
+            })
+            .expect("the page's response");
         let names: Vec<&str> = response
             .lines()
             .take_while(|l| !l.is_empty())

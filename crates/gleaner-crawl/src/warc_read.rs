@@ -259,7 +259,8 @@ fn version_line(bytes: &[u8]) -> bool {
 
 /// Where a version line is glued on inside `line` (not at its start).
 fn glued_record(line: &[u8]) -> Option<usize> {
-    memchr::memmem::find_iter(line, b"WARC/").find(|&i| i > 0 && line.get(i..).is_some_and(version_line))
+    memchr::memmem::find_iter(line, b"WARC/")
+        .find(|&i| i > 0 && line.get(i..).is_some_and(version_line))
 }
 
 /// The longest version line [`version_line`] needs to see.
@@ -456,9 +457,12 @@ impl<R: BufRead + Seek> Uncompressed<R> {
         }
     }
 
-
     /// Reads, recording the damage when the gzip layer fails.
-    fn read_gzip(gz: &mut Members<R>, state: &mut GzState<'_>, buf: &mut [u8]) -> io::Result<usize> {
+    fn read_gzip(
+        gz: &mut Members<R>,
+        state: &mut GzState<'_>,
+        buf: &mut [u8],
+    ) -> io::Result<usize> {
         loop {
             if let Some(mut check) = gz.member.take() {
                 let n = match gz.inflater.read(buf) {
@@ -482,8 +486,8 @@ impl<R: BufRead + Seek> Uncompressed<R> {
                     // the next member, if any.
                     let r = gz.inflater.get_mut();
                     let mut trailer = [0u8; 8];
-                    let checked = r.read_exact(&mut trailer).map_err(|e| e.to_string()).and_then(
-                        |()| {
+                    let checked =
+                        r.read_exact(&mut trailer).map_err(|e| e.to_string()).and_then(|()| {
                             let [c0, c1, c2, c3, s0, s1, s2, s3] = trailer;
                             let crc = u32::from_le_bytes([c0, c1, c2, c3]);
                             let size = u32::from_le_bytes([s0, s1, s2, s3]);
@@ -492,8 +496,7 @@ impl<R: BufRead + Seek> Uncompressed<R> {
                             } else {
                                 Err("its checksum or size does not match its data".into())
                             }
-                        },
-                    );
+                        });
                     if let Err(reason) = checked {
                         return Err(state.fault(GzFault {
                             member: Some(check.file),
@@ -510,7 +513,9 @@ impl<R: BufRead + Seek> Uncompressed<R> {
                 if check.head_len < check.head.len() {
                     let take = (check.head.len() - check.head_len).min(n);
                     let (head, got) = (&mut check.head, check.head_len);
-                    if let (Some(to), Some(from)) = (head.get_mut(got..got + take), inflated.get(..take)) {
+                    if let (Some(to), Some(from)) =
+                        (head.get_mut(got..got + take), inflated.get(..take))
+                    {
                         to.copy_from_slice(from);
                     }
                     check.head_len += take;
@@ -538,12 +543,7 @@ impl<R: BufRead + Seek> Uncompressed<R> {
             }
             state.members.push_back((*state.produced, at));
             if let Err(reason) = read_gzip_header(r) {
-                return Err(state.fault(GzFault {
-                    member: None,
-                    at,
-                    scan_from: at + 1,
-                    reason,
-                }));
+                return Err(state.fault(GzFault { member: None, at, scan_from: at + 1, reason }));
             }
             gz.inflater.reset_data();
             gz.member = Some(MemberCheck::new(at));
@@ -700,6 +700,8 @@ pub struct WarcReader<R> {
     deferred: Option<Fault>,
     /// Whether the last byte read ended a line.
     at_line_start: bool,
+    /// The length of a plain archive (its uncompressed end).
+    plain_end: Option<u64>,
     /// What the last error skipped.
     skip: Option<Skip>,
     stopped: bool,
@@ -714,7 +716,17 @@ impl<R: BufRead + Seek> WarcReader<R> {
     /// zstd, bzip2 or xz ([`WarcError::Unsupported`]).
     pub fn new(mut input: R) -> Result<WarcReader<R>, WarcError> {
         // Offsets are of the file, also when reading starts further in.
-        let start = input.stream_position()?;
+        // A pipe cannot seek: it is read from where it stands, and damage
+        // that needs going back, or a search for the next gzip member,
+        // ends the reading there.
+        let start = input.stream_position().unwrap_or(0);
+        let end = match input.seek(SeekFrom::End(0)) {
+            Ok(end) => {
+                input.seek(SeekFrom::Start(start))?;
+                Some(end)
+            }
+            Err(_) => None,
+        };
         let first = input.fill_buf()?;
         if let Some((format, hint)) = unsupported(first) {
             return Err(WarcError::Unsupported { format, hint });
@@ -751,6 +763,7 @@ impl<R: BufRead + Seek> WarcReader<R> {
             pending: None,
             deferred: None,
             at_line_start: true,
+            plain_end: end.filter(|_| !gzip),
             skip: None,
             stopped: false,
         })
@@ -912,6 +925,13 @@ impl<R: BufRead + Seek> WarcReader<R> {
             }
         };
         let block_start = self.input.pos;
+        if let Some(end) = self.plain_end.filter(|&end| block_start.saturating_add(length) > end) {
+            // A plain file's end is known: a block past it is not read
+            // to find that out (a file of such records costs one pass).
+            let missing = block_start.saturating_add(length) - end;
+            let error = WarcError::Truncated { offset, missing };
+            return Err(Fault { error, from, resync: Resync::Forward });
+        }
         let members_before = self.input.inner.record_members;
         let kept = keep(&headers).min(length);
         let mut block = Vec::with_capacity(usize::try_from(kept.min(1 << 24)).unwrap_or(0));
@@ -1507,14 +1527,15 @@ mod tests {
     #[test]
     fn issue_31_one_bad_record_does_not_drop_the_records_after_it() {
         let len = |t: &str| t.len() - t.find("\r\n\r\n").expect("header end") - 8;
-        let damages: Vec<(&str, Box<dyn Fn(&str) -> Vec<u8>>)> = vec![
+        type Damage = Box<dyn Fn(&str) -> Vec<u8>>;
+        let damages: Vec<(&str, Damage)> = vec![
             ("negative length", Box::new(|t| set_length(t, "-5"))),
             ("length abc", Box::new(|t| set_length(t, "abc"))),
             ("length too long", Box::new(move |t| set_length(t, &(len(t) + 100).to_string()))),
             ("length far too long", Box::new(|t| set_length(t, "99999999"))),
             ("length too short", Box::new(move |t| set_length(t, &(len(t) - 7).to_string()))),
             ("no version line", Box::new(|t| t.replacen("WARC/1.1", "WXRC/1.1", 1).into_bytes())),
-            ("header cut", Box::new(|t| t[..30].as_bytes().to_vec())),
+            ("header cut", Box::new(|t| t.as_bytes()[..30].to_vec())),
             ("junk", Box::new(|_| b"\x00\x01junk\r\nmore junk".to_vec())),
         ];
         for (name, damage) in &damages {
@@ -1547,10 +1568,13 @@ mod tests {
         };
         let cases: Vec<(&str, Vec<u8>)> = vec![
             ("flipped deflate byte", damaged(&|m| m[14] ^= 0x55)),
-            ("flipped checksum", damaged(&|m| {
-                let i = m.len() - 6;
-                m[i] ^= 1;
-            })),
+            (
+                "flipped checksum",
+                damaged(&|m| {
+                    let i = m.len() - 6;
+                    m[i] ^= 1;
+                }),
+            ),
             ("cut member", damaged(&|m| m.truncate(m.len() / 2))),
             ("junk instead of a member", damaged(&|m| *m = b"not gzip at all".to_vec())),
             ("junk after a member", damaged(&|m| m.extend_from_slice(b"junk"))),
@@ -1565,7 +1589,8 @@ mod tests {
                     Err(e) => errors.push((e.to_string(), reader.last_skip().expect("a skip"))),
                 }
             }
-            let good: Vec<&str> = good.iter().map(|u| u.trim_start_matches("http://e.com/")).collect();
+            let good: Vec<&str> =
+                good.iter().map(|u| u.trim_start_matches("http://e.com/")).collect();
             let expect: &[&str] = if name == "junk after a member" {
                 &["a", "b", "c", "d", "e"]
             } else {

@@ -148,10 +148,19 @@ mod tests {
     #[test]
     fn records_put_fields_in_order_and_end_with_two_crlfs() {
         let head = Head { version: "WARC/1.1", kind: "resource", id: "<urn:x>", date: "D" };
-        let bytes = record(&head, &[("WARC-Target-URI", "http://e.com/\r\nx")], "text/plain", b"hi", Some(b"hi"));
+        let bytes = record(
+            &head,
+            &[("WARC-Target-URI", "http://e.com/\r\nx")],
+            "text/plain",
+            b"hi",
+            Some(b"hi"),
+        );
         let text = String::from_utf8(bytes).expect("text");
-        let names: Vec<&str> =
-            text.lines().take_while(|l| !l.is_empty()).filter_map(|l| l.split(':').next()).collect();
+        let names: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.is_empty())
+            .filter_map(|l| l.split(':').next())
+            .collect();
         assert_eq!(
             names,
             [

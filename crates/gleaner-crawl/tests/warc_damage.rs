@@ -22,7 +22,8 @@ use proptest::prelude::*;
 
 /// One record with a unique id in its URI and a body of `size` bytes.
 fn record(id: usize, size: usize) -> Vec<u8> {
-    let body: String = (0..size).map(|i| char::from(b'a' + ((id * 7 + i * 13) % 26) as u8)).collect();
+    let body: String =
+        (0..size).map(|i| char::from(b'a' + ((id * 7 + i * 13) % 26) as u8)).collect();
     let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>{body}</p>\r\n");
     format!(
         "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/{id}\r\n\
@@ -101,7 +102,9 @@ fn damage_text(record: &[u8], damage: Damage, amount: usize, rest: usize) -> Vec
         Damage::LengthNotANumber => with_length(record, "abc"),
         // Longer by 5 or more: up to 4 bytes more take in the CRLFs that
         // end the record, which lenient readers accept as missing.
-        Damage::LengthTooLong => with_length(record, &(length + 5 + amount % (rest + 8)).to_string()),
+        Damage::LengthTooLong => {
+            with_length(record, &(length + 5 + amount % (rest + 8)).to_string())
+        }
         Damage::LengthFarTooLong => with_length(record, "99999999999"),
         // Shorter by 3 or more: the block ends in a CRLF, and a length
         // that leaves out only line ends is as good as the right one.
@@ -298,8 +301,7 @@ impl std::io::Seek for Counting {
 #[test]
 fn issue_31_hostile_archives_cost_linear_reading() {
     let n = 4000;
-    let huge: Vec<Vec<u8>> =
-        (0..n).map(|id| with_length(&record(id, 20), "99999999999")).collect();
+    let huge: Vec<Vec<u8>> = (0..n).map(|id| with_length(&record(id, 20), "99999999999")).collect();
     let junky: Vec<Vec<u8>> =
         (0..n).map(|id| [record(id, 20), b"junk\r\n".to_vec()].concat()).collect();
     let cases: Vec<(&str, Vec<u8>)> = vec![

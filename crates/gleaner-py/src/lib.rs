@@ -321,7 +321,11 @@ impl Template {
     /// it occurs on more than `share` of them (default a third).
     #[staticmethod]
     #[pyo3(signature = (pages, share=None))]
-    fn learn(py: Python<'_>, pages: Vec<Bound<'_, PyAny>>, share: Option<f64>) -> PyResult<Template> {
+    fn learn(
+        py: Python<'_>,
+        pages: Vec<Bound<'_, PyAny>>,
+        share: Option<f64>,
+    ) -> PyResult<Template> {
         let pages = Html::list(&pages)?;
         let share = share.unwrap_or(DEFAULT_SHARE);
         if !(0.0..=1.0).contains(&share) {
