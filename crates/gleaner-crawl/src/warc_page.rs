@@ -21,7 +21,7 @@
 //!      Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
 //!     http.len()
 //! );
-//! let mut reader = WarcReader::new(warc.as_bytes())?;
+//! let mut reader = WarcReader::new(std::io::Cursor::new(warc.as_bytes()))?;
 //! let record = reader.next_record(|_| u64::MAX).expect("a record")?;
 //! let Selected::Page(page) = select(record, 1 << 20) else { panic!("a page") };
 //! assert_eq!(page.url.as_deref(), Some("http://e.com/"));
