@@ -48,6 +48,16 @@ pub enum Error {
     /// A gzip stream that does not decompress.
     #[error("invalid gzip data: {0}")]
     Gzip(std::io::Error),
+    /// A template model file that cannot be used: not a regular file
+    /// (a device such as `/dev/zero`, a FIFO), larger than
+    /// [`gleaner::template::MAX_MODEL_BYTES`], or not a model.
+    #[error("template model {}: {reason}", path.display())]
+    Model {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// Standard input was named twice.
     #[error("standard input (-) given more than once")]
     StdinTwice,

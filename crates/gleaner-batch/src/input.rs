@@ -249,6 +249,43 @@ pub fn read_regular_file(path: &Path, max_bytes: usize) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// Reads the template model at `path` (written by `gleaner template
+/// learn` or the Python package's `Template.save`). The file must be a
+/// regular file of at most [`gleaner::template::MAX_MODEL_BYTES`]: that
+/// is checked from its metadata before it is opened and again on what
+/// was opened, so `/dev/zero`, a FIFO or a huge file fail at once
+/// instead of growing a buffer, and at most one byte past the limit is
+/// ever read.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read; [`Error::Model`] when it
+/// is not a regular file, is too large, or is not a model.
+pub fn read_model(path: &Path) -> Result<gleaner::template::TemplateModel> {
+    use gleaner::template::MAX_MODEL_BYTES;
+    let refuse = |reason: String| Error::Model { path: path.to_path_buf(), reason };
+    let check = |meta: &std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err(refuse(format!("it is {}, not a regular file", file_kind(meta))));
+        }
+        if meta.len() > MAX_MODEL_BYTES as u64 {
+            return Err(refuse(format!(
+                "it is {} bytes, more than the {} MiB a model may be",
+                meta.len(),
+                MAX_MODEL_BYTES >> 20
+            )));
+        }
+        Ok(())
+    };
+    check(&std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    let opened = file.metadata()?;
+    check(&opened)?;
+    let size = usize::try_from(opened.len()).unwrap_or(MAX_MODEL_BYTES).min(MAX_MODEL_BYTES);
+    let mut bytes = Vec::with_capacity(size.saturating_add(1));
+    file.take(MAX_MODEL_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+    gleaner::template::TemplateModel::from_json(&bytes).map_err(|e| refuse(e.to_string()))
+}
+
 /// `Ok` for a regular file within the limit.
 fn regular(path: &Path, meta: &std::fs::Metadata, max_bytes: usize) -> Result<()> {
     if !meta.is_file() {

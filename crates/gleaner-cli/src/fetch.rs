@@ -96,7 +96,9 @@ pub fn source_at(
         return Ok(Box::new(DirSource::new(path, &root).max_bytes(max_bytes)));
     }
     if path.is_file() {
-        let archive = WarcSource::open(path).with_context(|| format!("{}", path.display()))?;
+        let archive = WarcSource::open(path)
+            .with_context(|| format!("{}", path.display()))?
+            .max_bytes(max_bytes);
         return Ok(Box::new(archive));
     }
     Err(UsageError(format!("--source {}: no such folder or file", path.display())).into())

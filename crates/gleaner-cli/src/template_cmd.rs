@@ -33,10 +33,12 @@ pub fn run(command: TemplateCommand) -> anyhow::Result<ExitCode> {
 /// The file cannot be read, or is not a valid model (a usage error: the
 /// wrong file was given).
 pub fn load_model(path: &Path) -> anyhow::Result<TemplateModel> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| UsageError(format!("cannot read template model {}: {e}", path.display())))?;
-    Ok(TemplateModel::from_json(&bytes)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?)
+    gleaner_batch::input::read_model(path).map_err(|e| match e {
+        gleaner_batch::Error::Io(e) => {
+            UsageError(format!("cannot read template model {}: {e}", path.display())).into()
+        }
+        other => UsageError(other.to_string()).into(),
+    })
 }
 
 /// The pages of each folder, and the folder index of each page.

@@ -45,7 +45,8 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     .output(args.output.clone())
     .resume(args.resume)
     .max_bytes(max_bytes)
-    .threads(threads);
+    .threads(threads)
+    .settings(output_settings(&args));
     if args.resume {
         if let Some(out) = &args.output {
             if !warc::manifest_path(out).exists() {
@@ -111,9 +112,14 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     } else {
         String::new()
     };
+    let damaged = if totals.skipped_bytes > 0 {
+        format!("; {} bytes of damaged archive skipped", totals.skipped_bytes)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{} archives{resumed}, {} records read: {} extracted, {} failed, {skipped} skipped{}{}; \
-         {:.1} MB/s of archive, {:.1} MB/s of HTML",
+        "{} archives{resumed}, {} records read: {} extracted, {} failed, {skipped} skipped{}{}\
+         {damaged}; {:.1} MB/s of archive, {:.1} MB/s of HTML",
         totals.files,
         totals.records,
         totals.extracted,
@@ -124,4 +130,29 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
         totals.html_megabytes_per_second()
     );
     Ok(if totals.files_failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Every option that changes what `warc` writes, by flag, for the
+/// manifest: a run resumed with other values is refused (issue 31), so
+/// that one output never mixes, say, txt and Markdown text. The flag
+/// groups are shown as the parser holds them (`--links`, `--images`, …
+/// in `render`); `--parallel`, `--no-progress` and the inputs change
+/// nothing in the output and are left out.
+fn output_settings(args: &WarcArgs) -> std::collections::BTreeMap<String, String> {
+    let text_format = match args.text_format {
+        TextFormat::Txt => "txt",
+        TextFormat::Markdown => "markdown",
+        TextFormat::Html => "html",
+    };
+    [
+        ("--text-format", text_format.to_string()),
+        ("algorithm and parameters", format!("{:?}", args.extractor)),
+        ("limits", format!("{:?}", args.limits)),
+        ("templates", format!("{:?}", args.templates)),
+        ("render", format!("{:?}", args.render)),
+        ("content", format!("{:?}", args.content)),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value))
+    .collect()
 }

@@ -880,3 +880,60 @@ fn eval_entropy_without_site_templates_is_refused_or_left_out() {
         assert!(stderr(&out).contains("template"), "{}", stderr(&out));
     }
 }
+
+/// See: issue 31 (item 8): `--template /dev/zero` grew until the machine
+/// ran out of memory. A model path that is a device, a FIFO or a file
+/// larger than a model may be (256 MiB) is refused from its metadata,
+/// before it is read. Each run is bounded: a 1 GiB address-space limit
+/// on the child, killed after 30 s.
+#[test]
+fn issue_31_a_model_that_is_a_device_or_too_large_is_refused_before_it_is_read() {
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+
+    let corpus = Corpus::new();
+    let page = corpus.path("a/page0.html");
+    let huge = corpus.path("huge.model");
+    // Sparse: 300 MiB of length, no data written.
+    std::fs::File::create(&huge).and_then(|f| f.set_len(300 << 20)).expect("huge file");
+    let fifo = corpus.path("fifo.model");
+    let name = std::ffi::CString::new(fifo.to_str().expect("utf-8 path")).expect("no NUL");
+    // SAFETY: a valid C string; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+    for (model, says) in [
+        (PathBuf::from("/dev/zero"), "it is a device, not a regular file"),
+        (huge, "more than the 256 MiB a model may be"),
+        (fifo, "it is a FIFO, not a regular file"),
+    ] {
+        let mut cmd = gleaner();
+        cmd.arg("extract").arg(&page).arg("--template").arg(&model);
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs here.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 1 << 30, rlim_max: 1 << 30 };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let started = Instant::now();
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("gleaner starts");
+        while child.try_wait().expect("wait").is_none() {
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("{}: still running after 30 s", model.display());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let out = child.wait_with_output().expect("output");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", model.display());
+        assert!(err.contains(says), "{}: {err}", model.display());
+        assert!(started.elapsed() < Duration::from_secs(10), "{}: at once", model.display());
+    }
+}

@@ -1,13 +1,15 @@
 //! `gleaner warc`: WARC archives built here (plain, gzipped per record,
 //! gzipped whole) through the real binary: which records are pages, the
 //! HTTP charset over the meta charset, `url` and `date`, error records,
-//! the WARC output read back, and `--resume` after SIGKILL.
+//! the WARC output read back, `--resume` after SIGKILL (and after random
+//! kills and tampering), damaged archives.
 
 mod support;
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use support::{gleaner, jsonl, run, run_ok, stderr};
@@ -202,15 +204,15 @@ fn a_bad_record_and_a_truncated_archive_are_error_records_and_the_batch_goes_on(
     let bad = summary[1].1.as_deref().expect("the bad record fails");
     assert!(bad.starts_with("cannot decode br content"), "{bad}");
     assert_eq!(summary[1].0, "http://a.example/bad");
-    let offset = members[..3].iter().map(Vec::len).sum::<usize>();
-    assert_eq!(
-        records[2]["source"],
-        format!("{}#{offset}", broken.display()),
-        "the last good record"
-    );
+    // The damage is named where it is: the cut member's offset.
+    let offset = members[..4].iter().map(Vec::len).sum::<usize>();
+    assert_eq!(records[2]["source"], format!("{}#{offset}", broken.display()), "the cut member");
     let truncated = summary[2].1.as_deref().expect("the archive fails");
     assert!(
-        truncated.starts_with("corrupt or truncated WARC after the record at this offset"),
+        truncated.starts_with(&format!(
+            "corrupt or truncated WARC: corrupt gzip data at compressed offset {offset}: the \
+             member is cut short"
+        )),
         "{truncated}"
     );
     assert_eq!(summary[3..].iter().filter(|s| s.1.is_none()).count(), 3, "{summary:?}");
@@ -229,7 +231,7 @@ fn warc_output_is_conversion_records_that_refer_to_their_responses() {
     let out = dir.path().join("text.warc.gz");
     run_ok(gleaner().args(["warc", "-f", "warc", "--no-progress", "-o"]).arg(&out).arg(&archive));
     let bytes = std::fs::read(&out).expect("output");
-    let mut reader = gleaner_crawl::warc::WarcReader::new(&bytes[..]).expect("a WARC");
+    let mut reader = gleaner_crawl::warc::WarcReader::new(Cursor::new(&bytes[..])).expect("a WARC");
     let mut read = Vec::new();
     while let Some(r) = reader.next_record(|_| u64::MAX) {
         read.push(r.expect("a valid record"));
@@ -329,7 +331,7 @@ fn extract_options_for_metadata_comments_and_presets_work_on_warc() {
             .arg(&archive),
     );
     let bytes = std::fs::read(&converted).expect("output");
-    let mut reader = gleaner_crawl::warc::WarcReader::new(&bytes[..]).expect("a WARC");
+    let mut reader = gleaner_crawl::warc::WarcReader::new(Cursor::new(&bytes[..])).expect("a WARC");
     let mut bodies = Vec::new();
     while let Some(r) = reader.next_record(|_| u64::MAX) {
         let r = r.expect("a valid record");
@@ -532,4 +534,273 @@ fn site_templates_are_learned_per_host() {
     }
     assert_eq!(records[5]["template_applied"], false);
     assert!(records[5]["text"].as_str().expect("text").contains("Home page of the shop"));
+}
+
+/// See: issue 31 (item 2): one bad record (`Content-Length: -5`) costs
+/// that record only — the records after it are extracted, from a plain
+/// archive and from one gzipped per record — and the summary counts the
+/// bytes skipped.
+#[test]
+fn issue_31_one_bad_record_does_not_drop_the_records_after_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut records = crawl();
+    let latin = String::from_utf8_lossy(&records[3]).into_owned();
+    let length = latin.split("Content-Length: ").nth(1).and_then(|t| t.split('\r').next());
+    records[3] = latin
+        .replacen(
+            &format!("Content-Length: {}", length.expect("a length")),
+            "Content-Length: -5",
+            1,
+        )
+        .into_bytes();
+    let plain = support::put(dir.path(), "plain.warc", records.concat());
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+    let per_record = support::put(dir.path(), "per-record.warc.gz", members.concat());
+    let offsets = [
+        records[..3].iter().map(Vec::len).sum::<usize>(),
+        members[..3].iter().map(Vec::len).sum::<usize>(),
+    ];
+    for (archive, offset) in [plain, per_record].iter().zip(offsets) {
+        let out = run(gleaner().arg("warc").arg(archive).arg("--no-progress"));
+        assert_eq!(out.status.code(), Some(1), "damage sets the exit status");
+        let records = jsonl(&out);
+        let urls: Vec<&str> = records.iter().map(|r| r["url"].as_str().unwrap_or("-")).collect();
+        assert_eq!(urls, ["http://a.example/one", "-", "http://a.example/zipped"], "{records:?}");
+        assert_eq!(records[1]["source"], format!("{}#{offset}", archive.display()));
+        let error = records[1]["error"].as_str().expect("an error record");
+        assert!(
+            error.contains("Content-Length is not a number")
+                && error.contains("bytes skipped, reading resumed at offset"),
+            "{error}"
+        );
+        let summary = stderr(&out);
+        assert!(summary.contains("bytes of damaged archive skipped"), "{summary}");
+        assert!(summary.contains("2 extracted, 1 failed"), "{summary}");
+    }
+}
+
+/// See: issue 31 (item 14): a zstd archive is named as such, not called
+/// corrupt.
+#[test]
+fn issue_31_a_zstd_archive_is_named_unsupported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = support::put(dir.path(), "a.warc.zst", [0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]);
+    let out = run(gleaner().arg("warc").arg(&archive).arg("--no-progress"));
+    assert_eq!(out.status.code(), Some(1));
+    let record = &jsonl(&out)[0];
+    let error = record["error"].as_str().expect("error");
+    assert!(error.contains("zstd-compressed WARC is not supported"), "{error}");
+    assert!(!error.contains("corrupt"), "{error}");
+}
+
+/// The output of a finished `warc -o OUT` run (which leaves a manifest).
+fn finished_run(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Vec<u8> {
+    run_ok(gleaner().args(["warc", "--no-progress", "-o"]).arg(out).args(extra).args(inputs));
+    assert!(gleaner_crawl::warc::manifest_path(out).exists(), "a manifest");
+    std::fs::read(out).expect("output")
+}
+
+/// See: issue 31 (item 1): `--resume` checks the output against the
+/// manifest and refuses, with a message and without touching either, an
+/// output cut short, missing or changed, a manifest that claims more
+/// than was written (no sparse file is made), and other output options.
+#[test]
+fn issue_31_resume_refuses_an_output_that_is_not_what_the_manifest_says() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let [plain, per_record, _] = write_archives(dir.path(), &crawl());
+    let out = dir.path().join("out.jsonl.gz");
+    let manifest = gleaner_crawl::warc::manifest_path(&out);
+    let first = [per_record.clone(), plain.clone()];
+    let written = finished_run(&first, &out, &[]);
+    let manifest_text = std::fs::read(&manifest).expect("manifest");
+    let more = support::put(dir.path(), "more.warc", crawl()[2].clone());
+    let inputs = [per_record, plain, more];
+    let resume = |extra: &[&str]| {
+        run(gleaner()
+            .args(["warc", "--resume", "--no-progress", "-o"])
+            .arg(&out)
+            .args(extra)
+            .args(&inputs))
+    };
+    let refused = |out: &Output, why: &str| {
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+        let said = stderr(out);
+        assert!(said.contains("cannot resume from") && said.contains(why), "{said}");
+    };
+    let restore = || {
+        std::fs::write(&out, &written).expect("output");
+        std::fs::write(&manifest, &manifest_text).expect("manifest");
+    };
+
+    // Cut short (`truncate -s 700`): refused, left as it is.
+    std::fs::write(&out, &written[..written.len().min(700) / 2]).expect("cut");
+    refused(&resume(&[]), "shorter than");
+    assert_eq!(std::fs::metadata(&out).expect("output").len(), (written.len().min(700) / 2) as u64);
+    // Missing.
+    std::fs::remove_file(&out).expect("rm");
+    refused(&resume(&[]), "is missing");
+    assert!(!out.exists(), "not made again");
+    // Changed inside what the manifest vouches for.
+    restore();
+    let mut changed = written.clone();
+    changed[written.len() / 2] ^= 0x20;
+    std::fs::write(&out, &changed).expect("changed");
+    refused(&resume(&[]), "SHA-1 differs");
+    // A manifest that claims 1e12 bytes: refused, and no sparse file.
+    restore();
+    let text = String::from_utf8(manifest_text.clone()).expect("json");
+    let end = format!("\"output_end\": {}", written.len());
+    assert!(text.contains(&end), "{text}");
+    std::fs::write(&manifest, text.replace(&end, "\"output_end\": 1000000000000")).expect("lie");
+    refused(&resume(&[]), "shorter than");
+    assert_eq!(std::fs::metadata(&out).expect("output").len(), written.len() as u64);
+    // Another text format would mix two in one output.
+    restore();
+    refused(&resume(&["--text-format", "markdown"]), "--text-format");
+    refused(&resume(&["--links"]), "render");
+    // The same options: the new archive only, appended.
+    restore();
+    let resumed = resume(&[]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stderr(&resumed).contains("(2 already done, skipped)"), "{}", stderr(&resumed));
+    let lines = String::from_utf8(gunzip(&std::fs::read(&out).expect("output"))).expect("utf-8");
+    assert_eq!(lines.lines().count(), 3 + 3 + 1, "each page once");
+}
+
+/// A small deterministic generator (xorshift64*), seeded from the clock
+/// unless `GLEANER_SEED` is set; failures print the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn new() -> Rng {
+        let seed =
+            std::env::var("GLEANER_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+        eprintln!("GLEANER_SEED={seed}");
+        Rng(seed | 1)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1)
+    }
+}
+
+/// See: issue 31 ("Done when"): `gleaner warc -o` killed with SIGKILL at
+/// random points, the output or manifest then tampered with at random
+/// (cut, grown, a byte flipped, removed), and resumed (killed again at
+/// random, up to twice): the final output holds every page exactly once,
+/// or a resume refuses with a message.
+#[test]
+fn issue_31_resume_after_random_kills_and_tampering() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Shards whose output is larger than the writer's 64 KiB buffer, so
+    // that a kill can leave part of a shard in the output.
+    let (files, pages) = (3, 90);
+    let archives = many_archives(dir.path(), files, pages);
+    let reference = dir.path().join("reference.jsonl.gz");
+    let timed = Instant::now();
+    finished_run(&archives, &reference, &["--parallel", "1"]);
+    let run_ms = timed.elapsed().as_millis() as u64;
+    let mut rng = Rng::new();
+    let count = |out: &Path| -> BTreeMap<String, usize> {
+        let text = String::from_utf8(gunzip(&std::fs::read(out).expect("output"))).expect("utf-8");
+        let mut count = BTreeMap::new();
+        for line in text.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).expect("whole JSON lines");
+            *count.entry(record["url"].as_str().expect("url").to_string()).or_default() += 1;
+        }
+        count
+    };
+    for round in 0..4 {
+        let out = dir.path().join(format!("out-{round}.jsonl.gz"));
+        let manifest = gleaner_crawl::warc::manifest_path(&out);
+        let mut outcome = None;
+        let mut events = Vec::new();
+        for attempt in 0..4 {
+            let mut cmd = gleaner();
+            cmd.args(["warc", "--parallel", "1", "--no-progress", "-o"]).arg(&out).args(&archives);
+            if attempt > 0 {
+                cmd.arg("--resume");
+            }
+            let mut child = cmd
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("gleaner starts");
+            // Kill at a random moment of what a whole run takes (the last
+            // attempt runs to its end).
+            let deadline = if attempt < 3 {
+                Duration::from_millis(rng.below(run_ms + run_ms / 4 + 1))
+            } else {
+                Duration::from_secs(60)
+            };
+            let started = Instant::now();
+            let mut killed = false;
+            while child.try_wait().expect("wait").is_none() {
+                if started.elapsed() >= deadline {
+                    child.kill().expect("SIGKILL");
+                    killed = true;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let done = child.wait_with_output().expect("wait");
+            if killed && !done.status.success() {
+                let len = std::fs::metadata(&out).map_or(0, |m| m.len());
+                events.push(format!("killed at {len} bytes"));
+                if attempt == 0 {
+                    // Tamper with what the kill left.
+                    let tamper = rng.below(6);
+                    events.push(format!("tampering {tamper}"));
+                    match tamper {
+                        0 => {}
+                        1 => {
+                            let f = std::fs::OpenOptions::new().write(true).open(&out);
+                            if let Ok(f) = f {
+                                f.set_len(rng.below(len + 1)).expect("cut");
+                            }
+                        }
+                        2 => {
+                            let f = std::fs::OpenOptions::new().append(true).open(&out);
+                            if let Ok(mut f) = f {
+                                f.write_all(b"\x1f\x8b\x08\x00junk").expect("grow");
+                            }
+                        }
+                        3 if len > 0 => {
+                            let mut bytes = std::fs::read(&out).expect("output");
+                            let at = rng.below(len) as usize;
+                            bytes[at] ^= 1 << rng.below(8);
+                            std::fs::write(&out, bytes).expect("flip");
+                        }
+                        4 => {
+                            let _ = std::fs::remove_file(&out);
+                        }
+                        _ => {
+                            let _ = std::fs::remove_file(&manifest);
+                        }
+                    }
+                }
+                continue;
+            }
+            outcome = Some(done);
+            break;
+        }
+        let done = outcome.expect("the last attempt runs to its end");
+        let said = String::from_utf8_lossy(&done.stderr);
+        eprintln!("round {round}: {events:?}, then exit {:?}", done.status.code());
+        if done.status.success() {
+            let count = count(&out);
+            assert_eq!(count.len(), files * pages, "round {round}: every page; {said}");
+            assert!(count.values().all(|&n| n == 1), "round {round}: no page twice; {said}");
+        } else {
+            assert_eq!(done.status.code(), Some(1), "round {round}: {said}");
+            assert!(said.contains("cannot resume from"), "round {round}: a message: {said}");
+        }
+    }
 }

@@ -56,9 +56,12 @@ fn outputs(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// The overall figures and each type's, as `evaluate.py` prints them.
+type Scores = (Vec<f64>, BTreeMap<String, Vec<f64>>);
+
 /// What `evaluate.py --per-type` printed: the overall P, R, F1, with and
 /// without rates, and each type's F1, P and R.
-fn evaluate_py(dir: &Path, results: &Path) -> Option<(Vec<f64>, BTreeMap<String, Vec<f64>>)> {
+fn evaluate_py(dir: &Path, results: &Path) -> Option<Scores> {
     let out = Command::new("python3")
         .arg(dir.join("evaluate.py"))
         .args(["--split", "dev", "--per-type", "--results"])

@@ -36,7 +36,7 @@ fn archive() -> Vec<Vec<u8>> {
 }
 
 fn gleaner_reader(bytes: &[u8]) -> (usize, usize) {
-    let mut reader = WarcReader::new(bytes).expect("reader");
+    let mut reader = WarcReader::new(std::io::Cursor::new(bytes)).expect("reader");
     let (mut records, mut block_bytes) = (0, 0);
     while let Some(record) = reader.next_record(|_| u64::MAX) {
         block_bytes += record.expect("record").block.len();

@@ -126,6 +126,7 @@ impl PageSource for DirSource {
             redirects,
             body,
             encoded_body: None,
+            remote_ip: None,
         })
     }
 }

@@ -659,6 +659,8 @@ impl HttpSource {
             .await
             .map_err(|e| network(&e, url, timeout))?;
         let status = response.status().as_u16();
+        // For WARC-IP-Address: the peer of the connection that answered.
+        let remote_ip = response.remote_addr().map(|a| a.ip());
         let headers: Vec<(String, String)> = response
             .headers()
             .iter()
@@ -725,6 +727,7 @@ impl HttpSource {
             redirects: Vec::new(),
             body,
             encoded_body,
+            remote_ip,
         }))
     }
 }

@@ -40,6 +40,7 @@ mod warc_batch;
 mod warc_io;
 mod warc_page;
 mod warc_read;
+mod warc_write;
 
 /// Reading WARC archives as a stream and extracting their pages: a
 /// streaming reader ([`warc::WarcReader`]), the choice of which records
@@ -48,13 +49,16 @@ mod warc_read;
 /// ([`warc::run_warc`]).
 pub mod warc {
     pub use crate::warc_batch::{
-        learn_host_templates, manifest_path, page_record, run_warc, HostTemplates, WarcBatchError,
-        WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
+        damage_message, learn_host_templates, manifest_path, page_record, run_warc, HostTemplates,
+        WarcBatchError, WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
     };
     pub use crate::warc_page::{
         block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE,
     };
-    pub use crate::warc_read::{RecordOffset, WarcError, WarcReader, WarcRecord, MAX_HEADER_BYTES};
+    pub use crate::warc_read::{
+        RecordOffset, Skip, WarcError, WarcReader, WarcRecord, MAX_GZIP_NAME_BYTES,
+        MAX_HEADER_BYTES,
+    };
 }
 
 pub use url::Url;
@@ -95,6 +99,9 @@ pub struct Fetched {
     /// (`None` when [`Fetched::body`] is that already): what a WARC
     /// response record stores beside the headers as received.
     pub encoded_body: Option<Vec<u8>>,
+    /// The address the final response came from, when the source knows
+    /// it (the HTTP connection's peer; a WARC's `WARC-IP-Address`).
+    pub remote_ip: Option<std::net::IpAddr>,
 }
 
 impl Fetched {

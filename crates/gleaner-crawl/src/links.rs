@@ -120,6 +120,7 @@ mod tests {
             redirects: Vec::new(),
             body: html.as_bytes().to_vec(),
             encoded_body: None,
+            remote_ip: None,
         }
     }
 

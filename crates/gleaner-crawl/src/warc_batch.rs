@@ -21,10 +21,15 @@
 //! describes a prefix of the output; `resume` truncates the output to the
 //! manifest's length, which drops the unfinished shard's records, and
 //! skips the shards it lists. So no record is lost or written twice.
+//! Before that, the output's first bytes are checked against the length
+//! and SHA-1 the manifest lists for them, and the options the manifest
+//! was written with against this run's: a resume over an output that is
+//! missing, shorter or changed, or with other options, is refused
+//! ([`WarcBatchError::Manifest`]), and the output is never made longer.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Seek, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -33,9 +38,11 @@ use gleaner::template::{PageSummary, SiteOptions, SiteTemplates};
 use gleaner::Document;
 use gleaner_batch::{Flow, Job, OutputFormat, Page, Record};
 use serde::{Deserialize, Serialize};
+use sha1::{Digest, Sha1};
 
 use crate::warc_page::{block_bytes_to_keep, select, Selected, WarcPage};
-use crate::warc_read::{RecordOffset, WarcReader, WarcRecord};
+use crate::warc_read::{RecordOffset, Skip, WarcError, WarcReader, WarcRecord};
+use crate::warc_write::{self, warc_date, Head};
 
 /// What a WARC batch writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,12 +129,23 @@ pub struct WarcOptions {
     pub max_bytes: usize,
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Every option that changes the output, by name (`--text-format` →
+    /// `markdown`): written to the manifest, and a resumed run with other
+    /// values is refused, so that one output never mixes two settings.
+    pub settings: BTreeMap<String, String>,
 }
 
 impl WarcOptions {
     /// JSON Lines to standard output, 64 MiB pages, one thread per core.
     pub fn new(format: WarcOutputFormat) -> WarcOptions {
-        WarcOptions { format, output: None, resume: false, max_bytes: 64 << 20, threads: 0 }
+        WarcOptions {
+            format,
+            output: None,
+            resume: false,
+            max_bytes: 64 << 20,
+            threads: 0,
+            settings: BTreeMap::new(),
+        }
     }
 
     /// Writes to `path` (with a manifest) instead of standard output.
@@ -153,6 +171,12 @@ impl WarcOptions {
         self.threads = threads;
         self
     }
+
+    /// The options that change the output (see [`WarcOptions::settings`]).
+    pub fn settings(mut self, settings: BTreeMap<String, String>) -> WarcOptions {
+        self.settings = settings;
+        self
+    }
 }
 
 /// What a WARC batch did.
@@ -162,7 +186,8 @@ pub struct WarcTotals {
     pub files: usize,
     /// Archives skipped because the manifest lists them as finished.
     pub files_resumed: usize,
-    /// Archives that could not be opened or were cut short or corrupt.
+    /// Archives that could not be opened, or had damaged stretches
+    /// (skipped: see [`WarcTotals::skipped_bytes`]).
     pub files_failed: usize,
     /// WARC records read.
     pub records: usize,
@@ -173,6 +198,9 @@ pub struct WarcTotals {
     pub failed: usize,
     /// Records skipped, by kind (`revisit`, `request`, `non-html`, …).
     pub skipped: BTreeMap<String, usize>,
+    /// Bytes of damaged archive skipped to find the next record (see
+    /// [`crate::warc::Skip`]).
+    pub skipped_bytes: u64,
     /// Archive bytes read (compressed, as on disk).
     pub input_bytes: u64,
     /// Page bytes extracted (decoded HTML).
@@ -212,14 +240,26 @@ struct ShardEntry {
     extracted: usize,
     failed: usize,
     skipped: usize,
+    /// Bytes of damaged archive skipped.
+    #[serde(default)]
+    skipped_bytes: u64,
+    /// The output's length after this shard.
     output_end: u64,
+    /// SHA-1 (hex) of the output's first `output_end` bytes: a resumed run
+    /// reads them back and goes on only when they are what was written.
+    #[serde(default)]
+    output_sha1: String,
 }
 
-/// The manifest of an output: the shards finished, in output order.
+/// The manifest of an output: the options it was written with and the
+/// shards finished, in output order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Manifest {
     format: WarcOutputFormat,
     algorithm: String,
+    /// Every option that changes the output ([`WarcOptions::settings`]).
+    #[serde(default)]
+    options: BTreeMap<String, String>,
     shards: Vec<ShardEntry>,
 }
 
@@ -269,9 +309,21 @@ fn host_of(url: Option<&str>) -> String {
 enum Item {
     /// A record of archive `file`; `position`: archive bytes read so far.
     Record { file: usize, record: WarcRecord, position: u64 },
-    /// Archive `file` ended, cleanly or with an error after the record at
-    /// an offset (`None`: before any record).
-    End { file: usize, error: Option<(Option<RecordOffset>, String)>, bytes: u64 },
+    /// A damaged stretch of archive `file`, skipped: where it starts, why,
+    /// and how many bytes it was.
+    Damaged { file: usize, from: RecordOffset, error: String, skipped: u64, position: u64 },
+    /// Archive `file` ended (`error`: it could not be opened).
+    End { file: usize, error: Option<String>, bytes: u64 },
+}
+
+/// The message of a damaged stretch of an archive: what is wrong and
+/// what was skipped (`WarcReader::last_skip`). Shared by [`run_warc`] and
+/// the Python package's `iter_warc`.
+pub fn damage_message(error: &WarcError, skip: Option<Skip>) -> String {
+    match skip {
+        Some(skip) => format!("corrupt or truncated WARC: {error}; {skip}"),
+        None => format!("corrupt or truncated WARC: {error}; the rest of the file is not read"),
+    }
 }
 
 /// Streams the records of `files` into `items` (stops when it is gone).
@@ -279,37 +331,36 @@ fn read_archives(files: &[(usize, PathBuf)], max_bytes: usize, items: &mpsc::Syn
     for (file, path) in files {
         let file = *file;
         let opened = File::open(path)
-            .map_err(crate::warc_read::WarcError::from)
+            .map_err(WarcError::from)
             .and_then(|f| WarcReader::new(BufReader::with_capacity(1 << 16, f)));
         let mut reader = match opened {
             Ok(r) => r,
             Err(e) => {
-                let error = Some((None, format!("cannot open: {e}")));
+                let error = Some(format!("cannot open: {e}"));
                 if items.send(Item::End { file, error, bytes: 0 }).is_err() {
                     return;
                 }
                 continue;
             }
         };
-        let mut error = None;
-        let mut last = None;
         while let Some(read) = reader.next_record(|h| block_bytes_to_keep(h, max_bytes)) {
-            match read {
-                Ok(record) => {
-                    last = Some(record.offset);
-                    let position = reader.file_position();
-                    if items.send(Item::Record { file, record, position }).is_err() {
-                        return;
-                    }
-                }
+            let position = reader.file_position();
+            let item = match read {
+                Ok(record) => Item::Record { file, record, position },
                 Err(e) => {
-                    error = Some((last, e.to_string()));
-                    break;
+                    let skip = reader.last_skip();
+                    let from = skip.map_or(RecordOffset { file: position, within: 0 }, |s| s.from);
+                    let skipped = skip.map_or(0, |s| s.bytes);
+                    let error = damage_message(&e, skip);
+                    Item::Damaged { file, from, error, skipped, position }
                 }
+            };
+            if items.send(item).is_err() {
+                return;
             }
         }
         let bytes = reader.file_position();
-        if items.send(Item::End { file, error, bytes }).is_err() {
+        if items.send(Item::End { file, error: None, bytes }).is_err() {
             return;
         }
     }
@@ -456,7 +507,11 @@ enum Outcome {
     Page { record: Box<Record>, record_id: Option<String>, position: u64 },
     /// A record that is not a page.
     Skipped { kind: String, position: u64 },
-    /// An archive ended (its error as a record).
+    /// A damaged stretch of an archive (its error as a record), and the
+    /// bytes skipped.
+    Damaged { record: Box<Record>, skipped: u64, position: u64 },
+    /// An archive ended (the error of one that could not be opened as a
+    /// record).
     End { file: usize, error: Option<Box<Record>>, bytes: u64 },
     /// The worker panicked outside the job's own guard.
     Panicked(String),
@@ -516,7 +571,7 @@ impl<W: Write> Member<W> {
 /// Where records go.
 enum Destination {
     Stdout(Member<BufWriter<io::Stdout>>),
-    File { path: PathBuf, member: Member<BufWriter<File>>, manifest: Manifest },
+    File { path: PathBuf, member: Box<Member<BufWriter<Hashed>>>, manifest: Manifest },
 }
 
 struct Writer {
@@ -561,9 +616,10 @@ impl Writer {
             Destination::Stdout(m) => m.end().map(|_| ()).map_err(WarcBatchError::Stdout),
             Destination::File { path, member, manifest } => {
                 let failed = |cause| WarcBatchError::Write { path: path.clone(), cause };
-                let out = member.end().map_err(failed)?;
-                shard.output_end = out.stream_position().map_err(failed)?;
-                out.get_ref().sync_data().map_err(failed)?;
+                let out = member.end().map_err(failed)?.get_mut();
+                shard.output_end = out.written;
+                shard.output_sha1 = out.digest();
+                out.file.sync_data().map_err(failed)?;
                 manifest.shards.push(shard);
                 write_manifest(path, manifest)
             }
@@ -588,6 +644,149 @@ fn write_manifest(output: &Path, manifest: &Manifest) -> Result<(), WarcBatchErr
     written.map_err(failed)
 }
 
+/// The output file, with the SHA-1 and length of everything written to it.
+struct Hashed {
+    file: File,
+    sha: Sha1,
+    written: u64,
+}
+
+impl Hashed {
+    /// The SHA-1 of the bytes written so far, in hex.
+    fn digest(&self) -> String {
+        data_encoding::HEXLOWER.encode(&self.sha.clone().finalize())
+    }
+}
+
+impl Write for Hashed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.sha.update(buf.get(..n).unwrap_or_default());
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// The name of an output format in messages.
+fn format_name(format: WarcOutputFormat) -> &'static str {
+    match format {
+        WarcOutputFormat::Jsonl => "jsonl",
+        WarcOutputFormat::Warc => "warc",
+    }
+}
+
+/// The manifest to resume from, checked against this run's options.
+fn read_manifest(
+    manifest_file: &Path,
+    options: &WarcOptions,
+    algorithm: &str,
+) -> Result<Manifest, WarcBatchError> {
+    let bad =
+        |reason: String| WarcBatchError::Manifest { path: manifest_file.to_path_buf(), reason };
+    let text = std::fs::read(manifest_file).map_err(|e| bad(e.to_string()))?;
+    let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| bad(e.to_string()))?;
+    if manifest.format != options.format || manifest.algorithm != algorithm {
+        return Err(bad(format!(
+            "it was written for {} output by {}; remove it (and the output) or run with the \
+             same --output-format and --algorithm",
+            format_name(manifest.format),
+            manifest.algorithm
+        )));
+    }
+    if manifest.options.is_empty() && !options.settings.is_empty() {
+        return Err(bad("an older gleaner wrote it, without the options and checksums a resume \
+             checks; remove it and the output to start afresh"
+            .into()));
+    }
+    let names: std::collections::BTreeSet<&String> =
+        manifest.options.keys().chain(options.settings.keys()).collect();
+    for name in names {
+        let (then, now) = (manifest.options.get(name), options.settings.get(name));
+        if then != now {
+            let shown = |v: Option<&String>| v.map_or("(not set)".to_string(), |v| v.clone());
+            return Err(bad(format!(
+                "it was started with {name} {}, and this run has {name} {}: one output must not \
+                 mix the two; run with the same options, or remove the output and its manifest \
+                 to start afresh",
+                shown(then),
+                shown(now)
+            )));
+        }
+    }
+    Ok(manifest)
+}
+
+/// Opens the output of a resumed run: checks that its first bytes are
+/// those the manifest vouches for (the length and the SHA-1 of the last
+/// finished shard), then cuts off what an interrupted run wrote after
+/// them. Never makes the file longer.
+fn reopen_output(path: &Path, manifest: &Manifest) -> Result<Hashed, WarcBatchError> {
+    let failed = |cause| WarcBatchError::Write { path: path.to_path_buf(), cause };
+    let refuse = |reason: String| WarcBatchError::Manifest { path: manifest_path(path), reason };
+    let (end, digest) = manifest
+        .shards
+        .last()
+        .map_or((0, String::new()), |s| (s.output_end, s.output_sha1.clone()));
+    let finished = manifest.shards.len();
+    let open = std::fs::OpenOptions::new().read(true).write(true).create(finished == 0).open(path);
+    let mut file = match open {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(refuse(format!(
+                "{} is missing, but the manifest lists {finished} finished archives in it; remove \
+                 the manifest to start afresh",
+                path.display()
+            )))
+        }
+        Err(e) => return Err(failed(e)),
+    };
+    let len = file.metadata().map_err(failed)?.len();
+    if len < end {
+        return Err(refuse(format!(
+            "{} is {len} bytes, shorter than the {end} bytes the manifest lists as written: it was \
+             cut or replaced since; remove it and the manifest to start afresh",
+            path.display()
+        )));
+    }
+    if finished > 0 && digest.is_empty() {
+        return Err(refuse(
+            "it has no checksum of the output (an older gleaner wrote it), so the output cannot \
+             be checked; remove it and the output to start afresh"
+                .into(),
+        ));
+    }
+    let mut sha = Sha1::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut left = end;
+    while left > 0 {
+        let want = usize::try_from(left.min(buf.len() as u64)).unwrap_or(buf.len());
+        let chunk = buf.get_mut(..want).unwrap_or_default();
+        file.read_exact(chunk).map_err(failed)?;
+        sha.update(&*chunk);
+        left -= want as u64;
+    }
+    let hashed = Hashed { file, sha, written: end };
+    if finished > 0 && hashed.digest() != digest {
+        return Err(refuse(format!(
+            "the first {end} bytes of {} are not those the manifest lists as written (their \
+             SHA-1 differs): the output was changed since; remove it and the manifest to start \
+             afresh",
+            path.display()
+        )));
+    }
+    let Hashed { file, sha, written } = hashed;
+    // Step: drop whatever an interrupted run wrote after the last
+    // finished shard (only ever shorter: `end` <= `len`), then append.
+    file.set_len(end).map_err(failed)?;
+    let mut file = file;
+    file.seek(io::SeekFrom::Start(end)).map_err(failed)?;
+    Ok(Hashed { file, sha, written })
+}
+
 /// Opens the output: fresh, or after the shards of its manifest.
 fn open_output(
     options: &WarcOptions,
@@ -598,44 +797,27 @@ fn open_output(
         return Ok((Writer { to, format: options.format, compression: Compression::None }, vec![]));
     };
     let compression = Compression::of(path);
-    let fresh =
-        Manifest { format: options.format, algorithm: algorithm.to_string(), shards: vec![] };
     let manifest_file = manifest_path(path);
     let failed = |cause| WarcBatchError::Write { path: path.clone(), cause };
-    let manifest = if options.resume && manifest_file.exists() {
-        let bad = |reason: String| WarcBatchError::Manifest { path: manifest_file.clone(), reason };
-        let text = std::fs::read(&manifest_file).map_err(|e| bad(e.to_string()))?;
-        let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| bad(e.to_string()))?;
-        if manifest.format != options.format || manifest.algorithm != algorithm {
-            return Err(bad(format!(
-                "it was written for {} output by {}; remove it (and the output) or run with the \
-                 same --output-format and --algorithm",
-                match manifest.format {
-                    WarcOutputFormat::Jsonl => "jsonl",
-                    WarcOutputFormat::Warc => "warc",
-                },
-                manifest.algorithm
-            )));
-        }
-        manifest
+    let (manifest, file) = if options.resume && manifest_file.exists() {
+        let manifest = read_manifest(&manifest_file, options, algorithm)?;
+        let file = reopen_output(path, &manifest)?;
+        (manifest, file)
     } else {
-        fresh
+        let manifest = Manifest {
+            format: options.format,
+            algorithm: algorithm.to_string(),
+            options: options.settings.clone(),
+            shards: vec![],
+        };
+        let file = File::create(path).map_err(failed)?;
+        (manifest, Hashed { file, sha: Sha1::new(), written: 0 })
     };
-    let end = manifest.shards.last().map_or(0, |s| s.output_end);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(failed)?;
-    // Step: drop whatever an interrupted run wrote after the last
-    // finished shard, then append.
-    file.set_len(end).map_err(failed)?;
-    let mut file = BufWriter::with_capacity(1 << 16, file);
-    file.seek(io::SeekFrom::Start(end)).map_err(failed)?;
+    let file = BufWriter::with_capacity(1 << 16, file);
     let done = manifest.shards.clone();
     write_manifest(path, &manifest)?;
-    let to = Destination::File { path: path.clone(), member: Member::Idle(file), manifest };
+    let member = Box::new(Member::Idle(file));
+    let to = Destination::File { path: path.clone(), member, manifest };
     Ok((Writer { to, format: options.format, compression }, done))
 }
 
@@ -643,9 +825,10 @@ fn open_output(
 /// output of `options` (see the module docs), telling `events` how it
 /// goes. With `site`, each page is extracted with its host's template
 /// model ([`learn_host_templates`]). A record that fails is a record
-/// with `error`; an archive that cannot be opened or is corrupt is one
-/// record with `error` (source `FILE#OFFSET` of the last good record),
-/// after the records read before the damage, and the batch goes on.
+/// with `error`; an archive that cannot be opened is one record with
+/// `error`, and so is each damaged stretch of an archive (source
+/// `FILE#OFFSET` of the stretch, [`damage_message`]), after which the
+/// archive is read on at its next intact record; the batch goes on.
 ///
 /// # Errors
 /// The output or manifest cannot be written, the manifest to resume from
@@ -658,6 +841,7 @@ pub fn run_warc(
     mut events: impl FnMut(WarcEvent<'_>),
 ) -> Result<WarcTotals, WarcBatchError> {
     let started = Instant::now();
+    let run_date = warc_date(std::time::SystemTime::now());
     let algorithm = job.algorithm().to_string();
     let (mut writer, done) = open_output(options, &algorithm)?;
     let mut totals = WarcTotals::default();
@@ -689,18 +873,16 @@ pub fn run_warc(
     let txt_rendered = job.format() == OutputFormat::Txt;
     let process = |item: Item| match item {
         Item::End { file, error, bytes } => {
-            let error = error.map(|(last, e)| {
-                let path = path_of(files, file);
-                let (source, message) = match last {
-                    Some(offset) => (
-                        source_of(path, offset),
-                        format!("corrupt or truncated WARC after the record at this offset: {e}"),
-                    ),
-                    None => (path.display().to_string(), format!("corrupt or truncated WARC: {e}")),
-                };
-                Box::new(job.failed_record(&source, &message))
+            let error = error.map(|e| {
+                let source = path_of(files, file).display().to_string();
+                Box::new(job.failed_record(&source, &e))
             });
             Outcome::End { file, error, bytes }
+        }
+        Item::Damaged { file, from, error, skipped, position } => {
+            let source = source_of(path_of(files, file), from);
+            let record = Box::new(job.failed_record(&source, &error));
+            Outcome::Damaged { record, skipped, position }
         }
         Item::Record { file, record, position } => {
             let source = source_of(path_of(files, file), record.offset);
@@ -720,7 +902,7 @@ pub fn run_warc(
     let mut shard = Shard::default();
     let mut failure: Option<WarcBatchError> = None;
     if writer.format == WarcOutputFormat::Warc && done.is_empty() {
-        writer.write(&warcinfo())?;
+        writer.write(&warcinfo(&run_date))?;
         writer.end_member()?;
     }
     let ran = stream_archives(&todo, max_bytes, options.threads, process, Outcome::Panicked, |o| {
@@ -741,11 +923,26 @@ pub fn run_warc(
                         shard.extracted += 1;
                         totals.page_bytes += record.bytes as u64;
                     }
-                    write_record(&mut writer, &record, record_id.as_deref())?;
+                    write_record(&mut writer, &record, record_id.as_deref(), &run_date)?;
+                    events(WarcEvent::Progress(before + position));
+                }
+                Outcome::Damaged { record, skipped, position } => {
+                    shard.failed += 1;
+                    shard.damaged += 1;
+                    shard.skipped_bytes += skipped;
+                    events(WarcEvent::Failed(
+                        &record.source,
+                        record.error.as_deref().unwrap_or(""),
+                    ));
+                    write_record(&mut writer, &record, None, &run_date)?;
                     events(WarcEvent::Progress(before + position));
                 }
                 Outcome::End { file, error, bytes } => {
                     totals.files += 1;
+                    if shard.damaged > 0 {
+                        totals.files_failed += 1;
+                    }
+                    totals.skipped_bytes += shard.skipped_bytes;
                     if let Some(record) = error {
                         totals.files_failed += 1;
                         shard.failed += 1;
@@ -753,7 +950,7 @@ pub fn run_warc(
                             &record.source,
                             record.error.as_deref().unwrap_or(""),
                         ));
-                        write_record(&mut writer, &record, None)?;
+                        write_record(&mut writer, &record, None, &run_date)?;
                     }
                     let size = sizes.get(file).copied().unwrap_or(bytes);
                     before += size.max(bytes);
@@ -771,7 +968,8 @@ pub fn run_warc(
                     let error = format!("internal error, please report it: {what}");
                     events(WarcEvent::Failed(source, &error));
                     shard.failed += 1;
-                    write_record(&mut writer, &job.failed_record(source, &error), None)?;
+                    let failed = job.failed_record(source, &error);
+                    write_record(&mut writer, &failed, None, &run_date)?;
                 }
             }
             Ok(())
@@ -799,6 +997,9 @@ struct Shard {
     extracted: usize,
     failed: usize,
     skipped: usize,
+    /// Damaged stretches of the archive, and their bytes.
+    damaged: usize,
+    skipped_bytes: u64,
 }
 
 impl Shard {
@@ -810,7 +1011,9 @@ impl Shard {
             extracted: self.extracted,
             failed: self.failed,
             skipped: self.skipped,
+            skipped_bytes: self.skipped_bytes,
             output_end: 0,
+            output_sha1: String::new(),
         }
     }
 }
@@ -822,6 +1025,7 @@ fn write_record(
     writer: &mut Writer,
     record: &Record,
     record_id: Option<&str>,
+    run_date: &str,
 ) -> Result<(), WarcBatchError> {
     match writer.format {
         WarcOutputFormat::Jsonl => {
@@ -834,7 +1038,7 @@ fn write_record(
             if record.error.is_some() {
                 return Ok(());
             }
-            writer.write(&conversion(record, record_id))?;
+            writer.write(&conversion(record, record_id, run_date))?;
             if writer.compression == Compression::Gzip {
                 writer.end_member()?;
             }
@@ -845,51 +1049,40 @@ fn write_record(
 
 /// A `conversion` record (WARC 1.1 §6.8) holding a page's extracted text:
 /// `WARC-Refers-To` the response it came from, its `WARC-Target-URI` and
-/// `WARC-Date` (the capture's: the text is of that capture), and a
+/// `WARC-Date` (the capture's: the text is of that capture; the run's
+/// date, `run_date`, when the response had none), digests, and a
 /// `WARC-Record-ID` derived from the source's id and the algorithm, so
-/// that a rerun writes the same archive.
-fn conversion(record: &Record, refers_to: Option<&str>) -> Vec<u8> {
+/// that a rerun writes the same record.
+fn conversion(record: &Record, refers_to: Option<&str>, run_date: &str) -> Vec<u8> {
     let seed =
         format!("{}\n{}\n{}", refers_to.unwrap_or(&record.source), record.algorithm, record.source);
-    let mut head = format!(
-        "WARC/1.1\r\nWARC-Type: conversion\r\nWARC-Record-ID: <urn:uuid:{}>\r\n",
-        uuid_from(&seed)
-    );
-    let mut field = |name: &str, value: Option<&str>| {
-        if let Some(v) = value {
-            let v = v.replace(['\r', '\n'], " ");
-            head.push_str(&format!("{name}: {v}\r\n"));
-        }
-    };
-    field("WARC-Refers-To", refers_to);
-    field("WARC-Target-URI", record.url.as_deref());
-    field("WARC-Date", record.date.as_deref());
-    field("WARC-Title", record.title.as_deref());
-    head.push_str(&format!(
-        "Content-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
-        record.text.len()
-    ));
-    let mut out = head.into_bytes();
-    out.extend_from_slice(record.text.as_bytes());
-    out.extend_from_slice(b"\r\n\r\n");
-    out
+    let id = format!("<urn:uuid:{}>", uuid_from(&seed));
+    let date = record.date.as_deref().unwrap_or(run_date);
+    let head = Head { version: "WARC/1.1", kind: "conversion", id: &id, date };
+    let mut fields = Vec::with_capacity(3);
+    if let Some(url) = record.url.as_deref() {
+        fields.push(("WARC-Target-URI", url));
+    }
+    if let Some(refers_to) = refers_to {
+        fields.push(("WARC-Refers-To", refers_to));
+    }
+    if let Some(title) = record.title.as_deref() {
+        fields.push(("WARC-Title", title));
+    }
+    let text = record.text.as_bytes();
+    warc_write::record(&head, &fields, "text/plain; charset=utf-8", text, Some(text))
 }
 
-/// The `warcinfo` record that opens a WARC output (WARC 1.1 §6.2).
-fn warcinfo() -> Vec<u8> {
+/// The `warcinfo` record that opens a WARC output (WARC 1.1 §6.2), dated
+/// `run_date`.
+fn warcinfo(run_date: &str) -> Vec<u8> {
     let body = format!(
         "software: gleaner/{}\r\nformat: WARC File Format 1.1\r\ndescription: main content extracted from HTML responses\r\n",
         env!("CARGO_PKG_VERSION")
     );
-    let mut out = format!(
-        "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:{}>\r\nContent-Type: application/warc-fields\r\nContent-Length: {}\r\n\r\n",
-        uuid_from(&body),
-        body.len()
-    )
-    .into_bytes();
-    out.extend_from_slice(body.as_bytes());
-    out.extend_from_slice(b"\r\n\r\n");
-    out
+    let id = format!("<urn:uuid:{}>", uuid_from(&format!("{body}{run_date}")));
+    let head = Head { version: "WARC/1.1", kind: "warcinfo", id: &id, date: run_date };
+    warc_write::record(&head, &[], "application/warc-fields", body.as_bytes(), None)
 }
 
 /// A name-based UUID (RFC 9562 §5.8, version 8) from two 64-bit FNV-1a

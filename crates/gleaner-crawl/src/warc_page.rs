@@ -6,7 +6,7 @@
 //! (the policy of [`crate::looks_like_html`]). Every other record is
 //! skipped by kind: `revisit`, `request`, `metadata`, `warcinfo`, …, and
 //! `non-html` for responses of another type. The body is de-chunked
-//! (RFC 9112 §7.1) and decoded (`Content-Encoding` gzip, deflate, br;
+//! (RFC 9112 §7.1) and decoded (`Content-Encoding` gzip, deflate, br, zstd;
 //! RFC 9110 §8.4) when the headers say so, within a size limit; the
 //! header's `charset` is carried so that it wins over the page's own
 //! declaration (WHATWG HTML §13.2.3.1: the transport layer's encoding is
@@ -21,15 +21,13 @@
 //!      Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
 //!     http.len()
 //! );
-//! let mut reader = WarcReader::new(warc.as_bytes())?;
+//! let mut reader = WarcReader::new(std::io::Cursor::new(warc.as_bytes()))?;
 //! let record = reader.next_record(|_| u64::MAX).expect("a record")?;
 //! let Selected::Page(page) = select(record, 1 << 20) else { panic!("a page") };
 //! assert_eq!(page.url.as_deref(), Some("http://e.com/"));
 //! assert_eq!(page.encoding.map(|e| e.name()), Some("windows-1252"));
 //! # Ok::<(), gleaner_crawl::warc::WarcError>(())
 //! ```
-
-use std::io::Read;
 
 use crate::sniff::{check_body, check_type, parse_content_type};
 use crate::warc_read::{header, WarcRecord};
@@ -193,7 +191,8 @@ fn parse_http(block: &[u8]) -> Result<(Fields, &[u8]), String> {
 }
 
 /// The body as the page's bytes: de-chunked and decoded as its headers
-/// say, at most `max_bytes` long; `None` when `body` is that already.
+/// say (with [`crate::decode`], as the HTTP source decodes), at most
+/// `max_bytes` long; `None` when `body` is that already.
 fn decode_body(
     headers: &[(String, String)],
     body: &[u8],
@@ -201,61 +200,26 @@ fn decode_body(
 ) -> Result<Option<Vec<u8>>, String> {
     let chunked = header(headers, "transfer-encoding")
         .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
-    let codings = header(headers, "content-encoding").unwrap_or("").to_ascii_lowercase();
-    let coded = codings.split(',').map(str::trim).any(|c| !matches!(c, "" | "identity"));
+    let codings = header(headers, "content-encoding").unwrap_or("");
     let dechunked = chunked.then(|| dechunk(body, max_bytes)).flatten().transpose()?;
-    if !coded {
+    if !crate::decode::is_encoded(codings) {
         if dechunked.as_ref().map_or(body.len(), Vec::len) > max_bytes {
             return Err(too_large(max_bytes));
         }
         return Ok(dechunked);
     }
-    let mut bytes = dechunked.unwrap_or_else(|| body.to_vec());
-    let codings = header(headers, "content-encoding").unwrap_or("").to_ascii_lowercase();
-    // Codings are listed in the order they were applied: undo the last
-    // first (RFC 9110 §8.4).
-    for coding in codings.split(',').map(str::trim).rev() {
-        if matches!(coding, "" | "identity") {
-            continue;
+    let bytes = dechunked.unwrap_or_else(|| body.to_vec());
+    match crate::decode::decode(codings, &bytes, max_bytes, false) {
+        Ok(decoded) => Ok(Some(decoded)),
+        Err(crate::decode::DecodeError::TooLarge) => Err(too_large(max_bytes)),
+        // Some archivers store the decoded body but keep the header.
+        Err(_) if crate::looks_like_html(&bytes) => {
+            if bytes.len() > max_bytes {
+                return Err(too_large(max_bytes));
+            }
+            Ok(Some(bytes))
         }
-        match decode(coding, &bytes, max_bytes) {
-            Ok(decoded) => bytes = decoded,
-            // Some archivers store the decoded body but keep the header.
-            Err(_) if crate::looks_like_html(&bytes) => break,
-            Err(e) => return Err(e),
-        }
-    }
-    if bytes.len() > max_bytes {
-        return Err(too_large(max_bytes));
-    }
-    Ok(Some(bytes))
-}
-
-/// Undoes one content coding, reading at most one byte past the limit.
-fn decode(coding: &str, bytes: &[u8], max_bytes: usize) -> Result<Vec<u8>, String> {
-    let limit = max_bytes as u64 + 1;
-    let mut out = Vec::new();
-    let read = match coding {
-        "gzip" | "x-gzip" => {
-            flate2::read::MultiGzDecoder::new(bytes).take(limit).read_to_end(&mut out)
-        }
-        // `deflate` is the zlib format (RFC 9110 §8.4.1.2), but servers
-        // send raw deflate too.
-        "deflate" => {
-            flate2::read::ZlibDecoder::new(bytes).take(limit).read_to_end(&mut out).or_else(|_| {
-                out.clear();
-                flate2::read::DeflateDecoder::new(bytes).take(limit).read_to_end(&mut out)
-            })
-        }
-        "br" => {
-            brotli_decompressor::Decompressor::new(bytes, 1 << 12).take(limit).read_to_end(&mut out)
-        }
-        other => return Err(format!("unsupported Content-Encoding {other}")),
-    };
-    match read {
-        Ok(_) if out.len() > max_bytes => Err(too_large(max_bytes)),
-        Ok(_) => Ok(out),
-        Err(e) => Err(format!("cannot decode {coding} content: {e}")),
+        Err(e) => Err(e.to_string()),
     }
 }
 
@@ -326,6 +290,12 @@ mod tests {
                 .to_vec();
         http.extend(gz.finish().expect("gzip"));
         assert_eq!(page(&http).body(), b"<p>zipped</p>");
+        // zstd too: the codings of the HTTP source (`crate::decode`).
+        let mut http =
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: zstd\r\n\r\n"
+                .to_vec();
+        http.extend(zstd::encode_all(&b"<p>zstd</p>"[..], 1).expect("zstd"));
+        assert_eq!(page(&http).body(), b"<p>zstd</p>");
         let stored_decoded = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n<html><p>x</p>";
         assert_eq!(page(stored_decoded).body(), b"<html><p>x</p>");
     }

@@ -16,7 +16,7 @@ use gleaner::template::{ModelBuilder, TemplateModel, DEFAULT_SHARE};
 use gleaner::{Document, ParseOptions};
 use gleaner_batch::{Failure, Job, OutputFormat, Page, Record};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -54,6 +54,27 @@ enum Html {
 }
 
 impl Html {
+    /// The pages of a Python list, each `str` or `bytes`: a `TypeError`
+    /// naming the first item that is neither (`pages[3] is NoneType`),
+    /// where PyO3 would say only that the list is not one of pages.
+    fn list(pages: &[Bound<'_, PyAny>]) -> PyResult<Vec<Html>> {
+        pages
+            .iter()
+            .enumerate()
+            .map(|(i, page)| {
+                page.extract::<Html>().map_err(|_| {
+                    let kind = page
+                        .get_type()
+                        .name()
+                        .map_or_else(|_| "another type".to_string(), |n| n.to_string());
+                    PyTypeError::new_err(format!(
+                        "pages[{i}] is {kind}: each page must be str or bytes"
+                    ))
+                })
+            })
+            .collect()
+    }
+
     fn bytes(&self) -> &[u8] {
         match self {
             Html::Text(s) => s.as_bytes(),
@@ -126,6 +147,7 @@ impl Settings {
         if let Some(t) = learned.page_type {
             params.push(("page_type".to_string(), t));
         }
+        let (parse, params) = limits(params)?;
         let mut p = Params::new();
         for (key, value) in params {
             p.push_assignment(&format!("{key}={value}"))
@@ -135,7 +157,7 @@ impl Settings {
             Some(path) => learned_with_model(&path, &p)?,
             None => algorithm.build(&p).map_err(|e| PyValueError::new_err(e.to_string()))?,
         };
-        let mut job = Job::new(extractor, algorithm.name, format);
+        let mut job = Job::new(extractor, algorithm.name, format).parse_options(parse);
         if let Some(model) = template {
             job = job.template(model);
         }
@@ -151,7 +173,7 @@ impl Settings {
     fn record_at(&self, html: &Html, source: &str, url: Option<String>) -> Record {
         let page =
             Page { source, bytes: html.bytes(), url: url.as_deref(), encoding: html.encoding() };
-        self.job.record_for_page(&page, None)
+        python_words(self.job.record_for_page(&page, None))
     }
 
     /// A record as JSON text (the Python side makes it a dict).
@@ -174,6 +196,64 @@ impl Settings {
             _ => self.json(&record),
         })
     }
+}
+
+/// The page limits a Python call may set among its keyword parameters,
+/// with the command line's flag for each: the library's messages name the
+/// flag, and [`python_words`] names the parameter instead.
+const LIMITS: [(&str, &str); 3] = [
+    ("max_bytes", "--max-bytes"),
+    ("time_budget_ms", "--time-budget-ms"),
+    ("max_memory_factor", "--max-memory-factor"),
+];
+
+/// Takes the page limits ([`LIMITS`]) out of the keyword parameters: the
+/// parse options they set, and the algorithm's own parameters.
+fn limits(params: Vec<(String, String)>) -> PyResult<(ParseOptions, Vec<(String, String)>)> {
+    let mut parse = ParseOptions::default();
+    let mut rest = Vec::with_capacity(params.len());
+    for (key, value) in params {
+        let number = || {
+            value.trim().parse::<u64>().map_err(|_| {
+                PyValueError::new_err(format!("{key}={value}: a whole number of 0 or more"))
+            })
+        };
+        match key.as_str() {
+            "max_bytes" => {
+                let most = gleaner::document::MAX_SUPPORTED_BYTES;
+                let bytes = usize::try_from(number()?).unwrap_or(usize::MAX);
+                if bytes == 0 || bytes > most {
+                    return Err(PyValueError::new_err(format!(
+                        "max_bytes={value}: between 1 and {most} (1 GiB)"
+                    )));
+                }
+                parse = parse.max_bytes(bytes);
+            }
+            "time_budget_ms" => {
+                let ms = number()?;
+                parse = parse.time_budget((ms > 0).then(|| std::time::Duration::from_millis(ms)));
+            }
+            "max_memory_factor" => {
+                parse = parse.max_memory_factor(usize::try_from(number()?).unwrap_or(usize::MAX));
+            }
+            _ => rest.push((key, value)),
+        }
+    }
+    Ok((parse, rest))
+}
+
+/// A record whose error names the Python parameter of a limit
+/// (`max_bytes`) where the library names the command line's flag
+/// (`--max-bytes`): a Python user has no flags.
+fn python_words(mut record: Record) -> Record {
+    if let Some(error) = record.error.as_mut() {
+        for (parameter, flag) in LIMITS {
+            if error.contains(flag) {
+                *error = error.replace(flag, &format!("the {parameter} parameter"));
+            }
+        }
+    }
+    record
 }
 
 /// The Python exception for a failed page.
@@ -236,7 +316,7 @@ fn extract(
 #[allow(clippy::too_many_arguments)]
 fn extract_batch(
     py: Python<'_>,
-    pages: Vec<Html>,
+    pages: Vec<Bound<'_, PyAny>>,
     parallel: Option<usize>,
     urls: Option<Vec<Option<String>>>,
     algorithm: Option<&str>,
@@ -246,6 +326,7 @@ fn extract_batch(
     model: Option<std::path::PathBuf>,
     page_type: Option<String>,
 ) -> PyResult<Vec<Option<String>>> {
+    let pages = Html::list(&pages)?;
     if let Some(urls) = &urls {
         if urls.len() != pages.len() {
             return Err(PyValueError::new_err(format!(
@@ -315,7 +396,12 @@ impl Template {
     /// it occurs on more than `share` of them (default a third).
     #[staticmethod]
     #[pyo3(signature = (pages, share=None))]
-    fn learn(py: Python<'_>, pages: Vec<Html>, share: Option<f64>) -> PyResult<Template> {
+    fn learn(
+        py: Python<'_>,
+        pages: Vec<Bound<'_, PyAny>>,
+        share: Option<f64>,
+    ) -> PyResult<Template> {
+        let pages = Html::list(&pages)?;
         let share = share.unwrap_or(DEFAULT_SHARE);
         if !(0.0..=1.0).contains(&share) {
             return Err(PyValueError::new_err(format!("share {share}: between 0 and 1")));
@@ -337,12 +423,16 @@ impl Template {
         Ok(Template { model: Arc::new(model) })
     }
 
-    /// Reads a model written by `save` or `gleaner template learn`.
+    /// Reads a model written by `save` or `gleaner template learn`: a
+    /// regular file of at most 256 MiB, checked before it is read (so
+    /// `/dev/zero` is an `InvalidModel` at once, not a growing buffer).
     #[staticmethod]
-    fn load(path: PathBuf) -> PyResult<Template> {
-        let bytes = std::fs::read(&path)
-            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
-        Template::from_json(&bytes)
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Template> {
+        let model = py.detach(|| gleaner_batch::input::read_model(&path)).map_err(|e| match e {
+            gleaner_batch::Error::Io(e) => PyOSError::new_err(format!("{}: {e}", path.display())),
+            other => InvalidModel::new_err(other.to_string()),
+        })?;
+        Ok(Template { model: Arc::new(model) })
     }
 
     /// A model from its JSON form.

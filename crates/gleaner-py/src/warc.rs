@@ -8,7 +8,9 @@ use std::fs::File;
 use std::io::BufReader;
 
 use gleaner_batch::{Job, Record};
-use gleaner_crawl::warc::{block_bytes_to_keep, page_record, select, Selected, WarcReader};
+use gleaner_crawl::warc::{
+    block_bytes_to_keep, damage_message, page_record, select, Selected, WarcReader,
+};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -22,7 +24,7 @@ const BATCH: usize = 64;
 enum Item {
     /// A page or an unreadable response, named `FILE#OFFSET`.
     Selected { source: String, selected: Selected },
-    /// The archive is corrupt or cut short here.
+    /// A damaged stretch of the archive, skipped.
     Failed(Box<Record>),
 }
 
@@ -30,7 +32,8 @@ enum Item {
 /// Python side decodes them): `url` and `date` from the WARC headers, the
 /// keys of `gleaner warc` otherwise. Revisits, requests, metadata and
 /// non-HTML responses are skipped; a record that cannot be read is a
-/// record with `error`; a corrupt archive ends with one.
+/// record with `error`, and so is each damaged stretch of the archive,
+/// after which reading goes on at the next intact record.
 #[pyclass(module = "gleaner._gleaner")]
 pub struct WarcRecords {
     path: String,
@@ -68,7 +71,7 @@ impl WarcRecords {
                             page_record(&settings.job, &source, selected, None).ok().map(|r| r.0)
                         }
                     })
-                    .map(|record| settings.json(&record))
+                    .map(|record| settings.json(&crate::python_words(record)))
                     .collect();
                 ready.extend(records);
             });
@@ -93,10 +96,15 @@ fn read_batch(
                 *reader = None;
             }
             Some(Err(e)) => {
-                *reader = None;
-                items.push(Item::Failed(Box::new(
-                    job.failed_record(path, &format!("corrupt or truncated WARC: {e}")),
-                )));
+                // The reader goes on after the damage (or ends, when the
+                // file cannot be read at all: then the next call is None).
+                let skip = r.last_skip();
+                let source = match skip {
+                    Some(skip) => format!("{path}#{}", skip.from),
+                    None => path.to_string(),
+                };
+                let message = damage_message(&e, skip);
+                items.push(Item::Failed(Box::new(job.failed_record(&source, &message))));
             }
             Some(Ok(record)) => {
                 let source = format!("{path}#{}", record.offset);

@@ -202,3 +202,86 @@ def test_page_type_in_records_and_the_learned_extractors_arguments(tmp_path):
         gleaner.extract(raw, model=damaged)
     with pytest.raises(ValueError, match="missing.model"):
         gleaner.extract(raw, model=tmp_path / "missing.model")
+
+
+# See: issue 31 (item 8). Template.load('/dev/zero') grew until the machine
+# ran out of memory; it must be a clear error at once. Run in a child
+# under a 2 GiB address-space limit and a 60 s timeout, so that a
+# regression fails the test instead of the machine.
+def test_issue_31_template_load_refuses_a_device_at_once():
+    import resource
+    import subprocess
+    import sys
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    code = (
+        "import gleaner\n"
+        "try:\n"
+        "    gleaner.Template.load('/dev/zero')\n"
+        "except gleaner.InvalidModel as e:\n"
+        "    print('refused:', e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, preexec_fn=bounded
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused:" in done.stdout and "not a regular file" in done.stdout, done.stdout
+
+
+# See: issue 31 (item 14): Python has no --max-bytes; messages name the
+# keyword parameter, which sets the limit.
+def test_issue_31_messages_name_the_python_parameter(tmp_path):
+    import sys
+
+    long_page = "<html><body><p>" + "words " * 200 + "</p></body></html>"
+    with pytest.raises(gleaner.InputTooLarge) as caught:
+        gleaner.extract(long_page, max_bytes=100)
+    said = str(caught.value)
+    assert "--max-bytes" not in said and "the max_bytes parameter" in said, said
+    record = gleaner.extract(long_page, max_bytes=100, output_format="json")
+    assert "the max_bytes parameter" in record["error"]
+    assert gleaner.extract(long_page, max_bytes=10_000).startswith("words")
+    with pytest.raises(ValueError, match="max_bytes"):
+        gleaner.extract(long_page, max_bytes=0)
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from warcs import write_warc
+
+    write_warc(tmp_path / "a.warc.gz", "news.example", 3)
+    records = list(gleaner.iter_warc(tmp_path / "a.warc.gz", max_bytes=200))
+    assert records and all("the max_bytes parameter" in r["error"] for r in records), records
+
+
+# See: issue 31 (item 14): a None in the list names its index.
+def test_issue_31_a_bad_item_in_extract_batch_names_its_index():
+    with pytest.raises(TypeError, match=r"pages\[1\] is NoneType"):
+        gleaner.extract_batch(["<p>a</p>", None, "<p>c</p>"])
+    with pytest.raises(TypeError, match=r"pages\[0\] is int"):
+        gleaner.Template.learn([3])
+
+
+# See: issue 31 (item 2): one bad record in a .warc.gz costs that record
+# only; iter_warc goes on after it.
+def test_issue_31_iter_warc_goes_on_after_a_bad_record(tmp_path):
+    import gzip
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from warcs import page, record, response
+
+    urls = [f"https://news.example/story-{i}.html" for i in range(6)]
+    members = [response(u, page(f"story {i}", 12)) for i, u in enumerate(urls)]
+    bad = gzip.decompress(record("response", "https://news.example/bad", b"HTTP/1.1 200 OK\r\n\r\n<p>x</p>"))
+    bad = bad.replace(b"Content-Length: ", b"Content-Length: -", 1)
+    # After the third member: a bad record, then the rest.
+    third = sum(len(m) for m in members[:3])
+    damaged = b"".join(members[:3]) + gzip.compress(bad) + b"".join(members[3:])
+    (tmp_path / "damaged.warc.gz").write_bytes(damaged)
+    records = list(gleaner.iter_warc(tmp_path / "damaged.warc.gz"))
+    good = [r["url"] for r in records if r["error"] is None]
+    assert good == urls, records
+    errors = [r for r in records if r["error"] is not None]
+    assert len(errors) == 1 and "Content-Length is not a number" in errors[0]["error"], errors
+    assert errors[0]["source"] == f"{tmp_path / 'damaged.warc.gz'}#{third}"

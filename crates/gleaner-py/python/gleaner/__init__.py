@@ -73,7 +73,10 @@ def extract(html, url=None, algorithm=None, output_format="txt", model=None, pag
     page_type: decide the page as this type (``article``, ``forum``,
         ``product``, ``collection``, ``listing``, ``documentation``,
         ``service``) instead of the classifier's guess (``learned``).
-    params: the algorithm's parameters, e.g. ``threshold=0.4``.
+    params: the algorithm's parameters, e.g. ``threshold=0.4``, and the page
+        limits: ``max_bytes`` (default 64 MiB, at most 1 GiB), ``time_budget_ms``
+        (default 60000; 0: none), ``max_memory_factor`` (default 10; 0: none).
+        Messages about a limit name these parameters.
 
     With ``output_format="json"`` the record has ``page_type`` and
     ``page_type_confidence``.
@@ -94,7 +97,8 @@ def extract_batch(pages, parallel=None, urls=None, algorithm=None, output_format
     """`extract` over many pages at once, on ``parallel`` threads (default: all
     cores), with the GIL released. Returns one result per page, in order; a page
     that fails gives ``None`` (with ``output_format="json"``, a record whose
-    ``error`` says why). ``urls``: one URL (or None) per page. ``model``,
+    ``error`` says why). ``urls``: one URL (or None) per page. A page that is
+    neither ``str`` nor ``bytes`` is a ``TypeError`` naming its index. ``model``,
     ``page_type``: as for `extract`."""
     outs = _gleaner.extract_batch(
         list(pages), parallel, None if urls is None else list(urls), algorithm,
@@ -110,9 +114,11 @@ def iter_warc(path, algorithm=None, **params):
     ``date`` from the WARC headers and the keys of ``gleaner warc``
     (``source`` is ``FILE#OFFSET``). Revisits, requests, metadata and non-HTML
     responses are skipped; a record that cannot be read or extracted is a dict
-    whose ``error`` says why, and a corrupt archive ends with one. The archive
-    is streamed (never read whole); pages are extracted in parallel batches
-    with the GIL released."""
+    whose ``error`` says why, and so is each damaged stretch of the archive
+    (``source`` its offset), after which reading goes on at the next intact
+    record. The archive is streamed (never read whole); pages are extracted in
+    parallel batches with the GIL released. ``max_bytes`` and the other limits
+    are keywords, as for `extract`."""
     for out in _gleaner.WarcRecords(str(path), algorithm, _params(params)):
         yield _json.loads(out)
 
@@ -135,7 +141,9 @@ class Template:
 
     @classmethod
     def load(cls, path):
-        """Reads a model written by `save` or ``gleaner template learn``."""
+        """Reads a model written by `save` or ``gleaner template learn``: a
+        regular file of at most 256 MiB (anything else, ``/dev/zero`` say, is an
+        `InvalidModel` at once)."""
         return cls(_gleaner.Template.load(str(path)))
 
     @classmethod

@@ -55,7 +55,9 @@ pub use self::distance::{set_distance, Distance};
 pub use self::etdm::{equality, etdm, menu_template, template_html, EtdmConfig};
 pub use self::fingerprint::{Fingerprint, DEFAULT_SHINGLE};
 pub use self::menu::{complete_subdigraph, links, MenuConfig, Subdigraph};
-pub use self::model::{ModelBuilder, TemplateModel, TemplateSegment, DEFAULT_SHARE};
+pub use self::model::{
+    ModelBuilder, TemplateModel, TemplateSegment, DEFAULT_SHARE, MAX_MODEL_BYTES,
+};
 pub use self::rtdm::{rtdm_distance, ElementTree};
 pub use self::site::{PageSummary, SiteOptions, SiteTemplates};
 use crate::document::Document;

@@ -35,6 +35,12 @@ use super::hash::hash_bytes;
 pub const MODEL_FORMAT: &str = "gleaner-template-model";
 /// The version of the model file format this library reads and writes.
 pub const MODEL_VERSION: u32 = 1;
+/// The largest model file read, in bytes: 256 MiB. A model holds the
+/// segments on two or more of its pages, a few kilobytes for a site's
+/// template and a few megabytes for thousands of pages of a large one;
+/// its parse needs a few times its size in memory, so anything larger is
+/// not a model worth that memory (`/dev/zero`, a disk image).
+pub const MAX_MODEL_BYTES: usize = 256 << 20;
 /// The default share of a cluster's pages a segment must exceed to be
 /// template text: one third (seed 000 §7).
 pub const DEFAULT_SHARE: f64 = 1.0 / 3.0;
@@ -233,8 +239,16 @@ impl TemplateModel {
     ///
     /// # Errors
     /// [`Error::InvalidModel`] for anything else: another file, another
-    /// format version, damaged JSON, impossible values.
+    /// format version, damaged JSON, impossible values, more than
+    /// [`MAX_MODEL_BYTES`].
     pub fn from_json(bytes: &[u8]) -> Result<TemplateModel> {
+        if bytes.len() > MAX_MODEL_BYTES {
+            return Err(Error::InvalidModel(format!(
+                "{} bytes, more than the {} MiB a model may be",
+                bytes.len(),
+                MAX_MODEL_BYTES >> 20
+            )));
+        }
         #[derive(Deserialize)]
         struct Header {
             format: Option<String>,

@@ -227,12 +227,11 @@ pub fn text_facts<'a>(pieces: impl IntoIterator<Item = &'a str>, heading: u8) ->
                     '|' | '\u{2022}' | '\u{b7}' | '\u{203a}' | '\u{bb}' | '/' | '>' => {
                         f.separators += 1;
                     }
-                    '$' | '\u{20ac}' | '\u{a3}' | '\u{a5}' | '\u{20b9}' => {
+                    '$' | '\u{20ac}' | '\u{a3}' | '\u{a5}' | '\u{20b9}'
                         if next.is_some_and(|n| n.is_ascii_digit())
-                            || prev.is_some_and(|p| p.is_ascii_digit())
-                        {
-                            f.prices += 1;
-                        }
+                            || prev.is_some_and(|p| p.is_ascii_digit()) =>
+                    {
+                        f.prices += 1;
                     }
                     _ => {}
                 }
