@@ -1020,14 +1020,13 @@ impl PresetArgs {
         params: gleaner::extract::Params,
     ) -> Result<gleaner::extract::Params, crate::UsageError> {
         let Some(preset) = self.preset() else { return Ok(params) };
-        if algorithm != gleaner::extract::DEFAULT_ALGORITHM {
+        let Some(mut out) = preset.params_for(algorithm) else {
             return Err(crate::UsageError(format!(
-                "--{} tunes the default extractor ({}), not {algorithm}",
+                "--{} tunes the default extractor ({}) and article, not {algorithm}",
                 preset.name(),
                 gleaner::extract::DEFAULT_ALGORITHM
             )));
-        }
-        let mut out = preset.params();
+        };
         for (k, v) in params.iter() {
             out = out.with(k, v);
         }

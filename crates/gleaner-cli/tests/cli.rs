@@ -229,7 +229,7 @@ fn algorithms_lists_names_and_papers() {
     assert!(list.iter().all(|x| x["paper"].is_string() && x["summary"].is_string()));
     let defaults: Vec<&serde_json::Value> =
         list.iter().filter(|x| x["default"] == true).map(|x| &x["name"]).collect();
-    assert_eq!(defaults, ["article"], "exactly one default");
+    assert_eq!(defaults, ["learned"], "exactly one default");
     // The text listing names every algorithm of the JSON one, and each can
     // be used with `extract -a`.
     for entry in list {
@@ -1187,7 +1187,7 @@ fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
     let lqf = v.as_array().expect("array").iter().find(|a| a["name"] == "lqf").expect("lqf");
     assert_eq!(lqf["params"], serde_json::json!([{"name": "threshold", "default": "0.5"}]));
     let report = run_ok(gleaner().arg("inspect").arg(fixture("heise.html")));
-    assert!(stdout(&report).contains("gleaner inspect: article on"), "{}", stdout(&report));
+    assert!(stdout(&report).contains("gleaner inspect: learned on"), "{}", stdout(&report));
 }
 
 /// `gleaner inspect` on the default extractor says why: the container the

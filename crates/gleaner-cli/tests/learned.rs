@@ -70,17 +70,12 @@ fn labelled(dir: &Path) -> (PathBuf, PathBuf) {
     }
     let (html, _) = page("Hexham", "Tyne", 1239, 13_000);
     let new_page = put(dir, "hexham.html", html);
+
     (data, new_page)
 }
 
 fn train(data: &Path, out: &Path) {
-    run_ok(
-        gleaner()
-            .args(["train", "--no-progress", "--rounds", "40", "--data"])
-            .arg(data)
-            .arg("-o")
-            .arg(out),
-    );
+    run_ok(gleaner().args(["train", "--no-progress", "--data"]).arg(data).arg("-o").arg(out));
 }
 
 fn extract(page: &Path, args: &[&str]) -> String {
@@ -103,6 +98,7 @@ fn issue_32_a_model_trained_on_three_pages_keeps_what_their_labels_keep() {
     assert!(learned.contains("first chartered in 1239"), "the labels keep the box: {learned}");
     assert!(learned.contains("About 13000 people live in Hexham"), "{learned}");
     assert!(!learned.contains("Weather"), "the navigation stays out: {learned}");
+    assert!(!learned.contains("Privacy"), "the footer stays out: {learned}");
 }
 
 // See: issue 32: training twice on the same pages writes the same model,

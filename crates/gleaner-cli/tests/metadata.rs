@@ -192,15 +192,32 @@ fn is_article_is_false_on_index_list_and_search_pages_and_true_on_articles() {
         ("shell-novice", "03-create.html"),
         ("shell-novice", "05-loop.html"),
     ];
+    // `is_article` is `page_type == article` (issue 30): the lessons are
+    // documentation pages, content pages that are not articles; the
+    // listings are neither.
     for (site, page) in listings.iter().chain(&articles) {
         let path = site_page(site, page);
         assert!(path.is_file(), "missing site page {}", path.display());
-        let want = articles.contains(&(site, page));
-        assert_eq!(record(&[], &path)["is_article"], want, "{site}/{page}");
+        let r = record(&[], &path);
+        let t = r["page_type"].as_str().expect("page_type").to_string();
+        assert_eq!(r["is_article"], t == "article", "{site}/{page}: {t}");
+        if articles.contains(&(site, page)) {
+            assert!(t == "article" || t == "documentation", "{site}/{page}: {t}");
+        } else {
+            assert_eq!(r["is_article"], false, "{site}/{page}: {t}");
+        }
     }
-    for name in ["ars-1", "heise", "herald-sun-1", "lemonde-1", "medium-2", "google-sre-book-1"] {
-        assert_eq!(record(&[], &fixture(&format!("{name}.html")))["is_article"], true, "{name}");
+    for name in ["ars-1", "heise", "herald-sun-1", "lemonde-1", "medium-2"] {
+        let r = record(&[], &fixture(&format!("{name}.html")));
+        assert_eq!(
+            (&r["page_type"], &r["is_article"]),
+            (&"article".into(), &true.into()),
+            "{name}"
+        );
     }
+    // An online book's chapter: an article or documentation.
+    let r = record(&[], &fixture("google-sre-book-1.html"));
+    assert!(r["page_type"] == "article" || r["page_type"] == "documentation", "{r}");
 }
 
 #[test]
@@ -215,8 +232,9 @@ fn precision_and_recall_presets_move_the_decision_and_exclude_each_other() {
     let sixty =
         "<p>Some unlinked words <a href=/y>then linked words of this paragraph</a> end.</p>";
     let page = put(dir.path(), "doubt.html", format!("<article>{body}{forty}{sixty}</article>"));
+    // The presets over `article`'s parameters.
     let text = |flags: &[&str]| -> String {
-        stdout(&run_ok(gleaner().arg("extract").args(flags).arg(&page)))
+        stdout(&run_ok(gleaner().args(["extract", "-a", "article"]).args(flags).arg(&page)))
     };
     let kept = |t: &str| (t.contains("Unlinked words"), t.contains("Some unlinked words"));
     assert_eq!(kept(&text(&[])), (true, false), "{}", text(&[]));
@@ -224,6 +242,12 @@ fn precision_and_recall_presets_move_the_decision_and_exclude_each_other() {
     assert_eq!(kept(&text(&["--recall"])), (true, true), "{}", text(&["--recall"]));
     // -p after a preset overrides it.
     assert_eq!(kept(&text(&["--precision", "-p", "link_quota=0.5"])), (true, false));
+    // The default's: a shift of every page type's threshold.
+    let default = |flags: &[&str]| -> String {
+        stdout(&run_ok(gleaner().arg("extract").args(flags).arg(&page)))
+    };
+    assert_eq!(default(&["--precision"]), default(&["-p", "shift=0.15"]));
+    assert_eq!(default(&["--recall"]), default(&["-p", "shift=-0.15"]));
     let both = run(gleaner().args(["extract", "--precision", "--recall"]).arg(&page));
     assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
     let other = run(gleaner().args(["extract", "-a", "ttr", "--precision"]).arg(&page));

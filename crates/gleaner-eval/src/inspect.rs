@@ -105,14 +105,16 @@ pub fn report_with_model(
         _ => None,
     };
     let decision = learned.as_ref().map(|l| l.decide(doc));
-    // The default extractor says why: its container and each removal.
+    // `article` says why: its container and each removal; `learned`
+    // reads those decisions (with article's defaults), so shows them too.
     let explanation = match alg.name {
         "article" => Some(Article::new(params.build()?).explain(doc)),
+        "learned" => Some(Article::default().explain(doc)),
         _ => None,
     };
-    let selection = match (&explanation, &decision) {
-        (Some(e), _) => e.selection.clone(),
-        (None, Some(d)) => d.selection.clone(),
+    let selection = match (&decision, &explanation) {
+        (Some(d), _) => d.selection.clone(),
+        (None, Some(e)) => e.selection.clone(),
         (None, None) => alg.build(params)?.extract(doc),
     };
     let curve = curve(doc, alg.name, params)?;
@@ -165,11 +167,17 @@ pub fn report_with_model(
                 writeln!(out, "<p class=\"meta\">{} has no curve to plot.</p>", escape(alg.name));
         }
     }
-    if let Some(e) = &explanation {
-        decisions(&mut out, doc, e);
-    }
     if let (Some(l), Some(d)) = (&learned, &decision) {
         learned_decisions(&mut out, doc, l, d);
+    }
+    if let Some(e) = &explanation {
+        let heading = if learned.is_some() {
+            "<h2>Decisions of `article`'s rules</h2>\n<p class=\"meta\">Features of every \
+             block above, and the page's content where its type is left to them.</p>\n"
+        } else {
+            "<h2>Decisions</h2>\n"
+        };
+        decisions(&mut out, doc, e, heading);
     }
     out.push_str(
         "<h2>Page text</h2>\n<p class=\"meta\"><span class=\"sel\">kept as main content</span> \
@@ -262,14 +270,15 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
 /// `article`'s decisions: the attempt, the container, the elements
 /// chosen beside it, and a table of the blocks left out inside them with
 /// the pass and rule of each.
-fn decisions(out: &mut String, doc: &Document, e: &Explanation) {
+fn decisions(out: &mut String, doc: &Document, e: &Explanation, heading: &str) {
     let label = |id: Option<NodeId>| {
         id.map_or_else(
             || "none".to_string(),
             |id| format!("<code>{}</code>", escape(&doc.selector(id))),
         )
     };
-    out.push_str("<h2>Decisions</h2>\n<ul class=\"meta\">\n");
+    out.push_str(heading);
+    out.push_str("<ul class=\"meta\">\n");
     let _ = writeln!(out, "<li>Attempt kept: {}.</li>", escape(e.attempt.describe()));
     let _ = writeln!(out, "<li>The votes chose {}.</li>", label(e.voted));
     let moved = if e.pointed_by_markup {

@@ -291,6 +291,14 @@ fn train_blocks(
     if y.is_empty() {
         return Err(Error::Dataset("no labelled blocks to train on".into()));
     }
+    // Weights scaled to a mean of 1 per block: each page still weighs the
+    // same, and the trees' L2 penalty and least leaf weight mean the same
+    // for a user's three pages as for thousands.
+    let total: f64 = w.iter().map(|&v| f64::from(v)).sum();
+    if total > 0.0 {
+        let scale = (y.len() as f64 / total) as f32;
+        w.iter_mut().for_each(|v| *v *= scale);
+    }
     let data = boost::Dataset::new(&x, width, Target::Binary(&y))?.with_weights(&w)?;
     // A leaf needs its blocks, but a user's few labelled pages have few
     // of them: at most one block in 200 (at least 2).

@@ -48,7 +48,7 @@ def test_json_records_have_the_command_line_keys():
     for key in ("source", "title", "text", "algorithm", "error", "encoding", "bytes", "url"):
         assert key in record
     assert record["error"] is None
-    assert record["algorithm"] == "article"
+    assert record["algorithm"] == "learned"
     assert record["url"] == "https://arstechnica.com/a"
     assert record["title"].startswith("Just-released Minecraft exploit")
 

@@ -64,7 +64,7 @@ def extract(html, url=None, algorithm=None, output_format="txt", model=None, pag
 
     html: the page, as ``str`` or as ``bytes`` (encoding detected as browsers do).
     url: the page's URL, the base of its relative links (and the record's ``url``).
-    algorithm: an extractor name (`algorithms()`); default: the best one, ``article``.
+    algorithm: an extractor name (`algorithms()`); default: ``learned`` (page-type aware; ``article`` is the rule-based one).
     output_format: ``txt`` (text, paragraphs apart), ``markdown``, ``html`` (a
         clean fragment), or ``json`` (the record as a dict: ``title``, ``text``,
         ``error``, … — the keys of ``gleaner extract -f json``).

@@ -231,7 +231,11 @@ impl Complete {
                     for k in 0..LANES {
                         let split = splits[at[k]];
                         let x = rows[k][split.column as usize & (W - 1)];
-                        at[k] = (at[k] << 1) | usize::from(!(x <= split.threshold));
+                        // `!(x <= t)`, not `x > t`: a NaN goes right
+                        // (see "Missing values without a branch").
+                        #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                        let right = !(x <= split.threshold);
+                        at[k] = (at[k] << 1) | usize::from(right);
                     }
                 }
                 let sums: &mut [f32; LANES] =

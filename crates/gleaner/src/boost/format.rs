@@ -141,7 +141,7 @@ impl Forest {
         r.room_for(n_outputs, 4, "base scores")?;
         let mut base_score = Vec::with_capacity(n_outputs);
         for _ in 0..n_outputs {
-            base_score.push(r.finite("a base score")?);
+            base_score.push(r.finite(|| "a base score".to_string())?);
         }
         r.room_for(n_trees, MIN_TREE_BYTES, "trees")?;
         let mut trees = Vec::with_capacity(n_trees);
@@ -221,11 +221,14 @@ impl<'a> Reader<'a> {
         Ok(f32::from_bits(self.u32(what)?))
     }
 
-    fn finite(&mut self, what: &str) -> Result<f32> {
+    /// A finite `f32`, named only when it is not (a
+    /// model has hundreds of thousands of them: no message is built for
+    /// the good ones).
+    fn finite(&mut self, what: impl FnOnce() -> String) -> Result<f32> {
         let at = self.at;
-        let x = self.f32(what)?;
+        let x = self.f32("a value of a tree")?;
         if !x.is_finite() {
-            return Err(invalid(format!("{what} at byte {at} is {x}")));
+            return Err(invalid(format!("{} at byte {at} is {x}", what())));
         }
         Ok(x)
     }
@@ -270,9 +273,9 @@ impl<'a> Reader<'a> {
             let threshold = self.f32(&what)?;
             let left = self.i32(&what)?;
             let right = self.i32(&what)?;
-            let gain = self.finite(&format!("the gain of split {i} of {what}"))?;
-            let value = self.finite(&format!("the value of split {i} of {what}"))?;
-            let cover = self.finite(&format!("the cover of split {i} of {what}"))?;
+            let gain = self.finite(|| format!("the gain of split {i} of {what}"))?;
+            let value = self.finite(|| format!("the value of split {i} of {what}"))?;
+            let cover = self.finite(|| format!("the cover of split {i} of {what}"))?;
             let node = Node { feature, threshold, left, right };
             if node.feature_index() >= n_features {
                 return Err(invalid(format!(
@@ -317,8 +320,8 @@ impl<'a> Reader<'a> {
             }
         }
         for j in 0..n_leaves {
-            tree.leaf_value.push(self.finite(&format!("the value of leaf {j} of {what}"))?);
-            tree.leaf_cover.push(self.finite(&format!("the cover of leaf {j} of {what}"))?);
+            tree.leaf_value.push(self.finite(|| format!("the value of leaf {j} of {what}"))?);
+            tree.leaf_cover.push(self.finite(|| format!("the cover of leaf {j} of {what}"))?);
         }
         Ok(tree)
     }

@@ -614,7 +614,7 @@ impl Document {
         let text = self.source.text().to_owned();
         let (encoding, encoding_source, input_bytes) =
             (self.encoding, self.encoding_source, self.input_bytes);
-        let deadline = std::mem::replace(&mut self.deadline, Deadline::never());
+        let deadline = std::mem::take(&mut self.deadline);
         match Document::build(text, options, &feed, deadline) {
             Ok(mut again) if enough(again.stats(again.root()).chars) => {
                 again.encoding = encoding;

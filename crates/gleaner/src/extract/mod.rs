@@ -442,9 +442,10 @@ pub fn algorithms() -> &'static [Algorithm] {
     ALGORITHMS
 }
 
-/// The algorithm used when none is named: the best one available, by the
-/// evaluation in the README.
-pub const DEFAULT_ALGORITHM: &str = "article";
+/// The algorithm used when none is named: the learned extractor, which
+/// tells the page's type and lets its block model or `article`'s rules
+/// decide (issues 30 and 32; the README's evaluation).
+pub const DEFAULT_ALGORITHM: &str = "learned";
 
 /// Looks up an algorithm by name (`"default"` is [`DEFAULT_ALGORITHM`]).
 ///

@@ -48,10 +48,33 @@ impl Preset {
         };
         assignments.iter().fold(Params::new(), |p, (k, v)| p.with(k, v))
     }
+
+    /// The preset as parameters of `algorithm`: `article`'s
+    /// ([`Preset::params`]), or for `learned` a shift of every page
+    /// type's threshold ([`LearnedConfig::shift`](super::learned::LearnedConfig::shift)):
+    /// up for precision, down for recall. `None` for another algorithm.
+    pub fn params_for(self, algorithm: &str) -> Option<Params> {
+        match algorithm {
+            "article" => Some(self.params()),
+            "learned" => Some(Params::new().with(
+                "shift",
+                match self {
+                    Preset::Precision => LEARNED_PRECISION_SHIFT,
+                    Preset::Recall => LEARNED_RECALL_SHIFT,
+                },
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// `--precision` \[I\]: each value moved one step of a `--sweep` the
 /// way that raised macro LCS precision on the dev sets.
+/// `learned --precision`: every type's threshold this much higher.
+const LEARNED_PRECISION_SHIFT: &str = "0.15";
+/// `learned --recall`: every type's threshold this much lower.
+const LEARNED_RECALL_SHIFT: &str = "-0.15";
+
 const PRECISION: &[(&str, &str)] = &[
     // A text segment with more than this link quota is left out [0.5].
     ("link_quota", "0.3"),

@@ -127,6 +127,10 @@ pub struct LearnedConfig {
     pub threshold: Option<f32>,
     /// Decide as for this page type instead of the classifier's guess.
     pub page_type: Option<PageType>,
+    /// Added to every page type's threshold (clamped to [0, 1]): above 0
+    /// keeps fewer doubtful blocks (`--precision`), below 0 more
+    /// (`--recall`). A `threshold` replaces the types' thresholds instead.
+    pub shift: f32,
 }
 
 impl Configure for LearnedConfig {
@@ -140,6 +144,13 @@ impl Configure for LearnedConfig {
                 self.threshold = Some(t);
             }
             "page_type" => self.page_type = Some(value.parse()?),
+            "shift" => {
+                let d: f32 = super::parse_param(key, value)?;
+                if !(-1.0..=1.0).contains(&d) {
+                    return Err(Error::InvalidConfig(format!("shift {d} is not in [-1, 1]")));
+                }
+                self.shift = d;
+            }
             _ => return Err(super::unknown_param("learned", key)),
         }
         Ok(())
@@ -221,7 +232,9 @@ impl Learned {
     /// The score a block of a page of type `t` must reach to be kept: the
     /// configured one, else the type's in the model.
     pub fn threshold(&self, t: PageType) -> f32 {
-        self.config.threshold.unwrap_or(self.model.policies[t.index()].threshold)
+        let shifted =
+            || (self.model.policies[t.index()].threshold + self.config.shift).clamp(0.0, 1.0);
+        self.config.threshold.unwrap_or_else(shifted)
     }
 
     /// The page's type probabilities from its page features.
@@ -265,7 +278,7 @@ impl Learned {
                 blocks: None,
             };
         }
-        let threshold = self.config.threshold.unwrap_or(policy.threshold);
+        let threshold = self.threshold(PageType(best));
         let rows = analysis.rows(doc, meta, self.model.features);
         // Every block's row with the type probabilities, scored at once.
         let width = rows.width + probs.len();

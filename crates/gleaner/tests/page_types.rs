@@ -1,0 +1,127 @@
+//! Small handmade pages of each kind the web is made of (issue 30): a
+//! forum thread of three posts, a grid of six cards beside a facet
+//! sidebar, a four-section service page, a product page, a documentation
+//! page with a sidebar and code. For each, what the learned extractor
+//! (with the compiled-in model) must keep and must leave out.
+//!
+//! The pages are in `tests/pages/`, written for these tests (no real
+//! site's text).
+
+use gleaner::extract::learned::{Learned, LearnedConfig};
+use gleaner::{render, Document, ParseOptions};
+
+fn page(name: &str) -> Document {
+    let path = format!("{}/tests/pages/{name}.html", env!("CARGO_MANIFEST_DIR"));
+    let html = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Document::parse(&html, &ParseOptions::default()).expect("parses")
+}
+
+/// The page's text by the learned extractor and its page type.
+fn learned(name: &str) -> (String, &'static str) {
+    let doc = page(name);
+    let decision = Learned::new(LearnedConfig::default()).expect("model").decide(&doc);
+    (render::text(&doc, &decision.selection), decision.page_type.name())
+}
+
+fn check(name: &str, kept: &[&str], left_out: &[&str]) -> String {
+    let (text, _) = learned(name);
+    for k in kept {
+        assert!(text.contains(k), "{name}: {k:?} is content and was left out:\n{text}");
+    }
+    for l in left_out {
+        assert!(!text.contains(l), "{name}: {l:?} is not content and was kept:\n{text}");
+    }
+    text
+}
+
+#[test]
+fn a_thread_keeps_every_post_and_not_the_sidebar_nav_or_footer() {
+    check(
+        "forum",
+        &[
+            "Boiler pressure drops overnight",
+            "Every morning the pressure gauge on my combi boiler reads 0.5 bar",
+            "should I look for a hidden leak somewhere under the floor?",
+            "almost always the expansion vessel losing its air charge",
+            "the relief valve is passing and needs replacing",
+            "the pressure has held at 1.4 bar since",
+            "plumbdave",
+        ],
+        &["Be kind. No adverts", "Electrics", "Sign Up", "Terms of Service", "HomeFix Community."],
+    );
+}
+
+#[test]
+fn a_listing_keeps_every_card_and_not_facets_sorting_or_pagination() {
+    let text = check(
+        "listing",
+        &[
+            "Walking Boots",
+            "Ridgeline GTX Mid Boot",
+            "A light waterproof boot with a grippy sole for rocky paths.",
+            "Fellwalker Leather Classic",
+            "Summit Trail Lite",
+            "Ridgeline Winter Pro",
+            "Fellwalker Vegan Hiker",
+            "Summit Kids Explorer",
+            "Tough, easy to lace and made for puddles.",
+            "£59.00",
+        ],
+        &["Under £100", "Sort by", "Price: low to high", "Next", "newsletter", "Cart (0)"],
+    );
+    assert_eq!(text.matches('£').count(), 6, "the six cards' prices only:\n{text}");
+}
+
+#[test]
+fn a_service_page_keeps_every_section_and_not_the_cookie_banner() {
+    check(
+        "service",
+        &[
+            "Backups you never have to think about",
+            "Hourly snapshots",
+            "not even our staff can read it",
+            "$9 per device per month",
+            "Where is my data stored?",
+            "you can export all your backups before you leave",
+        ],
+        &["We use cookies", "Accept all", "Careers", "All rights reserved", "Log in"],
+    );
+    assert_eq!(learned("service").1, "service");
+}
+
+#[test]
+fn a_product_page_keeps_its_name_price_and_specifications() {
+    check(
+        "product",
+        &[
+            "Copper Kettle 1.7 L",
+            "£89.00",
+            "Copper with an oak handle",
+            "Gas, electric and induction",
+        ],
+        &["Dining", "Set of Four Mugs", "Oak Trivet", "© 2025 Hearth"],
+    );
+    assert_eq!(learned("product").1, "product");
+}
+
+#[test]
+fn a_docs_page_keeps_its_body_and_code_and_not_its_navigation() {
+    check(
+        "docs",
+        &[
+            "Configuring retries",
+            "Fetchkit retries a request that failed",
+            "client = Client(retry=Retry(attempts=5, max_wait=10.0))",
+            "Retry(attempts=3, methods={\"GET\", \"HEAD\", \"PUT\"})",
+            "A retried request is sent with the same headers",
+        ],
+        &[
+            "Installation",
+            "Proxies",
+            "Edit this page",
+            "Was this page helpful",
+            "On this page",
+            "Built with Sphinx",
+        ],
+    );
+}
