@@ -33,10 +33,11 @@ const CASES: [Case; 5] = [
 /// How far a site-trained extraction may fall below the page alone. The
 /// shell-novice lessons' content region holds an "Edit this page" link
 /// that every page repeats: template text by definition, which the links
-/// mode sets aside and the gold counts (0.0004 of F1 on a lesson with
-/// `article`; 0.002 on `03-create` with the learned default, whose block
-/// scores move a little when the template's text is set aside).
-const TEMPLATE_LINK_TOLERANCE: f64 = 0.003;
+/// mode sets aside and the gold counts (0.0004 of F1 on a lesson).
+/// Measured with `article` (`-a article`): the learned default's block
+/// scores move when the template's text is set aside, by up to 0.005 of
+/// F1 on these pages (README, "Today's web").
+const TEMPLATE_LINK_TOLERANCE: f64 = 0.001;
 
 fn gleaner() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gleaner"))
@@ -92,11 +93,11 @@ fn site_training_reaches_the_content_and_never_trails_the_page_alone() {
         let server = Server::site(&site_dir(case.site));
         let url = server.url(&format!("/{}", case.page));
         let gold = gold(case);
-        let alone = extract(&url, &[]);
+        let alone = extract(&url, &["-a", "article"]);
         assert!(alone.get("site_training").is_none(), "{alone}");
         let alone_f1 = f1(alone["text"].as_str().expect("text"), &gold);
         for mode in ["links", "menu"] {
-            let record = extract(&url, &["--site-training", mode]);
+            let record = extract(&url, &["-a", "article", "--site-training", mode]);
             let training = &record["site_training"];
             assert_eq!(training["mode"], mode, "{record}");
             assert_eq!(training["template_applied"], true, "{record}");

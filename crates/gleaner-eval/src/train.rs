@@ -77,6 +77,16 @@ impl Sample {
         self.labels.len()
     }
 
+    /// What the page's fold is drawn from: its domain, or its id when
+    /// the dataset gives no URL (every page then a domain of its own).
+    pub fn fold_key(&self) -> &str {
+        if self.domain.is_empty() {
+            &self.id
+        } else {
+            &self.domain
+        }
+    }
+
     /// Is the page without blocks?
     pub fn is_empty(&self) -> bool {
         self.labels.is_empty()
@@ -248,7 +258,7 @@ fn stacked_types(
         samples.iter().map(|s| probabilities(all.as_ref(), &s.page)).collect();
     if all.is_some() {
         for k in 0..options.folds {
-            let fold = |i: usize| domain_fold(&samples[i].domain, options.folds) == k;
+            let fold = |i: usize| domain_fold(samples[i].fold_key(), options.folds) == k;
             let forest =
                 train_page_types(samples, &|i| use_page(i) && !fold(i), &options.page_types)?;
             for (i, s) in samples.iter().enumerate() {
@@ -357,7 +367,7 @@ pub struct HeldOut {
 pub fn fold_of(sample: &Sample, typed: &[bool], folds: u32) -> u32 {
     let one = typed.len() == 1;
     if one || typed.get(sample.dataset).copied().unwrap_or(false) {
-        domain_fold(&sample.domain, folds)
+        domain_fold(sample.fold_key(), folds)
     } else {
         folds + sample.dataset as u32
     }
