@@ -258,7 +258,7 @@ fn stacked_types(
         samples.iter().map(|s| probabilities(all.as_ref(), &s.page)).collect();
     if all.is_some() {
         for k in 0..options.folds {
-            let fold = |i: usize| domain_fold(samples[i].fold_key(), options.folds) == k;
+            let fold = |i: usize| domain_fold(&samples[i].domain, options.folds) == k;
             let forest =
                 train_page_types(samples, &|i| use_page(i) && !fold(i), &options.page_types)?;
             for (i, s) in samples.iter().enumerate() {
@@ -365,9 +365,11 @@ pub struct HeldOut {
 /// page types or when there is one dataset; a fold of its own for each
 /// other dataset (folds by dataset).
 pub fn fold_of(sample: &Sample, typed: &[bool], folds: u32) -> u32 {
-    let one = typed.len() == 1;
-    if one || typed.get(sample.dataset).copied().unwrap_or(false) {
+    if typed.len() == 1 {
+        // One dataset: by domain, or by page when it gives no URLs.
         domain_fold(sample.fold_key(), folds)
+    } else if typed.get(sample.dataset).copied().unwrap_or(false) {
+        domain_fold(&sample.domain, folds)
     } else {
         folds + sample.dataset as u32
     }
