@@ -220,6 +220,10 @@ impl Complete {
     /// function of its own.
     #[inline(never)]
     fn add_block<const N: usize, const W: usize>(&self, columns: &[[f32; W]], sums: &mut [f32]) {
+        // Every `expect` below converts a slice cut to exactly N (or
+        // LANES) elements by `[..N]` into an array of that length: the
+        // conversion cannot fail (the cut itself is in bounds because the
+        // loops stop at `len / N` and `len / LANES`). No input reaches it.
         for t in 0..self.splits.len() / N {
             let splits: &[Split; N] = self.splits[t * N..][..N].try_into().expect("N splits");
             let leaves: &[f32; N] = self.leaves[t * N..][..N].try_into().expect("N leaves");
