@@ -591,22 +591,12 @@ impl Document {
             chars >= RENDERED_MIN_CHARS && chars >= visible.saturating_mul(RENDERED_GAIN)
         };
         // Hidden elements shown.
-        self.visibility.honour_hidden = false;
-        let (stats, long_texts) = stats::compute(
-            &mut self.nodes,
-            &self.names,
-            &self.text,
-            &self.attrs,
-            None,
-            self.visibility,
-        );
-        self.stats = stats;
-        self.long_texts = long_texts;
+        self = self.with_hidden_honoured(false);
         if enough(self.stats(self.root()).chars) {
             return Ok(self);
         }
         if noscript_bytes(self.source.text()) < RENDERED_MIN_CHARS as usize {
-            return Ok(self.with_hidden_honoured());
+            return Ok(self.with_hidden_honoured(true));
         }
         // `<noscript>` read as markup, from the same decoded text.
         let feed =
@@ -624,16 +614,17 @@ impl Document {
             }
             Ok(again) => {
                 self.deadline = again.deadline;
-                Ok(self.with_hidden_honoured())
+                Ok(self.with_hidden_honoured(true))
             }
             Err(e) => Err(e),
         }
     }
 
-    /// The statistics with hidden elements hidden again (the first
-    /// reading of [`Document::rendered_fallback`]).
-    fn with_hidden_honoured(mut self) -> Document {
-        self.visibility.honour_hidden = true;
+    /// The statistics recomputed with hidden elements hidden (`true`, the
+    /// first reading) or shown (`false`), for
+    /// [`Document::rendered_fallback`].
+    fn with_hidden_honoured(mut self, honour: bool) -> Document {
+        self.visibility.honour_hidden = honour;
         let (stats, long_texts) = stats::compute(
             &mut self.nodes,
             &self.names,
