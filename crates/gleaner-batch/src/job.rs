@@ -556,6 +556,7 @@ impl Job {
     /// Extracts `doc` and fills in the record's text, title and checks.
     fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
         let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
+        let meta = Metadata::extract(doc);
         let (mut selection, page_type, type_probabilities) = match aside {
             Aside::Model(m) => (
                 Templated::new(&*self.extractor, Arc::clone(m))
@@ -570,7 +571,7 @@ impl Job {
                 None,
             ),
             Aside::Nothing => {
-                let typed = self.extractor.extract_typed(doc);
+                let typed = self.extractor.extract_typed_with(doc, &meta);
                 (typed.selection, typed.page_type, typed.type_probabilities)
             }
         };
@@ -607,7 +608,6 @@ impl Job {
         } else {
             None
         };
-        let meta = Metadata::extract(doc);
         record.title = meta.title.clone();
         record.url = doc.url().map(str::to_string);
         record.encoding = Some(doc.encoding().name().to_string());

@@ -49,6 +49,7 @@ pub use self::ttr::{Ttr, TtrConfig, TtrMethod};
 pub use self::vce::{Vce, VceConfig};
 use crate::document::Document;
 use crate::error::{Error, Result};
+use crate::metadata::Metadata;
 use crate::selection::Selection;
 
 /// A main-content extractor.
@@ -60,6 +61,13 @@ pub trait Extractor: Send + Sync + fmt::Debug {
     /// apart ([`learned`]), the page's type and its probability.
     fn extract_typed(&self, doc: &Document) -> Extraction {
         Extraction { selection: self.extract(doc), page_type: None, type_probabilities: None }
+    }
+
+    /// [`Extractor::extract_typed`] for a caller that has already read the
+    /// page's metadata, which an extractor reading it too may reuse.
+    fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        let _ = metadata;
+        self.extract_typed(doc)
     }
 }
 
@@ -83,6 +91,9 @@ impl<E: Extractor + ?Sized> Extractor for Box<E> {
     fn extract_typed(&self, doc: &Document) -> Extraction {
         (**self).extract_typed(doc)
     }
+    fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        (**self).extract_typed_with(doc, metadata)
+    }
 }
 
 impl<E: Extractor + ?Sized> Extractor for &E {
@@ -92,6 +103,9 @@ impl<E: Extractor + ?Sized> Extractor for &E {
 
     fn extract_typed(&self, doc: &Document) -> Extraction {
         (**self).extract_typed(doc)
+    }
+    fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        (**self).extract_typed_with(doc, metadata)
     }
 }
 

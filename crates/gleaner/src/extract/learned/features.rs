@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
 use markup5ever::local_name;
 
@@ -252,6 +253,18 @@ fn block_names(set: FeatureSet) -> Vec<String> {
     n
 }
 
+/// How many per-block columns come before the page's: the length of
+/// [`block_names`], counted once.
+fn block_width(set: FeatureSet) -> usize {
+    static WITHOUT_SEEDS: OnceLock<usize> = OnceLock::new();
+    let base = *WITHOUT_SEEDS.get_or_init(|| block_names(FeatureSet { seeds: false }).len());
+    if set.seeds {
+        base + SEED_SIGNALS.len()
+    } else {
+        base
+    }
+}
+
 /// Every column name of a row, in order.
 pub fn feature_names(set: FeatureSet) -> Vec<String> {
     let mut n = block_names(set);
@@ -442,8 +455,8 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     // show instead: the model reads the page's own claim.
     let title = metadata.stated_title.as_deref().or(metadata.title.as_deref());
     let title_words = word_hashes([title.unwrap_or("")]);
-    let names = block_names(set);
-    let width = names.len() + page.values.len();
+    let block_width = block_width(set);
+    let width = block_width + page.values.len();
     let n = blocks.len();
     let mut values = Vec::with_capacity(n * width);
     let total_chars: u32 = blocks.blocks.iter().map(|b| b.chars).sum::<u32>().max(1);
@@ -454,6 +467,10 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     let container = explanation.container;
     let inline_cues: Vec<Cue> = INLINE_CUES.iter().filter_map(|c| cue(c)).collect();
     let mut chars_before = 0u32;
+    // Blocks of one parent share its children's shapes: read once.
+    let mut sibling_shapes: HashMap<NodeId, ChildShapes> = HashMap::new();
+    let mut word_buf = Vec::new();
+    let log_chars: Vec<f32> = blocks.blocks.iter().map(|b| log1p(b.chars as f32)).collect();
     for i in 0..n {
         let b = &blocks.blocks[i];
         let t = &texts[i];
@@ -481,7 +498,11 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
             if b.chars > MAX_TITLE_CHARS {
                 0.0
             } else {
-                word_overlap(blocks.texts(i).iter().map(|&t| doc.text(t)), &title_words)
+                word_overlap(
+                    blocks.texts(i).iter().map(|&t| doc.text(t)),
+                    &title_words,
+                    &mut word_buf,
+                )
             },
         ]);
         values.extend(PHRASES.iter().map(|&p| flag(t.phrases.contains(p))));
@@ -496,18 +517,9 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
         let parent_stats = parent.map(|p| doc.stats(p)).unwrap_or_default();
         let (siblings, same) = match parent {
             Some(p) => {
+                let children = sibling_shapes.entry(p).or_insert_with(|| children_shapes(doc, p));
                 let mine = shape_of_element(doc, b.owner);
-                let mut all = 0u32;
-                let mut same = 0u32;
-                for c in doc.children(p) {
-                    if doc.element(c).is_some() {
-                        all += 1;
-                        if shape_of_element(doc, c) == mine {
-                            same += 1;
-                        }
-                    }
-                }
-                (all, same)
+                (children.elements, children.counts.get(&mine).copied().unwrap_or(0))
             }
             None => (0, 0),
         };
@@ -525,8 +537,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
         let hi = (i + 4).min(n);
         let span = (hi - lo) as f32;
         let window_ld = blocks.blocks[lo..hi].iter().map(Block::link_density).sum::<f32>() / span;
-        let window_chars =
-            blocks.blocks[lo..hi].iter().map(|b| log1p(b.chars as f32)).sum::<f32>() / span;
+        let window_chars = log_chars[lo..hi].iter().sum::<f32>() / span;
         let window_sentences = texts[lo..hi].iter().map(|t| t.sentences as f32).sum::<f32>() / span;
         values.extend([
             f32::from(b.depth),
@@ -591,10 +602,28 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
         for s in &seeds {
             values.push(selected_share(doc, &blocks, i, b, s));
         }
-        debug_assert_eq!(values.len() - start, names.len());
+        debug_assert_eq!(values.len() - start, block_width);
         values.extend_from_slice(&page.values);
     }
     PageRows { blocks, width, values, article: explanation.selection, page: page.values }
+}
+
+/// The element children of a parent: how many, and how many of each
+/// shape ([`shape_of_element`]).
+struct ChildShapes {
+    elements: u32,
+    counts: HashMap<u64, u32>,
+}
+
+fn children_shapes(doc: &Document, parent: NodeId) -> ChildShapes {
+    let mut out = ChildShapes { elements: 0, counts: HashMap::new() };
+    for c in doc.children(parent) {
+        if doc.element(c).is_some() {
+            out.elements += 1;
+            *out.counts.entry(shape_of_element(doc, c)).or_default() += 1;
+        }
+    }
+    out
 }
 
 /// An element's tag and class, for same-shaped siblings.

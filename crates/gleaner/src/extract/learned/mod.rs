@@ -329,7 +329,11 @@ impl Extractor for Learned {
     }
 
     fn extract_typed(&self, doc: &Document) -> super::Extraction {
-        let d = self.decide(doc);
+        self.extract_typed_with(doc, &Metadata::extract(doc))
+    }
+
+    fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> super::Extraction {
+        let d = self.decide_with(doc, metadata);
         super::Extraction {
             selection: d.selection,
             page_type: Some((d.page_type, d.confidence)),

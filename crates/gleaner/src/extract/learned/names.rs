@@ -19,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind};
 use markup5ever::local_name;
 
 use crate::document::ElementRef;
@@ -126,8 +126,15 @@ impl Cues {
 
     /// The cues of the set, ascending.
     pub fn iter(self) -> impl Iterator<Item = Cue> {
-        let bits = self.0;
-        (0..CUES).filter(move |&c| bits & (1 << c) != 0)
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let c = bits.trailing_zeros() as Cue;
+            bits &= bits - 1;
+            Some(c)
+        })
     }
 
     /// The union.
@@ -150,12 +157,34 @@ pub fn cue(name: &str) -> Option<Cue> {
     cue_names().position(|n| n == name)
 }
 
-fn tag_cue(name: &str) -> Cue {
-    NAME_CUES.len() + TAG_CUES.iter().position(|&n| n == name).unwrap_or(0)
+/// The position of `name` in `names`, at compile time (an unknown name
+/// stops the build).
+const fn position(names: &[&str], name: &str) -> usize {
+    let mut i = 0;
+    while i < names.len() {
+        let (a, b) = (names[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a cue name")
 }
 
-fn markup_cue(name: &str) -> Cue {
-    NAME_CUES.len() + TAG_CUES.len() + MARKUP_CUES.iter().position(|&n| n == name).unwrap_or(0)
+/// The cue of a tag cue's name (evaluated at compile time: `const { tag_cue(..) }`).
+const fn tag_cue(name: &str) -> Cue {
+    NAME_CUES.len() + position(TAG_CUES, name)
+}
+
+/// The cue of a role's or microdata's cue name (at compile time).
+const fn markup_cue(name: &str) -> Cue {
+    NAME_CUES.len() + TAG_CUES.len() + position(MARKUP_CUES, name)
 }
 
 /// The words of [`NAME_CUES`] in one automaton, each with its cue and fit.
@@ -176,7 +205,12 @@ fn name_matcher() -> Option<&'static NameMatcher> {
                     words.push((cue, fit, word.len()));
                 }
             }
-            AhoCorasick::new(&patterns).ok().map(|automaton| NameMatcher { automaton, words })
+            // A DFA: built once, the fastest to run over every element.
+            AhoCorasickBuilder::new()
+                .kind(Some(AhoCorasickKind::DFA))
+                .build(&patterns)
+                .ok()
+                .map(|automaton| NameMatcher { automaton, words })
         })
         .as_ref()
 }
@@ -209,48 +243,56 @@ fn name_cues(names: &str, cues: &mut Cues) {
 pub fn element_cues(e: &ElementRef<'_>) -> Cues {
     let mut cues = Cues::default();
     let tag = match *e.name() {
-        local_name!("nav") | local_name!("menu") => Some("tag_nav"),
-        local_name!("header") => Some("tag_header"),
-        local_name!("footer") => Some("tag_footer"),
-        local_name!("aside") => Some("tag_aside"),
-        local_name!("form") | local_name!("input") | local_name!("textarea") => Some("tag_form"),
-        local_name!("main") => Some("tag_main"),
-        local_name!("article") => Some("tag_article"),
-        local_name!("section") => Some("tag_section"),
+        local_name!("nav") | local_name!("menu") => Some(const { tag_cue("tag_nav") }),
+        local_name!("header") => Some(const { tag_cue("tag_header") }),
+        local_name!("footer") => Some(const { tag_cue("tag_footer") }),
+        local_name!("aside") => Some(const { tag_cue("tag_aside") }),
+        local_name!("form") | local_name!("input") | local_name!("textarea") => {
+            Some(const { tag_cue("tag_form") })
+        }
+        local_name!("main") => Some(const { tag_cue("tag_main") }),
+        local_name!("article") => Some(const { tag_cue("tag_article") }),
+        local_name!("section") => Some(const { tag_cue("tag_section") }),
         local_name!("table") | local_name!("tr") | local_name!("td") | local_name!("th") => {
-            Some("tag_table")
+            Some(const { tag_cue("tag_table") })
         }
-        local_name!("ul") | local_name!("ol") => Some("tag_list"),
-        local_name!("li") => Some("tag_li"),
+        local_name!("ul") | local_name!("ol") => Some(const { tag_cue("tag_list") }),
+        local_name!("li") => Some(const { tag_cue("tag_li") }),
         local_name!("figure") | local_name!("figcaption") | local_name!("picture") => {
-            Some("tag_figure")
+            Some(const { tag_cue("tag_figure") })
         }
-        local_name!("blockquote") | local_name!("q") => Some("tag_blockquote"),
-        local_name!("a") => Some("tag_a"),
-        local_name!("button") => Some("tag_button"),
-        local_name!("label") | local_name!("legend") => Some("tag_label"),
-        local_name!("dialog") => Some("tag_dialog"),
-        local_name!("details") | local_name!("summary") => Some("tag_details"),
+        local_name!("blockquote") | local_name!("q") => Some(const { tag_cue("tag_blockquote") }),
+        local_name!("a") => Some(const { tag_cue("tag_a") }),
+        local_name!("button") => Some(const { tag_cue("tag_button") }),
+        local_name!("label") | local_name!("legend") => Some(const { tag_cue("tag_label") }),
+        local_name!("dialog") => Some(const { tag_cue("tag_dialog") }),
+        local_name!("details") | local_name!("summary") => Some(const { tag_cue("tag_details") }),
         local_name!("h1")
         | local_name!("h2")
         | local_name!("h3")
         | local_name!("h4")
         | local_name!("h5")
-        | local_name!("h6") => Some("tag_heading"),
-        local_name!("time") => Some("tag_time"),
-        local_name!("address") => Some("tag_address"),
+        | local_name!("h6") => Some(const { tag_cue("tag_heading") }),
+        local_name!("time") => Some(const { tag_cue("tag_time") }),
+        local_name!("address") => Some(const { tag_cue("tag_address") }),
         local_name!("pre") | local_name!("code") | local_name!("kbd") | local_name!("samp") => {
-            Some("tag_code")
+            Some(const { tag_cue("tag_code") })
         }
-        local_name!("strong") | local_name!("b") | local_name!("em") => Some("tag_strong"),
-        local_name!("dl") | local_name!("dt") | local_name!("dd") => Some("tag_dl"),
-        local_name!("select") | local_name!("option") => Some("tag_select"),
-        local_name!("small") | local_name!("sub") | local_name!("sup") => Some("tag_small"),
-        local_name!("cite") => Some("tag_cite"),
+        local_name!("strong") | local_name!("b") | local_name!("em") => {
+            Some(const { tag_cue("tag_strong") })
+        }
+        local_name!("dl") | local_name!("dt") | local_name!("dd") => {
+            Some(const { tag_cue("tag_dl") })
+        }
+        local_name!("select") | local_name!("option") => Some(const { tag_cue("tag_select") }),
+        local_name!("small") | local_name!("sub") | local_name!("sup") => {
+            Some(const { tag_cue("tag_small") })
+        }
+        local_name!("cite") => Some(const { tag_cue("tag_cite") }),
         _ => None,
     };
     if let Some(t) = tag {
-        cues.insert(tag_cue(t));
+        cues.insert(t);
     }
     let [role, itemprop, itemtype, id, class] = e.attrs_named([
         &local_name!("role"),
@@ -262,33 +304,37 @@ pub fn element_cues(e: &ElementRef<'_>) -> Cues {
     if let Some(role) = role {
         let role = role.trim().to_ascii_lowercase();
         let cue = match role.as_str() {
-            "navigation" | "menu" | "menubar" | "tablist" => Some("role_navigation"),
-            "banner" => Some("role_banner"),
-            "contentinfo" => Some("role_contentinfo"),
-            "complementary" => Some("role_complementary"),
-            "main" => Some("role_main"),
-            "article" => Some("role_article"),
-            "dialog" | "alertdialog" | "alert" => Some("role_dialog"),
-            "search" => Some("role_search"),
+            "navigation" | "menu" | "menubar" | "tablist" => {
+                Some(const { markup_cue("role_navigation") })
+            }
+            "banner" => Some(const { markup_cue("role_banner") }),
+            "contentinfo" => Some(const { markup_cue("role_contentinfo") }),
+            "complementary" => Some(const { markup_cue("role_complementary") }),
+            "main" => Some(const { markup_cue("role_main") }),
+            "article" => Some(const { markup_cue("role_article") }),
+            "dialog" | "alertdialog" | "alert" => Some(const { markup_cue("role_dialog") }),
+            "search" => Some(const { markup_cue("role_search") }),
             _ => None,
         };
         if let Some(c) = cue {
-            cues.insert(markup_cue(c));
+            cues.insert(c);
         }
     }
     if let Some(prop) = itemprop {
         for p in prop.split_ascii_whitespace() {
             let cue = match p {
                 "articleBody" | "text" | "reviewBody" | "description" | "mainEntityOfPage" => {
-                    Some("prop_body")
+                    Some(const { markup_cue("prop_body") })
                 }
-                "name" | "headline" => Some("prop_name"),
-                "author" | "creator" => Some("prop_author"),
-                "datePublished" | "dateModified" | "dateCreated" => Some("prop_date"),
+                "name" | "headline" => Some(const { markup_cue("prop_name") }),
+                "author" | "creator" => Some(const { markup_cue("prop_author") }),
+                "datePublished" | "dateModified" | "dateCreated" => {
+                    Some(const { markup_cue("prop_date") })
+                }
                 _ => None,
             };
             if let Some(c) = cue {
-                cues.insert(markup_cue(c));
+                cues.insert(c);
             }
         }
     }
@@ -296,20 +342,22 @@ pub fn element_cues(e: &ElementRef<'_>) -> Cues {
         let t = t.rsplit('/').next().unwrap_or("");
         let cue = match t {
             "Article" | "NewsArticle" | "BlogPosting" | "TechArticle" | "Report" => {
-                Some("type_article")
+                Some(const { markup_cue("type_article") })
             }
-            "Comment" | "Answer" | "Question" | "DiscussionForumPosting" => Some("type_comment"),
-            "Product" | "IndividualProduct" => Some("type_product"),
-            "Review" | "AggregateRating" => Some("type_review"),
-            "Offer" | "AggregateOffer" => Some("type_offer"),
-            "Person" | "Organization" => Some("type_person"),
+            "Comment" | "Answer" | "Question" | "DiscussionForumPosting" => {
+                Some(const { markup_cue("type_comment") })
+            }
+            "Product" | "IndividualProduct" => Some(const { markup_cue("type_product") }),
+            "Review" | "AggregateRating" => Some(const { markup_cue("type_review") }),
+            "Offer" | "AggregateOffer" => Some(const { markup_cue("type_offer") }),
+            "Person" | "Organization" => Some(const { markup_cue("type_person") }),
             "ItemList" | "ListItem" | "BreadcrumbList" | "SiteNavigationElement" => {
-                Some("type_list")
+                Some(const { markup_cue("type_list") })
             }
             _ => None,
         };
         if let Some(c) = cue {
-            cues.insert(markup_cue(c));
+            cues.insert(c);
         }
     }
     if id.is_some() || class.is_some() {
