@@ -201,6 +201,9 @@ pub(super) fn removals(
         }
     }
     for rule in [RemovalRule::Hidden, RemovalRule::ReadsAsCode, RemovalRule::LinkQuota] {
+        if !rules.iter().any(|(_, r)| *r == rule) {
+            continue;
+        }
         let mut kept = considered.clone();
         rules.iter().filter(|(_, r)| *r == rule).for_each(|&(id, _)| kept.set(id, false));
         for (node, words) in removed_blocks(doc, &trace.chosen, &considered, &kept) {
@@ -210,7 +213,7 @@ pub(super) fn removals(
     // Passes 9 and 10: what each removed from the selection before it.
     let mut before = trace.selected.as_ref();
     for (rule, after) in &trace.steps {
-        if let Some(before) = before {
+        if let Some(before) = before.filter(|b| *b != after) {
             for (node, words) in removed_blocks(doc, &trace.chosen, before, after) {
                 out.push(Removal { node, rule: *rule, words });
             }
@@ -257,12 +260,16 @@ fn removed_blocks(
     before: &Selection,
     after: &Selection,
 ) -> Vec<(NodeId, u32)> {
-    // Prefix counts of selected and of removed text nodes, so that "all of
-    // this subtree's selected text went" is one comparison.
-    let mut was = Vec::with_capacity(doc.len() + 1);
-    let mut gone = Vec::with_capacity(doc.len() + 1);
+    // Prefix counts of selected and of removed text nodes over the span
+    // the roots cover (offset `lo`), so that "all of this subtree's
+    // selected text went" is one comparison.
+    let lo = chosen.iter().map(|r| r.index()).min().unwrap_or(0);
+    let hi = chosen.iter().map(|&r| doc.subtree_end(r).index()).max().unwrap_or(0).max(lo);
+    let mut was = Vec::with_capacity(hi - lo + 1);
+    let mut gone = Vec::with_capacity(hi - lo + 1);
     let (mut w, mut g) = (0u32, 0u32);
-    for id in doc.ids() {
+    for i in lo..hi {
+        let id = NodeId(i as u32);
         was.push(w);
         gone.push(g);
         if doc.is_text(id) && before.contains(id) {
@@ -275,8 +282,9 @@ fn removed_blocks(
     was.push(w);
     gone.push(g);
     let count = |v: &[u32], id: NodeId| {
-        let end = doc.subtree_end(id).index();
-        v.get(end).copied().unwrap_or(0) - v.get(id.index()).copied().unwrap_or(0)
+        let end = doc.subtree_end(id).index().saturating_sub(lo);
+        v.get(end).copied().unwrap_or(0)
+            - v.get(id.index().saturating_sub(lo)).copied().unwrap_or(0)
     };
     let mut out = Vec::new();
     for &root in chosen {

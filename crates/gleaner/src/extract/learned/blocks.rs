@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::names::{element_cues, Cues, CUES};
+use super::names::{element_cues_with, Cues, CUES};
 use crate::document::{Document, NodeFlags, NodeId};
 
 /// A distance that says "no such ancestor".
@@ -96,6 +96,7 @@ impl Blocks {
         let mut current: Option<NodeId> = None;
         let mut owners: Vec<usize> = vec![0];
         let mut owner_ids: Vec<NodeId> = vec![root];
+        let mut names = String::new();
         for id in doc.ids().skip(1) {
             while open.len() > 1 && open.last().is_some_and(|o| id.0 >= o.end) {
                 if open.pop().is_some_and(|o| o.block) {
@@ -107,7 +108,7 @@ impl Blocks {
             if let Some(e) = doc.element(id) {
                 let block = doc.flags(id).contains(NodeFlags::BLOCK);
                 let depth = parent.depth.saturating_add(1);
-                let cues = element_cues(&e);
+                let cues = element_cues_with(&e, &mut names);
                 let mut near = parent.near;
                 let capped = depth.min(u16::from(NONE - 1)) as u8;
                 for c in cues.iter() {

@@ -21,11 +21,11 @@
 //! - **page** — the page's facts (`page`): URL, declared types,
 //!   structure.
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use markup5ever::local_name;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::blocks::{Block, Blocks, FAR};
 use super::names::{cue, cue_names, Cue};
@@ -324,7 +324,7 @@ fn selected_share(
 
 /// A block's shape: its owner's tag and class and its parent's.
 fn shape(doc: &Document, owner: NodeId) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     let mut node = Some(owner);
     for _ in 0..2 {
         let Some(n) = node else { break };
@@ -338,7 +338,7 @@ fn shape(doc: &Document, owner: NodeId) -> u64 {
 }
 
 fn repetition(doc: &Document, blocks: &Blocks, shapes: &[u64]) -> Repetition {
-    let mut count: HashMap<u64, (u32, u32)> = HashMap::new();
+    let mut count: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
     for (b, &s) in blocks.blocks.iter().zip(shapes) {
         let e = count.entry(s).or_default();
         e.0 += 1;
@@ -468,7 +468,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     let inline_cues: Vec<Cue> = INLINE_CUES.iter().filter_map(|c| cue(c)).collect();
     let mut chars_before = 0u32;
     // Blocks of one parent share its children's shapes: read once.
-    let mut sibling_shapes: HashMap<NodeId, ChildShapes> = HashMap::new();
+    let mut sibling_shapes: FxHashMap<NodeId, ChildShapes> = FxHashMap::default();
     let mut word_buf = Vec::new();
     let log_chars: Vec<f32> = blocks.blocks.iter().map(|b| log1p(b.chars as f32)).collect();
     for i in 0..n {
@@ -612,11 +612,11 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
 /// shape ([`shape_of_element`]).
 struct ChildShapes {
     elements: u32,
-    counts: HashMap<u64, u32>,
+    counts: FxHashMap<u64, u32>,
 }
 
 fn children_shapes(doc: &Document, parent: NodeId) -> ChildShapes {
-    let mut out = ChildShapes { elements: 0, counts: HashMap::new() };
+    let mut out = ChildShapes { elements: 0, counts: FxHashMap::default() };
     for c in doc.children(parent) {
         if doc.element(c).is_some() {
             out.elements += 1;
@@ -628,7 +628,7 @@ fn children_shapes(doc: &Document, parent: NodeId) -> ChildShapes {
 
 /// An element's tag and class, for same-shaped siblings.
 fn shape_of_element(doc: &Document, id: NodeId) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     if let Some(e) = doc.element(id) {
         e.name().hash(&mut h);
         e.attr("class").unwrap_or("").hash(&mut h);

@@ -241,6 +241,12 @@ fn name_cues(names: &str, cues: &mut Cues) {
 /// Every cue an element gives: its tag's, its role's and microdata's, and
 /// its `id` and `class` words'.
 pub fn element_cues(e: &ElementRef<'_>) -> Cues {
+    element_cues_with(e, &mut String::new())
+}
+
+/// [`element_cues`] with a buffer for the names that the caller reuses
+/// from element to element.
+pub fn element_cues_with(e: &ElementRef<'_>, names: &mut String) -> Cues {
     let mut cues = Cues::default();
     let tag = match *e.name() {
         local_name!("nav") | local_name!("menu") => Some(const { tag_cue("tag_nav") }),
@@ -361,14 +367,13 @@ pub fn element_cues(e: &ElementRef<'_>) -> Cues {
         }
     }
     if id.is_some() || class.is_some() {
-        let mut names =
-            String::with_capacity(id.map_or(0, str::len) + class.map_or(0, str::len) + 1);
+        names.clear();
         for v in [id, class].into_iter().flatten() {
             names.push_str(v);
             names.push(' ');
         }
         names.make_ascii_lowercase();
-        name_cues(&names, &mut cues);
+        name_cues(names, &mut cues);
     }
     cues
 }
