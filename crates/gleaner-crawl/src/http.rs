@@ -592,7 +592,7 @@ impl HttpSource {
                 Ok(()) => {}
             }
             clock.start();
-            match self.run(self.request(client, &current, ROBOTS_MAX_BYTES, false), &clock) {
+            match self.run(self.request(client, &current, ROBOTS_MAX_BYTES, Body::Robots), &clock) {
                 Ok(Hop::Page(page)) => {
                     let agent = self.options.robots_agent();
                     break texting_robots::Robot::new(agent, &page.body)
@@ -640,17 +640,19 @@ impl HttpSource {
         }
     }
 
-    /// One GET, no redirect followed. `pages` asks for the HTML checks
-    /// and the byte cap as an error; otherwise (`robots.txt`) the body is
-    /// cut at the cap. The body is decoded as its `Content-Encoding` says,
-    /// the bytes as sent kept beside it.
+    /// One GET, no redirect followed. A [`Body::Page`] gets the HTML
+    /// checks; a page or a [`Body::Resource`] past the byte cap is an
+    /// error, while `robots.txt` is cut at the cap. The body is decoded as
+    /// its `Content-Encoding` says, the bytes as sent kept beside it.
     async fn request(
         &self,
         client: &reqwest::Client,
         url: &Url,
         max_bytes: u64,
-        pages: bool,
+        kind: Body,
     ) -> Result<Hop, CrawlError> {
+        let pages = kind == Body::Page;
+        let capped = kind != Body::Robots;
         let timeout = self.options.timeout;
         let mut response = client
             .get(url.clone())
@@ -687,7 +689,7 @@ impl HttpSource {
         let (content_type, charset) =
             header("content-type").map(parse_content_type).unwrap_or_default();
         let declared_html = if pages { check_type(content_type.as_deref())? } else { true };
-        if pages && response.content_length().is_some_and(|n| n > max_bytes) {
+        if capped && response.content_length().is_some_and(|n| n > max_bytes) {
             return Err(CrawlError::TooLarge { limit: max_bytes });
         }
         let cap = usize::try_from(max_bytes).unwrap_or(usize::MAX);
@@ -695,7 +697,7 @@ impl HttpSource {
         while let Some(chunk) = response.chunk().await.map_err(|e| network(&e, url, timeout))? {
             let room = cap.saturating_sub(body.len());
             if chunk.len() > room {
-                if pages {
+                if capped {
                     return Err(CrawlError::TooLarge { limit: max_bytes });
                 }
                 body.extend_from_slice(&chunk[..room]);
@@ -705,7 +707,7 @@ impl HttpSource {
         }
         let codings = header("content-encoding").unwrap_or_default();
         let (body, encoded_body) = if is_encoded(codings) {
-            match decode(codings, &body, cap, !pages) {
+            match decode(codings, &body, cap, !capped) {
                 Ok(decoded) => (decoded, Some(body)),
                 Err(DecodeError::TooLarge) => {
                     return Err(CrawlError::TooLarge { limit: max_bytes })
@@ -737,12 +739,51 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600)
 }
 
+/// What a response is fetched as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    /// A page: HTML only, whole within the byte cap.
+    Page,
+    /// Any other file a crawl reads (a sitemap, a feed): any type, whole
+    /// within the byte cap.
+    Resource,
+    /// `robots.txt`: any type, cut at its cap.
+    Robots,
+}
+
 impl PageSource for HttpSource {
     fn fetch(&self, url: &Url) -> Result<Fetched, CrawlError> {
         self.fetch_within(url, None)
     }
 
     fn fetch_within(&self, url: &Url, deadline: Option<Instant>) -> Result<Fetched, CrawlError> {
+        self.fetch_as(url, deadline, Body::Page)
+    }
+}
+
+impl HttpSource {
+    /// Fetches a file that is not a page — a sitemap, a feed — as
+    /// [`PageSource::fetch_within`] fetches a page (robots rules, delays,
+    /// redirects, address policy, byte and time caps), whatever its
+    /// content type.
+    ///
+    /// # Errors
+    /// As [`PageSource::fetch_within`], except that a body that is not
+    /// HTML is no error.
+    pub fn fetch_resource(
+        &self,
+        url: &Url,
+        deadline: Option<Instant>,
+    ) -> Result<Fetched, CrawlError> {
+        self.fetch_as(url, deadline, Body::Resource)
+    }
+
+    fn fetch_as(
+        &self,
+        url: &Url,
+        deadline: Option<Instant>,
+        kind: Body,
+    ) -> Result<Fetched, CrawlError> {
         let mut clock = self.clock(deadline);
         if let Some((limit, error @ CrawlError::OutOfTime)) = clock.limit() {
             if Instant::now() >= limit {
@@ -766,7 +807,7 @@ impl PageSource for HttpSource {
             let client = self.admit(&current)?;
             self.wait_turn(&current, Some(&robots), &clock)?;
             clock.start();
-            match self.run(self.request(client, &current, self.options.max_bytes, true), &clock)? {
+            match self.run(self.request(client, &current, self.options.max_bytes, kind), &clock)? {
                 Hop::Page(mut page) => {
                     page.redirects = redirects;
                     return Ok(page);

@@ -30,6 +30,7 @@
 mod address;
 mod crawl;
 mod decode;
+pub mod discover;
 mod dir;
 mod http;
 mod links;
