@@ -40,6 +40,10 @@ pub enum Command {
     /// Crawl a site breadth-first from a page (or replay a crawl from a
     /// folder or a WARC file) and write the pages as WARC records.
     Crawl(CrawlArgs),
+    /// Find a site's pages without crawling it: its sitemaps (from
+    /// robots.txt or /sitemap.xml, indexes and gzip included) and feeds
+    /// (RSS, Atom, and those a page announces); one URL a line.
+    Links(LinksArgs),
     /// Extract the HTML pages of WARC archives, streamed and in parallel,
     /// into JSON Lines or a WARC of conversion records; resumable.
     Warc(WarcArgs),
@@ -1148,6 +1152,60 @@ pub struct CrawlArgs {
     /// member per record, when the name ends in `.gz`).
     #[arg(short, long, value_name = "FILE.warc.gz")]
     pub output: Option<PathBuf>,
+}
+
+/// Arguments of `links`.
+#[derive(Debug, Args)]
+pub struct LinksArgs {
+    /// The site (any page of it) for `--sitemap`; the feed, or a page that
+    /// announces feeds, for `--feed`.
+    pub url: String,
+
+    /// The URLs of the site's sitemaps: those `robots.txt` names, else
+    /// `/sitemap.xml`; sitemap indexes are followed, gzipped or not.
+    #[arg(long)]
+    pub sitemap: bool,
+
+    /// The item URLs of a feed (RSS or Atom): the URL itself, or the
+    /// feeds the page at the URL announces (`<link rel=alternate>`).
+    #[arg(long)]
+    pub feed: bool,
+
+    /// Keep only URLs matching this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    pub url_filter: Option<String>,
+
+    /// Keep URLs of other hosts too (by default only the URL's host).
+    #[arg(long)]
+    pub all_hosts: bool,
+
+    /// Most URLs printed.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_urls: usize,
+
+    /// Largest sitemap or feed in bytes, after content decoding.
+    #[arg(long, value_name = "N", default_value_t = 50 << 20)]
+    pub max_bytes: u64,
+
+    /// Longest time for one file's fetch, in seconds.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub timeout_secs: u64,
+
+    /// The whole discovery ends after this many seconds.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub max_time_secs: u64,
+
+    /// Least time between two requests to one host, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub delay_ms: u64,
+
+    /// The User-Agent header.
+    #[arg(long, value_name = "S", default_value = gleaner_crawl::DEFAULT_USER_AGENT)]
+    pub user_agent: String,
+
+    /// Which addresses may be fetched.
+    #[command(flatten)]
+    pub network: NetworkArgs,
 }
 
 /// The help heading of [`LimitArgs`].

@@ -10,6 +10,7 @@ mod fetch;
 mod flags;
 mod inspect_cmd;
 mod layout;
+mod links_cmd;
 mod template_cmd;
 mod train_cmd;
 mod warc_cmd;
@@ -200,6 +201,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Blocks(args) => blocks_cmd::run(args),
         Command::Template(command) => template_cmd::run(command),
         Command::Crawl(args) => crawl_cmd::run(args),
+        Command::Links(args) => links_cmd::run(args),
         Command::Warc(args) => warc_cmd::run(args),
         Command::Train(args) => train_cmd::run(args),
     }

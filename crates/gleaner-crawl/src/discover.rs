@@ -99,11 +99,7 @@ struct Found {
 /// element named in `text_of` and the `href` of every element named in
 /// `href_of` whose `rel` is `alternate` or absent, with the root
 /// element's local name.
-fn scan(
-    xml: &str,
-    text_of: &[&str],
-    href_of: &[&str],
-) -> Result<(String, Vec<Found>), String> {
+fn scan(xml: &str, text_of: &[&str], href_of: &[&str]) -> Result<(String, Vec<Found>), String> {
     let mut reader = Reader::from_str(xml);
     reader.config_mut().trim_text(true);
     let mut root = String::new();
@@ -137,7 +133,8 @@ fn scan(
                             _ => {}
                         }
                     }
-                    let alternate = rel.as_deref().is_none_or(|r| r.eq_ignore_ascii_case("alternate"));
+                    let alternate =
+                        rel.as_deref().is_none_or(|r| r.eq_ignore_ascii_case("alternate"));
                     if let (Some(href), true) = (href, alternate) {
                         out.push(Found { in_item: items > 0, value: href });
                     }
@@ -383,7 +380,7 @@ fn feeds(
             return;
         }
         None => {
-            let options = gleaner::ParseOptions::default().url(Some(first.url.to_string()));
+            let options = first.parse_options(&gleaner::ParseOptions::default());
             match gleaner::Document::parse(&first.body, &options) {
                 Ok(doc) => page_feeds(&doc, &first.url),
                 Err(e) => {
@@ -464,7 +461,8 @@ mod tests {
 
     #[test]
     fn junk_is_an_error_not_a_panic() {
-        for junk in [&b""[..], b"<html><body>no</body></html>", b"\x1f\x8b\x08junk", b"<urlset><url><loc>"]
+        for junk in
+            [&b""[..], b"<html><body>no</body></html>", b"\x1f\x8b\x08junk", b"<urlset><url><loc>"]
         {
             let got = parse_sitemap(junk, &base());
             assert!(!matches!(got, Ok(Sitemap::Urls(ref u)) if !u.is_empty()), "{got:?}");

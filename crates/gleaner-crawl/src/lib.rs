@@ -30,8 +30,8 @@
 mod address;
 mod crawl;
 mod decode;
-pub mod discover;
 mod dir;
+pub mod discover;
 mod http;
 mod links;
 mod sniff;

@@ -1,0 +1,168 @@
+//! `gleaner links` (issue 36) against a site served on 127.0.0.1 by each
+//! test (bounded; it stops when dropped): sitemaps named by robots.txt or
+//! found at /sitemap.xml, an index with a gzipped child, a loop and a
+//! missing child, feeds announced by a page, filters, and the address
+//! policy on every file.
+
+#[path = "../../gleaner-crawl/tests/server/mod.rs"]
+mod server;
+
+use std::io::Write;
+use std::process::Output;
+use std::sync::{Arc, OnceLock};
+
+use server::{Reply, Server};
+
+fn gleaner(args: &[&str]) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gleaner"));
+    cmd.args(args).output().expect("gleaner runs")
+}
+
+fn lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
+}
+
+fn urlset(origin: &str, paths: &[&str]) -> String {
+    let urls: String = paths
+        .iter()
+        .map(|p| {
+            let loc = if p.starts_with("http") { p.to_string() } else { format!("{origin}{p}") };
+            format!("<url><loc>{loc}</loc></url>")
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{urls}</urlset>"
+    )
+}
+
+/// A site whose robots.txt (when `robots`) names a sitemap index; without
+/// it, `/sitemap.xml` is a plain urlset.
+fn site(robots: bool) -> Server {
+    let origin: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let o = origin.clone();
+    let server = Server::start(move |target| {
+        let origin = o.get().map(String::as_str).unwrap_or("");
+        let xml = |body: String| Reply::typed("application/xml", body);
+        match target {
+            "/robots.txt" if robots => Reply::typed(
+                "text/plain",
+                format!(
+                    "User-agent: *\nDisallow: /private/\nSitemap: {origin}/sitemap_index.xml\n"
+                ),
+            ),
+            "/robots.txt" => Reply::status(404),
+            "/sitemap_index.xml" => xml(format!(
+                "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                 <sitemap><loc>{origin}/s1.xml.gz</loc></sitemap>\
+                 <sitemap><loc>{origin}/sitemap_index.xml</loc></sitemap>\
+                 <sitemap><loc>{origin}/missing.xml</loc></sitemap>\
+                 <sitemap><loc>http://127.0.0.1:1/elsewhere.xml</loc></sitemap>\
+                 <sitemap><loc>{origin}/s2.xml</loc></sitemap></sitemapindex>"
+            )),
+            "/s1.xml.gz" => Reply::typed(
+                "application/gzip",
+                gzip(urlset(origin, &["/a", "/b", "https://other.example/x"]).as_bytes()),
+            ),
+            "/s2.xml" => xml(urlset(origin, &["/c", "/a"])),
+            "/sitemap.xml" => xml(urlset(origin, &["/only"])),
+            "/" => Reply::html(
+                "<html><head><title>Home</title>\
+                 <link rel=alternate type=application/atom+xml href=/atom.xml>\
+                 <link rel=stylesheet href=/s.css></head>\
+                 <body><a href=/a>A</a> <a href=/b#top>B</a> <a href=https://other.example/>O</a>\
+                 </body></html>",
+            ),
+            "/atom.xml" => Reply::typed(
+                "application/atom+xml",
+                format!(
+                    "<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"{origin}/\"/>\
+                     <entry><title>One</title><link href=\"{origin}/e1\"/></entry>\
+                     <entry><title>Two</title><link rel=\"alternate\" href=\"/e2\"/></entry></feed>"
+                ),
+            ),
+            "/rss.xml" => Reply::typed(
+                "application/rss+xml",
+                "<rss version=\"2.0\"><channel><link>/</link>\
+                 <item><link>/r1</link></item><item><link>/r2</link></item></channel></rss>",
+            ),
+            _ => Reply::status(404),
+        }
+    });
+    origin.set(server.origin()).expect("set once");
+    server
+}
+
+fn links(server: &Server, url: &str, extra: &[&str]) -> Output {
+    let origin = server.origin();
+    let mut args = vec!["links", url, "--allow-private-origin", origin.as_str(), "--delay-ms", "0"];
+    args.extend_from_slice(extra);
+    gleaner(&args)
+}
+
+#[test]
+fn issue_36_sitemaps_from_robots_through_an_index_with_gzip_a_loop_and_a_missing_child() {
+    let server = site(true);
+    let out = links(&server, &server.url("/"), &["--sitemap"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(lines(&out), [server.url("/a"), server.url("/b"), server.url("/c")]);
+    let err = stderr(&out);
+    assert!(err.contains("missing.xml"), "{err}");
+    assert!(err.contains("elsewhere.xml") && err.contains("address policy"), "{err}");
+    // The index that lists itself is read once.
+    assert_eq!(server.count("/sitemap_index.xml"), 1);
+    // Other hosts with --all-hosts; a filter.
+    let all = links(&server, &server.url("/"), &["--sitemap", "--all-hosts"]);
+    assert!(lines(&all).contains(&"https://other.example/x".to_string()), "{}", stderr(&all));
+    let some = links(&server, &server.url("/"), &["--sitemap", "--url-filter", "/[bc]$"]);
+    assert_eq!(lines(&some), [server.url("/b"), server.url("/c")]);
+}
+
+#[test]
+fn issue_36_without_robots_the_sitemap_is_at_sitemap_xml() {
+    let server = site(false);
+    let out = links(&server, &server.url("/some/page"), &["--sitemap"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(lines(&out), [server.url("/only")]);
+}
+
+#[test]
+fn issue_36_feeds_announced_by_a_page_or_given_directly() {
+    let server = site(true);
+    let out = links(&server, &server.url("/"), &["--feed"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(lines(&out), [server.url("/e1"), server.url("/e2")]);
+    let rss = links(&server, &server.url("/rss.xml"), &["--feed"]);
+    assert_eq!(lines(&rss), [server.url("/r1"), server.url("/r2")], "{}", stderr(&rss));
+}
+
+#[test]
+fn issue_36_without_a_flag_the_page_s_own_links() {
+    let server = site(true);
+    let out = links(&server, &server.url("/"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(lines(&out), [server.url("/a"), server.url("/b")]);
+}
+
+#[test]
+fn issue_36_loopback_is_refused_unless_allowed() {
+    let server = site(true);
+    let out = gleaner(&["links", &server.url("/"), "--sitemap", "--delay-ms", "0"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(lines(&out).is_empty());
+    assert!(stderr(&out).contains("address policy"), "{}", stderr(&out));
+    assert_eq!(server.requests().len(), 0, "nothing was fetched");
+    let bad = gleaner(&["links", "http://example.org/", "--url-filter", "(unclosed"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("--url-filter"), "{}", stderr(&bad));
+}
