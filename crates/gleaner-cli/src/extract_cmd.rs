@@ -23,6 +23,21 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     };
     let (urls, files): (Vec<_>, Vec<_>) =
         args.inputs.iter().cloned().partition(|p| crate::fetch::is_url(p));
+    if args.input_list.iter().any(|l| l.as_os_str() == "-")
+        && files.iter().any(|f| f.as_os_str() == "-")
+    {
+        return Err(UsageError(
+            "standard input is read once: give it to -i or as an input, not both".into(),
+        )
+        .into());
+    }
+    // URLs given on the command line (a bad one is a usage error), then
+    // the lists' lines (a bad one is a failed record).
+    let mut urls: Vec<UrlLine> =
+        urls.iter().map(|u| UrlLine::Given(u.to_string_lossy().into_owned())).collect();
+    for list in &args.input_list {
+        urls.extend(read_url_list(list)?);
+    }
     if args.site_training.is_some() && urls.is_empty() {
         return Err(
             UsageError("--site-training learns from a page's links: give a URL".into()).into()
@@ -127,9 +142,34 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             site: site_options,
         };
         let mut source = None;
-        for raw in &urls {
-            let text = raw.to_string_lossy();
-            let url = crate::fetch::parse_url(&text, args.fetch.source.as_deref())?;
+        for line in &urls {
+            let url = match line {
+                UrlLine::Given(text) => {
+                    crate::fetch::parse_url(text, args.fetch.source.as_deref())?
+                }
+                UrlLine::Listed(text) | UrlLine::Bad(text, _) => {
+                    let parsed = match line {
+                        UrlLine::Bad(_, why) => Err(format!("{text}: {why}")),
+                        _ => crate::fetch::parse_url(text, args.fetch.source.as_deref())
+                            .map_err(|e| e.0),
+                    };
+                    match parsed {
+                        Ok(url) => url,
+                        Err(why) => {
+                            let record = job.failed_record(text, &why);
+                            url_pages += 1;
+                            url_failed += 1;
+                            eprintln!("gleaner: {}", strip_controls(&why));
+                            let name = gleaner_batch::Input::from_bytes(text, Vec::new());
+                            match sink.write(&name, &record) {
+                                Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
+                                other => other?,
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
             if source.is_none() {
                 source = Some(crate::fetch::page_source(&args.fetch, &url, max_bytes as u64)?);
             }
@@ -169,4 +209,74 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let pages = totals.pages + url_pages;
     let failed = totals.failed + url_failed;
     Ok(if pages > 0 && failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A URL to fetch: typed on the command line, or a line of a `-i` list.
+enum UrlLine {
+    /// A command-line argument.
+    Given(String),
+    /// A list's line (trimmed).
+    Listed(String),
+    /// A list's line that cannot be a URL: its start, and why.
+    Bad(String, String),
+}
+
+/// The longest line of a URL list read whole; a longer one is a failed
+/// record (it is no URL a server takes).
+const MAX_LIST_LINE: usize = gleaner_crawl::DEFAULT_MAX_URL_LEN + 2;
+
+/// The URL lines of a `-i` list (`-`: standard input): blank lines and
+/// `#` comments skipped, each line read within [`MAX_LIST_LINE`] bytes.
+///
+/// # Errors
+/// The list cannot be opened or read.
+fn read_url_list(path: &std::path::Path) -> anyhow::Result<Vec<UrlLine>> {
+    use std::io::{BufRead, Read};
+    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(path)
+            .map_err(|e| UsageError(format!("-i {}: {e}", path.display())))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut reader = reader;
+    let mut out = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_LIST_LINE as u64)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| anyhow::anyhow!("-i {}: {e}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        if line.len() >= MAX_LIST_LINE && line.last() != Some(&b'\n') {
+            // Skip the rest of the long line, a bounded piece at a time.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                let m = reader
+                    .by_ref()
+                    .take(64 * 1024)
+                    .read_until(b'\n', &mut rest)
+                    .map_err(|e| anyhow::anyhow!("-i {}: {e}", path.display()))?;
+                if m == 0 || rest.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+            let head: String = String::from_utf8_lossy(&line).chars().take(60).collect();
+            let why = format!("URL too long: more than {} bytes", MAX_LIST_LINE - 2);
+            out.push(UrlLine::Bad(format!("{}…", head.trim()), why));
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        out.push(UrlLine::Listed(text.to_string()));
+    }
+    Ok(out)
 }

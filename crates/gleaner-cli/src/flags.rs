@@ -635,6 +635,14 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "DIR")]
     pub input_dir: Vec<PathBuf>,
 
+    /// A list of URLs to fetch and extract, one a line (blank lines and
+    /// lines starting with `#` are skipped; `-` reads standard input),
+    /// politely (per-host delay, robots.txt, the address policy); a line
+    /// that is not a URL, like a page that fails, is a record with its
+    /// error (repeatable).
+    #[arg(short = 'i', long = "input-list", value_name = "FILE")]
+    pub input_list: Vec<PathBuf>,
+
     /// The algorithm and its parameters.
     #[command(flatten)]
     pub extractor: ExtractorArgs,

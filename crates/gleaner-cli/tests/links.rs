@@ -91,6 +91,11 @@ fn site(robots: bool) -> Server {
                      <entry><title>Two</title><link rel=\"alternate\" href=\"/e2\"/></entry></feed>"
                 ),
             ),
+            "/a" | "/b" => Reply::html(format!(
+                "<html><head><title>Page {target}</title></head><body><main><h1>Page {target}</h1>\
+                 <p>This is the text of page {target}, a paragraph long enough to be the main \
+                 content of the page, written for the test of URL lists.</p></main></body></html>"
+            )),
             "/rss.xml" => Reply::typed(
                 "application/rss+xml",
                 "<rss version=\"2.0\"><channel><link>/</link>\
@@ -165,4 +170,57 @@ fn issue_36_loopback_is_refused_unless_allowed() {
     let bad = gleaner(&["links", "http://example.org/", "--url-filter", "(unclosed"]);
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert!(stderr(&bad).contains("--url-filter"), "{}", stderr(&bad));
+}
+
+#[test]
+fn issue_36_extract_reads_a_url_list_and_every_line_is_a_record() {
+    let server = site(true);
+    let dir = std::env::temp_dir().join(format!("gleaner-links-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let list = dir.join("urls.txt");
+    let long = format!("{}/{}", server.origin(), "x".repeat(10_000));
+    std::fs::write(
+        &list,
+        format!(
+            "# pages to fetch\n\n{a}\nnot a url\n  {missing}  \n{long}\n{b}",
+            a = server.url("/a"),
+            missing = server.url("/missing"),
+            b = server.url("/b"),
+        ),
+    )
+    .expect("write");
+    let origin = server.origin();
+    let out = gleaner(&[
+        "extract",
+        "-i",
+        list.to_str().expect("utf-8"),
+        "-f",
+        "jsonl",
+        "--allow-private-origin",
+        origin.as_str(),
+        "--delay-ms",
+        "0",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let records: Vec<serde_json::Value> =
+        lines(&out).iter().map(|l| serde_json::from_str(l).expect("a JSON record")).collect();
+    let summary: Vec<(String, bool)> = records
+        .iter()
+        .map(|r| {
+            let source = r["source"].as_str().unwrap_or("").to_string();
+            (source.chars().take(40).collect(), r["error"].is_null())
+        })
+        .collect();
+    assert_eq!(records.len(), 5, "{summary:?}");
+    assert!(records[0]["text"].as_str().is_some_and(|t| t.contains("text of page /a")));
+    assert!(records[1]["error"].as_str().is_some_and(|e| e.contains("not a url")), "{summary:?}");
+    assert!(!records[2]["error"].is_null(), "the missing page fails: {summary:?}");
+    assert!(
+        records[3]["error"].as_str().is_some_and(|e| e.contains("too long")),
+        "{:?}",
+        records[3]["error"]
+    );
+    assert!(records[4]["text"].as_str().is_some_and(|t| t.contains("text of page /b")));
+    assert_eq!(server.count("/x"), 0, "the long line is never fetched");
 }
