@@ -30,6 +30,24 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         .delay(Duration::from_millis(args.delay_ms))
         .max_time(Some(Duration::from_secs(args.max_time_secs)))
         .stay_on_site(!args.all_hosts);
+    // The sitemaps, read before the crawl with the same options.
+    let seeds = if args.sitemap {
+        let discovery = gleaner_crawl::discover::Discovery {
+            sitemap: true,
+            feed: false,
+            max_urls: gleaner_crawl::CrawlOptions::default().max_known_urls,
+        };
+        let reader = gleaner_crawl::HttpSource::new(http.clone())?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(args.max_time_secs);
+        let found = gleaner_crawl::discover::discover(&reader, &start, discovery, Some(deadline));
+        for e in &found.errors {
+            eprintln!("crawl: sitemap: {e}");
+        }
+        eprintln!("crawl: {} URLs from {} sitemap files", found.urls.len(), found.files);
+        found.urls
+    } else {
+        Vec::new()
+    };
     let source = crate::fetch::source_at(args.source.as_deref(), &start, http, args.max_bytes)?;
     let mut recorder = match &args.output {
         Some(path) => Some(
@@ -42,8 +60,10 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         .max_pages(args.max_pages)
         .max_time(Duration::from_secs(args.max_time_secs))
         .all_hosts(args.all_hosts)
-        .concurrency(args.concurrency);
+        .concurrency(args.concurrency)
+        .follow_nofollow(args.follow_nofollow);
     let mut run = crawl(&start, &*source, &options);
+    run.seed(seeds);
     let mut bytes = 0u64;
     let mut first_error = None;
     let mut listing = String::new();

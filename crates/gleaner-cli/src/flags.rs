@@ -1147,6 +1147,18 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub all_hosts: bool,
 
+    /// Seed the crawl with the site's sitemaps (those robots.txt names,
+    /// else /sitemap.xml; indexes and gzip followed), after the start
+    /// page. Live sites only (not with --source).
+    #[arg(long, conflicts_with = "source")]
+    pub sitemap: bool,
+
+    /// Follow what pages ask crawlers not to: `rel=nofollow` (`ugc`,
+    /// `sponsored`) links and the links of `<meta name=robots
+    /// content=nofollow>` pages.
+    #[arg(long)]
+    pub follow_nofollow: bool,
+
     /// Which addresses may be fetched, and how long a host may ask to wait.
     #[command(flatten)]
     pub network: NetworkArgs,

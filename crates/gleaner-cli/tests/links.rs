@@ -96,6 +96,10 @@ fn site(robots: bool) -> Server {
                  <p>This is the text of page {target}, a paragraph long enough to be the main \
                  content of the page, written for the test of URL lists.</p></main></body></html>"
             )),
+            "/nf" => Reply::html(
+                "<html><body><p>Links: <a href=/a>followed</a>, <a rel=nofollow href=/b>not</a>, \
+                 <a rel='ugc noopener' href=/c>not either</a>.</p></body></html>",
+            ),
             "/rss.xml" => Reply::typed(
                 "application/rss+xml",
                 "<rss version=\"2.0\"><channel><link>/</link>\
@@ -223,4 +227,40 @@ fn issue_36_extract_reads_a_url_list_and_every_line_is_a_record() {
     );
     assert!(records[4]["text"].as_str().is_some_and(|t| t.contains("text of page /b")));
     assert_eq!(server.count("/x"), 0, "the long line is never fetched");
+}
+
+fn crawl(server: &Server, start: &str, extra: &[&str]) -> Output {
+    let origin = server.origin();
+    let mut args =
+        vec!["crawl", start, "--allow-private-origin", origin.as_str(), "--delay-ms", "0"];
+    args.extend_from_slice(extra);
+    gleaner(&args)
+}
+
+#[test]
+fn issue_36_crawl_seeded_by_the_sitemap() {
+    let server = site(true);
+    let out = crawl(&server, &server.url("/a"), &["--sitemap"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The start page, then the sitemap's pages (/a once; /c is missing,
+    // other.example is off the site).
+    assert_eq!(lines(&out), [server.url("/a"), server.url("/b")], "{}", stderr(&out));
+    assert!(stderr(&out).contains("URLs from"), "{}", stderr(&out));
+    let bad = gleaner(&["crawl", "http://localhost/", "--sitemap", "--source", "."]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}
+
+#[test]
+fn issue_36_crawl_honours_rel_nofollow_unless_told() {
+    let server = site(true);
+    let out = crawl(&server, &server.url("/nf"), &[]);
+    assert_eq!(lines(&out), [server.url("/nf"), server.url("/a")], "{}", stderr(&out));
+    assert_eq!(server.count("/b"), 0);
+    let all = crawl(&server, &server.url("/nf"), &["--follow-nofollow"]);
+    assert_eq!(
+        lines(&all),
+        [server.url("/nf"), server.url("/a"), server.url("/b")],
+        "{}",
+        stderr(&all)
+    );
 }

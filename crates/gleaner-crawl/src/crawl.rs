@@ -31,6 +31,10 @@ pub struct CrawlOptions {
     /// Most distinct URLs remembered (queued, fetched or skipped); links
     /// past it are dropped and counted. Default 100 000.
     pub max_known_urls: usize,
+    /// Follow what pages ask crawlers not to: links marked
+    /// `rel=nofollow` (`ugc`, `sponsored`) and the links of pages marked
+    /// `<meta name=robots content=nofollow>`. Default off.
+    pub follow_nofollow: bool,
 }
 
 impl Default for CrawlOptions {
@@ -42,6 +46,7 @@ impl Default for CrawlOptions {
             all_hosts: false,
             concurrency: 2,
             max_known_urls: 100_000,
+            follow_nofollow: false,
         }
     }
 }
@@ -68,6 +73,12 @@ impl CrawlOptions {
     /// Sets [`CrawlOptions::all_hosts`].
     pub fn all_hosts(mut self, yes: bool) -> CrawlOptions {
         self.all_hosts = yes;
+        self
+    }
+
+    /// Sets [`CrawlOptions::follow_nofollow`].
+    pub fn follow_nofollow(mut self, yes: bool) -> CrawlOptions {
+        self.follow_nofollow = yes;
         self
     }
 
@@ -275,10 +286,18 @@ impl<S: PageSource + Sync + ?Sized> Crawl<'_, S> {
         self.delivered.insert(final_key);
         self.stats.pages += 1;
         self.ready.push_back(Visit { url, depth, result: Ok(page) });
-        if links.nofollow {
+        let follow = self.options.follow_nofollow;
+        if links.nofollow && !follow {
             return;
         }
-        for link in links.links {
+        let marked = if follow { links.nofollow_links } else { Vec::new() };
+        self.enqueue(links.links.into_iter().chain(marked), depth + 1);
+    }
+
+    /// Queues URLs not seen before at `depth` (off-site ones are skipped,
+    /// past [`CrawlOptions::max_known_urls`] dropped).
+    fn enqueue(&mut self, urls: impl IntoIterator<Item = Url>, depth: usize) {
+        for link in urls {
             let key = url_key(&link);
             if self.known.contains(&key) {
                 continue;
@@ -289,12 +308,19 @@ impl<S: PageSource + Sync + ?Sized> Crawl<'_, S> {
             }
             self.known.insert(key);
             if self.in_scope(&link) {
-                self.queue.push_back((clean_url(&link), depth + 1));
+                self.queue.push_back((clean_url(&link), depth));
             } else {
                 let off = clean_url(&link);
-                self.skip(off.clone(), depth + 1, CrawlError::OffSite(off));
+                self.skip(off.clone(), depth, CrawlError::OffSite(off));
             }
         }
+    }
+
+    /// Queues more start URLs after the start page (a site's sitemap),
+    /// at depth 1, each once, within the caps; off-site ones are skipped
+    /// unless [`CrawlOptions::all_hosts`].
+    pub fn seed(&mut self, urls: impl IntoIterator<Item = Url>) {
+        self.enqueue(urls, 1);
     }
 }
 

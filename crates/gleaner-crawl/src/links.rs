@@ -40,6 +40,9 @@ pub struct PageLinks {
     /// `<meta name=robots content=…nofollow…>`: the page asks crawlers not
     /// to follow its links.
     pub nofollow: bool,
+    /// Links marked `rel=nofollow` (or `ugc`, `sponsored`): not in
+    /// [`PageLinks::links`]; a crawler follows them only when told to.
+    pub nofollow_links: Vec<Url>,
 }
 
 /// Parses a fetched page and reads its links.
@@ -77,7 +80,15 @@ pub fn page_links(page: &Fetched) -> Result<PageLinks, CrawlError> {
         match &*e.name {
             "a" | "area" => {
                 if let Some(url) = e.attr("href").and_then(resolve) {
-                    out.links.push(url);
+                    let rel = e.attr("rel").unwrap_or("").to_ascii_lowercase();
+                    let marked = rel
+                        .split_ascii_whitespace()
+                        .any(|r| matches!(r, "nofollow" | "ugc" | "sponsored"));
+                    if marked {
+                        out.nofollow_links.push(url);
+                    } else {
+                        out.links.push(url);
+                    }
                 }
             }
             "link" => {
