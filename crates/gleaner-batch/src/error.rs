@@ -64,6 +64,9 @@ pub enum Error {
     /// A record could not be serialised.
     #[error("cannot serialise a record: {0}")]
     Json(#[from] serde_json::Error),
+    /// A record could not be written as CSV.
+    #[error("cannot write a record as CSV: {0}")]
+    Csv(String),
     /// An error of the core library (an input over the size limit, say).
     #[error(transparent)]
     Core(#[from] gleaner::Error),

@@ -25,7 +25,42 @@ pub enum OutputFormat {
     Json,
     /// One JSON object per input per line.
     Jsonl,
+    /// One row per input under a header row, the JSON record's keys as
+    /// columns ([`CSV_COLUMNS`]), RFC 4180 quoting.
+    Csv,
 }
+
+/// The columns of [`OutputFormat::Csv`], in order: every key of the JSON
+/// record (the ones JSON leaves out when absent included). A null is an
+/// empty cell, `true`/`false` and numbers are written as JSON writes
+/// them, lists and objects as their JSON text.
+pub const CSV_COLUMNS: &[&str] = &[
+    "source",
+    "title",
+    "text",
+    "algorithm",
+    "error",
+    "encoding",
+    "bytes",
+    "url",
+    "author",
+    "date",
+    "published_date",
+    "site_name",
+    "language",
+    "canonical_url",
+    "description",
+    "image",
+    "categories",
+    "tags",
+    "is_article",
+    "page_type",
+    "page_type_confidence",
+    "comments",
+    "template_cluster_size",
+    "template_applied",
+    "site_training",
+];
 
 impl OutputFormat {
     /// The file extension for one file per input.
@@ -36,12 +71,16 @@ impl OutputFormat {
             OutputFormat::Html => "html",
             OutputFormat::Json => "json",
             OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Csv => "csv",
         }
     }
 
     /// Does a record in this format carry the plain text?
     fn needs_text(self) -> bool {
-        matches!(self, OutputFormat::Txt | OutputFormat::Json | OutputFormat::Jsonl)
+        matches!(
+            self,
+            OutputFormat::Txt | OutputFormat::Json | OutputFormat::Jsonl | OutputFormat::Csv
+        )
     }
 }
 

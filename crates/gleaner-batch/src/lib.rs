@@ -44,7 +44,9 @@ pub mod sink;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
-pub use crate::job::{isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining};
+pub use crate::job::{
+    isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining, CSV_COLUMNS,
+};
 pub use crate::run::{
     learn_site_templates, ordered, run, summarize, summarize_all, worker_threads, Flow, Totals,
     MAX_THREADS, MAX_THREADS_PER_CORE,

@@ -41,6 +41,7 @@ impl<W: Write> Sink<W> {
             OutputFormat::Markdown | OutputFormat::Html => record.rendered.clone(),
             OutputFormat::Json => serde_json::to_string_pretty(record)?,
             OutputFormat::Jsonl => serde_json::to_string(record)?,
+            OutputFormat::Csv => csv_row(record)?,
         })
     }
 
@@ -57,7 +58,8 @@ impl<W: Write> Sink<W> {
     /// Serialisation and write errors ([`Error::is_broken_pipe`] tells a
     /// reader that went away).
     pub fn write(&mut self, input: &Input, record: &Record) -> Result<()> {
-        let structured = matches!(self.format, OutputFormat::Json | OutputFormat::Jsonl);
+        let structured =
+            matches!(self.format, OutputFormat::Json | OutputFormat::Jsonl | OutputFormat::Csv);
         if record.error.is_some() && !structured {
             return Ok(());
         }
@@ -68,6 +70,7 @@ impl<W: Write> Sink<W> {
                 std::fs::create_dir_all(parent)
                     .map_err(|cause| Error::Write { path: parent.to_path_buf(), cause })?;
             }
+            let body = if self.format == OutputFormat::Csv { csv_header()? + &body } else { body };
             write_atomically(&path, (body + "\n").as_bytes())
                 .map_err(|cause| Error::Write { path, cause })?;
             return Ok(());
@@ -75,6 +78,12 @@ impl<W: Write> Sink<W> {
         let out = &mut self.out;
         match self.format {
             OutputFormat::Jsonl => writeln!(out, "{body}")?,
+            OutputFormat::Csv => {
+                if self.written == 0 {
+                    write!(out, "{}", csv_header()?)?;
+                }
+                writeln!(out, "{body}")?;
+            }
             OutputFormat::Json if self.several => {
                 let sep = if self.written == 0 { "[\n" } else { ",\n" };
                 write!(out, "{sep}{body}")?;
@@ -106,11 +115,15 @@ impl<W: Write> Sink<W> {
         path
     }
 
-    /// Closes a JSON array and flushes.
+    /// Closes a JSON array (or writes the header of a CSV without rows)
+    /// and flushes.
     ///
     /// # Errors
     /// Write errors.
     pub fn finish(&mut self) -> Result<()> {
+        if self.dir.is_none() && self.format == OutputFormat::Csv && self.written == 0 {
+            write!(self.out, "{}", csv_header()?)?;
+        }
         if self.dir.is_none() && self.format == OutputFormat::Json && self.several {
             if self.written == 0 {
                 write!(self.out, "[")?;
@@ -224,4 +237,39 @@ mod tests {
         let jsonl = std::fs::read_to_string(dir.path().join("x/bad.jsonl")).expect("read");
         assert!(jsonl.contains("it looks like a PNG image"), "{jsonl}");
     }
+}
+
+/// A CSV line (RFC 4180 quoting, CRLF-free: a cell's line breaks stay
+/// inside its quotes), without the line end.
+fn csv_line<'a>(cells: impl IntoIterator<Item = &'a str>) -> Result<String> {
+    let mut w =
+        csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(cells).map_err(|e| Error::Csv(e.to_string()))?;
+    let bytes = w.into_inner().map_err(|e| Error::Csv(e.to_string()))?;
+    let mut line = String::from_utf8_lossy(&bytes).into_owned();
+    if line.ends_with('\n') {
+        line.pop();
+    }
+    Ok(line)
+}
+
+/// The header row of [`OutputFormat::Csv`], with its line end.
+fn csv_header() -> Result<String> {
+    Ok(csv_line(crate::job::CSV_COLUMNS.iter().copied())? + "\n")
+}
+
+/// A record as a CSV row of [`CSV_COLUMNS`](crate::job::CSV_COLUMNS).
+fn csv_row(record: &Record) -> Result<String> {
+    // Through the JSON text, so numbers read as JSON Lines writes them
+    // (an `f32` by its shortest form, not widened to `f64`).
+    let value: serde_json::Value = serde_json::from_str(&serde_json::to_string(record)?)?;
+    let cells: Vec<String> = crate::job::CSV_COLUMNS
+        .iter()
+        .map(|&column| match value.get(column) {
+            None | Some(serde_json::Value::Null) => String::new(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        })
+        .collect();
+    csv_line(cells.iter().map(String::as_str))
 }

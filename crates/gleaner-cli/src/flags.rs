@@ -347,6 +347,9 @@ pub enum OutputFormat {
     Json,
     /// One JSON object per input per line.
     Jsonl,
+    /// One row per input under a header row: the JSON record's keys as
+    /// columns (RFC 4180 quoting; lists as JSON text, null as empty).
+    Csv,
 }
 
 impl From<OutputFormat> for gleaner_batch::OutputFormat {
@@ -357,6 +360,7 @@ impl From<OutputFormat> for gleaner_batch::OutputFormat {
             OutputFormat::Html => gleaner_batch::OutputFormat::Html,
             OutputFormat::Json => gleaner_batch::OutputFormat::Json,
             OutputFormat::Jsonl => gleaner_batch::OutputFormat::Jsonl,
+            OutputFormat::Csv => gleaner_batch::OutputFormat::Csv,
         }
     }
 }
