@@ -153,6 +153,41 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// A CSV line (RFC 4180 quoting, CRLF-free: a cell's line breaks stay
+/// inside its quotes), without the line end.
+fn csv_line<'a>(cells: impl IntoIterator<Item = &'a str>) -> Result<String> {
+    let mut w =
+        csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(cells).map_err(|e| Error::Csv(e.to_string()))?;
+    let bytes = w.into_inner().map_err(|e| Error::Csv(e.to_string()))?;
+    let mut line = String::from_utf8_lossy(&bytes).into_owned();
+    if line.ends_with('\n') {
+        line.pop();
+    }
+    Ok(line)
+}
+
+/// The header row of [`OutputFormat::Csv`], with its line end.
+fn csv_header() -> Result<String> {
+    Ok(csv_line(crate::job::CSV_COLUMNS.iter().copied())? + "\n")
+}
+
+/// A record as a CSV row of [`CSV_COLUMNS`](crate::job::CSV_COLUMNS).
+fn csv_row(record: &Record) -> Result<String> {
+    // Through the JSON text, so numbers read as JSON Lines writes them
+    // (an `f32` by its shortest form, not widened to `f64`).
+    let value: serde_json::Value = serde_json::from_str(&serde_json::to_string(record)?)?;
+    let cells: Vec<String> = crate::job::CSV_COLUMNS
+        .iter()
+        .map(|&column| match value.get(column) {
+            None | Some(serde_json::Value::Null) => String::new(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        })
+        .collect();
+    csv_line(cells.iter().map(String::as_str))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,39 +272,4 @@ mod tests {
         let jsonl = std::fs::read_to_string(dir.path().join("x/bad.jsonl")).expect("read");
         assert!(jsonl.contains("it looks like a PNG image"), "{jsonl}");
     }
-}
-
-/// A CSV line (RFC 4180 quoting, CRLF-free: a cell's line breaks stay
-/// inside its quotes), without the line end.
-fn csv_line<'a>(cells: impl IntoIterator<Item = &'a str>) -> Result<String> {
-    let mut w =
-        csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
-    w.write_record(cells).map_err(|e| Error::Csv(e.to_string()))?;
-    let bytes = w.into_inner().map_err(|e| Error::Csv(e.to_string()))?;
-    let mut line = String::from_utf8_lossy(&bytes).into_owned();
-    if line.ends_with('\n') {
-        line.pop();
-    }
-    Ok(line)
-}
-
-/// The header row of [`OutputFormat::Csv`], with its line end.
-fn csv_header() -> Result<String> {
-    Ok(csv_line(crate::job::CSV_COLUMNS.iter().copied())? + "\n")
-}
-
-/// A record as a CSV row of [`CSV_COLUMNS`](crate::job::CSV_COLUMNS).
-fn csv_row(record: &Record) -> Result<String> {
-    // Through the JSON text, so numbers read as JSON Lines writes them
-    // (an `f32` by its shortest form, not widened to `f64`).
-    let value: serde_json::Value = serde_json::from_str(&serde_json::to_string(record)?)?;
-    let cells: Vec<String> = crate::job::CSV_COLUMNS
-        .iter()
-        .map(|&column| match value.get(column) {
-            None | Some(serde_json::Value::Null) => String::new(),
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(other) => other.to_string(),
-        })
-        .collect();
-    csv_line(cells.iter().map(String::as_str))
 }
