@@ -56,6 +56,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "is_article",
     "page_type",
     "page_type_confidence",
+    "fingerprint",
     "comments",
     "template_cluster_size",
     "template_applied",
@@ -74,14 +75,6 @@ impl OutputFormat {
             OutputFormat::Csv => "csv",
         }
     }
-
-    /// Does a record in this format carry the plain text?
-    fn needs_text(self) -> bool {
-        matches!(
-            self,
-            OutputFormat::Txt | OutputFormat::Json | OutputFormat::Jsonl | OutputFormat::Csv
-        )
-    }
 }
 
 /// One output record: what became of one input. Its JSON form is the
@@ -97,7 +90,8 @@ pub struct Record {
     pub source: String,
     /// The page title.
     pub title: Option<String>,
-    /// The main content as plain text (for txt and JSON output).
+    /// The main content as plain text (in every format; the one printed
+    /// in txt and JSON).
     pub text: String,
     /// The algorithm that produced it.
     pub algorithm: String,
@@ -152,6 +146,10 @@ pub struct Record {
     /// The classifier's probability of that type (1 when forced with
     /// `--page-type`, 0 for `other`).
     pub page_type_confidence: f32,
+    /// The text's SimHash, 16 hex digits (null without text): documents
+    /// whose fingerprints differ in at most 3 bits are near-duplicates
+    /// (see [`crate::corpus`]; fixed across runs and versions).
+    pub fingerprint: Option<String>,
     /// With comments asked for ([`Job::comments`]): the page's comment
     /// section as plain text, null when there is none (and always null
     /// otherwise).
@@ -249,6 +247,7 @@ impl Record {
             is_article: false,
             page_type: String::from("other"),
             page_type_confidence: 0.0,
+            fingerprint: None,
             comments: None,
             template_cluster_size: None,
             template_applied: None,
@@ -684,19 +683,15 @@ impl Job {
             }
         }
         record.comments = comments.as_ref().map(|c| render::text(doc, c));
-        // Each format renders only what it prints.
-        let text = if self.format.needs_text() || meta.language.is_none() {
-            render::text(doc, &selection)
-        } else {
-            String::new()
-        };
+        // The plain text, in every format: the fingerprint and the
+        // corpus filters read it.
+        let text = render::text(doc, &selection);
+        record.fingerprint = crate::corpus::fingerprint(&text).map(|f| format!("{f:016x}"));
         record.language = meta
             .language
             .clone()
             .or_else(|| gleaner::metadata::detect_language(&text).map(str::to_string));
-        if self.format.needs_text() {
-            record.text = text;
-        }
+        record.text = text;
         let header = match self.with_metadata {
             true => render::front_matter(&meta, record.url.as_deref()),
             false => String::new(),

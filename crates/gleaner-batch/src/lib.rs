@@ -36,6 +36,7 @@ assert_eq!(record.text, "A short page, with one sentence of text in it.");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod corpus;
 mod error;
 pub mod input;
 pub mod job;

@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use gleaner::render::strip_controls;
+use gleaner_batch::corpus::Verdict;
 use gleaner_batch::{input, Flow, Job, Sink};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -15,6 +16,8 @@ use crate::UsageError;
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let (algorithm, extractor) = args.extractor.build(args.content.preset)?;
+    let mut corpus = args.corpus.filter()?;
+    let mut left_out: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {
@@ -103,7 +106,14 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     });
     let stdout = std::io::BufWriter::new(std::io::stdout());
     let mut sink = Sink::new(stdout, args.output.clone(), job.format(), several);
-    let ran = gleaner_batch::run(&inputs, &job, site.as_ref(), threads, |input, record| {
+    let ran = gleaner_batch::run(&inputs, &job, site.as_ref(), threads, |input, mut record| {
+        if let Verdict::Drop(why) = corpus.admit(&mut record) {
+            *left_out.entry(why).or_default() += 1;
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+            return Ok(Flow::Continue);
+        }
         if let Some(e) = &record.error {
             let message =
                 format!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
@@ -174,7 +184,11 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
                 source = Some(crate::fetch::page_source(&args.fetch, &url, max_bytes as u64)?);
             }
             let Some(from) = source.as_deref() else { continue };
-            let record = url_job.record(&url, from);
+            let mut record = url_job.record(&url, from);
+            if let Verdict::Drop(why) = corpus.admit(&mut record) {
+                *left_out.entry(why).or_default() += 1;
+                continue;
+            }
             url_pages += 1;
             if let Some(e) = &record.error {
                 url_failed += 1;
@@ -203,6 +217,10 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             totals.failed + url_failed,
             totals.megabytes_per_second()
         );
+    }
+    if !left_out.is_empty() {
+        let reasons: Vec<String> = left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
+        eprintln!("left out by the corpus filters: {}", reasons.join(", "));
     }
     // The exit status: 1 when no input was extracted (every one failed:
     // unreadable, over --max-bytes, not HTML, …), else 0; see `--help`.

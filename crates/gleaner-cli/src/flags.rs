@@ -718,6 +718,10 @@ pub struct ExtractArgs {
     /// page's layout (vce).
     #[command(flatten)]
     pub layout: LayoutArgs,
+
+    /// Corpus filters: length, page type, language, near-duplicates.
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
 }
 
 /// Which layout the visual algorithms read.
@@ -1176,6 +1180,94 @@ pub struct CrawlArgs {
     /// member per record, when the name ends in `.gz`).
     #[arg(short, long, value_name = "FILE.warc.gz")]
     pub output: Option<PathBuf>,
+}
+
+/// The help heading of [`CorpusArgs`].
+const CORPUS: &str = "Corpus filters (in input order; what is left out is counted)";
+
+/// Corpus filters of a batch (issue 36).
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = CORPUS)]
+pub struct CorpusArgs {
+    /// Leave out records with fewer words of text.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub min_words: usize,
+
+    /// Leave out records with fewer non-space characters of text.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub min_chars: usize,
+
+    /// Keep only pages of these types (comma-separated: article, forum,
+    /// product, collection, listing, documentation, service, other).
+    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
+    pub keep_page_types: Vec<String>,
+
+    /// Keep only articles (`is_article`): `--keep-page-types article`.
+    #[arg(long)]
+    pub articles_only: bool,
+
+    /// Keep only texts in these languages (ISO 639-1, comma-separated),
+    /// detected from the text (else as the page declares): others are
+    /// records with the error `language`, or left out with
+    /// --skip-other-languages.
+    #[arg(long, value_name = "xx[,yy]", value_delimiter = ',')]
+    pub target_language: Vec<String>,
+
+    /// With --target-language: leave records in other languages out.
+    #[arg(long, requires = "target_language")]
+    pub skip_other_languages: bool,
+
+    /// Leave out near-duplicate documents: a record whose `fingerprint`
+    /// is within 3 bits of an earlier kept record's.
+    #[arg(long)]
+    pub dedup_documents: bool,
+}
+
+impl CorpusArgs {
+    /// The batch filter these flags ask for.
+    ///
+    /// # Errors
+    /// An unknown page type or a language that is not two letters.
+    pub fn filter(&self) -> Result<gleaner_batch::corpus::CorpusFilter, UsageError> {
+        const TYPES: [&str; 8] = [
+            "article",
+            "forum",
+            "product",
+            "collection",
+            "listing",
+            "documentation",
+            "service",
+            "other",
+        ];
+        let mut types: Vec<String> =
+            self.keep_page_types.iter().map(|t| t.trim().to_ascii_lowercase()).collect();
+        if self.articles_only {
+            types.push("article".into());
+        }
+        if let Some(bad) = types.iter().find(|t| !TYPES.contains(&t.as_str())) {
+            return Err(UsageError(format!(
+                "--keep-page-types {bad}: one of {}",
+                TYPES.join(", ")
+            )));
+        }
+        let languages: Vec<String> =
+            self.target_language.iter().map(|l| l.trim().to_ascii_lowercase()).collect();
+        if let Some(bad) =
+            languages.iter().find(|l| l.len() != 2 || !l.bytes().all(|b| b.is_ascii_lowercase()))
+        {
+            return Err(UsageError(format!(
+                "--target-language {bad}: give ISO 639-1 codes such as en or de"
+            )));
+        }
+        Ok(gleaner_batch::corpus::CorpusFilter::new(gleaner_batch::corpus::CorpusRules {
+            min_words: self.min_words,
+            min_chars: self.min_chars,
+            page_types: types,
+            languages,
+            skip_other_languages: self.skip_other_languages,
+            dedup_documents: self.dedup_documents,
+        }))
+    }
 }
 
 /// Arguments of `links`.

@@ -73,3 +73,77 @@ fn issue_36_csv_read_back_by_python_equals_the_jsonl_records() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), inputs.len().to_string());
 }
+
+fn records(args: &[&str], inputs: &[String]) -> (Vec<serde_json::Value>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gleaner"))
+        .args(["extract", "-f", "jsonl", "--no-progress"])
+        .args(args)
+        .args(inputs)
+        .output()
+        .expect("gleaner runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let records = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON record"))
+        .collect();
+    (records, stderr)
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn issue_36_every_record_has_a_fingerprint_and_near_duplicates_go() {
+    let dir = std::env::temp_dir().join(format!("gleaner-dedup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let ars = std::fs::read_to_string(fixture("ars-1.html")).expect("fixture");
+    // The same story under another name, with another footer.
+    let copy = dir.join("ars-copy.html");
+    std::fs::write(&copy, ars.replace("</body>", "<footer>Mirror</footer></body>")).expect("copy");
+    let inputs =
+        vec![fixture("ars-1.html"), fixture("heise.html"), copy.to_string_lossy().into_owned()];
+    let (all, _) = records(&[], &inputs);
+    let prints: Vec<&str> = all.iter().map(|r| r["fingerprint"].as_str().unwrap_or("")).collect();
+    assert!(prints.iter().all(|p| p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit())));
+    let (kept, stderr) = records(&["--dedup-documents"], &inputs);
+    let _ = std::fs::remove_dir_all(&dir);
+    let sources: Vec<&str> = kept.iter().map(|r| r["source"].as_str().unwrap_or("")).collect();
+    assert_eq!(sources, [inputs[0].as_str(), inputs[1].as_str()], "{stderr}");
+    assert!(stderr.contains("1 duplicate"), "{stderr}");
+}
+
+#[test]
+fn issue_36_length_type_and_language_filters() {
+    let inputs = fixtures();
+    let (none, stderr) = records(&["--keep-page-types", "forum,product"], &inputs);
+    assert!(none.is_empty() && stderr.contains("page-type"), "{stderr}");
+    let (long, _) = records(&["--min-words", "100000"], &inputs);
+    assert!(long.is_empty());
+    let (all, _) = records(&["--min-words", "20"], &inputs);
+    assert_eq!(all.len(), inputs.len());
+    // Le Monde's page is French, heise's German, the others English.
+    let (marked, _) = records(&["--target-language", "fr"], &inputs);
+    assert_eq!(marked.len(), inputs.len());
+    for r in &marked {
+        let french = r["source"].as_str().is_some_and(|s| s.contains("lemonde"));
+        assert_eq!(r["error"].is_null(), french, "{}: {}", r["source"], r["error"]);
+        if !french {
+            assert_eq!(r["error"], "language");
+        }
+    }
+    let (only, _) = records(&["--target-language", "fr,de", "--skip-other-languages"], &inputs);
+    let mut sources: Vec<&str> = only.iter().map(|r| r["source"].as_str().unwrap_or("")).collect();
+    sources.sort();
+    assert_eq!(sources, [fixture("heise.html").as_str(), fixture("lemonde-1.html").as_str()]);
+    let bad = Command::new(env!("CARGO_BIN_EXE_gleaner"))
+        .args(["extract", "--target-language", "english", &inputs[0]])
+        .output()
+        .expect("gleaner runs");
+    assert_eq!(bad.status.code(), Some(2));
+}

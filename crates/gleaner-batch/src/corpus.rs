@@ -1,0 +1,249 @@
+//! Corpus hygiene for batches (issue 36): a document fingerprint in every
+//! record, near-duplicate documents dropped, and filters by length, page
+//! type and language — applied in input order, so the same inputs in the
+//! same order always keep the same records.
+//!
+//! # The fingerprint
+//!
+//! `fingerprint` is a 64-bit SimHash (Charikar 2002; Manku, Jain & Das
+//! Sarma 2007 use it for web near-duplicates) of the extracted text,
+//! written as 16 hex digits. The text is lower-cased and cut into words
+//! (runs of letters and digits); every run of three consecutive words
+//! (the whole text when it has fewer) is hashed with 64-bit FNV-1a over
+//! its words joined by one space; bit `i` of the fingerprint is set when
+//! more of those hashes have bit `i` set than not. Two texts that share
+//! most of their three-word runs get fingerprints a few bits apart: the
+//! batch calls two documents near-duplicates at a Hamming distance of at
+//! most [`NEAR_DUPLICATE_BITS`]. Hash and shingling are fixed, so
+//! fingerprints of different runs and versions compare.
+
+use std::collections::HashMap;
+
+use crate::job::Record;
+
+/// Most differing bits between the fingerprints of two documents the
+/// batch calls near-duplicates.
+pub const NEAR_DUPLICATE_BITS: u32 = 3;
+
+/// Most fingerprints one batch remembers (8 bytes each, four index
+/// entries): past it, later documents are compared with the first ones
+/// only.
+pub const MAX_FINGERPRINTS: usize = 20_000_000;
+
+/// 64-bit FNV-1a.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The SimHash fingerprint of a text (see the [module docs](self));
+/// `None` when the text has no word.
+pub fn fingerprint(text: &str) -> Option<u64> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    if words.is_empty() {
+        return None;
+    }
+    let width = words.len().min(3);
+    let mut votes = [0i64; 64];
+    for run in words.windows(width) {
+        let joined = run.iter().enumerate().flat_map(|(i, w)| {
+            let space: &[u8] = if i == 0 { b"" } else { b" " };
+            space.iter().chain(w.as_bytes()).copied()
+        });
+        let h = fnv1a(joined);
+        for (bit, vote) in votes.iter_mut().enumerate() {
+            *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
+        }
+    }
+    Some(votes.iter().enumerate().fold(0u64, |f, (bit, &v)| if v > 0 { f | 1 << bit } else { f }))
+}
+
+/// Fingerprints seen so far, found again within [`NEAR_DUPLICATE_BITS`]
+/// by the pigeonhole index: two fingerprints at most 3 bits apart agree
+/// on at least one of their four 16-bit quarters.
+#[derive(Debug, Default)]
+pub struct Fingerprints {
+    all: Vec<u64>,
+    by_quarter: [HashMap<u16, Vec<u32>>; 4],
+}
+
+impl Fingerprints {
+    fn quarter(f: u64, q: usize) -> u16 {
+        (f >> (16 * q)) as u16
+    }
+
+    /// The first remembered fingerprint within [`NEAR_DUPLICATE_BITS`] of
+    /// `f`, if any.
+    pub fn near(&self, f: u64) -> Option<u64> {
+        (0..4).find_map(|q| {
+            self.by_quarter[q].get(&Self::quarter(f, q)).and_then(|ids| {
+                ids.iter()
+                    .map(|&i| self.all[i as usize])
+                    .find(|&g| (f ^ g).count_ones() <= NEAR_DUPLICATE_BITS)
+            })
+        })
+    }
+
+    /// Remembers `f` (up to [`MAX_FINGERPRINTS`]).
+    pub fn insert(&mut self, f: u64) {
+        if self.all.len() >= MAX_FINGERPRINTS {
+            return;
+        }
+        let id = self.all.len() as u32;
+        self.all.push(f);
+        for q in 0..4 {
+            self.by_quarter[q].entry(Self::quarter(f, q)).or_default().push(id);
+        }
+    }
+}
+
+/// What a [`CorpusFilter`] does with a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Write it.
+    Keep,
+    /// Leave it out of the output, for this reason (counted by reason).
+    Drop(&'static str),
+}
+
+/// What a batch keeps; see [`CorpusFilter`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CorpusRules {
+    /// Fewest words of text a kept record has.
+    pub min_words: usize,
+    /// Fewest non-space characters of text a kept record has.
+    pub min_chars: usize,
+    /// Page types kept (empty: all).
+    pub page_types: Vec<String>,
+    /// Languages kept (ISO 639-1, lower case; empty: all). A record in
+    /// another language gets the error `language`.
+    pub languages: Vec<String>,
+    /// Leave records in other languages out instead of writing them
+    /// with the error.
+    pub skip_other_languages: bool,
+    /// Leave out documents whose fingerprint is within
+    /// [`NEAR_DUPLICATE_BITS`] of an earlier kept one's.
+    pub dedup_documents: bool,
+}
+
+/// The batch's corpus filters, applied in input order; see the
+/// [module docs](self).
+#[derive(Debug, Default)]
+pub struct CorpusFilter {
+    rules: CorpusRules,
+    seen: Fingerprints,
+}
+
+impl CorpusFilter {
+    /// A filter keeping what `rules` say.
+    pub fn new(rules: CorpusRules) -> CorpusFilter {
+        CorpusFilter { rules, seen: Fingerprints::default() }
+    }
+
+    /// Does the filter do anything?
+    pub fn is_active(&self) -> bool {
+        self.rules != CorpusRules::default()
+    }
+
+    /// The verdict on the next record (in input order). A failed record
+    /// is kept (its error says what happened); a record in a language not
+    /// asked for gets the error `language` unless it is to be skipped.
+    pub fn admit(&mut self, record: &mut Record) -> Verdict {
+        let rules = &self.rules;
+        if record.error.is_some() {
+            return Verdict::Keep;
+        }
+        if !rules.languages.is_empty() {
+            let primary =
+                |tag: &str| tag.split(['-', '_']).next().unwrap_or("").trim().to_ascii_lowercase();
+            let detected = gleaner::metadata::detect_language(&record.text)
+                .map(str::to_string)
+                .or_else(|| record.language.clone());
+            let matches =
+                detected.as_deref().is_some_and(|l| rules.languages.contains(&primary(l)));
+            if !matches {
+                if rules.skip_other_languages {
+                    return Verdict::Drop("language");
+                }
+                record.error = Some("language".into());
+                return Verdict::Keep;
+            }
+        }
+        if rules.min_chars > 0
+            && record.text.chars().filter(|c| !c.is_whitespace()).count() < rules.min_chars
+        {
+            return Verdict::Drop("min-chars");
+        }
+        if rules.min_words > 0 && record.text.split_whitespace().count() < rules.min_words {
+            return Verdict::Drop("min-words");
+        }
+        if !rules.page_types.is_empty() && !rules.page_types.contains(&record.page_type) {
+            return Verdict::Drop("page-type");
+        }
+        if rules.dedup_documents {
+            if let Some(f) =
+                record.fingerprint.as_deref().and_then(|h| u64::from_str_radix(h, 16).ok())
+            {
+                if self.seen.near(f).is_some() {
+                    return Verdict::Drop("duplicate");
+                }
+                self.seen.insert(f);
+            }
+        }
+        Verdict::Keep
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STORY: &str = "A powerful storm reached the coast on Monday, bringing heavy rain, \
+        strong winds and high tides to the towns along the shore. Officials urged residents \
+        to stay indoors while crews worked through the night to restore power to thousands \
+        of homes. Schools were closed and several roads were flooded by the morning.";
+
+    #[test]
+    fn near_texts_have_near_fingerprints_and_others_do_not() {
+        let a = fingerprint(STORY).expect("words");
+        let edited = STORY.replace("Monday", "Tuesday");
+        let b = fingerprint(&edited).expect("words");
+        let other = fingerprint(
+            "The city council approved a new budget for parks and libraries after a long \
+             debate about taxes, salaries and the cost of maintaining old buildings downtown.",
+        )
+        .expect("words");
+        assert!((a ^ b).count_ones() <= 12, "{:064b}\n{:064b}", a, b);
+        assert!((a ^ other).count_ones() > NEAR_DUPLICATE_BITS);
+        assert_eq!(fingerprint(STORY), fingerprint(&STORY.to_uppercase()));
+        assert_eq!(fingerprint("  ,;  "), None);
+    }
+
+    #[test]
+    fn the_fingerprint_is_fixed_across_versions() {
+        // A change here changes every fingerprint users have stored. With
+        // two runs ("one two three", "two three four") a bit is set where
+        // both hashes have it (computed apart, in Python).
+        assert_eq!(fingerprint("one two three four"), Some(0xa001_4040_2110_9881));
+        assert_eq!(fingerprint("hello"), Some(fnv1a(*b"hello")));
+    }
+
+    #[test]
+    fn the_index_finds_every_fingerprint_within_three_bits() {
+        let mut seen = Fingerprints::default();
+        let base = 0x0123_4567_89ab_cdef_u64;
+        seen.insert(base);
+        for (i, j, k) in [(0, 20, 40), (1, 17, 63), (15, 16, 31), (5, 6, 7)] {
+            let f = base ^ (1 << i) ^ (1 << j) ^ (1 << k);
+            assert_eq!(seen.near(f), Some(base), "bits {i} {j} {k}");
+        }
+        assert_eq!(seen.near(base ^ 0xf), None, "four bits apart");
+        assert_eq!(seen.near(!base), None);
+    }
+}
