@@ -21,7 +21,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Extract the main content of pages.
-    Extract(ExtractArgs),
+    Extract(Box<ExtractArgs>),
     /// List every extraction algorithm: name, one line, paper.
     Algorithms(AlgorithmsArgs),
     /// Score algorithms (and peers' outputs) on datasets with gold text.

@@ -194,7 +194,7 @@ fn return_large_buffers() {
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Extract(args) => extract_cmd::run(args),
+        Command::Extract(args) => extract_cmd::run(*args),
         Command::Algorithms(args) => algorithms(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Inspect(args) => inspect_cmd::run(args),
