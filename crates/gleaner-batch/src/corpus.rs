@@ -130,6 +130,85 @@ pub struct CorpusRules {
     /// Leave out documents whose fingerprint is within
     /// [`NEAR_DUPLICATE_BITS`] of an earlier kept one's.
     pub dedup_documents: bool,
+    /// Drop a paragraph of the text once it has been in this many
+    /// earlier records (0: keep every paragraph): boilerplate that got
+    /// through, repeated across a site's pages (trafilatura's
+    /// `deduplicate`, bounded and in input order).
+    pub max_repetitions: usize,
+}
+
+/// Paragraphs shorter than this (in characters) are never dropped as
+/// repeats: short lines ("Share", a date) repeat by nature.
+pub const MIN_DEDUP_CHARS: usize = 10;
+
+/// Most paragraphs the repeat counter remembers; past it the oldest are
+/// forgotten first.
+pub const MAX_PARAGRAPHS: usize = 1_000_000;
+
+/// How many records each paragraph has been in, for the last
+/// [`MAX_PARAGRAPHS`] paragraphs first seen.
+#[derive(Debug, Default)]
+struct Paragraphs {
+    counts: HashMap<u64, u32>,
+    order: std::collections::VecDeque<u64>,
+}
+
+impl Paragraphs {
+    /// The key of a paragraph: its words, lower-cased, one space apart.
+    fn key(paragraph: &str) -> u64 {
+        let lower = paragraph.to_lowercase();
+        let mut first = true;
+        fnv1a(lower.split_whitespace().flat_map(|w| {
+            let space: &[u8] = if std::mem::take(&mut first) { b"" } else { b" " };
+            space.iter().chain(w.as_bytes()).copied()
+        }))
+    }
+
+    /// The text without the paragraphs already in `max` records, and
+    /// counts the record's paragraphs (each once per record).
+    fn filter(&mut self, text: &str, max: usize) -> String {
+        let mut seen_here = std::collections::HashSet::new();
+        let mut kept: Vec<&str> = Vec::new();
+        for line in text.split('\n') {
+            let trimmed = line.trim();
+            if trimmed.chars().count() < MIN_DEDUP_CHARS {
+                kept.push(line);
+                continue;
+            }
+            let key = Paragraphs::key(trimmed);
+            let count = self.counts.get(&key).copied().unwrap_or(0) as usize;
+            if count < max {
+                kept.push(line);
+            }
+            if seen_here.insert(key) {
+                if count == 0 {
+                    if self.order.len() >= MAX_PARAGRAPHS {
+                        if let Some(old) = self.order.pop_front() {
+                            self.counts.remove(&old);
+                        }
+                    }
+                    self.order.push_back(key);
+                }
+                self.counts.insert(key, (count + 1) as u32);
+            }
+        }
+        // Blank lines left between dropped paragraphs close up.
+        let mut out = String::with_capacity(text.len());
+        let mut blank = 0;
+        for line in kept {
+            if line.trim().is_empty() {
+                blank += 1;
+                if blank > 1 || out.is_empty() {
+                    continue;
+                }
+            } else {
+                blank = 0;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.trim_end().to_string()
+    }
 }
 
 /// The batch's corpus filters, applied in input order; see the
@@ -138,12 +217,13 @@ pub struct CorpusRules {
 pub struct CorpusFilter {
     rules: CorpusRules,
     seen: Fingerprints,
+    paragraphs: Paragraphs,
 }
 
 impl CorpusFilter {
     /// A filter keeping what `rules` say.
     pub fn new(rules: CorpusRules) -> CorpusFilter {
-        CorpusFilter { rules, seen: Fingerprints::default() }
+        CorpusFilter { rules, seen: Fingerprints::default(), paragraphs: Paragraphs::default() }
     }
 
     /// Does the filter do anything?
@@ -174,6 +254,9 @@ impl CorpusFilter {
                 record.error = Some("language".into());
                 return Verdict::Keep;
             }
+        }
+        if rules.max_repetitions > 0 {
+            record.text = self.paragraphs.filter(&record.text, rules.max_repetitions);
         }
         if rules.min_chars > 0
             && record.text.chars().filter(|c| !c.is_whitespace()).count() < rules.min_chars
@@ -232,6 +315,22 @@ mod tests {
         // both hashes have it (computed apart, in Python).
         assert_eq!(fingerprint("one two three four"), Some(0xa001_4040_2110_9881));
         assert_eq!(fingerprint("hello"), Some(fnv1a(*b"hello")));
+    }
+
+    #[test]
+    fn paragraphs_repeated_across_records_go_after_the_allowed_repeats() {
+        let mut p = Paragraphs::default();
+        let page = |n: u32| {
+            format!("Story number {n} has its own words.\n\nSubscribe to our newsletter today\nShare\n\nMore of story {n} here, also its own.")
+        };
+        assert_eq!(p.filter(&page(1), 2), page(1));
+        assert_eq!(p.filter(&page(2), 2), page(2));
+        assert_eq!(
+            p.filter(&page(3), 2),
+            "Story number 3 has its own words.\n\nShare\n\nMore of story 3 here, also its own."
+        );
+        // Case and spacing do not make a paragraph new.
+        assert!(!p.filter("SUBSCRIBE  to our newsletter today", 2).contains("SUBSCRIBE"));
     }
 
     #[test]

@@ -17,6 +17,19 @@ use crate::UsageError;
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let (algorithm, extractor) = args.extractor.build(args.content.preset)?;
     let mut corpus = args.corpus.filter()?;
+    let text_only = match args.output_format {
+        crate::flags::OutputFormat::Txt => !args.content.with_metadata && !args.content.comments,
+        crate::flags::OutputFormat::Markdown | crate::flags::OutputFormat::Html => false,
+        _ => true,
+    };
+    if args.corpus.deduplicate && !text_only {
+        return Err(UsageError(
+            "--deduplicate edits the plain text: give -f txt (without --with-metadata or \
+             --comments), json, jsonl or csv"
+                .into(),
+        )
+        .into());
+    }
     let mut left_out: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let encoding = match &args.encoding {
         None => None,

@@ -1221,6 +1221,17 @@ pub struct CorpusArgs {
     /// is within 3 bits of an earlier kept record's.
     #[arg(long)]
     pub dedup_documents: bool,
+
+    /// Drop paragraphs of the text that earlier records of the batch
+    /// already had --max-repetitions times (boilerplate repeated across a
+    /// site's pages). Text outputs: txt, json, jsonl, csv.
+    #[arg(long)]
+    pub deduplicate: bool,
+
+    /// With --deduplicate: how many earlier records may have a paragraph
+    /// before it is dropped.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "deduplicate")]
+    pub max_repetitions: usize,
 }
 
 impl CorpusArgs {
@@ -1266,6 +1277,7 @@ impl CorpusArgs {
             languages,
             skip_other_languages: self.skip_other_languages,
             dedup_documents: self.dedup_documents,
+            max_repetitions: if self.deduplicate { self.max_repetitions.max(1) } else { 0 },
         }))
     }
 }
