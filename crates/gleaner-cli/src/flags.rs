@@ -15,6 +15,13 @@ pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+
+    /// Read flags from a TOML file: keys are long flag names
+    /// (`min-words = 50`, `target-language = ["en"]`, `deduplicate =
+    /// true`), a `[COMMAND]` table holds one command's; flags on the
+    /// command line replace the file's.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// The subcommands.

@@ -3,6 +3,7 @@
 //! them into library calls.
 
 mod blocks_cmd;
+mod config;
 mod crawl_cmd;
 mod eval_cmd;
 mod extract_cmd;
@@ -17,7 +18,7 @@ mod warc_cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::flags::{AlgorithmsArgs, Cli, Command};
 
@@ -191,8 +192,22 @@ fn return_large_buffers() {
     }
 }
 
+/// The command line with a flag given twice taking its last value (a
+/// config file's flags come first, the command line's replace them);
+/// lists add up.
+fn overriding(command: clap::Command) -> clap::Command {
+    let names: Vec<String> = command.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    let mut command = command.args_override_self(true);
+    for name in names {
+        command = command.mut_subcommand(name, overriding);
+    }
+    command
+}
+
 fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    let args = config::expand(std::env::args_os().collect())?;
+    let matches = overriding(Cli::command()).get_matches_from(args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Extract(args) => extract_cmd::run(*args),
         Command::Algorithms(args) => algorithms(args),
