@@ -28,6 +28,11 @@ pub enum OutputFormat {
     /// One row per input under a header row, the JSON record's keys as
     /// columns ([`CSV_COLUMNS`]), RFC 4180 quoting.
     Csv,
+    /// trafilatura's XML: `<doc>` with the metadata as attributes,
+    /// `<main>` and `<comments>` ([`crate::xml`]).
+    Xml,
+    /// TEI P5: a `teiHeader` and the text in `<body>` ([`crate::xml`]).
+    XmlTei,
 }
 
 /// The columns of [`OutputFormat::Csv`], in order: every key of the JSON
@@ -73,6 +78,7 @@ impl OutputFormat {
             OutputFormat::Json => "json",
             OutputFormat::Jsonl => "jsonl",
             OutputFormat::Csv => "csv",
+            OutputFormat::Xml | OutputFormat::XmlTei => "xml",
         }
     }
 }
@@ -717,6 +723,16 @@ impl Job {
                 match comments {
                     Some(c) => format!("{body}\n<section class=\"comments\">\n{c}\n</section>"),
                     None => body,
+                }
+            }
+            OutputFormat::Xml | OutputFormat::XmlTei => {
+                let body = render::render(doc, &selection, Format::Html, self.render);
+                let comments =
+                    comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
+                if self.format == OutputFormat::Xml {
+                    crate::xml::doc_xml(record, &body, comments.as_deref())
+                } else {
+                    crate::xml::tei_xml(record, &body, comments.as_deref())
                 }
             }
             OutputFormat::Txt if self.with_metadata || comments.is_some() => with_comments(

@@ -42,6 +42,7 @@ pub mod input;
 pub mod job;
 mod run;
 pub mod sink;
+pub mod xml;
 
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;

@@ -38,7 +38,10 @@ impl<W: Write> Sink<W> {
             // `rendered`; otherwise it is the record's `text`.
             OutputFormat::Txt if record.rendered.is_empty() => record.text.clone(),
             OutputFormat::Txt => record.rendered.clone(),
-            OutputFormat::Markdown | OutputFormat::Html => record.rendered.clone(),
+            OutputFormat::Markdown
+            | OutputFormat::Html
+            | OutputFormat::Xml
+            | OutputFormat::XmlTei => record.rendered.clone(),
             OutputFormat::Json => serde_json::to_string_pretty(record)?,
             OutputFormat::Jsonl => serde_json::to_string(record)?,
             OutputFormat::Csv => csv_row(record)?,
@@ -89,6 +92,8 @@ impl<W: Write> Sink<W> {
                 write!(out, "{sep}{body}")?;
             }
             OutputFormat::Json => writeln!(out, "{body}")?,
+            // One XML document after another, without headers between.
+            OutputFormat::Xml | OutputFormat::XmlTei => writeln!(out, "{body}")?,
             _ if self.several => {
                 let sep = if self.written == 0 { "" } else { "\n" };
                 writeln!(out, "{sep}==> {} <==\n{body}", strip_controls(&record.source))?;

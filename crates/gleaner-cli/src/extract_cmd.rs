@@ -19,7 +19,10 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let mut corpus = args.corpus.filter()?;
     let text_only = match args.output_format {
         crate::flags::OutputFormat::Txt => !args.content.with_metadata && !args.content.comments,
-        crate::flags::OutputFormat::Markdown | crate::flags::OutputFormat::Html => false,
+        crate::flags::OutputFormat::Markdown
+        | crate::flags::OutputFormat::Html
+        | crate::flags::OutputFormat::Xml
+        | crate::flags::OutputFormat::Xmltei => false,
         _ => true,
     };
     if args.corpus.deduplicate && !text_only {

@@ -357,6 +357,11 @@ pub enum OutputFormat {
     /// One row per input under a header row: the JSON record's keys as
     /// columns (RFC 4180 quoting; lists as JSON text, null as empty).
     Csv,
+    /// trafilatura's XML: `<doc>` with the metadata as attributes,
+    /// `<main>`, `<comments>`.
+    Xml,
+    /// TEI P5 XML: a `teiHeader` with the metadata, the text in `<body>`.
+    Xmltei,
 }
 
 impl From<OutputFormat> for gleaner_batch::OutputFormat {
@@ -368,6 +373,8 @@ impl From<OutputFormat> for gleaner_batch::OutputFormat {
             OutputFormat::Json => gleaner_batch::OutputFormat::Json,
             OutputFormat::Jsonl => gleaner_batch::OutputFormat::Jsonl,
             OutputFormat::Csv => gleaner_batch::OutputFormat::Csv,
+            OutputFormat::Xml => gleaner_batch::OutputFormat::Xml,
+            OutputFormat::Xmltei => gleaner_batch::OutputFormat::XmlTei,
         }
     }
 }
