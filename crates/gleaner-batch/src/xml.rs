@@ -128,7 +128,7 @@ fn node(doc: &Document, id: NodeId, out: &mut String, inline: bool) {
         "li" => {
             let blocks = doc
                 .children(id)
-                .any(|c| doc.element(c).is_some_and(|e| is_block(&e.name().to_string())));
+                .any(|c| doc.element(c).is_some_and(|e| is_block(e.name())));
             wrap(out, "<item>", "</item>", !blocks);
         }
         "table" => {
