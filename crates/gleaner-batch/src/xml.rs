@@ -16,23 +16,17 @@ use gleaner::{Document, ParseOptions};
 
 use crate::job::Record;
 
-/// The text with `&`, `<`, `>`, `"` and `'` escaped, and characters XML
-/// 1.0 forbids (controls other than tab and line breaks) left out.
+/// The text escaped for XML (`&`, `<`, `>`, `"`, `'`), with the
+/// characters XML 1.0 forbids (controls other than tab and line breaks,
+/// U+FFFE, U+FFFF) left out.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || matches!(c, '\u{fffe}' | '\u{ffff}') => {}
-            c => out.push(c),
-        }
+    let allowed = |c: &char| {
+        matches!(c, '\t' | '\n' | '\r') || (*c >= ' ' && !matches!(c, '\u{fffe}' | '\u{ffff}'))
+    };
+    if text.chars().all(|c| allowed(&c)) {
+        return gleaner::render::escape(text);
     }
-    out
+    gleaner::render::escape(&text.chars().filter(allowed).collect::<String>())
 }
 
 /// The body of an HTML fragment as XML elements of trafilatura's and
@@ -126,9 +120,8 @@ fn node(doc: &Document, id: NodeId, out: &mut String, inline: bool) {
         "p" | "dt" | "dd" | "figcaption" => wrap(out, "<p>", "</p>", true),
         "ul" | "ol" => wrap(out, &format!("<list rend=\"{name}\">"), "</list>", false),
         "li" => {
-            let blocks = doc
-                .children(id)
-                .any(|c| doc.element(c).is_some_and(|e| is_block(e.name())));
+            let blocks =
+                doc.children(id).any(|c| doc.element(c).is_some_and(|e| is_block(e.name())));
             wrap(out, "<item>", "</item>", !blocks);
         }
         "table" => {
@@ -313,6 +306,6 @@ mod tests {
 
     #[test]
     fn controls_are_not_xml() {
-        assert_eq!(escape("a\u{1}b\u{c}c\td<\"'"), "abc\td&lt;&quot;&apos;");
+        assert_eq!(escape("a\u{1}b\u{c}c\td<\"'"), "abc\td&lt;&quot;&#39;");
     }
 }

@@ -10,6 +10,8 @@
 //! network) the test says it was skipped, by name, and passes — unless
 //! `GLEANER_REQUIRE_TEI=1`, which makes that a failure (for CI).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,25 +19,7 @@ use std::process::Command;
 const TRAFILATURA: &str = "trafilatura==2.3.1";
 
 fn python() -> Result<PathBuf, String> {
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tei-venv");
-    let bin = venv.join("bin").join("python");
-    let ready = venv.join(".ready");
-    if ready.is_file() {
-        return Ok(bin);
-    }
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let run = |cmd: &mut Command| -> Result<(), String> {
-        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr)))
-        }
-    };
-    run(Command::new(&python).args(["-m", "venv"]).arg(&venv))?;
-    run(Command::new(venv.join("bin").join("pip")).args(["install", "-q", TRAFILATURA]))?;
-    std::fs::write(&ready, TRAFILATURA).map_err(|e| e.to_string())?;
-    Ok(bin)
+    support::pypi_venv("tei-venv", TRAFILATURA).map(|bin| bin.join("python"))
 }
 
 const VALIDATE: &str = r#"

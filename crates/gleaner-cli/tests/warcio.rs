@@ -15,6 +15,7 @@
 
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,22 +37,7 @@ fn ok(out: Output) -> Output {
 /// The `warcio` command of the venv, made when missing; `Err` says why it
 /// cannot be.
 fn warcio() -> Result<PathBuf, String> {
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warcio-venv");
-    let bin = venv.join("bin").join("warcio");
-    if bin.is_file() {
-        return Ok(bin);
-    }
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let run = |cmd: &mut Command| -> Result<(), String> {
-        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr)))
-        }
-    };
-    run(Command::new(&python).args(["-m", "venv"]).arg(&venv))?;
-    run(Command::new(venv.join("bin").join("pip")).args(["install", "-q", WARCIO]))?;
+    let bin = support::pypi_venv("warcio-venv", WARCIO)?.join("warcio");
     if bin.is_file() {
         Ok(bin)
     } else {

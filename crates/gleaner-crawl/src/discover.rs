@@ -272,12 +272,15 @@ pub struct Discovered {
     pub errors: Vec<DiscoverError>,
 }
 
-impl Discovered {
-    fn push(&mut self, url: Url, seen: &mut HashSet<String>, max: usize) {
-        if self.urls.len() < max && seen.insert(url.as_str().to_string()) {
-            self.urls.push(url);
-        }
-    }
+/// One discovery under way: where it fetches from, its caps, and what it
+/// found so far.
+struct Run<'a> {
+    source: &'a HttpSource,
+    max_urls: usize,
+    deadline: Option<Instant>,
+    found: Discovered,
+    /// Page URLs handed back so far.
+    seen: HashSet<String>,
 }
 
 /// Finds the pages of the site of `start` by its sitemaps and feeds,
@@ -289,123 +292,109 @@ pub fn discover(
     what: Discovery,
     deadline: Option<Instant>,
 ) -> Discovered {
-    let mut found = Discovered::default();
-    let mut seen_urls = HashSet::new();
+    let mut run = Run {
+        source,
+        max_urls: what.max_urls,
+        deadline,
+        found: Discovered::default(),
+        seen: HashSet::new(),
+    };
     if what.sitemap {
-        sitemaps(source, start, what.max_urls, deadline, &mut found, &mut seen_urls);
+        run.sitemaps(start);
     }
     if what.feed {
-        feeds(source, start, what.max_urls, deadline, &mut found, &mut seen_urls);
+        run.feeds(start);
     }
-    found
+    run.found
 }
 
-/// [`discover`]'s sitemap part: `robots.txt`'s sitemaps, else
-/// `/sitemap.xml`, then every index breadth-first, each file once.
-fn sitemaps(
-    source: &HttpSource,
-    start: &Url,
-    max_urls: usize,
-    deadline: Option<Instant>,
-    found: &mut Discovered,
-    seen_urls: &mut HashSet<String>,
-) {
-    let mut queue: std::collections::VecDeque<Url> = match start.join("/robots.txt") {
-        Ok(robots) => match source.fetch_resource(&robots, deadline) {
-            Ok(page) => robots_sitemaps(&String::from_utf8_lossy(&page.body), &page.url).into(),
-            Err(_) => Default::default(),
-        },
-        Err(_) => Default::default(),
-    };
-    if queue.is_empty() {
-        queue.extend(start.join("/sitemap.xml").ok());
-    }
-    let mut seen_files: HashSet<String> = queue.iter().map(|u| u.to_string()).collect();
-    while let Some(url) = queue.pop_front() {
-        if found.files >= MAX_SITEMAP_FILES || found.urls.len() >= max_urls {
-            break;
+impl Run<'_> {
+    /// Keeps the page URLs not seen before, within the cap.
+    fn keep(&mut self, urls: Vec<Url>) {
+        for url in urls {
+            if self.found.urls.len() < self.max_urls && self.seen.insert(url.as_str().to_string()) {
+                self.found.urls.push(url);
+            }
         }
-        found.files += 1;
-        let page = match source.fetch_resource(&url, deadline) {
-            Ok(page) => page,
+    }
+
+    /// A file fetched, or its error recorded.
+    fn fetch(&mut self, url: &Url) -> Option<crate::Fetched> {
+        self.found.files += 1;
+        match self.source.fetch_resource(url, self.deadline) {
+            Ok(page) => Some(page),
             Err(error) => {
-                found.errors.push(DiscoverError::Fetch { url, error });
-                continue;
+                self.found.errors.push(DiscoverError::Fetch { url: url.clone(), error });
+                None
+            }
+        }
+    }
+
+    /// The sitemap part: `robots.txt`'s sitemaps, else `/sitemap.xml`,
+    /// then every index breadth-first, each file once.
+    fn sitemaps(&mut self, start: &Url) {
+        let named = match start.join("/robots.txt") {
+            Ok(robots) => match self.source.fetch_resource(&robots, self.deadline) {
+                Ok(page) => robots_sitemaps(&String::from_utf8_lossy(&page.body), &page.url),
+                Err(_) => Vec::new(),
+            },
+            Err(_) => Vec::new(),
+        };
+        let mut queue: std::collections::VecDeque<Url> = named.into();
+        if queue.is_empty() {
+            queue.extend(start.join("/sitemap.xml").ok());
+        }
+        let mut seen_files: HashSet<String> = queue.iter().map(|u| u.to_string()).collect();
+        while let Some(url) = queue.pop_front() {
+            if self.found.files >= MAX_SITEMAP_FILES || self.found.urls.len() >= self.max_urls {
+                break;
+            }
+            let Some(page) = self.fetch(&url) else { continue };
+            match parse_sitemap(&page.body, &page.url) {
+                Ok(Sitemap::Urls(urls)) => self.keep(urls),
+                Ok(Sitemap::Index(children)) => {
+                    for c in children {
+                        if seen_files.insert(c.to_string()) {
+                            queue.push_back(c);
+                        }
+                    }
+                }
+                Err(why) if why.contains("gzip") || why.contains("inflates") => {
+                    self.found.errors.push(DiscoverError::Gzip(url, why));
+                }
+                Err(why) => self.found.errors.push(DiscoverError::NotXml(url, why)),
+            }
+        }
+    }
+
+    /// The feed part: the start URL read as a feed, else the feeds its
+    /// page announces.
+    fn feeds(&mut self, start: &Url) {
+        let Some(first) = self.fetch(start) else { return };
+        if let Some(items) = parse_feed(&first.body, &first.url) {
+            self.keep(items);
+            return;
+        }
+        let options = first.parse_options(&gleaner::ParseOptions::default());
+        let announced = match gleaner::Document::parse(&first.body, &options) {
+            Ok(doc) => page_feeds(&doc, &first.url),
+            Err(e) => {
+                self.found.errors.push(DiscoverError::NotXml(first.url.clone(), e.to_string()));
+                return;
             }
         };
-        match parse_sitemap(&page.body, &page.url) {
-            Ok(Sitemap::Urls(urls)) => {
-                for u in urls {
-                    found.push(u, seen_urls, max_urls);
+        let mut seen_feeds = HashSet::new();
+        for url in announced {
+            if !seen_feeds.insert(url.to_string()) || self.found.urls.len() >= self.max_urls {
+                continue;
+            }
+            let Some(page) = self.fetch(&url) else { continue };
+            match parse_feed(&page.body, &page.url) {
+                Some(items) => self.keep(items),
+                None => {
+                    self.found.errors.push(DiscoverError::NotXml(url, "not RSS or Atom".into()))
                 }
             }
-            Ok(Sitemap::Index(children)) => {
-                for c in children {
-                    if seen_files.insert(c.to_string()) {
-                        queue.push_back(c);
-                    }
-                }
-            }
-            Err(why) if why.contains("gzip") || why.contains("inflates") => {
-                found.errors.push(DiscoverError::Gzip(url, why));
-            }
-            Err(why) => found.errors.push(DiscoverError::NotXml(url, why)),
-        }
-    }
-}
-
-/// [`discover`]'s feed part: the start URL read as a feed, else the
-/// feeds its page announces.
-fn feeds(
-    source: &HttpSource,
-    start: &Url,
-    max_urls: usize,
-    deadline: Option<Instant>,
-    found: &mut Discovered,
-    seen_urls: &mut HashSet<String>,
-) {
-    let first = match source.fetch_resource(start, deadline) {
-        Ok(page) => page,
-        Err(error) => {
-            found.errors.push(DiscoverError::Fetch { url: start.clone(), error });
-            return;
-        }
-    };
-    found.files += 1;
-    let feed_urls = match parse_feed(&first.body, &first.url) {
-        Some(items) => {
-            for u in items {
-                found.push(u, seen_urls, max_urls);
-            }
-            return;
-        }
-        None => {
-            let options = first.parse_options(&gleaner::ParseOptions::default());
-            match gleaner::Document::parse(&first.body, &options) {
-                Ok(doc) => page_feeds(&doc, &first.url),
-                Err(e) => {
-                    found.errors.push(DiscoverError::NotXml(first.url.clone(), e.to_string()));
-                    return;
-                }
-            }
-        }
-    };
-    let mut seen_feeds = HashSet::new();
-    for url in feed_urls {
-        if !seen_feeds.insert(url.to_string()) || found.urls.len() >= max_urls {
-            continue;
-        }
-        found.files += 1;
-        match source.fetch_resource(&url, deadline) {
-            Ok(page) => match parse_feed(&page.body, &page.url) {
-                Some(items) => {
-                    for u in items {
-                        found.push(u, seen_urls, max_urls);
-                    }
-                }
-                None => found.errors.push(DiscoverError::NotXml(url, "not RSS or Atom".into())),
-            },
-            Err(error) => found.errors.push(DiscoverError::Fetch { url, error }),
         }
     }
 }

@@ -46,3 +46,29 @@ pub fn put(dir: &Path, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     std::fs::write(&path, bytes).expect("write");
     path
 }
+
+/// A throwaway venv under the target directory with `requirement`
+/// installed from PyPI (made once, kept between runs: a `.ready` file
+/// marks it complete); its `bin` folder, or why it cannot be made (no
+/// Python, no network). Never a dependency of the crates.
+pub fn pypi_venv(name: &str, requirement: &str) -> Result<PathBuf, String> {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let bin = venv.join("bin");
+    let ready = venv.join(".ready");
+    if std::fs::read_to_string(&ready).is_ok_and(|r| r == requirement) {
+        return Ok(bin);
+    }
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let try_run = |cmd: &mut Command| -> Result<(), String> {
+        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr)))
+        }
+    };
+    try_run(Command::new(&python).args(["-m", "venv"]).arg(&venv))?;
+    try_run(Command::new(bin.join("pip")).args(["install", "-q", requirement]))?;
+    std::fs::write(&ready, requirement).map_err(|e| e.to_string())?;
+    Ok(bin)
+}

@@ -272,21 +272,15 @@ fn for_each_word_hash<'a>(pieces: impl IntoIterator<Item = &'a str>, mut f: impl
     let mut in_word = false;
     for piece in pieces {
         for c in piece.chars() {
-            if c.is_ascii() {
-                // The common case, without the Unicode tables (same hash).
-                if c.is_ascii_alphanumeric() {
-                    h ^= u64::from(c.to_ascii_lowercase());
-                    h = h.wrapping_mul(0x0100_0000_01b3);
-                    in_word = true;
-                } else if in_word {
-                    f(h);
-                    h = START;
-                    in_word = false;
-                }
-            } else if c.is_alphanumeric() {
-                for l in c.to_lowercase() {
-                    h ^= u64::from(l);
-                    h = h.wrapping_mul(0x0100_0000_01b3);
+            // ASCII, the common case, without the Unicode tables (the same
+            // hash: an ASCII letter lower-cases to one ASCII letter).
+            let word = if c.is_ascii() { c.is_ascii_alphanumeric() } else { c.is_alphanumeric() };
+            if word {
+                let step = |h: u64, l: char| (h ^ u64::from(l)).wrapping_mul(0x0100_0000_01b3);
+                if c.is_ascii() {
+                    h = step(h, c.to_ascii_lowercase());
+                } else {
+                    h = c.to_lowercase().fold(h, step);
                 }
                 in_word = true;
             } else if in_word {
