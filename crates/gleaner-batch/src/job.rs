@@ -862,11 +862,17 @@ mod tests {
     }
 
     #[test]
-    fn each_format_renders_only_what_it_prints() {
+    fn every_format_carries_the_text_and_renders_only_what_it_prints() {
         let extractor = || gleaner::extract::by_name("plain").expect("plain");
         let md = Job::new(extractor(), "plain", OutputFormat::Markdown)
             .record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
-        assert_eq!((md.text.as_str(), md.rendered.as_str()), ("", "# Title here\n\nBody"));
+        // The text in every format: the fingerprint and the corpus
+        // filters read it.
+        assert_eq!(
+            (md.text.as_str(), md.rendered.as_str()),
+            ("Title here\n\nBody", "# Title here\n\nBody")
+        );
+        assert!(md.fingerprint.is_some());
         let txt = Job::new(extractor(), "plain", OutputFormat::Txt)
             .record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
         assert_eq!((txt.text.as_str(), txt.rendered.as_str()), ("Title here\n\nBody", ""));

@@ -8,6 +8,7 @@
 mod server;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::Output;
 use std::sync::{Arc, OnceLock};
 
@@ -263,4 +264,86 @@ fn issue_36_crawl_honours_rel_nofollow_unless_told() {
         "{}",
         stderr(&all)
     );
+}
+
+/// The shipped site `shell-novice` (../shared/data/sites), served as it
+/// is but for its sitemap, which names the live site: here a robots.txt
+/// names a sitemap index whose child is the site's own sitemap, gzipped,
+/// its URLs pointed at this server.
+fn shipped_site() -> Option<Server> {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sites/shell-novice/site");
+    if !root.join("sitemap.xml").is_file() {
+        eprintln!("skipped: issue_36_the_shipped_site_from_its_sitemap: needs {}", root.display());
+        return None;
+    }
+    let sitemap = std::fs::read_to_string(root.join("sitemap.xml")).expect("sitemap");
+    let origin: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let o = origin.clone();
+    let server = Server::start(move |target| {
+        let origin = o.get().map(String::as_str).unwrap_or("");
+        match target {
+            "/robots.txt" => Reply::typed(
+                "text/plain",
+                format!("User-agent: *\nSitemap: {origin}/sitemap_index.xml\n"),
+            ),
+            "/sitemap_index.xml" => Reply::typed(
+                "application/xml",
+                format!(
+                    "<sitemapindex><sitemap><loc>{origin}/sitemap.xml.gz</loc></sitemap></sitemapindex>"
+                ),
+            ),
+            "/sitemap.xml.gz" => Reply::typed(
+                "application/gzip",
+                gzip(sitemap.replace("https://swcarpentry.github.io/shell-novice", origin).as_bytes()),
+            ),
+            _ => server::static_file(&root, target),
+        }
+    });
+    origin.set(server.origin()).expect("set once");
+    Some(server)
+}
+
+#[test]
+fn issue_36_the_shipped_site_from_its_sitemap() {
+    let Some(server) = shipped_site() else { return };
+    let out = links(&server, &server.url("/"), &["--sitemap"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let urls = lines(&out);
+    assert_eq!(urls.len(), 38, "{}", stderr(&out));
+    assert!(urls.iter().all(|u| u.starts_with(&server.origin())));
+    // The list, extracted: every URL a record, a corpus after the filters.
+    let dir = std::env::temp_dir().join(format!("gleaner-shipped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let list = dir.join("urls.txt");
+    std::fs::write(&list, format!("# shell-novice\n{}\nnot a url\n", urls.join("\n")))
+        .expect("list");
+    let origin = server.origin();
+    let list_arg = list.to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "extract",
+            "-i",
+            &list_arg,
+            "-f",
+            "jsonl",
+            "--allow-private-origin",
+            &origin,
+            "--delay-ms",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        gleaner(&args)
+    };
+    let all = run(&[]);
+    assert_eq!(lines(&all).len(), 39, "every URL and the bad line: {}", stderr(&all));
+    let corpus = run(&["--target-language", "en", "--dedup-documents", "--min-words", "50"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let kept = lines(&corpus);
+    assert!(kept.len() >= 10 && kept.len() < 38, "{} kept: {}", kept.len(), stderr(&corpus));
+    assert!(stderr(&corpus).contains("duplicate"), "{}", stderr(&corpus));
+    // The crawl seeded by the sitemap reaches the pages without links.
+    let crawled = crawl(&server, &server.url("/"), &["--sitemap", "--max-pages", "60"]);
+    assert_eq!(crawled.status.code(), Some(0), "{}", stderr(&crawled));
+    assert!(lines(&crawled).len() >= 38, "{}", stderr(&crawled));
 }

@@ -334,7 +334,7 @@ fn respond(
     }
 }
 
-fn static_file(root: &Path, target: &str) -> Reply {
+pub fn static_file(root: &Path, target: &str) -> Reply {
     let path = target.split(['?', '#']).next().unwrap_or("/");
     if path.split('/').any(|s| s == ".." || s.contains('%')) {
         return Reply::status(404);
