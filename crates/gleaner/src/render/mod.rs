@@ -12,10 +12,14 @@
 //! controls, bidi overrides; see [`strip_controls`]), so printing the
 //! output cannot act on the user's terminal.
 
+mod code;
 mod controls;
 mod front_matter;
 mod html;
+mod math;
 mod node_ids;
+mod table;
+mod title;
 mod writer;
 
 use markup5ever::{local_name, LocalName};
@@ -24,6 +28,7 @@ pub use self::controls::{is_output_control, strip_controls};
 pub use self::front_matter::front_matter;
 pub use self::html::html;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
+pub use self::title::markdown_with_title;
 
 /// Escapes `text` for HTML or XML text and attribute values (`&`, `<`,
 /// `>`, `"`, `'`), appending to `out`. Reports and plots use it; the
@@ -47,6 +52,7 @@ pub fn escape(text: &str) -> String {
     escape_into(&mut out, text);
     out
 }
+use self::table::Grid;
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};
@@ -109,51 +115,6 @@ pub fn markdown(doc: &Document, sel: &Selection, options: RenderOptions) -> Stri
     Walker::new(doc, sel, true, options).run()
 }
 
-/// `markdown` opened by the page title as a `# Title` heading, so that
-/// every page's Markdown starts with its title (issue 11). Nothing is
-/// added when the first line already is the title (a heading or line
-/// whose words equal it, or contain it or are contained in it, at least
-/// half as long), or when `title` is blank.
-///
-/// ```
-/// use gleaner::render::markdown_with_title;
-/// assert_eq!(markdown_with_title("Body.", "Storm"), "# Storm\n\nBody.");
-/// assert_eq!(markdown_with_title("## Storm!\n\nBody.", "Storm"), "## Storm!\n\nBody.");
-/// ```
-pub fn markdown_with_title(markdown: &str, title: &str) -> String {
-    let title = title.trim();
-    let first = markdown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let (a, b) = (heading_words(first.trim_start_matches('#')), heading_words(title));
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
-    if title.is_empty()
-        || (!short.is_empty() && long.contains(short.as_str()) && short.len() * 2 >= long.len())
-    {
-        return markdown.to_string();
-    }
-    let mut w = Writer::markdown();
-    w.marker("# ".into());
-    w.text(title, false);
-    let heading = w.finish();
-    if markdown.is_empty() {
-        heading
-    } else {
-        format!("{heading}\n\n{markdown}")
-    }
-}
-
-/// The words of a line, lowercase letters and digits only, without link
-/// targets (`](…)`), for comparing a heading with the title.
-fn heading_words(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(i) = rest.find("](") {
-        out.push_str(&rest[..i]);
-        rest = rest[i..].find(')').map_or("", |j| &rest[i + j + 1..]);
-    }
-    out.push_str(rest);
-    out.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
-}
-
 /// What a walker does when it leaves an element.
 #[derive(Debug)]
 enum Exit {
@@ -165,6 +126,9 @@ enum Exit {
     CloseInline(String),
     /// Close a code span.
     CloseCode(String),
+    /// Leave a data-table cell of a Markdown table: empty cells for the
+    /// further columns it spans.
+    GridCell(usize),
     Heading,
     Pre,
     List,
@@ -201,6 +165,23 @@ impl SubtreeSelection {
     }
 }
 
+/// A Markdown table being written: its grid, the row the walk is in (by
+/// index in the grid), the next column to write, the cells written in the
+/// row and the rows written.
+struct GridState {
+    grid: Grid,
+    row: Option<usize>,
+    col: usize,
+    cells: usize,
+    rows: usize,
+}
+
+impl GridState {
+    fn new(grid: Grid) -> GridState {
+        GridState { grid, row: None, col: 0, cells: 0, rows: 0 }
+    }
+}
+
 struct Walker<'a> {
     doc: &'a Document,
     sel: &'a Selection,
@@ -213,6 +194,12 @@ struct Walker<'a> {
     /// Inside a data table: (cells written in this row, rows written,
     /// columns of the first row).
     table: Option<(usize, usize, usize)>,
+    /// Inside a data table in Markdown: its grid and where the walk is
+    /// in it.
+    grid: Option<GridState>,
+    /// Set by [`Walker::enter`] for an element written whole (a formula)
+    /// or left out (a gutter): its subtree is not walked.
+    skip: bool,
     cell_depth: usize,
     /// The document base URL, for relative links and images: found on
     /// the first link or image written (a walk of the page for its
@@ -231,6 +218,8 @@ impl<'a> Walker<'a> {
             w: if markdown { Writer::markdown() } else { Writer::default() },
             lists: Vec::new(),
             table: None,
+            grid: None,
+            skip: false,
             cell_depth: 0,
             base: std::cell::OnceCell::new(),
         }
@@ -294,6 +283,11 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let exit = self.enter(id, &element.name);
+            if std::mem::take(&mut self.skip) {
+                self.exit(exit);
+                id = doc.subtree_end(id);
+                continue;
+            }
             open.push((id, exit));
             id = NodeId(id.0 + 1);
         }
@@ -305,6 +299,11 @@ impl<'a> Walker<'a> {
 
     fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
         let md = self.markdown;
+        if md {
+            if let Some(exit) = self.enter_markdown_only(id, name) {
+                return exit;
+            }
+        }
         if self.cell_depth > 0 {
             return self.enter_in_cell(id, name);
         }
@@ -322,7 +321,13 @@ impl<'a> Walker<'a> {
                     .doc
                     .ancestors(id)
                     .any(|a| self.doc.name(a).is_some_and(|n| heading_level(n).is_some()));
-                self.w.request(if in_heading { Break::Space } else { Break::Line });
+                if in_heading {
+                    self.w.request(Break::Space);
+                } else if md {
+                    self.w.hard_break();
+                } else {
+                    self.w.request(Break::Line);
+                }
                 Exit::Nothing
             }
             local_name!("hr") => {
@@ -339,7 +344,8 @@ impl<'a> Walker<'a> {
             local_name!("pre") => {
                 self.w.request(Break::Paragraph);
                 if md {
-                    self.w.fence_open(&self.doc.text_content(id));
+                    let language = code::language(self.doc, id);
+                    self.w.fence_open(&self.doc.text_content(id), language.as_deref());
                 }
                 Exit::Pre
             }
@@ -380,6 +386,9 @@ impl<'a> Walker<'a> {
             local_name!("table") if is_data_table(self.doc, id) => {
                 self.w.request(Break::Paragraph);
                 self.table = Some((0, 0, 0));
+                if md {
+                    self.grid = Some(GridState::new(Grid::new(self.doc, id)));
+                }
                 Exit::Table
             }
             local_name!("tr") if self.table.is_some() => {
@@ -387,14 +396,25 @@ impl<'a> Walker<'a> {
                 if let Some(t) = self.table.as_mut() {
                     t.0 = 0;
                 }
+                if let Some(g) = self.grid.as_mut() {
+                    g.row = g.grid.row_of(id);
+                    g.col = 0;
+                }
                 if md {
                     self.w.marker("| ".into());
                 }
                 Exit::TableRow
             }
             local_name!("td") | local_name!("th") if self.table.is_some() => {
+                if self.grid.is_some() {
+                    return self.start_grid_cell(id);
+                }
                 self.start_cell();
                 Exit::Cell
+            }
+            local_name!("caption") if self.grid.is_some() => {
+                self.w.request(Break::Paragraph);
+                Exit::Break(Break::Paragraph)
             }
             local_name!("caption") if self.table.is_some() => {
                 self.w.request(Break::Line);
@@ -402,6 +422,110 @@ impl<'a> Walker<'a> {
             }
             _ => self.enter_inline_or_block(id, name),
         }
+    }
+
+    /// What Markdown alone does on entering an element (issue 35), or
+    /// `None` to go on as for text: formulas as TeX, gutters and "Copy"
+    /// buttons left out, table sections not separating rows, definition
+    /// terms in bold, `<sup>`/`<sub>` kept as HTML.
+    fn enter_markdown_only(&mut self, id: NodeId, name: &LocalName) -> Option<Exit> {
+        if code::is_gutter(self.doc, id) || code::is_copy_button(self.doc, id) {
+            self.skip = true;
+            return Some(Exit::Nothing);
+        }
+        if *name == local_name!("math") {
+            let formula = math::formula(self.doc, id)?;
+            self.skip = true;
+            if formula.display && self.cell_depth == 0 {
+                self.w.request(Break::Paragraph);
+                self.w.raw_inline(&math::markdown(&formula));
+                return Some(Exit::Break(Break::Paragraph));
+            }
+            self.w.raw_inline(&math::markdown(&formula));
+            return Some(Exit::Nothing);
+        }
+        match *name {
+            local_name!("thead") | local_name!("tbody") | local_name!("tfoot")
+                if self.grid.is_some() =>
+            {
+                Some(Exit::Nothing)
+            }
+            local_name!("dt") if self.cell_depth == 0 => {
+                self.w.request(Break::Paragraph);
+                self.w.open_inline("**".into());
+                Some(Exit::CloseInline("**".into()))
+            }
+            local_name!("dd") if self.cell_depth == 0 => {
+                self.w.request(Break::Paragraph);
+                Some(Exit::Break(Break::Paragraph))
+            }
+            local_name!("sup") | local_name!("sub")
+                if !self.doc.flags(id).contains(NodeFlags::IN_PRE) =>
+            {
+                self.w.open_inline(format!("<{name}>"));
+                Some(Exit::CloseInline(format!("</{name}>")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Enters a cell of a Markdown table: empty cells first for the
+    /// columns before it that nothing filled (spanned from above, or
+    /// left out), then its own separator.
+    fn start_grid_cell(&mut self, id: NodeId) -> Exit {
+        let Some(g) = self.grid.as_mut() else { return Exit::Nothing };
+        let placed = g.row.and_then(|r| g.grid.rows.get(r)).and_then(|row| {
+            row.cells.iter().find(|c| c.0 == id).map(|&(_, start, span)| (start, span))
+        });
+        let Some((start, span)) = placed else {
+            // Beyond the last column a table is given: left out.
+            self.skip = true;
+            return Exit::Nothing;
+        };
+        let from = g.col;
+        g.col = start + span;
+        g.cells += 1;
+        for c in from..start {
+            if c > 0 {
+                self.cell_boundary();
+            }
+        }
+        if start > 0 {
+            self.cell_boundary();
+        }
+        self.cell_depth += 1;
+        self.w.in_cell = true;
+        Exit::GridCell(span.saturating_sub(1))
+    }
+
+    /// The separator before a cell of a Markdown table row.
+    fn cell_boundary(&mut self) {
+        self.w.request(Break::Space);
+        self.w.raw_inline("| ");
+    }
+
+    /// Ends a row of a Markdown table: empty cells to the table's width,
+    /// the closing pipe, and under the first row the delimiter row.
+    fn end_grid_row(&mut self) {
+        let Some(g) = self.grid.as_mut() else { return };
+        if g.cells == 0 {
+            return;
+        }
+        let (from, columns, first) = (g.col, g.grid.columns.max(g.col).max(1), g.rows == 0);
+        g.rows += 1;
+        g.cells = 0;
+        for c in from..columns {
+            if c > 0 {
+                self.cell_boundary();
+            }
+        }
+        self.w.raw_inline_tight(" |");
+        if first {
+            let sep = "| --- ".repeat(columns) + "|";
+            self.w.request(Break::Line);
+            self.w.raw_line(&sep);
+        }
+        self.w.request(Break::Line);
     }
 
     fn enter_inline_or_block(&mut self, id: NodeId, name: &LocalName) -> Exit {
@@ -519,6 +643,14 @@ impl<'a> Walker<'a> {
                 self.cell_depth = self.cell_depth.saturating_sub(1);
                 self.w.in_cell = self.cell_depth > 0;
             }
+            Exit::GridCell(spanned) => {
+                self.cell_depth = self.cell_depth.saturating_sub(1);
+                self.w.in_cell = self.cell_depth > 0;
+                for _ in 0..spanned {
+                    self.cell_boundary();
+                }
+            }
+            Exit::TableRow if self.grid.is_some() => self.end_grid_row(),
             Exit::TableRow => {
                 let Some((cells, rows, cols)) = self.table else { return };
                 if cells == 0 {
@@ -537,6 +669,7 @@ impl<'a> Walker<'a> {
             }
             Exit::Table => {
                 self.table = None;
+                self.grid = None;
                 self.w.request(Break::Paragraph);
             }
         }
@@ -709,21 +842,6 @@ mod tests {
                 .expect("parse");
         assert_eq!(markdown(&doc, &Selection::all(&doc), o), "[a](https://b.org/a)");
         assert_eq!(md("<a href=a>a</a>"), "[a](a)");
-    }
-
-    /// See: issue 11, "The title appears in Markdown only when the page's
-    /// `<h1>` is inside the chosen block".
-    #[test]
-    fn issue_11_markdown_opens_with_the_title_once() {
-        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A # title\n\nBody text.");
-        assert_eq!(
-            markdown_with_title("# Storm hits\n\nBody.", "Storm hits"),
-            "# Storm hits\n\nBody."
-        );
-        let linked = "## [Storm hits the coast](https://x.org/a)\n\nBody.";
-        assert_eq!(markdown_with_title(linked, "Storm hits the coast"), linked);
-        assert_eq!(markdown_with_title("", "T"), "# T");
-        assert_eq!(markdown_with_title("Body.", " "), "Body.");
     }
 
     /// A page that would retitle the terminal (`ESC ] 0 ; … BEL`), clear
