@@ -72,6 +72,9 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             out.push_str("<br>");
         }
     };
+    // Layout tables met, by their `<table>`: their parts are unwrapped as
+    // Markdown writes them, as paragraphs (issue 35).
+    let mut layout = LayoutTables::default();
     let mut id = NodeId(0);
     let end = NodeId(doc.len() as u32);
     while id < end {
@@ -114,13 +117,22 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             id = doc.subtree_end(id);
             continue;
         }
-        let tag = kept_name(&element.name, options);
+        // Not code: line-number gutters and "Copy" buttons (issue 35).
+        if super::code::is_gutter(doc, id) || super::code::is_copy_button(doc, id) {
+            id = doc.subtree_end(id);
+            continue;
+        }
+        let tag = kept_name(&element.name, options).filter(|_| !layout.unwraps(doc, id));
         let unwrapped_block = tag.is_none() && stats.flags.contains(NodeFlags::BLOCK);
         if unwrapped_block {
             pending_break = true;
         }
         if let Some(t) = tag {
-            if text_less && !is_void_output(t) {
+            let holds_image =
+                || options.images && doc.subtree(id).any(|n| doc.is(n, local_name!("img")));
+            // An empty cell of a data table keeps its column.
+            let cell = matches!(t, "td" | "th");
+            if text_less && !is_void_output(t) && !cell && !holds_image() {
                 id = doc.subtree_end(id);
                 continue;
             }
@@ -166,6 +178,35 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     }
     out.push_str("</article>");
     out
+}
+
+/// Which tables are layout tables ([`super::is_markdown_table`] false),
+/// asked once per table.
+#[derive(Default)]
+struct LayoutTables {
+    known: std::collections::HashMap<NodeId, bool>,
+}
+
+impl LayoutTables {
+    /// Is `id` a table, or a part of one (row group, row, cell, caption),
+    /// of a layout table, so that it is unwrapped?
+    fn unwraps(&mut self, doc: &Document, id: NodeId) -> bool {
+        let table = match doc.name(id) {
+            Some(&local_name!("table")) => Some(id),
+            Some(
+                &local_name!("tbody")
+                | &local_name!("thead")
+                | &local_name!("tfoot")
+                | &local_name!("tr")
+                | &local_name!("td")
+                | &local_name!("th")
+                | &local_name!("caption"),
+            ) => doc.ancestors(id).find(|&a| doc.is(a, local_name!("table"))),
+            _ => None,
+        };
+        let Some(table) = table else { return false };
+        !*self.known.entry(table).or_insert_with(|| super::is_markdown_table(doc, table))
+    }
 }
 
 /// Does the output end in inline content (text, or an inline tag), so

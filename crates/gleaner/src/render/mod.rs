@@ -200,6 +200,8 @@ struct Walker<'a> {
     /// Set by [`Walker::enter`] for an element written whole (a formula)
     /// or left out (a gutter): its subtree is not walked.
     skip: bool,
+    /// Open headings: a block inside one does not end its line.
+    headings: usize,
     cell_depth: usize,
     /// The document base URL, for relative links and images: found on
     /// the first link or image written (a walk of the page for its
@@ -220,6 +222,7 @@ impl<'a> Walker<'a> {
             table: None,
             grid: None,
             skip: false,
+            headings: 0,
             cell_depth: 0,
             base: std::cell::OnceCell::new(),
         }
@@ -312,6 +315,7 @@ impl<'a> Walker<'a> {
             if md {
                 self.w.marker(format!("{} ", "#".repeat(usize::from(level))));
             }
+            self.headings += 1;
             return Exit::Heading;
         }
         match *name {
@@ -358,8 +362,15 @@ impl<'a> Walker<'a> {
                 Exit::Break(Break::Paragraph)
             }
             local_name!("ul") | local_name!("ol") | local_name!("menu") | local_name!("dir") => {
-                self.w.request(if self.lists.is_empty() { Break::Paragraph } else { Break::Line });
                 let start = self.doc.attr(id, "start").and_then(|s| s.trim().parse().ok());
+                // An ordered list not starting at 1 cannot interrupt the
+                // item's text in Markdown: a blank line before it.
+                let interrupts = *name != local_name!("ol") || start.unwrap_or(1) == 1;
+                self.w.request(if self.lists.is_empty() || (md && !interrupts) {
+                    Break::Paragraph
+                } else {
+                    Break::Line
+                });
                 self.lists.push((*name == local_name!("ol")).then(|| start.unwrap_or(1)));
                 Exit::List
             }
@@ -383,12 +394,15 @@ impl<'a> Walker<'a> {
                 self.w.request(Break::Line);
                 Exit::Break(Break::Line)
             }
-            local_name!("table") if is_data_table(self.doc, id) => {
+            local_name!("table") if md && is_markdown_table(self.doc, id) => {
                 self.w.request(Break::Paragraph);
                 self.table = Some((0, 0, 0));
-                if md {
-                    self.grid = Some(GridState::new(Grid::new(self.doc, id)));
-                }
+                self.grid = Some(GridState::new(Grid::new(self.doc, id)));
+                Exit::Table
+            }
+            local_name!("table") if !md && is_data_table(self.doc, id) => {
+                self.w.request(Break::Paragraph);
+                self.table = Some((0, 0, 0));
                 Exit::Table
             }
             local_name!("tr") if self.table.is_some() => {
@@ -448,6 +462,22 @@ impl<'a> Walker<'a> {
             local_name!("thead") | local_name!("tbody") | local_name!("tfoot")
                 if self.grid.is_some() =>
             {
+                Some(Exit::Nothing)
+            }
+            // A row or list item without text or image, which HTML leaves
+            // out too (an empty item would take a number).
+            local_name!("tr") | local_name!("li")
+                if (self.grid.is_some() || *name == local_name!("li"))
+                    && self.doc.stats(id).chars == 0 =>
+            {
+                let image = self.options.images
+                    && self.doc.subtree(id).any(|n| self.doc.is(n, local_name!("img")));
+                self.skip = !image;
+                (!image).then_some(Exit::Nothing)
+            }
+            // A line break inside code is one.
+            local_name!("br") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
+                self.w.text("\n", true);
                 Some(Exit::Nothing)
             }
             local_name!("dt") if self.cell_depth == 0 => {
@@ -529,6 +559,11 @@ impl<'a> Walker<'a> {
     }
 
     fn enter_inline_or_block(&mut self, id: NodeId, name: &LocalName) -> Exit {
+        if self.markdown && self.headings > 0 && self.doc.flags(id).contains(NodeFlags::BLOCK) {
+            // A heading is one line in Markdown.
+            self.w.request(Break::Space);
+            return Exit::Break(Break::Space);
+        }
         if self.doc.flags(id).contains(NodeFlags::BLOCK) {
             self.w.request(Break::Paragraph);
             return Exit::Break(Break::Paragraph);
@@ -550,7 +585,8 @@ impl<'a> Walker<'a> {
                 self.w.verbatim(true);
                 return Exit::CloseCode(format!("{pad}{ticks}"));
             }
-            local_name!("a") if self.options.links => {
+            // A code block's text is literal: no link syntax in it.
+            local_name!("a") if self.options.links && !in_pre => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
                         let href = absolute_url(self.base(), href);
@@ -628,7 +664,11 @@ impl<'a> Walker<'a> {
                 self.w.verbatim(false);
                 self.w.close_inline(&close);
             }
-            Exit::Heading => self.w.request(Break::Paragraph),
+            Exit::Heading => {
+                self.headings = self.headings.saturating_sub(1);
+                self.w.end_marker_line();
+                self.w.request(Break::Paragraph);
+            }
             Exit::Pre => {
                 if self.markdown {
                     self.w.fence_close();
@@ -679,12 +719,46 @@ impl<'a> Walker<'a> {
 /// A data table (rendered as rows and cells) rather than a layout table
 /// (rendered as paragraphs): no nested tables or block content in cells,
 /// and at least two rows with at least two cells.
-fn is_data_table(doc: &Document, table: NodeId) -> bool {
+pub(crate) fn is_data_table(doc: &Document, table: NodeId) -> bool {
+    is_grid(doc, table, false)
+}
+
+/// The longest cell text a paragraph in a cell of a Markdown table may
+/// hold: data cells are short; a long paragraph is layout.
+const MAX_PARAGRAPH_CELL: u32 = 300;
+
+/// A table written as a GFM table in Markdown and kept as a table in
+/// HTML (issue 35): a data table ([`is_data_table`]), also when a cell
+/// wraps its short text in one `<p>` or `<div>` (many CMS tables do).
+/// Plain text keeps [`is_data_table`], so its output is unchanged.
+pub(crate) fn is_markdown_table(doc: &Document, table: NodeId) -> bool {
+    is_grid(doc, table, true)
+}
+
+/// [`is_data_table`], with one short paragraph a cell allowed or not.
+fn is_grid(doc: &Document, table: NodeId, cell_paragraphs: bool) -> bool {
     let mut rows = 0;
     let mut wide_rows = 0;
+    // The last cell that held a paragraph.
+    let mut paragraph_cell = None;
     for id in doc.subtree(table).skip(1) {
         let Some(name) = doc.name(id) else { continue };
         match *name {
+            local_name!("p") | local_name!("div") if cell_paragraphs => {
+                let cell = doc
+                    .ancestors(id)
+                    .take_while(|&a| a != table)
+                    .find(|&a| doc.is(a, local_name!("td")) || doc.is(a, local_name!("th")));
+                match cell {
+                    Some(c)
+                        if paragraph_cell != Some(c)
+                            && doc.stats(c).chars <= MAX_PARAGRAPH_CELL =>
+                    {
+                        paragraph_cell = Some(c);
+                    }
+                    _ => return false,
+                }
+            }
             local_name!("table")
             | local_name!("p")
             | local_name!("div")

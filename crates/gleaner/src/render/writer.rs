@@ -23,7 +23,7 @@ pub(crate) struct Writer {
     prefixes: Vec<String>,
     /// Marker of the current line (`"## "`, `"- "`), and whether it stands
     /// in place of the last prefix (list items).
-    marker: Option<(String, bool)>,
+    marker: Option<(String, usize)>,
     /// Where the current line begins in `out`.
     line_start: usize,
     /// The current line has no content yet.
@@ -103,8 +103,8 @@ impl Writer {
             return;
         }
         self.out.truncate(self.line_start);
-        let replace_last = self.marker.as_ref().is_some_and(|(_, r)| *r);
-        let n = self.prefixes.len() - usize::from(replace_last && !self.prefixes.is_empty());
+        let replaced = self.marker.as_ref().map_or(0, |(_, r)| *r);
+        let n = self.prefixes.len().saturating_sub(replaced);
         for p in &self.prefixes[..n] {
             self.out.push_str(p);
         }
@@ -218,8 +218,23 @@ impl Writer {
         self.note_controls(&marker);
         self.request(Break::Line);
         self.start_new_line();
-        self.marker = Some((marker, false));
+        // On a list item's fresh line the marker goes after its bullet
+        // (`- ## Heading`), which stays.
+        self.marker = match self.marker.take() {
+            Some((bullet, r @ 1..)) if self.fresh => Some((bullet + &marker, r)),
+            _ => Some((marker, 0)),
+        };
         self.rewrite_line_start();
+    }
+
+    /// Ends a marker's line (a heading's): a marker still without
+    /// content (an empty heading) is taken back, so that what follows is
+    /// not written under it.
+    pub fn end_marker_line(&mut self) {
+        if self.fresh && self.marker.as_ref().is_some_and(|(_, replaced)| *replaced == 0) {
+            self.marker = None;
+            self.rewrite_line_start();
+        }
     }
 
     /// A list item: a bullet on a new line, and an indent for its other
@@ -229,7 +244,12 @@ impl Writer {
         self.request(Break::Line);
         self.start_new_line();
         self.prefixes.push(" ".repeat(marker.chars().count()));
-        self.marker = Some((marker, true));
+        // A list opening on an item's fresh line stays on it (`- - x`),
+        // so that the outer item keeps its bullet.
+        self.marker = match self.marker.take() {
+            Some((bullet, r @ 1..)) if self.fresh => Some((bullet + &marker, r + 1)),
+            _ => Some((marker, 1)),
+        };
         self.rewrite_line_start();
     }
 
