@@ -114,6 +114,29 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             if visible && !text_less && stats.flags.contains(NodeFlags::BLOCK) {
                 pending_break = true;
             }
+            // A cell left out of a written row of a data table stays as
+            // an empty cell, so that the cells after it keep their
+            // columns (as Markdown writes it, issue 35).
+            if let Some(t) = kept_name(&element.name, options).filter(|t| matches!(*t, "td" | "th"))
+            {
+                if open
+                    .last()
+                    .is_some_and(|&(row, tag, _)| tag == Some("tr") && doc.contains(row, id))
+                {
+                    out.push('<');
+                    out.push_str(t);
+                    for attr in ["colspan", "rowspan"] {
+                        if let Some(v) = element.attr(attr) {
+                            out.push_str(&format!(" {attr}=\""));
+                            escape_attr(&mut out, v);
+                            out.push('"');
+                        }
+                    }
+                    out.push_str("></");
+                    out.push_str(t);
+                    out.push('>');
+                }
+            }
             id = doc.subtree_end(id);
             continue;
         }

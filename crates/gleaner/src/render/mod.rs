@@ -397,7 +397,14 @@ impl<'a> Walker<'a> {
             local_name!("table") if md && is_markdown_table(self.doc, id) => {
                 self.w.request(Break::Paragraph);
                 self.table = Some((0, 0, 0));
-                self.grid = Some(GridState::new(Grid::new(self.doc, id)));
+                let written = |tr: NodeId| {
+                    let chars = self.doc.stats(tr).chars;
+                    (chars > 0 && self.has_selected(tr))
+                        || (chars == 0
+                            && self.options.images
+                            && self.doc.subtree(tr).any(|n| self.doc.is(n, local_name!("img"))))
+                };
+                self.grid = Some(GridState::new(Grid::new(self.doc, id, written)));
                 Exit::Table
             }
             local_name!("table") if !md && is_data_table(self.doc, id) => {

@@ -39,8 +39,10 @@ pub(crate) struct Grid {
 impl Grid {
     /// Lays out the rows of `table` (its `<tr>` elements outside nested
     /// tables), as the HTML table model places cells: each cell in the
-    /// first column not covered by a `rowspan` from a row above.
-    pub(crate) fn new(doc: &Document, table: NodeId) -> Grid {
+    /// first column not covered by a `rowspan` from a row above. The
+    /// width is that of the rows `written` (all rows count for what
+    /// their rowspans cover).
+    pub(crate) fn new(doc: &Document, table: NodeId, written: impl Fn(NodeId) -> bool) -> Grid {
         let mut rows = Vec::new();
         // Rows still covered, per column, by a rowspan from above.
         let mut covered: Vec<usize> = Vec::new();
@@ -83,7 +85,9 @@ impl Grid {
                 col += span;
             }
             let width = col.max(covered.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1));
-            columns = columns.max(width.min(MAX_COLUMNS));
+            if written(id) {
+                columns = columns.max(width.min(MAX_COLUMNS));
+            }
             for c in &mut covered {
                 *c = c.saturating_sub(1);
             }
@@ -118,7 +122,7 @@ mod tests {
     fn grid(html: &str) -> (Grid, Document) {
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
         let table = doc.subtree(NodeId(0)).find(|&n| doc.is(n, local_name!("table")));
-        (Grid::new(&doc, table.expect("a table")), doc)
+        (Grid::new(&doc, table.expect("a table"), |_| true), doc)
     }
 
     #[test]

@@ -484,13 +484,16 @@ fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
         if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=' | '|')) {
             out.push('\\');
         }
+    } else if word.bytes().all(|b| b == b'#') {
+        // A run of `#` would close an ATX heading (`## a #`).
+        out.push('\\');
     }
     push_inline_escaped(out, word, in_cell);
 }
 
 fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
     for (i, c) in s.char_indices() {
-        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<')
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '~')
             || (in_cell && c == '|')
             || (c == '&' && starts_entity(&s[i + 1..]))
         {
