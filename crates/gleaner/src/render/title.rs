@@ -174,7 +174,7 @@ mod tests {
     /// `<h1>` is inside the chosen block".
     #[test]
     fn issue_11_markdown_opens_with_the_title_once() {
-        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A # title\n\nBody text.");
+        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A \\# title\n\nBody text.");
         assert_eq!(
             markdown_with_title("# Storm hits\n\nBody.", "Storm hits"),
             "# Storm hits\n\nBody."
