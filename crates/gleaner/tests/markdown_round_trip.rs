@@ -55,6 +55,7 @@ fn markdown_blocks(md: &str) -> Vec<Block> {
     let mut heading = 0u8;
     let mut table = (0usize, 0usize);
     let mut images = 0usize;
+    let mut html: Option<String> = None;
     for event in Parser::new_ext(md, Options::ENABLE_TABLES) {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
@@ -76,6 +77,17 @@ fn markdown_blocks(md: &str) -> Vec<Block> {
             Event::Text(t) | Event::Code(t) if images == 0 => {
                 if let Some(c) = collecting.as_mut() {
                     c.push_str(&t);
+                }
+            }
+            // A table too complex for GFM is written as HTML: its
+            // blocks are the HTML's.
+            Event::Html(h) if h.trim_start().starts_with("<table") || html.is_some() => {
+                let block = html.get_or_insert_with(String::new);
+                block.push_str(&h);
+            }
+            Event::End(TagEnd::HtmlBlock) if html.is_some() => {
+                for b in html_blocks(&html.take().unwrap_or_default()) {
+                    push(&mut blocks, b);
                 }
             }
             Event::Start(Tag::Paragraph) | Event::Html(_) if items == 0 => {

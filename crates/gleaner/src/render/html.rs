@@ -58,9 +58,38 @@ fn is_void_output(name: &str) -> bool {
 /// Renders the selection as an HTML fragment inside `<article>`.
 pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     let selected = SubtreeSelection::new(doc, sel);
+    let mut out = String::from("<article>");
+    write_range(&mut out, doc, sel, &selected, options, NodeId(0), NodeId(doc.len() as u32));
+    out.push_str("</article>");
+    out
+}
+
+/// The selected part of the subtree of `root` as HTML (a table too
+/// complex for GFM, which Markdown writes as HTML, issue 35).
+pub(crate) fn html_subtree(
+    doc: &Document,
+    sel: &Selection,
+    selected: &SubtreeSelection,
+    options: RenderOptions,
+    root: NodeId,
+) -> String {
+    let mut out = String::new();
+    write_range(&mut out, doc, sel, selected, options, root, doc.subtree_end(root));
+    out
+}
+
+/// Writes the nodes `start..end` (whole subtrees) to `out`.
+fn write_range(
+    out: &mut String,
+    doc: &Document,
+    sel: &Selection,
+    selected: &SubtreeSelection,
+    options: RenderOptions,
+    start: NodeId,
+    end: NodeId,
+) {
     let has_selected = |id: NodeId| selected.any_in(doc, id);
     let base = doc.base_url();
-    let mut out = String::from("<article>");
     // Open elements: (node, the tag written, an unwrapped block).
     let mut open: Vec<(NodeId, Option<&'static str>, bool)> = Vec::new();
     // A block left out between selected text (`Before<div class=ad>…</div>
@@ -75,28 +104,27 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     // Layout tables met, by their `<table>`: their parts are unwrapped as
     // Markdown writes them, as paragraphs (issue 35).
     let mut layout = LayoutTables::default();
-    let mut id = NodeId(0);
-    let end = NodeId(doc.len() as u32);
+    let mut id = start;
     while id < end {
         while let Some(&(top, tag, unwrapped)) = open.last() {
             if doc.contains(top, id) {
                 break;
             }
             open.pop();
-            close(&mut out, tag);
+            close(out, tag);
             pending_break |= unwrapped;
         }
         let stats = doc.stats(id);
         if stats.flags.contains(NodeFlags::TEXT) {
             if sel.contains(id) {
-                flush(&mut out, &mut pending_break);
-                escape_text(&mut out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
+                flush(out, &mut pending_break);
+                escape_text(out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
             } else if stats.chars == 0
                 && !open.is_empty()
                 && stats.flags.contains(NodeFlags::VISIBLE)
             {
                 if stats.flags.contains(NodeFlags::IN_PRE) {
-                    escape_text(&mut out, doc.text(id), true);
+                    escape_text(out, doc.text(id), true);
                 } else if !out.ends_with(char::is_whitespace) {
                     out.push(' ');
                 }
@@ -128,7 +156,7 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                     for attr in ["colspan", "rowspan"] {
                         if let Some(v) = element.attr(attr) {
                             out.push_str(&format!(" {attr}=\""));
-                            escape_attr(&mut out, v);
+                            escape_attr(out, v);
                             out.push('"');
                         }
                     }
@@ -162,7 +190,7 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             if stats.flags.contains(NodeFlags::BLOCK) {
                 pending_break = false;
             } else {
-                flush(&mut out, &mut pending_break);
+                flush(out, &mut pending_break);
             }
             out.push('<');
             out.push_str(t);
@@ -179,9 +207,9 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                         out.push_str(attr);
                         out.push_str("=\"");
                         if matches!(attr, "href" | "src") {
-                            escape_attr(&mut out, &super::absolute_url(base.as_ref(), v));
+                            escape_attr(out, &super::absolute_url(base.as_ref(), v));
                         } else {
-                            escape_attr(&mut out, v);
+                            escape_attr(out, v);
                         }
                         out.push('"');
                     }
@@ -197,10 +225,8 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         id = NodeId(id.0 + 1);
     }
     while let Some((_, tag, _)) = open.pop() {
-        close(&mut out, tag);
+        close(out, tag);
     }
-    out.push_str("</article>");
-    out
 }
 
 /// Which tables are layout tables ([`super::is_markdown_table`] false),
@@ -228,7 +254,9 @@ impl LayoutTables {
             _ => None,
         };
         let Some(table) = table else { return false };
-        !*self.known.entry(table).or_insert_with(|| super::is_markdown_table(doc, table))
+        !*self.known.entry(table).or_insert_with(|| {
+            super::is_markdown_table(doc, table) || super::is_complex_table(doc, table)
+        })
     }
 }
 

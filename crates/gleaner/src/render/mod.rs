@@ -407,6 +407,22 @@ impl<'a> Walker<'a> {
                 self.grid = Some(GridState::new(Grid::new(self.doc, id, written)));
                 Exit::Table
             }
+            local_name!("table") if md && is_complex_table(self.doc, id) => {
+                let html = html::html_subtree(self.doc, self.sel, &self.selected, self.options, id);
+                let html = html.trim();
+                // A blank line (in a `<pre>`) would end the HTML block:
+                // such a table is written as paragraphs.
+                if html.is_empty() || html.lines().any(|l| l.trim().is_empty()) {
+                    return self.enter_inline_or_block(id, name);
+                }
+                self.w.request(Break::Paragraph);
+                for line in html.lines() {
+                    self.w.raw_line(line);
+                }
+                self.w.request(Break::Paragraph);
+                self.skip = true;
+                Exit::Nothing
+            }
             local_name!("table") if !md && is_data_table(self.doc, id) => {
                 self.w.request(Break::Paragraph);
                 self.table = Some((0, 0, 0));
@@ -740,6 +756,36 @@ const MAX_PARAGRAPH_CELL: u32 = 300;
 /// Plain text keeps [`is_data_table`], so its output is unchanged.
 pub(crate) fn is_markdown_table(doc: &Document, table: NodeId) -> bool {
     is_grid(doc, table, true)
+}
+
+/// A data table too complex for GFM (issue 35): it has header cells
+/// (`<th>` or `<thead>`) and rows of several cells, as a data table, but
+/// a cell holds lists, code, headings or several paragraphs. Markdown
+/// writes it as HTML, and HTML keeps it. Nested tables make a layout
+/// table, not a complex one.
+pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
+    if is_markdown_table(doc, table) {
+        return false;
+    }
+    let (mut header, mut rows, mut wide_rows) = (false, 0, 0);
+    for id in doc.subtree(table).skip(1) {
+        match doc.name(id) {
+            Some(&local_name!("table")) => return false,
+            Some(&local_name!("th") | &local_name!("thead")) => header = true,
+            Some(&local_name!("tr")) => {
+                rows += 1;
+                let cells = doc
+                    .children(id)
+                    .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
+                    .count();
+                if cells >= 2 {
+                    wide_rows += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    header && rows >= 2 && wide_rows * 2 >= rows
 }
 
 /// [`is_data_table`], with one short paragraph a cell allowed or not.
