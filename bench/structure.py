@@ -219,10 +219,10 @@ class Reader:
         tag = el.tag.lower()
         if tag in BLOCK_CHILDREN or tag in PARAGRAPH_TAGS or tag in ("li", "hr"):
             return True
-        if tag in CONTAINERS:
-            # An inline container holding blocks is read as a container.
-            return any(isinstance(d.tag, str) and d.tag.lower() in BLOCK_CHILDREN for d in el.iter())
-        return False
+        # Any other element holding blocks (a container, an inline element
+        # wrapping blocks, a table cell outside a table) is read as a
+        # container.
+        return any(isinstance(d.tag, str) and d.tag.lower() in BLOCK_CHILDREN for d in el.iterdescendants())
 
     def image(self, el, parent: Node) -> None:
         alt = norm(el.get("alt") or "")
