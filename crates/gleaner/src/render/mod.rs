@@ -774,11 +774,7 @@ pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
             Some(&local_name!("th") | &local_name!("thead")) => header = true,
             Some(&local_name!("tr")) => {
                 rows += 1;
-                let cells = doc
-                    .children(id)
-                    .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
-                    .count();
-                if cells >= 2 {
+                if row_cells(doc, id) >= 2 {
                     wide_rows += 1;
                 }
             }
@@ -786,6 +782,13 @@ pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
         }
     }
     header && rows >= 2 && wide_rows * 2 >= rows
+}
+
+/// The cells (`<td>`, `<th>`) of a table row.
+fn row_cells(doc: &Document, tr: NodeId) -> usize {
+    doc.children(tr)
+        .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
+        .count()
 }
 
 /// [`is_data_table`], with one short paragraph a cell allowed or not.
@@ -824,11 +827,7 @@ fn is_grid(doc: &Document, table: NodeId, cell_paragraphs: bool) -> bool {
             | local_name!("h3") => return false,
             local_name!("tr") => {
                 rows += 1;
-                let cells = doc
-                    .children(id)
-                    .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
-                    .count();
-                if cells >= 2 {
+                if row_cells(doc, id) >= 2 {
                     wide_rows += 1;
                 }
             }
