@@ -216,6 +216,16 @@ fn write_range(
                 }
             }
             out.push('>');
+            // A line break right after `<pre>` is dropped by HTML parsers:
+            // code that starts with one gets a second (issue 35).
+            if t == "pre"
+                && doc
+                    .subtree(id)
+                    .find(|&n| doc.is_text(n))
+                    .is_some_and(|n| doc.text(n).starts_with('\n'))
+            {
+                out.push('\n');
+            }
             if is_void_output(t) {
                 id = doc.subtree_end(id);
                 continue;
