@@ -269,6 +269,10 @@ pub(crate) const KEPT: &[&str] = &[
     "dir",
     "value",
     "encoding",
+    "alttext",
+    "display",
+    "data-lang",
+    "data-language",
 ];
 
 /// The attribute names the library reads, as atoms, for `raw` spelt in any
@@ -276,21 +280,26 @@ pub(crate) const KEPT: &[&str] = &[
 /// for. `type` stays because
 /// `<input type=hidden>` is placed differently inside tables (WHATWG
 /// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
-/// whether MathML holds HTML (§13.2.6.5).
+/// whether MathML holds HTML (§13.2.6.5); `alttext` and `display` for a
+/// formula's TeX and placement, `data-lang` for a code block's language
+/// (issue 35).
 ///
 /// A match, not a search of the list: it runs for every attribute of the
 /// page, and the atoms are static (no hashing). A name of up to eight
 /// ASCII bytes is matched as one integer ([`pack_lower`], as the source
-/// scanner matches tag names), the two longer ones byte by byte.
+/// scanner matches tag names), the four longer ones byte by byte.
 fn kept_name(raw: &[u8]) -> Option<LocalName> {
     if let Some(packed) = pack_lower(raw) {
         return short_kept_name(packed);
     }
     // The longest of the names below.
-    let lower = LowerName::<11>::of(raw)?;
+    let lower = LowerName::<13>::of(raw)?;
     Some(match lower.as_bytes() {
         b"aria-hidden" => local_name!("aria-hidden"),
         b"http-equiv" => local_name!("http-equiv"),
+        // A code block's language (issue 35); not static atoms.
+        b"data-lang" => LocalName::from("data-lang"),
+        b"data-language" => LocalName::from("data-language"),
         _ => return None,
     })
 }
@@ -342,6 +351,8 @@ packed_names! {
     "dir",
     "value",
     "encoding",
+    "alttext",
+    "display",
 }
 
 /// An attribute name, lower-cased (ASCII only, §13.2.5.33), NUL as U+FFFD.

@@ -58,9 +58,38 @@ fn is_void_output(name: &str) -> bool {
 /// Renders the selection as an HTML fragment inside `<article>`.
 pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     let selected = SubtreeSelection::new(doc, sel);
+    let mut out = String::from("<article>");
+    write_range(&mut out, doc, sel, &selected, options, NodeId(0), NodeId(doc.len() as u32));
+    out.push_str("</article>");
+    out
+}
+
+/// The selected part of the subtree of `root` as HTML (a table too
+/// complex for GFM, which Markdown writes as HTML, issue 35).
+pub(crate) fn html_subtree(
+    doc: &Document,
+    sel: &Selection,
+    selected: &SubtreeSelection,
+    options: RenderOptions,
+    root: NodeId,
+) -> String {
+    let mut out = String::new();
+    write_range(&mut out, doc, sel, selected, options, root, doc.subtree_end(root));
+    out
+}
+
+/// Writes the nodes `start..end` (whole subtrees) to `out`.
+fn write_range(
+    out: &mut String,
+    doc: &Document,
+    sel: &Selection,
+    selected: &SubtreeSelection,
+    options: RenderOptions,
+    start: NodeId,
+    end: NodeId,
+) {
     let has_selected = |id: NodeId| selected.any_in(doc, id);
     let base = doc.base_url();
-    let mut out = String::from("<article>");
     // Open elements: (node, the tag written, an unwrapped block).
     let mut open: Vec<(NodeId, Option<&'static str>, bool)> = Vec::new();
     // A block left out between selected text (`Before<div class=ad>…</div>
@@ -72,28 +101,30 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             out.push_str("<br>");
         }
     };
-    let mut id = NodeId(0);
-    let end = NodeId(doc.len() as u32);
+    // Layout tables met, by their `<table>`: their parts are unwrapped as
+    // Markdown writes them, as paragraphs (issue 35).
+    let mut layout = LayoutTables::default();
+    let mut id = start;
     while id < end {
         while let Some(&(top, tag, unwrapped)) = open.last() {
             if doc.contains(top, id) {
                 break;
             }
             open.pop();
-            close(&mut out, tag);
+            close(out, tag);
             pending_break |= unwrapped;
         }
         let stats = doc.stats(id);
         if stats.flags.contains(NodeFlags::TEXT) {
             if sel.contains(id) {
-                flush(&mut out, &mut pending_break);
-                escape_text(&mut out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
+                flush(out, &mut pending_break);
+                escape_text(out, doc.text(id), stats.flags.contains(NodeFlags::IN_PRE));
             } else if stats.chars == 0
                 && !open.is_empty()
                 && stats.flags.contains(NodeFlags::VISIBLE)
             {
                 if stats.flags.contains(NodeFlags::IN_PRE) {
-                    escape_text(&mut out, doc.text(id), true);
+                    escape_text(out, doc.text(id), true);
                 } else if !out.ends_with(char::is_whitespace) {
                     out.push(' ');
                 }
@@ -111,23 +142,55 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
             if visible && !text_less && stats.flags.contains(NodeFlags::BLOCK) {
                 pending_break = true;
             }
+            // A cell left out of a written row of a data table stays as
+            // an empty cell, so that the cells after it keep their
+            // columns (as Markdown writes it, issue 35).
+            if let Some(t) = kept_name(&element.name, options).filter(|t| matches!(*t, "td" | "th"))
+            {
+                if open
+                    .last()
+                    .is_some_and(|&(row, tag, _)| tag == Some("tr") && doc.contains(row, id))
+                {
+                    out.push('<');
+                    out.push_str(t);
+                    for attr in ["colspan", "rowspan"] {
+                        if let Some(v) = element.attr(attr) {
+                            out.push_str(&format!(" {attr}=\""));
+                            escape_attr(out, v);
+                            out.push('"');
+                        }
+                    }
+                    out.push_str("></");
+                    out.push_str(t);
+                    out.push('>');
+                }
+            }
             id = doc.subtree_end(id);
             continue;
         }
-        let tag = kept_name(&element.name, options);
+        // Not code: line-number gutters and "Copy" buttons (issue 35).
+        if super::code::is_gutter(doc, id) || super::code::is_copy_button(doc, id) {
+            id = doc.subtree_end(id);
+            continue;
+        }
+        let tag = kept_name(&element.name, options).filter(|_| !layout.unwraps(doc, id));
         let unwrapped_block = tag.is_none() && stats.flags.contains(NodeFlags::BLOCK);
         if unwrapped_block {
             pending_break = true;
         }
         if let Some(t) = tag {
-            if text_less && !is_void_output(t) {
+            let holds_image =
+                || options.images && doc.subtree(id).any(|n| doc.is(n, local_name!("img")));
+            // An empty cell of a data table keeps its column.
+            let cell = matches!(t, "td" | "th");
+            if text_less && !is_void_output(t) && !cell && !holds_image() {
                 id = doc.subtree_end(id);
                 continue;
             }
             if stats.flags.contains(NodeFlags::BLOCK) {
                 pending_break = false;
             } else {
-                flush(&mut out, &mut pending_break);
+                flush(out, &mut pending_break);
             }
             out.push('<');
             out.push_str(t);
@@ -144,15 +207,25 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
                         out.push_str(attr);
                         out.push_str("=\"");
                         if matches!(attr, "href" | "src") {
-                            escape_attr(&mut out, &super::absolute_url(base.as_ref(), v));
+                            escape_attr(out, &super::absolute_url(base.as_ref(), v));
                         } else {
-                            escape_attr(&mut out, v);
+                            escape_attr(out, v);
                         }
                         out.push('"');
                     }
                 }
             }
             out.push('>');
+            // A line break right after `<pre>` is dropped by HTML parsers:
+            // code that starts with one gets a second (issue 35).
+            if t == "pre"
+                && doc
+                    .subtree(id)
+                    .find(|&n| doc.is_text(n))
+                    .is_some_and(|n| doc.text(n).starts_with('\n'))
+            {
+                out.push('\n');
+            }
             if is_void_output(t) {
                 id = doc.subtree_end(id);
                 continue;
@@ -162,10 +235,39 @@ pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
         id = NodeId(id.0 + 1);
     }
     while let Some((_, tag, _)) = open.pop() {
-        close(&mut out, tag);
+        close(out, tag);
     }
-    out.push_str("</article>");
-    out
+}
+
+/// Which tables are layout tables ([`super::is_markdown_table`] false),
+/// asked once per table.
+#[derive(Default)]
+struct LayoutTables {
+    known: std::collections::HashMap<NodeId, bool>,
+}
+
+impl LayoutTables {
+    /// Is `id` a table, or a part of one (row group, row, cell, caption),
+    /// of a layout table, so that it is unwrapped?
+    fn unwraps(&mut self, doc: &Document, id: NodeId) -> bool {
+        let table = match doc.name(id) {
+            Some(&local_name!("table")) => Some(id),
+            Some(
+                &local_name!("tbody")
+                | &local_name!("thead")
+                | &local_name!("tfoot")
+                | &local_name!("tr")
+                | &local_name!("td")
+                | &local_name!("th")
+                | &local_name!("caption"),
+            ) => doc.ancestors(id).find(|&a| doc.is(a, local_name!("table"))),
+            _ => None,
+        };
+        let Some(table) = table else { return false };
+        !*self.known.entry(table).or_insert_with(|| {
+            super::is_markdown_table(doc, table) || super::is_complex_table(doc, table)
+        })
+    }
 }
 
 /// Does the output end in inline content (text, or an inline tag), so

@@ -12,10 +12,14 @@
 //! controls, bidi overrides; see [`strip_controls`]), so printing the
 //! output cannot act on the user's terminal.
 
+mod code;
 mod controls;
 mod front_matter;
 mod html;
+mod math;
 mod node_ids;
+mod table;
+mod title;
 mod writer;
 
 use markup5ever::{local_name, LocalName};
@@ -24,6 +28,7 @@ pub use self::controls::{is_output_control, strip_controls};
 pub use self::front_matter::front_matter;
 pub use self::html::html;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
+pub use self::title::markdown_with_title;
 
 /// Escapes `text` for HTML or XML text and attribute values (`&`, `<`,
 /// `>`, `"`, `'`), appending to `out`. Reports and plots use it; the
@@ -47,6 +52,7 @@ pub fn escape(text: &str) -> String {
     escape_into(&mut out, text);
     out
 }
+use self::table::Grid;
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
 use crate::document::{Document, NodeFlags, NodeId};
@@ -109,51 +115,6 @@ pub fn markdown(doc: &Document, sel: &Selection, options: RenderOptions) -> Stri
     Walker::new(doc, sel, true, options).run()
 }
 
-/// `markdown` opened by the page title as a `# Title` heading, so that
-/// every page's Markdown starts with its title (issue 11). Nothing is
-/// added when the first line already is the title (a heading or line
-/// whose words equal it, or contain it or are contained in it, at least
-/// half as long), or when `title` is blank.
-///
-/// ```
-/// use gleaner::render::markdown_with_title;
-/// assert_eq!(markdown_with_title("Body.", "Storm"), "# Storm\n\nBody.");
-/// assert_eq!(markdown_with_title("## Storm!\n\nBody.", "Storm"), "## Storm!\n\nBody.");
-/// ```
-pub fn markdown_with_title(markdown: &str, title: &str) -> String {
-    let title = title.trim();
-    let first = markdown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let (a, b) = (heading_words(first.trim_start_matches('#')), heading_words(title));
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
-    if title.is_empty()
-        || (!short.is_empty() && long.contains(short.as_str()) && short.len() * 2 >= long.len())
-    {
-        return markdown.to_string();
-    }
-    let mut w = Writer::markdown();
-    w.marker("# ".into());
-    w.text(title, false);
-    let heading = w.finish();
-    if markdown.is_empty() {
-        heading
-    } else {
-        format!("{heading}\n\n{markdown}")
-    }
-}
-
-/// The words of a line, lowercase letters and digits only, without link
-/// targets (`](…)`), for comparing a heading with the title.
-fn heading_words(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(i) = rest.find("](") {
-        out.push_str(&rest[..i]);
-        rest = rest[i..].find(')').map_or("", |j| &rest[i + j + 1..]);
-    }
-    out.push_str(rest);
-    out.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
-}
-
 /// What a walker does when it leaves an element.
 #[derive(Debug)]
 enum Exit {
@@ -165,6 +126,9 @@ enum Exit {
     CloseInline(String),
     /// Close a code span.
     CloseCode(String),
+    /// Leave a data-table cell of a Markdown table: empty cells for the
+    /// further columns it spans.
+    GridCell(usize),
     Heading,
     Pre,
     List,
@@ -201,6 +165,23 @@ impl SubtreeSelection {
     }
 }
 
+/// A Markdown table being written: its grid, the row the walk is in (by
+/// index in the grid), the next column to write, the cells written in the
+/// row and the rows written.
+struct GridState {
+    grid: Grid,
+    row: Option<usize>,
+    col: usize,
+    cells: usize,
+    rows: usize,
+}
+
+impl GridState {
+    fn new(grid: Grid) -> GridState {
+        GridState { grid, row: None, col: 0, cells: 0, rows: 0 }
+    }
+}
+
 struct Walker<'a> {
     doc: &'a Document,
     sel: &'a Selection,
@@ -213,6 +194,14 @@ struct Walker<'a> {
     /// Inside a data table: (cells written in this row, rows written,
     /// columns of the first row).
     table: Option<(usize, usize, usize)>,
+    /// Inside a data table in Markdown: its grid and where the walk is
+    /// in it.
+    grid: Option<GridState>,
+    /// Set by [`Walker::enter`] for an element written whole (a formula)
+    /// or left out (a gutter): its subtree is not walked.
+    skip: bool,
+    /// Open headings: a block inside one does not end its line.
+    headings: usize,
     cell_depth: usize,
     /// The document base URL, for relative links and images: found on
     /// the first link or image written (a walk of the page for its
@@ -231,6 +220,9 @@ impl<'a> Walker<'a> {
             w: if markdown { Writer::markdown() } else { Writer::default() },
             lists: Vec::new(),
             table: None,
+            grid: None,
+            skip: false,
+            headings: 0,
             cell_depth: 0,
             base: std::cell::OnceCell::new(),
         }
@@ -294,6 +286,11 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let exit = self.enter(id, &element.name);
+            if std::mem::take(&mut self.skip) {
+                self.exit(exit);
+                id = doc.subtree_end(id);
+                continue;
+            }
             open.push((id, exit));
             id = NodeId(id.0 + 1);
         }
@@ -305,6 +302,11 @@ impl<'a> Walker<'a> {
 
     fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
         let md = self.markdown;
+        if md {
+            if let Some(exit) = self.enter_markdown_only(id, name) {
+                return exit;
+            }
+        }
         if self.cell_depth > 0 {
             return self.enter_in_cell(id, name);
         }
@@ -313,6 +315,7 @@ impl<'a> Walker<'a> {
             if md {
                 self.w.marker(format!("{} ", "#".repeat(usize::from(level))));
             }
+            self.headings += 1;
             return Exit::Heading;
         }
         match *name {
@@ -322,7 +325,13 @@ impl<'a> Walker<'a> {
                     .doc
                     .ancestors(id)
                     .any(|a| self.doc.name(a).is_some_and(|n| heading_level(n).is_some()));
-                self.w.request(if in_heading { Break::Space } else { Break::Line });
+                if in_heading {
+                    self.w.request(Break::Space);
+                } else if md {
+                    self.w.hard_break();
+                } else {
+                    self.w.request(Break::Line);
+                }
                 Exit::Nothing
             }
             local_name!("hr") => {
@@ -339,7 +348,8 @@ impl<'a> Walker<'a> {
             local_name!("pre") => {
                 self.w.request(Break::Paragraph);
                 if md {
-                    self.w.fence_open(&self.doc.text_content(id));
+                    let language = code::language(self.doc, id);
+                    self.w.fence_open(&self.doc.text_content(id), language.as_deref());
                 }
                 Exit::Pre
             }
@@ -352,8 +362,15 @@ impl<'a> Walker<'a> {
                 Exit::Break(Break::Paragraph)
             }
             local_name!("ul") | local_name!("ol") | local_name!("menu") | local_name!("dir") => {
-                self.w.request(if self.lists.is_empty() { Break::Paragraph } else { Break::Line });
                 let start = self.doc.attr(id, "start").and_then(|s| s.trim().parse().ok());
+                // An ordered list not starting at 1 cannot interrupt the
+                // item's text in Markdown: a blank line before it.
+                let interrupts = *name != local_name!("ol") || start.unwrap_or(1) == 1;
+                self.w.request(if self.lists.is_empty() || (md && !interrupts) {
+                    Break::Paragraph
+                } else {
+                    Break::Line
+                });
                 self.lists.push((*name == local_name!("ol")).then(|| start.unwrap_or(1)));
                 Exit::List
             }
@@ -377,7 +394,36 @@ impl<'a> Walker<'a> {
                 self.w.request(Break::Line);
                 Exit::Break(Break::Line)
             }
-            local_name!("table") if is_data_table(self.doc, id) => {
+            local_name!("table") if md && is_markdown_table(self.doc, id) => {
+                self.w.request(Break::Paragraph);
+                self.table = Some((0, 0, 0));
+                let written = |tr: NodeId| {
+                    let chars = self.doc.stats(tr).chars;
+                    (chars > 0 && self.has_selected(tr))
+                        || (chars == 0
+                            && self.options.images
+                            && self.doc.subtree(tr).any(|n| self.doc.is(n, local_name!("img"))))
+                };
+                self.grid = Some(GridState::new(Grid::new(self.doc, id, written)));
+                Exit::Table
+            }
+            local_name!("table") if md && is_complex_table(self.doc, id) => {
+                let html = html::html_subtree(self.doc, self.sel, &self.selected, self.options, id);
+                let html = html.trim();
+                // A blank line (in a `<pre>`) would end the HTML block:
+                // such a table is written as paragraphs.
+                if html.is_empty() || html.lines().any(|l| l.trim().is_empty()) {
+                    return self.enter_inline_or_block(id, name);
+                }
+                self.w.request(Break::Paragraph);
+                for line in html.lines() {
+                    self.w.raw_line(line);
+                }
+                self.w.request(Break::Paragraph);
+                self.skip = true;
+                Exit::Nothing
+            }
+            local_name!("table") if !md && is_data_table(self.doc, id) => {
                 self.w.request(Break::Paragraph);
                 self.table = Some((0, 0, 0));
                 Exit::Table
@@ -387,14 +433,25 @@ impl<'a> Walker<'a> {
                 if let Some(t) = self.table.as_mut() {
                     t.0 = 0;
                 }
+                if let Some(g) = self.grid.as_mut() {
+                    g.row = g.grid.row_of(id);
+                    g.col = 0;
+                }
                 if md {
                     self.w.marker("| ".into());
                 }
                 Exit::TableRow
             }
             local_name!("td") | local_name!("th") if self.table.is_some() => {
+                if self.grid.is_some() {
+                    return self.start_grid_cell(id);
+                }
                 self.start_cell();
                 Exit::Cell
+            }
+            local_name!("caption") if self.grid.is_some() => {
+                self.w.request(Break::Paragraph);
+                Exit::Break(Break::Paragraph)
             }
             local_name!("caption") if self.table.is_some() => {
                 self.w.request(Break::Line);
@@ -404,7 +461,132 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// What Markdown alone does on entering an element (issue 35), or
+    /// `None` to go on as for text: formulas as TeX, gutters and "Copy"
+    /// buttons left out, table sections not separating rows, definition
+    /// terms in bold, `<sup>`/`<sub>` kept as HTML.
+    fn enter_markdown_only(&mut self, id: NodeId, name: &LocalName) -> Option<Exit> {
+        if code::is_gutter(self.doc, id) || code::is_copy_button(self.doc, id) {
+            self.skip = true;
+            return Some(Exit::Nothing);
+        }
+        if *name == local_name!("math") {
+            let formula = math::formula(self.doc, id)?;
+            self.skip = true;
+            if formula.display && self.cell_depth == 0 {
+                self.w.request(Break::Paragraph);
+                self.w.raw_inline(&math::markdown(&formula));
+                return Some(Exit::Break(Break::Paragraph));
+            }
+            self.w.raw_inline(&math::markdown(&formula));
+            return Some(Exit::Nothing);
+        }
+        match *name {
+            local_name!("thead") | local_name!("tbody") | local_name!("tfoot")
+                if self.grid.is_some() =>
+            {
+                Some(Exit::Nothing)
+            }
+            // A row or list item without text or image, which HTML leaves
+            // out too (an empty item would take a number).
+            local_name!("tr") | local_name!("li")
+                if (self.grid.is_some() || *name == local_name!("li"))
+                    && self.doc.stats(id).chars == 0 =>
+            {
+                let image = self.options.images
+                    && self.doc.subtree(id).any(|n| self.doc.is(n, local_name!("img")));
+                self.skip = !image;
+                (!image).then_some(Exit::Nothing)
+            }
+            // A line break inside code is one.
+            local_name!("br") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
+                self.w.text("\n", true);
+                Some(Exit::Nothing)
+            }
+            local_name!("dt") if self.cell_depth == 0 => {
+                self.w.request(Break::Paragraph);
+                self.w.open_inline("**".into());
+                Some(Exit::CloseInline("**".into()))
+            }
+            local_name!("dd") if self.cell_depth == 0 => {
+                self.w.request(Break::Paragraph);
+                Some(Exit::Break(Break::Paragraph))
+            }
+            local_name!("sup") | local_name!("sub")
+                if !self.doc.flags(id).contains(NodeFlags::IN_PRE) =>
+            {
+                self.w.open_inline(format!("<{name}>"));
+                Some(Exit::CloseInline(format!("</{name}>")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Enters a cell of a Markdown table: empty cells first for the
+    /// columns before it that nothing filled (spanned from above, or
+    /// left out), then its own separator.
+    fn start_grid_cell(&mut self, id: NodeId) -> Exit {
+        let Some(g) = self.grid.as_mut() else { return Exit::Nothing };
+        let placed = g.row.and_then(|r| g.grid.rows.get(r)).and_then(|row| {
+            row.cells.iter().find(|c| c.0 == id).map(|&(_, start, span)| (start, span))
+        });
+        let Some((start, span)) = placed else {
+            // Beyond the last column a table is given: left out.
+            self.skip = true;
+            return Exit::Nothing;
+        };
+        let from = g.col;
+        g.col = start + span;
+        g.cells += 1;
+        for c in from..start {
+            if c > 0 {
+                self.cell_boundary();
+            }
+        }
+        if start > 0 {
+            self.cell_boundary();
+        }
+        self.cell_depth += 1;
+        self.w.in_cell = true;
+        Exit::GridCell(span.saturating_sub(1))
+    }
+
+    /// The separator before a cell of a Markdown table row.
+    fn cell_boundary(&mut self) {
+        self.w.request(Break::Space);
+        self.w.raw_inline("| ");
+    }
+
+    /// Ends a row of a Markdown table: empty cells to the table's width,
+    /// the closing pipe, and under the first row the delimiter row.
+    fn end_grid_row(&mut self) {
+        let Some(g) = self.grid.as_mut() else { return };
+        if g.cells == 0 {
+            return;
+        }
+        let (from, columns, first) = (g.col, g.grid.columns.max(g.col).max(1), g.rows == 0);
+        g.rows += 1;
+        g.cells = 0;
+        for c in from..columns {
+            if c > 0 {
+                self.cell_boundary();
+            }
+        }
+        self.w.raw_inline_tight(" |");
+        if first {
+            let sep = "| --- ".repeat(columns) + "|";
+            self.w.request(Break::Line);
+            self.w.raw_line(&sep);
+        }
+        self.w.request(Break::Line);
+    }
+
     fn enter_inline_or_block(&mut self, id: NodeId, name: &LocalName) -> Exit {
+        if self.markdown && self.headings > 0 && self.doc.flags(id).contains(NodeFlags::BLOCK) {
+            // A heading is one line in Markdown.
+            self.w.request(Break::Space);
+            return Exit::Break(Break::Space);
+        }
         if self.doc.flags(id).contains(NodeFlags::BLOCK) {
             self.w.request(Break::Paragraph);
             return Exit::Break(Break::Paragraph);
@@ -426,7 +608,8 @@ impl<'a> Walker<'a> {
                 self.w.verbatim(true);
                 return Exit::CloseCode(format!("{pad}{ticks}"));
             }
-            local_name!("a") if self.options.links => {
+            // A code block's text is literal: no link syntax in it.
+            local_name!("a") if self.options.links && !in_pre => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
                         let href = absolute_url(self.base(), href);
@@ -504,7 +687,11 @@ impl<'a> Walker<'a> {
                 self.w.verbatim(false);
                 self.w.close_inline(&close);
             }
-            Exit::Heading => self.w.request(Break::Paragraph),
+            Exit::Heading => {
+                self.headings = self.headings.saturating_sub(1);
+                self.w.end_marker_line();
+                self.w.request(Break::Paragraph);
+            }
             Exit::Pre => {
                 if self.markdown {
                     self.w.fence_close();
@@ -519,6 +706,14 @@ impl<'a> Walker<'a> {
                 self.cell_depth = self.cell_depth.saturating_sub(1);
                 self.w.in_cell = self.cell_depth > 0;
             }
+            Exit::GridCell(spanned) => {
+                self.cell_depth = self.cell_depth.saturating_sub(1);
+                self.w.in_cell = self.cell_depth > 0;
+                for _ in 0..spanned {
+                    self.cell_boundary();
+                }
+            }
+            Exit::TableRow if self.grid.is_some() => self.end_grid_row(),
             Exit::TableRow => {
                 let Some((cells, rows, cols)) = self.table else { return };
                 if cells == 0 {
@@ -537,6 +732,7 @@ impl<'a> Walker<'a> {
             }
             Exit::Table => {
                 self.table = None;
+                self.grid = None;
                 self.w.request(Break::Paragraph);
             }
         }
@@ -546,12 +742,79 @@ impl<'a> Walker<'a> {
 /// A data table (rendered as rows and cells) rather than a layout table
 /// (rendered as paragraphs): no nested tables or block content in cells,
 /// and at least two rows with at least two cells.
-fn is_data_table(doc: &Document, table: NodeId) -> bool {
+pub(crate) fn is_data_table(doc: &Document, table: NodeId) -> bool {
+    is_grid(doc, table, false)
+}
+
+/// The longest cell text a paragraph in a cell of a Markdown table may
+/// hold: data cells are short; a long paragraph is layout.
+const MAX_PARAGRAPH_CELL: u32 = 300;
+
+/// A table written as a GFM table in Markdown and kept as a table in
+/// HTML (issue 35): a data table ([`is_data_table`]), also when a cell
+/// wraps its short text in one `<p>` or `<div>` (many CMS tables do).
+/// Plain text keeps [`is_data_table`], so its output is unchanged.
+pub(crate) fn is_markdown_table(doc: &Document, table: NodeId) -> bool {
+    is_grid(doc, table, true)
+}
+
+/// A data table too complex for GFM (issue 35): it has header cells
+/// (`<th>` or `<thead>`) and rows of several cells, as a data table, but
+/// a cell holds lists, code, headings or several paragraphs. Markdown
+/// writes it as HTML, and HTML keeps it. Nested tables make a layout
+/// table, not a complex one.
+pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
+    if is_markdown_table(doc, table) {
+        return false;
+    }
+    let (mut header, mut rows, mut wide_rows) = (false, 0, 0);
+    for id in doc.subtree(table).skip(1) {
+        match doc.name(id) {
+            Some(&local_name!("table")) => return false,
+            Some(&local_name!("th") | &local_name!("thead")) => header = true,
+            Some(&local_name!("tr")) => {
+                rows += 1;
+                if row_cells(doc, id) >= 2 {
+                    wide_rows += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    header && rows >= 2 && wide_rows * 2 >= rows
+}
+
+/// The cells (`<td>`, `<th>`) of a table row.
+fn row_cells(doc: &Document, tr: NodeId) -> usize {
+    doc.children(tr)
+        .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
+        .count()
+}
+
+/// [`is_data_table`], with one short paragraph a cell allowed or not.
+fn is_grid(doc: &Document, table: NodeId, cell_paragraphs: bool) -> bool {
     let mut rows = 0;
     let mut wide_rows = 0;
+    // The last cell that held a paragraph.
+    let mut paragraph_cell = None;
     for id in doc.subtree(table).skip(1) {
         let Some(name) = doc.name(id) else { continue };
         match *name {
+            local_name!("p") | local_name!("div") if cell_paragraphs => {
+                let cell = doc
+                    .ancestors(id)
+                    .take_while(|&a| a != table)
+                    .find(|&a| doc.is(a, local_name!("td")) || doc.is(a, local_name!("th")));
+                match cell {
+                    Some(c)
+                        if paragraph_cell != Some(c)
+                            && doc.stats(c).chars <= MAX_PARAGRAPH_CELL =>
+                    {
+                        paragraph_cell = Some(c);
+                    }
+                    _ => return false,
+                }
+            }
             local_name!("table")
             | local_name!("p")
             | local_name!("div")
@@ -564,11 +827,7 @@ fn is_data_table(doc: &Document, table: NodeId) -> bool {
             | local_name!("h3") => return false,
             local_name!("tr") => {
                 rows += 1;
-                let cells = doc
-                    .children(id)
-                    .filter(|&c| doc.is(c, local_name!("td")) || doc.is(c, local_name!("th")))
-                    .count();
-                if cells >= 2 {
+                if row_cells(doc, id) >= 2 {
                     wide_rows += 1;
                 }
             }
@@ -709,21 +968,6 @@ mod tests {
                 .expect("parse");
         assert_eq!(markdown(&doc, &Selection::all(&doc), o), "[a](https://b.org/a)");
         assert_eq!(md("<a href=a>a</a>"), "[a](a)");
-    }
-
-    /// See: issue 11, "The title appears in Markdown only when the page's
-    /// `<h1>` is inside the chosen block".
-    #[test]
-    fn issue_11_markdown_opens_with_the_title_once() {
-        assert_eq!(markdown_with_title("Body text.", "A # title"), "# A # title\n\nBody text.");
-        assert_eq!(
-            markdown_with_title("# Storm hits\n\nBody.", "Storm hits"),
-            "# Storm hits\n\nBody."
-        );
-        let linked = "## [Storm hits the coast](https://x.org/a)\n\nBody.";
-        assert_eq!(markdown_with_title(linked, "Storm hits the coast"), linked);
-        assert_eq!(markdown_with_title("", "T"), "# T");
-        assert_eq!(markdown_with_title("Body.", " "), "Body.");
     }
 
     /// A page that would retitle the terminal (`ESC ] 0 ; … BEL`), clear

@@ -23,7 +23,7 @@ pub(crate) struct Writer {
     prefixes: Vec<String>,
     /// Marker of the current line (`"## "`, `"- "`), and whether it stands
     /// in place of the last prefix (list items).
-    marker: Option<(String, bool)>,
+    marker: Option<(String, usize)>,
     /// Where the current line begins in `out`.
     line_start: usize,
     /// The current line has no content yet.
@@ -38,6 +38,9 @@ pub(crate) struct Writer {
     fence: String,
     /// Inside a table cell, where `|` must be escaped.
     pub in_cell: bool,
+    /// A `<br>` asked for a hard line break: the line ends in `\\` when
+    /// a line break (not a paragraph break) follows it.
+    hard_break: bool,
     /// Something other than [`Writer::text`] (which strips them) may
     /// have written a control character: set when a marker, prefix,
     /// opener, closer or raw string holds one, so that
@@ -61,6 +64,7 @@ impl Default for Writer {
             verbatim: 0,
             fence: String::new(),
             in_cell: false,
+            hard_break: false,
             may_hold_controls: false,
         }
     }
@@ -83,14 +87,24 @@ impl Writer {
         self.pending = self.pending.max(b);
     }
 
+    /// A line break that Markdown keeps (`<br>` inside a paragraph): a
+    /// line break is requested, and the line ends in a backslash if the
+    /// next content is on the next line of the same block.
+    pub fn hard_break(&mut self) {
+        if !self.fresh {
+            self.hard_break = true;
+        }
+        self.request(Break::Line);
+    }
+
     /// Rewrites the current (fresh) line's prefix and marker.
     fn rewrite_line_start(&mut self) {
         if !self.fresh {
             return;
         }
         self.out.truncate(self.line_start);
-        let replace_last = self.marker.as_ref().is_some_and(|(_, r)| *r);
-        let n = self.prefixes.len() - usize::from(replace_last && !self.prefixes.is_empty());
+        let replaced = self.marker.as_ref().map_or(0, |(_, r)| *r);
+        let n = self.prefixes.len().saturating_sub(replaced);
         for p in &self.prefixes[..n] {
             self.out.push_str(p);
         }
@@ -102,6 +116,7 @@ impl Writer {
     /// Ends the current line if it has content, with a blank line when a
     /// paragraph break is pending.
     fn start_new_line(&mut self) {
+        self.hard_break = false;
         if !self.fresh {
             let prefix: String = self.prefixes.concat();
             self.out.push('\n');
@@ -120,6 +135,10 @@ impl Writer {
     /// Applies pending breaks and inline openers before content.
     fn begin_content(&mut self) {
         if self.pending >= Break::Line {
+            // Text goes on in the same block after a `<br>`.
+            if self.hard_break && self.pending == Break::Line && !self.fresh && self.verbatim == 0 {
+                self.out.push('\\');
+            }
             self.start_new_line();
         } else if self.pending == Break::Space && !self.fresh {
             self.out.push(' ');
@@ -179,7 +198,14 @@ impl Writer {
             let core = text.trim_matches(char::is_whitespace);
             if !core.is_empty() {
                 self.begin_content();
-                push_collapsed(&mut self.out, core);
+                if self.escape && self.in_cell && core.contains('|') {
+                    // A code span in a GFM table cell: its pipes too.
+                    let mut collapsed = String::new();
+                    push_collapsed(&mut collapsed, core);
+                    self.out.push_str(&collapsed.replace('|', "\\|"));
+                } else {
+                    push_collapsed(&mut self.out, core);
+                }
             }
         }
         if text.ends_with(char::is_whitespace) {
@@ -192,8 +218,23 @@ impl Writer {
         self.note_controls(&marker);
         self.request(Break::Line);
         self.start_new_line();
-        self.marker = Some((marker, false));
+        // On a list item's fresh line the marker goes after its bullet
+        // (`- ## Heading`), which stays.
+        self.marker = match self.marker.take() {
+            Some((bullet, r @ 1..)) if self.fresh => Some((bullet + &marker, r)),
+            _ => Some((marker, 0)),
+        };
         self.rewrite_line_start();
+    }
+
+    /// Ends a marker's line (a heading's): a marker still without
+    /// content (an empty heading) is taken back, so that what follows is
+    /// not written under it.
+    pub fn end_marker_line(&mut self) {
+        if self.fresh && self.marker.as_ref().is_some_and(|(_, replaced)| *replaced == 0) {
+            self.marker = None;
+            self.rewrite_line_start();
+        }
     }
 
     /// A list item: a bullet on a new line, and an indent for its other
@@ -203,7 +244,12 @@ impl Writer {
         self.request(Break::Line);
         self.start_new_line();
         self.prefixes.push(" ".repeat(marker.chars().count()));
-        self.marker = Some((marker, true));
+        // A list opening on an item's fresh line stays on it (`- - x`),
+        // so that the outer item keeps its bullet.
+        self.marker = match self.marker.take() {
+            Some((bullet, r @ 1..)) if self.fresh => Some((bullet + &marker, r + 1)),
+            _ => Some((marker, 1)),
+        };
         self.rewrite_line_start();
     }
 
@@ -269,10 +315,10 @@ impl Writer {
     }
 
     /// Opens a code block whose fence is longer than any backtick run in
-    /// `content`.
-    pub fn fence_open(&mut self, content: &str) {
+    /// `content`, with its `language` after the opening fence.
+    pub fn fence_open(&mut self, content: &str, language: Option<&str>) {
         self.fence = "`".repeat(longest_backtick_run(content).max(2) + 1);
-        let fence = self.fence.clone();
+        let fence = format!("{}{}", self.fence, language.unwrap_or(""));
         self.raw_line(&fence);
         self.request(Break::Line);
         self.start_new_line();
@@ -281,6 +327,13 @@ impl Writer {
 
     pub fn fence_close(&mut self) {
         self.verbatim = self.verbatim.saturating_sub(1);
+        // Code that ends in a line break (`<pre>x\n</pre>`) has it from
+        // the fence: an empty last line is not written twice.
+        let prefix: String = self.prefixes.concat();
+        if !self.fresh && self.out.ends_with(&format!("\n{prefix}")) {
+            self.fresh = true;
+            self.line_start = self.out.len() - prefix.len();
+        }
         self.request(Break::Line);
         self.start_new_line();
         let fence = std::mem::take(&mut self.fence);
@@ -431,17 +484,30 @@ fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
         if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=' | '|')) {
             out.push('\\');
         }
+    } else if word.bytes().all(|b| b == b'#') {
+        // A run of `#` would close an ATX heading (`## a #`).
+        out.push('\\');
     }
     push_inline_escaped(out, word, in_cell);
 }
 
 fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
-    for c in s.chars() {
-        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<') || (in_cell && c == '|') {
+    for (i, c) in s.char_indices() {
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '~')
+            || (in_cell && c == '|')
+            || (c == '&' && starts_entity(&s[i + 1..]))
+        {
             out.push('\\');
         }
         out.push(c);
     }
+}
+
+/// Does `s` (what follows a `&`) read as the rest of a character
+/// reference (`amp;`, `#35;`, `#x23;`), which Markdown would decode?
+fn starts_entity(s: &str) -> bool {
+    let name = s.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'#').count();
+    name > 0 && name <= 32 && s.as_bytes().get(name) == Some(&b';')
 }
 
 #[cfg(test)]
