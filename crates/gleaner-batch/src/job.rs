@@ -118,9 +118,11 @@ pub struct Record {
     /// the capture date (`WARC-Date`), the page's own in `published_date`.
     pub date: Option<String>,
     /// In `gleaner warc` records: the page's publication date (what `date`
-    /// is elsewhere); absent otherwise.
+    /// is elsewhere), `Some(None)` — null — when the page gives none, so
+    /// that the key is always there like every other; `None` outside WARC
+    /// records, where the key is absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub published_date: Option<String>,
+    pub published_date: Option<Option<String>>,
     /// The site's or publisher's name.
     pub site_name: Option<String>,
     /// The page's language: as declared (`<html lang>`, `<meta>`,

@@ -1,7 +1,7 @@
 //! `gleaner blocks`: the Visual Clustering Extractor's block tree of one
 //! page, as JSON (each block's specification vector and FactorValue) or as
 //! a self-contained HTML picture of the blocks coloured by score — the
-//! picture the VCE paper (seed 004) argues with.
+//! picture the VCE paper (S-4) argues with.
 
 use std::path::Path;
 use std::process::ExitCode;

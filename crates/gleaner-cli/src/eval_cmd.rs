@@ -942,7 +942,7 @@ fn markdown_table(rows: &[Row]) -> String {
 }
 
 /// Per metric: algorithms as rows (best macro F1 first), datasets as
-/// columns, F1 in the cells; the README's evaluation tables.
+/// columns, F1 in the cells; the tables of `docs/evaluation.md`.
 fn pivot_tables(rows: &[Row], metrics: &[Metric]) -> String {
     let mut s = String::new();
     for m in metrics {

@@ -1353,7 +1353,7 @@ pub struct LinksArgs {
 /// The help heading of [`LimitArgs`].
 const LIMITS: &str = "Limits per page";
 
-/// Limits on one page's work: the README's "Limits and guarantees".
+/// Limits on one page's work: `docs/limits.md`.
 /// Defaults are [`ParseOptions::default`]'s.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {

@@ -1,5 +1,5 @@
 //! `gleaner template cluster | learn | show`: site templates from folders
-//! of pages (seed 000).
+//! of pages (Gottron 2008, S-0).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

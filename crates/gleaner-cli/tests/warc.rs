@@ -171,6 +171,64 @@ fn html_responses_are_extracted_alike_from_plain_and_gzipped_archives() {
     assert!(seen.windows(2).all(|w| w[0] == w[1]), "the same records from every storage");
 }
 
+/// See: issue 33, "`warc` records omit `published_date` when unknown where
+/// every other key is null".
+#[test]
+fn issue_33_every_warc_record_has_published_date_null_when_unknown() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut records = crawl();
+    records.push(response(
+        "http://a.example/dated",
+        "90000000-0000-0000-0000-000000000009",
+        "Content-Type: text/html; charset=utf-8\r\n",
+        dated_page().as_bytes(),
+    ));
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+    // A second archive cut in the middle of its last member: an error record.
+    let mut cut = members[..3].concat();
+    cut.extend_from_slice(&members[3][..members[3].len() / 2]);
+    let good = support::put(dir.path(), "good.warc.gz", members.concat());
+    let broken = support::put(dir.path(), "broken.warc.gz", &cut);
+    let out = run(gleaner().arg("warc").arg(&good).arg(&broken).arg("--no-progress"));
+    let records = jsonl(&out);
+    let dates: Vec<(&str, &serde_json::Value)> = records
+        .iter()
+        .map(|r| {
+            let object = r.as_object().expect("a JSON object");
+            let date = object.get("published_date").unwrap_or_else(|| panic!("no key: {r}"));
+            (r["url"].as_str().unwrap_or("-"), date)
+        })
+        .collect();
+    let null = serde_json::Value::Null;
+    let dated = serde_json::json!("2024-04-30");
+    assert_eq!(
+        dates,
+        [
+            ("http://a.example/one", &null),
+            ("http://b.example/latin", &null),
+            ("http://a.example/zipped", &null),
+            ("http://a.example/dated", &dated),
+            ("http://a.example/one", &null),
+            ("-", &null),
+        ],
+        "{records:?}"
+    );
+    assert!(records[5]["error"].as_str().is_some_and(|e| e.contains("truncated")), "{records:?}");
+    // `extract` records have no such key: `date` is the page's own there.
+    let page = support::put(dir.path(), "dated.html", dated_page());
+    let line = jsonl(&run_ok(gleaner().args(["extract", "-f", "jsonl"]).arg(&page)));
+    assert!(line[0].get("published_date").is_none(), "{:?}", line[0]);
+    assert_eq!(line[0]["date"], "2024-04-30");
+}
+
+/// A page whose metadata gives its publication date.
+fn dated_page() -> String {
+    format!(
+        "<html><head><meta property=\"article:published_time\" content=\"2024-04-30\">\
+         </head><body><p>{ARTICLE}</p></body></html>"
+    )
+}
+
 #[test]
 fn a_bad_record_and_a_truncated_archive_are_error_records_and_the_batch_goes_on() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -2,9 +2,13 @@
 //! reads its layout and its `word` metric and snippet rates equal the
 //! benchmark's own `evaluate.py` on the same outputs (issue 30).
 //!
-//! Without the data (a clone of the repository alone) or without
-//! `python3`, each test prints that it was skipped, by name.
+//! The data is outside the repository: without it (a clone of the
+//! repository alone) or without `python3` the test is skipped by name, and
+//! under `GLEANER_REQUIRE_DATA=1` (CI) it fails
+//! (`tests/support/shared_data.rs`).
 
+#[path = "../../../tests/support/shared_data.rs"]
+mod shared_data;
 mod support;
 
 use std::collections::BTreeMap;
@@ -13,17 +17,13 @@ use std::process::Command;
 
 use support::{gleaner, run_ok, stdout};
 
-/// The WCXB folder, or `None` (and a line saying so) when it is absent.
-fn wcxb_dir(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("GLEANER_WCXB_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wcxb-dev")
-    });
-    if dir.join("dev/ground-truth").is_dir() && dir.join("evaluate.py").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("*** {test}: SKIPPED: no WCXB data at {} ***", dir.display());
-        None
-    }
+/// The WCXB folder, or `None` when it is absent (the test is then
+/// skipped, or fails under `GLEANER_REQUIRE_DATA=1`).
+fn wcxb_dir() -> Option<PathBuf> {
+    let dir = shared_data::path("GLEANER_WCXB_DIR", "wcxb-dev");
+    shared_data::require(dir.join("dev/ground-truth"))?;
+    shared_data::require(dir.join("evaluate.py"))?;
+    Some(dir)
 }
 
 /// An extraction to score for every page, made from its gold so that
@@ -99,14 +99,13 @@ fn evaluate_py(dir: &Path, results: &Path) -> Option<Scores> {
 /// outputs)".
 #[test]
 fn issue_30_word_metric_equals_the_benchmark_scorer() {
-    let test = "issue_30_word_metric_equals_the_benchmark_scorer";
-    let Some(dir) = wcxb_dir(test) else { return };
+    let Some(dir) = wcxb_dir() else { return };
     let tmp = tempfile::tempdir().expect("tempdir");
     let results = tmp.path().join("results.json");
     let texts = outputs(&dir);
     std::fs::write(&results, serde_json::to_string(&texts).expect("json")).expect("write");
     let Some((overall, types)) = evaluate_py(&dir, &results) else {
-        eprintln!("*** {test}: SKIPPED: python3 is not available ***");
+        shared_data::missing(Path::new("python3"));
         return;
     };
     // The same texts as a peer's ScrapingHub-format output.

@@ -50,8 +50,8 @@ mod warc_write;
 /// ([`warc::run_warc`]).
 pub mod warc {
     pub use crate::warc_batch::{
-        damage_message, learn_host_templates, manifest_path, page_record, run_warc, HostTemplates,
-        WarcBatchError, WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
+        damage_message, failed_record, learn_host_templates, manifest_path, page_record, run_warc,
+        HostTemplates, WarcBatchError, WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
     };
     pub use crate::warc_page::{
         block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE,

@@ -1,10 +1,10 @@
 //! A page's own template from the pages it links to — the two
 //! single-key-page methods of the template papers:
 //!
-//! - [`links_training`]: Gottron 2008 (seed 000 §3): fetch the pages the
+//! - [`links_training`]: Gottron 2008 (S-0 §3): fetch the pages the
 //!   key page links to, cluster them by structure (CP), and learn the
 //!   DF model of the key page's cluster;
-//! - [`menu_training`]: Alarte, Insa, Silva & Tamarit (seed 001): load
+//! - [`menu_training`]: Alarte, Insa, Silva & Tamarit (S-1): load
 //!   linked pages only until the menu's complete subdigraph is found
 //!   (Algorithm 1), then map the key page into each of them by equal
 //!   top-down mapping (Algorithm 2): the nodes mapped into all of them
@@ -34,7 +34,8 @@ use crate::urls::same_origin;
 use crate::{CrawlError, Fetched, PageSource, Url};
 
 /// How many of the key page's links [`links_training`] fetches at most.
-/// Default 30 \[I, ALGORITHMS.md §3.1: cap the training set\].
+/// Default 30 \[I: cap the training set,
+/// `docs/algorithms.md#structural-distances-and-clustering`\].
 pub const DEFAULT_MAX_LINKS: usize = 30;
 
 /// The key page, parsed, with what was fetched for it.

@@ -471,12 +471,21 @@ fn batch_page<'a>(page: &'a WarcPage, source: &'a str) -> Page<'a> {
     Page { source, bytes: page.body(), url: page.url.as_deref(), encoding: page.encoding }
 }
 
+/// A failed record of `gleaner warc` (a damaged stretch, an unreadable
+/// response, an archive that ends early): [`Job::failed_record`] with
+/// `published_date` null, the key every WARC record has.
+pub fn failed_record(job: &Job, source: &str, error: &str) -> Record {
+    let mut record = job.failed_record(source, error);
+    record.published_date = Some(None);
+    record
+}
+
 /// The record of a WARC record that [`select`] judged, named `source`
 /// (`FILE#OFFSET`), and the source record's id: a page extracted with
 /// `templates` (`url` from `WARC-Target-URI`; `date` the capture date,
-/// `WARC-Date`, and the page's own date in `published_date`), or a
-/// response that could not be read as a failed record. `Err` with the
-/// kind for a record that is not a page. Shared by [`run_warc`] and the
+/// `WARC-Date`, and the page's own date in `published_date`, null when it
+/// gives none), or a response that could not be read as a failed record.
+/// `Err` with the kind for a record that is not a page. Shared by [`run_warc`] and the
 /// Python package's `iter_warc`.
 pub fn page_record(
     job: &Job,
@@ -487,7 +496,7 @@ pub fn page_record(
     match selected {
         Selected::Skipped(kind) => Err(kind),
         Selected::Failed { url, date, error } => {
-            let mut failed = job.failed_record(source, &error);
+            let mut failed = failed_record(job, source, &error);
             failed.unreadable = false;
             failed.url = url;
             failed.date = date;
@@ -495,7 +504,7 @@ pub fn page_record(
         }
         Selected::Page(page) => {
             let mut out = job.record_for_page(&batch_page(&page, source), templates);
-            out.published_date = std::mem::replace(&mut out.date, page.date);
+            out.published_date = Some(std::mem::replace(&mut out.date, page.date));
             Ok((out, page.record_id))
         }
     }
@@ -875,13 +884,13 @@ pub fn run_warc(
         Item::End { file, error, bytes } => {
             let error = error.map(|e| {
                 let source = path_of(files, file).display().to_string();
-                Box::new(job.failed_record(&source, &e))
+                Box::new(failed_record(job, &source, &e))
             });
             Outcome::End { file, error, bytes }
         }
         Item::Damaged { file, from, error, skipped, position } => {
             let source = source_of(path_of(files, file), from);
-            let record = Box::new(job.failed_record(&source, &error));
+            let record = Box::new(failed_record(job, &source, &error));
             Outcome::Damaged { record, skipped, position }
         }
         Item::Record { file, record, position } => {
@@ -968,7 +977,7 @@ pub fn run_warc(
                     let error = format!("internal error, please report it: {what}");
                     events(WarcEvent::Failed(source, &error));
                     shard.failed += 1;
-                    let failed = job.failed_record(source, &error);
+                    let failed = failed_record(job, source, &error);
                     write_record(&mut writer, &failed, None, &run_date)?;
                 }
             }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::{quick_for, url};
 use gleaner_crawl::{crawl, CrawlError, CrawlOptions, HttpOptions, HttpSource, PageSource, Visit};
-use server::{Reply, Server};
+use server::{Reply, Server, HANG_GUARD};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01";
 
@@ -112,7 +112,7 @@ fn a_slow_drip_is_cut_off_by_the_timeout() {
     let started = Instant::now();
     let result = source.fetch(&url(&server.url("/drip")));
     assert!(matches!(result, Err(CrawlError::Timeout(_))), "{result:?}");
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(started.elapsed() < HANG_GUARD, "{:?}", started.elapsed());
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn an_endless_body_is_capped_not_read_whole() {
     let started = Instant::now();
     let result = source.fetch(&url(&server.url("/endless")));
     assert!(matches!(result, Err(CrawlError::TooLarge { limit: 1_048_576 })), "{result:?}");
-    assert!(started.elapsed() < Duration::from_secs(4));
+    assert!(started.elapsed() < HANG_GUARD);
     // The client hung up: the server's writes fail soon after the cap,
     // with at most the socket buffers in flight.
     std::thread::sleep(Duration::from_millis(300));
@@ -140,7 +140,7 @@ fn a_crawl_goes_on_past_every_failure() {
     let started = Instant::now();
     let mut run = crawl(&url(&server.url("/")), &source, &options);
     let visits: Vec<Visit> = run.by_ref().collect();
-    assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(started.elapsed() < HANG_GUARD);
     let ok: Vec<&str> = visits.iter().filter(|v| v.result.is_ok()).map(|v| v.url.path()).collect();
     assert_eq!(ok, ["/", "/unlabelled", "/latin1", "/ok"]);
     let expected: BTreeMap<String, usize> = [
@@ -290,5 +290,5 @@ fn requests_to_a_host_are_spaced_by_the_delay() {
     assert_eq!(ok, 4);
     // robots.txt and four pages: four gaps of at least 150 ms.
     assert!(started.elapsed() >= Duration::from_millis(600), "{:?}", started.elapsed());
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < HANG_GUARD);
 }

@@ -1,7 +1,7 @@
 //! Block-level precision, recall and F-measure (Debnath, Mitra, Pal &
 //! Giles, "Automatic identification of informative sections of web
-//! pages", IEEE TKDE 2005; used by VCE, seed 004 §3, Table 1;
-//! ALGORITHMS.md §1.3 (d)).
+//! pages", IEEE TKDE 2005; used by VCE, Asfia et al. 2010, S-4 §3, Table 1;
+//! `docs/algorithms.md#block-and-template-precision-and-recall`).
 //!
 //! With R the retrieved blocks and G the gold content blocks, as sets:
 //!
@@ -10,7 +10,8 @@
 //! ```
 //!
 //! The same formulas at DOM-node level give the template P/R/F1 of Alarte
-//! et al. (ALGORITHMS.md §1.3 (e)), hence the generic id type.
+//! et al. (`docs/algorithms.md#block-and-template-precision-and-recall`),
+//! hence the generic id type.
 
 use std::collections::HashSet;
 use std::hash::Hash;

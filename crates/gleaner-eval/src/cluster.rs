@@ -1,6 +1,5 @@
 //! Cluster-quality indices against known groups (Gottron, "Clustering
-//! template based web documents", ECIR 2008, seed 000 §5; ALGORITHMS.md
-//! §1.3 (c)).
+//! template based web documents", ECIR 2008, S-0 §5; `docs/algorithms.md#cluster-indices`).
 //!
 //! ```text
 //! Rand: I = A / (A + D) over all unordered pairs of documents, where A

@@ -1,6 +1,6 @@
 //! The TTR paper's character-level recall and edit distance ratio
 //! (Weninger & Hsu, "Text extraction from the web via text-to-tag ratio",
-//! DEXA'08 workshops, seed 003 §4; ALGORITHMS.md §1.3 (b)).
+//! DEXA'08 workshops, S-3 §4; `docs/algorithms.md#ttrs-character-measures`).
 //!
 //! Both texts are first normalised ([`edr_normalize`]); with o the output
 //! and m the manual (gold) text as character sequences:
@@ -23,7 +23,7 @@ use super::bitpar;
 use super::Prf;
 use gleaner::document::decode_entities;
 
-/// Recall and EDR of one page (seed 003 §4).
+/// Recall and EDR of one page (Weninger & Hsu 2008, S-3 §4).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EdrScore {
     /// `|LCS_chars(gold, output)| / len(gold)`, the paper's "LCS".

@@ -1,5 +1,5 @@
 /*!
-The papers' evaluation for gleaner (ALGORITHMS.md §1.3): metrics, the
+The papers' evaluation for gleaner (`docs/algorithms.md#evaluation-metrics`): metrics, the
 dataset readers, parameter-sweep plots and the inspect report.
 
 The core crate `gleaner` turns bytes into a `Document` and a `Selection`
@@ -17,12 +17,15 @@ self-contained HTML report of one page and one algorithm.
 
 | Metric | Paper | Functions |
 |---|---|---|
-| Word-sequence LCS precision/recall/F1 | Gottron 2008 (seeds 000 §7, 002), §1.3 (a) | [`lcs_prf`], [`lcs_length`] |
-| LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, seed 003), §1.3 (b) | [`edr_scores`], [`levenshtein`] |
+| Word-sequence LCS precision/recall/F1 | Gottron 2008 (S-0 §7, S-2) | [`lcs_prf`], [`lcs_length`] |
+| LCS recall on characters and EDR | Weninger & Hsu 2008 (TTR, S-3) | [`edr_scores`], [`levenshtein`] |
 | Shingle P/R/F1 with bootstrap ± | ScrapingHub article-extraction-benchmark | [`shingle_page`], [`shingle_summary`] |
-| Block-level P/R/F | Debnath et al. 2005, used by VCE (seed 004), §1.3 (d) | [`block_prf`] |
-| Rand and Dunn indices | Gottron 2008 (seed 000 §5), §1.3 (c) | [`rand_index`], [`dunn_index`] |
-| Space savings, plain and gzip | Weninger & Hsu 2008 (seed 003 §4) | [`savings`] |
+| Block-level P/R/F | Debnath et al. 2005, used by VCE (S-4) | [`block_prf`] |
+| Rand and Dunn indices | Gottron 2008 (S-0 §5) | [`rand_index`], [`dunn_index`] |
+| Space savings, plain and gzip | Weninger & Hsu 2008 (S-3 §4) | [`savings`] |
+
+S-0 … S-4 are the five papers of `docs/algorithms.md#references`, which
+also describes each metric.
 
 Per-page [`Prf`] scores are averaged over a corpus by [`summarize`],
 which also gives a bootstrap standard deviation of the mean F1.
@@ -84,15 +87,16 @@ pub struct Prf {
 
 impl Prf {
     /// Builds P, R and F1 from precision and recall; F1 is their harmonic
-    /// mean, 0 when both are 0 (ALGORITHMS.md §1.3 (a)).
+    /// mean, 0 when both are 0 (`docs/algorithms.md#word-sequence-lcs-precision-recall-and-f1`).
     pub fn new(precision: f64, recall: f64) -> Prf {
         Prf { precision, recall, f1: harmonic_mean(precision, recall) }
     }
 
     /// P = `overlap / retrieved`, R = `overlap / relevant`.
     ///
-    /// Conventions (ALGORITHMS.md §1.3 (a) \[I\]): `relevant = 0` → `None`,
-    /// the page has no gold and is skipped; `retrieved = 0` → P = R = F1 = 0.
+    /// Conventions (`docs/algorithms.md#word-sequence-lcs-precision-recall-and-f1`
+    /// \[I\]): `relevant = 0` → `None`, the page has no gold and is skipped;
+    /// `retrieved = 0` → P = R = F1 = 0.
     /// `overlap` must not exceed either count for the result to be a
     /// proper score; this is not checked.
     pub fn from_counts(overlap: usize, retrieved: usize, relevant: usize) -> Option<Prf> {

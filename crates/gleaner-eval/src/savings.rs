@@ -1,5 +1,5 @@
 //! Space savings of the extracted text against the raw HTML (Weninger &
-//! Hsu, TTR, DEXA'08 workshops, seed 003 §4: "a mean space savings of
+//! Hsu, TTR, DEXA'08 workshops, S-3 §4: "a mean space savings of
 //! 95%", "an 88% space savings when compressed HTML is compared to
 //! compressed text").
 //!

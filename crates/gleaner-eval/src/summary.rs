@@ -1,8 +1,8 @@
 //! Corpus summary of per-page [`Prf`] scores (LCS, EDR, blocks).
 //!
-//! Gottron's tables are means of per-document scores (seed 000 Table 3,
-//! seed 002; ALGORITHMS.md §1.3 (a)), and the TTR paper reports mean LCS
-//! recall and mean EDR (seed 003 §4):
+//! Gottron's tables are means of per-document scores (S-0 Table 3, S-2;
+//! `docs/algorithms.md#word-sequence-lcs-precision-recall-and-f1`), and the
+//! TTR paper reports mean LCS recall and mean EDR (S-3 §4):
 //!
 //! ```text
 //! P = mean(P_page)   R = mean(R_page)   F1 = mean(F1_page)

@@ -1,8 +1,9 @@
 //! Word tokenisation shared by the metrics.
 //!
-//! - [`lcs_words`]: Gottron's words for the word-sequence LCS (seed 000
-//!   §7, seed 002; ALGORITHMS.md §1.3 (a) \[I\]): split on Unicode
-//!   whitespace, strip leading and trailing punctuation, lower-case.
+//! - [`lcs_words`]: Gottron's words for the word-sequence LCS (S-0 §7,
+//!   S-2; `docs/algorithms.md#word-sequence-lcs-precision-recall-and-f1`
+//!   \[I\]): split on Unicode whitespace, strip leading and trailing
+//!   punctuation, lower-case.
 //! - [`shingle_tokens`]: the ScrapingHub article-extraction-benchmark's
 //!   tokens, the matches of the regex `\w+`, case kept.
 //! - [`Interner`]: maps words to dense `u32` ids, so that the bit-parallel

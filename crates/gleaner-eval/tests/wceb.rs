@@ -3,9 +3,12 @@
 //!
 //! Every page must load with the counts of the data's SOURCE.md, and the
 //! default extractor must keep its accuracy on a fixed sample of every
-//! dataset. Without the data these tests FAIL, saying where they looked:
-//! a missing dataset is not a pass. Set `GLEANER_SKIP_WCEB=1` to skip them
-//! knowingly (they then print that they did not run).
+//! dataset. The data is outside the repository: without it these tests
+//! are skipped by name, and under `GLEANER_REQUIRE_DATA=1` (CI) they fail
+//! (`tests/support/shared_data.rs`).
+
+#[path = "../../../tests/support/shared_data.rs"]
+mod shared_data;
 
 use std::path::{Path, PathBuf};
 
@@ -22,25 +25,10 @@ const DATASETS: [(&str, usize, GoldFormat); 6] = [
     ("readability", 116, GoldFormat::Readability),
 ];
 
-/// The WCEB folder, or `None` when the caller asked to skip.
-///
-/// # Panics
-/// When the data is absent and skipping was not asked for.
-fn wceb_dir(test: &str) -> Option<PathBuf> {
-    if std::env::var_os("GLEANER_SKIP_WCEB").is_some() {
-        eprintln!("*** {test}: NOT RUN (GLEANER_SKIP_WCEB is set) ***");
-        return None;
-    }
-    let dir = std::env::var_os("GLEANER_WCEB_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wceb"));
-    assert!(
-        dir.is_dir(),
-        "{test}: the WCEB data is not at {} (the repository's ../shared/data/wceb); \
-         set GLEANER_WCEB_DIR to where it is, or GLEANER_SKIP_WCEB=1 to skip knowingly",
-        dir.display()
-    );
-    Some(dir)
+/// The WCEB folder, or `None` when it is absent (the test is then
+/// skipped, or fails under `GLEANER_REQUIRE_DATA=1`).
+fn wceb_dir() -> Option<PathBuf> {
+    shared_data::require(shared_data::path("GLEANER_WCEB_DIR", "wceb"))
 }
 
 /// Runs `work` on each dataset on two threads (debug builds are slow).
@@ -74,7 +62,7 @@ fn per_dataset<T: Send>(
 /// SOURCE.md, and hardly any gold is empty.
 #[test]
 fn every_wceb_page_loads() {
-    let Some(root) = wceb_dir("every_wceb_page_loads") else { return };
+    let Some(root) = wceb_dir() else { return };
     let results = per_dataset(&root, |name, data| {
         let &(_, count, format) =
             DATASETS.iter().find(|(n, _, _)| *n == name).expect("known dataset");
@@ -114,7 +102,7 @@ const DEFAULT_FLOORS: [(&str, f64); 6] = [
 
 #[test]
 fn the_default_extractor_keeps_its_accuracy_on_every_dataset() {
-    let Some(root) = wceb_dir("the_default_extractor_keeps_its_accuracy") else { return };
+    let Some(root) = wceb_dir() else { return };
     let extractor = extract::by_name(extract::DEFAULT_ALGORITHM).expect("default");
     let results = per_dataset(&root, |_, data| {
         let (mut sum, mut n) = (0.0, 0usize);
@@ -152,7 +140,7 @@ fn the_default_extractor_keeps_its_accuracy_on_every_dataset() {
 #[test]
 fn issue_31_no_real_page_is_taken_for_binary() {
     use std::io::Read;
-    let Some(root) = wceb_dir("issue_31_no_real_page_is_taken_for_binary") else { return };
+    let Some(root) = wceb_dir() else { return };
     let wcxb = root.join("../wcxb-dev/dev/html");
     assert!(wcxb.is_dir(), "the WCXB dev pages are not at {}", wcxb.display());
     let mut files: Vec<PathBuf> = DATASETS

@@ -9,7 +9,7 @@ use std::io::BufReader;
 
 use gleaner_batch::{Job, Record};
 use gleaner_crawl::warc::{
-    block_bytes_to_keep, damage_message, page_record, select, Selected, WarcReader,
+    block_bytes_to_keep, damage_message, failed_record, page_record, select, Selected, WarcReader,
 };
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
@@ -104,7 +104,7 @@ fn read_batch(
                     None => path.to_string(),
                 };
                 let message = damage_message(&e, skip);
-                items.push(Item::Failed(Box::new(job.failed_record(&source, &message))));
+                items.push(Item::Failed(Box::new(failed_record(job, &source, &message))));
             }
             Some(Ok(record)) => {
                 let source = format!("{path}#{}", record.offset);

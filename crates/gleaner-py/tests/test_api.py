@@ -171,6 +171,8 @@ def test_iter_warc_streams_the_html_records(tmp_path):
     assert [r["url"] for r in records] == urls, "every HTML response once, in order; others skipped"
     assert all(r["error"] is None and r["date"] == "2024-05-01T12:00:00Z" for r in records)
     assert all(r["source"].startswith(str(tmp_path / "a.warc.gz") + "#") for r in records)
+    # Every key always there: the page's own date is null when unknown (issue 33).
+    assert all("published_date" in r for r in records), records[0]
     assert "story 3 sentence 1" in records[3]["text"]
     # A truncated archive yields its good records, then one that says so.
     data = (tmp_path / "a.warc.gz").read_bytes()
@@ -285,3 +287,4 @@ def test_issue_31_iter_warc_goes_on_after_a_bad_record(tmp_path):
     errors = [r for r in records if r["error"] is not None]
     assert len(errors) == 1 and "Content-Length is not a number" in errors[0]["error"], errors
     assert errors[0]["source"] == f"{tmp_path / 'damaged.warc.gz'}#{third}"
+    assert errors[0]["published_date"] is None, errors

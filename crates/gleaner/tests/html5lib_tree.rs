@@ -6,8 +6,12 @@
 //! which `Document::parse` never has); `#script-on` / `#script-off` cases
 //! run with that scripting flag, the others with scripting on.
 //!
-//! The suite is shared data outside the repository: when it is missing the
-//! test says so and passes (CI machines without `../shared`).
+//! The suite is data outside the repository (`../shared/data` beside the
+//! clone): without it the test is skipped by name, and under
+//! `GLEANER_REQUIRE_DATA=1` (CI) it fails (`tests/support/shared_data.rs`).
+
+#[path = "../../../tests/support/shared_data.rs"]
+mod shared_data;
 
 use std::path::PathBuf;
 
@@ -32,8 +36,7 @@ struct Case {
 }
 
 fn suite_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/html5lib-tests/tree-construction")
+    shared_data::path("GLEANER_HTML5LIB_DIR", "html5lib-tests/tree-construction")
 }
 
 /// The document cases of one `.dat` file.
@@ -66,11 +69,8 @@ fn theirs_ok_of(data: &str, scripting: bool, expected: &str) -> bool {
 
 #[test]
 fn html5lib_tree_construction() {
-    let dir = suite_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("html5lib-tests not found at {}: skipped", dir.display());
-        return;
-    };
+    let Some(dir) = shared_data::require(suite_dir()) else { return };
+    let entries = std::fs::read_dir(&dir).expect("the html5lib suite's folder reads");
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "dat"))

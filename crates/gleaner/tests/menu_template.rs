@@ -1,12 +1,16 @@
-//! Alarte et al.'s menu-based template (seed 001; ALGORITHMS.md §3.2) on
+//! Alarte et al.'s menu-based template (S-1; `docs/algorithms.md#menu-based-templates`) on
 //! two real sites in `../shared/data/sites` beside the repository (or
 //! `$GLEANER_SITES_DIR`): Algorithm 1 finds the pages of the menu by
 //! loading pages from disk, Algorithm 2 maps the key page into them, and
 //! the template must hold the site's navigation and footer and none of the
 //! key page's article text (the regions of each site's SOURCE.md).
 //!
-//! Without the data these tests FAIL, saying where they looked: a missing
-//! site is not a pass.
+//! The sites are data outside the repository: without them the tests are
+//! skipped by name, and under `GLEANER_REQUIRE_DATA=1` (CI) they fail
+//! (`tests/support/shared_data.rs`).
+
+#[path = "../../../tests/support/shared_data.rs"]
+mod shared_data;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,22 +23,10 @@ use gleaner::{Document, NodeId, ParseOptions};
 /// Where the site's pages are served from, for the loader.
 const ORIGIN: &str = "http://site.test/";
 
-/// The `site/` folder of a site.
-///
-/// # Panics
-/// When the data is absent.
-fn site_dir(name: &str) -> PathBuf {
-    let root = std::env::var_os("GLEANER_SITES_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sites")
-    });
-    let dir = root.join(name).join("site");
-    assert!(
-        dir.is_dir(),
-        "the site {name:?} is not at {} (the repository's ../shared/data/sites); \
-         set GLEANER_SITES_DIR to where the sites are",
-        dir.display()
-    );
-    dir
+/// The `site/` folder of a site, or `None` when the data is absent (the
+/// test is then skipped, or fails under `GLEANER_REQUIRE_DATA=1`).
+fn site_dir(name: &str) -> Option<PathBuf> {
+    shared_data::require(shared_data::path("GLEANER_SITES_DIR", "sites").join(name).join("site"))
 }
 
 /// The file of a URL under [`ORIGIN`]: `x/` is `x/index.html`.
@@ -110,7 +102,7 @@ struct Site {
 
 /// Runs both algorithms on a site; prints and checks the figures.
 fn check(site: &Site) {
-    let dir = site_dir(site.name);
+    let Some(dir) = site_dir(site.name) else { return };
     let key_url = format!("{ORIGIN}{}", site.key);
     let key = parse(&dir, &key_url).unwrap_or_else(|| panic!("cannot load {key_url}"));
     let key_links = links(&key, &key_url);

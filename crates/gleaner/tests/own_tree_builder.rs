@@ -10,7 +10,12 @@
 //! cargo test --release -p gleaner --test own_tree_builder -- --ignored --nocapture
 //! ```
 //!
-//! When the data is missing the tests say so and pass.
+//! The data is outside the repository (`../shared/data` beside the
+//! clone): without it the tests are skipped by name, and under
+//! `GLEANER_REQUIRE_DATA=1` they fail (`tests/support/shared_data.rs`).
+
+#[path = "../../../tests/support/shared_data.rs"]
+mod shared_data;
 
 use std::path::PathBuf;
 
@@ -18,16 +23,14 @@ use gleaner::document::conformance::{gleaner_tree, own_tree};
 use gleaner::document::stages::decode;
 
 fn datasets() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wceb")
+    shared_data::path("GLEANER_WCEB_DIR", "wceb")
 }
 
 #[test]
 #[ignore = "3 000 pages: run with --release -- --ignored"]
 fn own_tree_builder_builds_html5evers_trees_on_the_dev_pages() {
-    let Ok(sets) = std::fs::read_dir(datasets()) else {
-        eprintln!("datasets not found at {}: skipped", datasets().display());
-        return;
-    };
+    let Some(root) = shared_data::require(datasets()) else { return };
+    let sets = std::fs::read_dir(root).expect("the datasets' folder reads");
     let mut pages: Vec<PathBuf> = sets
         .filter_map(|e| e.ok())
         .filter_map(|e| std::fs::read_dir(e.path().join("input")).ok())
@@ -53,11 +56,9 @@ fn own_tree_builder_builds_html5evers_trees_on_the_dev_pages() {
 #[test]
 #[ignore = "150 000 parses: run with --release -- --ignored"]
 fn own_tree_builder_builds_html5evers_trees_on_every_prefix_of_the_html5lib_inputs() {
-    let dir = datasets().join("../html5lib-tests/tree-construction");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("html5lib-tests not found at {}: skipped", dir.display());
-        return;
-    };
+    let dir = shared_data::path("GLEANER_HTML5LIB_DIR", "html5lib-tests/tree-construction");
+    let Some(dir) = shared_data::require(dir) else { return };
+    let entries = std::fs::read_dir(&dir).expect("the html5lib suite's folder reads");
     let (mut total, mut different) = (0usize, Vec::new());
     for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
         if path.extension().is_none_or(|x| x != "dat") {

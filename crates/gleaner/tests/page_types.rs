@@ -49,7 +49,7 @@ fn a_thread_keeps_every_post_and_not_the_nav_or_footer() {
         ],
         // Known gap: the sidebar's rules paragraph ("Be kind. No
         // adverts.") and the "similar threads" titles are kept when the
-        // page is taken for a listing (README, "Today's web").
+        // page is taken for a listing (`docs/todays-web.md`).
         &["Electrics", "Sign Up", "Terms of Service", "HomeFix Community.", "Community rules"],
     );
 }

@@ -11,6 +11,9 @@
 //! host stays refused as it would be on the web.
 #![allow(dead_code)]
 
+#[path = "../../../../tests/support/shared_data.rs"]
+mod shared_data;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// The bound on a test's wall-clock time that only catches a hang: what
+/// a test checks is the outcome (the error, the stop reason, what was
+/// fetched), never how fast a loaded machine got there.
+pub const HANG_GUARD: Duration = Duration::from_secs(60);
 
 /// Most connections one server accepts before it stops.
 const MAX_CONNECTIONS: usize = 20_000;
@@ -205,18 +213,14 @@ impl Drop for Server {
     }
 }
 
-/// The folder of a shared test site, or a loud failure.
-pub fn site_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sites")
-        .join(name)
-        .join("site");
-    assert!(
-        dir.join("index.html").is_file(),
-        "test site {} is missing: the tests need ../shared/data/sites next to the repository",
-        dir.display()
-    );
-    dir
+/// The folder of a test site of `../shared/data/sites` (data outside the
+/// repository), or `None` when it is absent: the test is then skipped by
+/// name, or fails under `GLEANER_REQUIRE_DATA=1`
+/// (`tests/support/shared_data.rs`).
+pub fn site_dir(name: &str) -> Option<PathBuf> {
+    let dir = shared_data::path("GLEANER_SITES_DIR", "sites").join(name).join("site");
+    shared_data::require(dir.join("index.html"))?;
+    Some(dir)
 }
 
 fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {

@@ -186,8 +186,8 @@ fn guess(bytes: &[u8]) -> &'static Encoding {
 /// the ASCII before the first non-ASCII one. An undeclared legacy page
 /// is mostly ASCII markup, and feeding its 64 KiB whole was ~4 % of a WARC
 /// run. Runs holding ESC stay whole (ISO-2022 escapes are ASCII). The
-/// guess was unchanged for every file of `../shared/data` that reaches
-/// chardetng: 395 legacy files as they are and the UTF-8 ones re-encoded
+/// guess was unchanged for every file of the development datasets that
+/// reaches chardetng: 395 legacy files as they are and the UTF-8 ones re-encoded
 /// in five legacy encodings, 14 389 guesses (the ignored test
 /// `guesses_on_the_dev_pages_are_unchanged_by_shortened_runs`, there run
 /// on the development pages).

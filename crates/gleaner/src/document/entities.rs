@@ -5,7 +5,7 @@
 //! Unicode become U+FFFD and the C1 range is remapped as windows-1252.
 //!
 //! The source-level algorithms need it so that `&amp;` counts as one
-//! character (ALGORITHMS.md §1.1 step 2 \[S-2\]) and so that source text can
+//! character (`docs/algorithms.md#source-normalisation` step 2 \[S-2\]) and so that source text can
 //! be handed to the tree builder as the WHATWG tokenizer would (attribute
 //! values and text alike, see `character_tokens` and `tag_attributes`).
 

@@ -420,7 +420,7 @@ fn noscript_bytes(text: &str) -> usize {
 
 /// Below this many characters of visible text, a page is read again for
 /// content a browser would show once its scripts ran
-/// ([`Document::rendered_fallback`]) \[I\].
+/// (`Document::rendered_fallback`, internal) \[I\].
 pub const RENDERED_MIN_CHARS: u32 = 250;
 
 /// … and the other reading is kept when it shows this many times the
@@ -1056,7 +1056,7 @@ pub mod conformance {
     /// [`Document::parse_str`](super::Document::parse_str) (every attribute
     /// kept), reachable from its root, next to the document that parse
     /// makes of `html`, laid out, in the same outline: equal unless
-    /// [`BuiltTree::lay_out`](super::sink::BuiltTree::lay_out) misplaced a
+    /// `BuiltTree::lay_out` (the tree store's, internal) misplaced a
     /// node (a `<template>`'s content, not in the document, left out of
     /// both). Empty strings when the page is refused.
     pub fn layout_outlines(html: &str, tree_builder: TreeBuilderKind) -> (String, String) {

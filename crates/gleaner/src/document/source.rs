@@ -293,7 +293,7 @@ impl TagNames {
 
 /// One unit of the token sequence that the source-level algorithms count
 /// (BTE, DSC, TCCB): a tag or a word, after the normalisation of
-/// ALGORITHMS.md §1.1 (comments, declarations and the `<script>`,
+/// `docs/algorithms.md#source-normalisation` (comments, declarations and the `<script>`,
 /// `<style>` and `<noscript>` elements are gone).
 #[derive(Debug, Clone)]
 pub struct Unit {
@@ -384,9 +384,10 @@ impl Source {
         }
     }
 
-    /// Indices of the tokens that survive the normalisation of ALGORITHMS.md
-    /// §1.1: no comments or declarations, and no `<script>`, `<style>` or
-    /// `<noscript>` elements (tags and content).
+    /// Indices of the tokens that survive the normalisation of
+    /// `docs/algorithms.md#source-normalisation`: no comments or
+    /// declarations, and no `<script>`, `<style>` or `<noscript>` elements
+    /// (tags and content).
     pub fn content_tokens(&self) -> impl Iterator<Item = (usize, SourceToken)> + '_ {
         let mut filter = ContentFilter::new(&self.tag_names);
         self.tokens().iter().enumerate().filter(move |&(_, t)| filter.keeps(t))
@@ -419,7 +420,7 @@ impl Source {
         }
     }
 
-    /// The tag/word sequence of the normalised source (ALGORITHMS.md §1.1
+    /// The tag/word sequence of the normalised source (`docs/algorithms.md#source-normalisation`
     /// step 4: a word is a maximal run of non-whitespace characters outside
     /// tags). `keep_tag` decides which tags count: ACCB and TCCB drop `<a>`.
     pub fn units(&self, mut keep_tag: impl FnMut(&LocalName) -> bool) -> Vec<Unit> {
@@ -1175,7 +1176,7 @@ pub(crate) fn is_blank(text: &str) -> bool {
     }
 }
 
-/// The normalisation of ALGORITHMS.md §1.1 over a token stream: drops
+/// The normalisation of `docs/algorithms.md#source-normalisation` over a token stream: drops
 /// comments, declarations and raw text, and `<script>`, `<style>` and
 /// `<noscript>` elements with their content. The open one is remembered
 /// by the index of its name, which stands for one tag name only, so

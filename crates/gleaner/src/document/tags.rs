@@ -3,8 +3,9 @@
 //!
 //! The block-level set is jusText's and boilerpipe's
 //! (`p div table tr td th ul ol li dl dt dd h1–h6 blockquote pre form center
-//! fieldset address`) plus the HTML5 sectioning elements (ALGORITHMS.md
-//! §1.2, \[R: jusText doc/algorithm.rst\], \[I\] for the HTML5 additions).
+//! fieldset address`) plus the HTML5 sectioning elements
+//! (`docs/algorithms.md#blocks`, \[R: jusText doc/algorithm.rst\], \[I\]
+//! for the HTML5 additions).
 
 use markup5ever::{local_name, LocalName};
 
@@ -153,7 +154,7 @@ pub fn content_model(name: &LocalName) -> ContentModel {
 }
 
 /// Elements whose content is removed with its tags before source-level
-/// algorithms count anything (ALGORITHMS.md §1.1 step 1 \[S-2, S-3\]).
+/// algorithms count anything (`docs/algorithms.md#source-normalisation` step 1 \[S-2, S-3\]).
 pub fn is_source_noise(name: &LocalName) -> bool {
     matches!(*name, local_name!("script") | local_name!("style") | local_name!("noscript"))
 }

@@ -10,7 +10,7 @@
 //! (tags outside the window plus words inside it). Since
 //! `T(i, j) = const + Σ_{n=i..j} (1 − 2·B[n])`, this is a maximum-subarray
 //! problem over `+1` (word) / `−1` (tag), solved in O(n) by Kadane's
-//! algorithm instead of the paper's O(n²) search (ALGORITHMS.md §2.1).
+//! algorithm instead of the paper's O(n²) search (`docs/algorithms.md#bte`).
 //! BTE returns exactly one region, which is its known weakness on pages
 //! whose content is interrupted by markup.
 //!

@@ -1,5 +1,5 @@
 //! CCB, ACCB and TCCB — Content Code Blurring (Gottron, DEXA 2008
-//! workshops, TIR'08; seed 002, ALGORITHMS.md §2.3).
+//! workshops, TIR'08; S-2, `docs/algorithms.md#ccb`).
 //!
 //! Reads the **source** as a *content code vector* (CCV): one entry per
 //! character (CCB, ACCB) or per token (TCCB), 1 for content and 0 for
@@ -100,7 +100,7 @@ impl fmt::Display for CcbVariant {
 }
 
 /// Parameters of [`Ccb`]. The slides name a threshold and a neighbourhood
-/// size but not their values (ALGORITHMS.md §5 gap 1).
+/// size but not their values (`docs/algorithms.md#ccb`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct CcbConfig {
@@ -241,7 +241,7 @@ struct Ccv {
     entries_vote: bool,
 }
 
-/// Characters of a tag, whitespace runs counted once (ALGORITHMS.md §1.1
+/// Characters of a tag, whitespace runs counted once (`docs/algorithms.md#source-normalisation`
 /// step 3 applies to the whole vector \[I\]). Counts bytes that start a
 /// UTF-8 character; whitespace inside tags is ASCII.
 fn collapsed_len(s: &str) -> usize {

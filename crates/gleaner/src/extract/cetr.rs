@@ -1,5 +1,5 @@
 //! CETR — Content Extraction via Tag Ratios (Weninger, Hsu & Han,
-//! WWW 2010), the 2-D model (ALGORITHMS.md §2.7 [K + R]).
+//! WWW 2010), the 2-D model (`docs/algorithms.md#cetr` [K + R]).
 //!
 //! Reads the **source as lines**, like [TTR](super::ttr). With `T` the
 //! per-line tag ratio (`x` text characters over `y` tags, `x` when there is

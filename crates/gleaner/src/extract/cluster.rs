@@ -2,7 +2,7 @@
 //! (optionally with one centroid pinned at the origin, as CETR needs), a
 //! one-dimensional Gaussian mixture fitted by EM, and farthest-first
 //! traversal. The TTR paper used Weka's SimpleKMeans, EM and FarthestFirst
-//! (seed 003 §V); these follow the same models.
+//! (S-3 §V); these follow the same models.
 //!
 //! Determinism \[I\]: no random numbers. k-means is seeded by k-means++
 //! with every uniform draw fixed at 0.5 (the first centroid is the

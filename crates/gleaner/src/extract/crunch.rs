@@ -1,7 +1,7 @@
 //! Crunch — the DOM content filters of Gupta, Kaiser, Neistadt & Grimm
-//! (WWW 2003, "DOM-based content extraction of HTML documents"; seed 000
-//! §2 and ALGORITHMS.md §2.5 \[S-0, K\]), the remaining baseline of
-//! Gottron's CCB comparison (seed 002).
+//! (WWW 2003, "DOM-based content extraction of HTML documents"; Gottron 2008, S-0
+//! §2 and `docs/algorithms.md#crunch` \[S-0, K\]), the remaining baseline of
+//! Gottron's CCB comparison (S-2).
 //!
 //! Reads the **DOM**. Crunch is a chain of filters, not a score; starting
 //! from all visible text, this implements the subset that changes the

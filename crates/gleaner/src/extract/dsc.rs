@@ -1,5 +1,5 @@
 //! DSC — Document Slope Curve (Pinto et al. 2002), in Gottron's
-//! multi-region adaptation (ITA'07; seed 002 and seed 000 §7).
+//! multi-region adaptation (ITA'07; S-2 and S-0 §7).
 //!
 //! Reads the **source** token sequence. The curve
 //! `d(i) = Σ_{n≤i} B[n]` (tag = 1, word = 0) rises steeply in markup and
@@ -10,8 +10,8 @@
 //! at least `min_words` words are the main content. Unlike BTE, several
 //! regions can be kept.
 //!
-//! The published parameters were not recovered (ALGORITHMS.md §2.2 and §5
-//! gap 2). The defaults follow a third-party reimplementation \[R\]:
+//! The published parameters were not recovered (`docs/algorithms.md#dsc`).
+//! The defaults follow a third-party reimplementation \[R\]:
 //! β = 0.5, windows of 8 to 50 tokens growing with the page, three
 //! consecutive low windows; `min_words` = 10 is ours \[I\].
 //!

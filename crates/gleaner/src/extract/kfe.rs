@@ -1,7 +1,6 @@
 //! K-FE — K-Feature Extractor (Debnath, Mitra, Pal & Giles, "Automatic
 //! Identification of Informative Sections of Web Pages", IEEE TKDE 17(9),
-//! 2005); the baseline of the VCE paper (seed 004 §3; ALGORITHMS.md
-//! §2.9).
+//! 2005); the baseline of the VCE paper (S-4 §3; `docs/algorithms.md#k-fe`).
 //!
 //! Reads the **DOM** in blocks cut at block-level tags (each block's own
 //! content, nested blocks apart). Each block gets a feature vector —

@@ -1,6 +1,6 @@
 //! The line view of the source for the line-based algorithms (TTR, CETR):
 //! per line, the number of text characters `x` and of tags `y`, after the
-//! normalisation of ALGORITHMS.md §1.1 (no comments, declarations,
+//! normalisation of `docs/algorithms.md#source-normalisation` (no comments, declarations,
 //! `<script>`, `<style>` or `<noscript>`; character references decoded;
 //! empty lines dropped \[S-3\]).
 //!
@@ -22,7 +22,7 @@ use crate::selection::{NodeVotes, Selection};
 #[non_exhaustive]
 pub enum LineMode {
     /// Physical source lines, as in the papers \[S-3\]. A tag counts on the
-    /// line where it starts (ALGORITHMS.md §1.1 pitfall \[I\]).
+    /// line where it starts (`docs/algorithms.md#source-normalisation` pitfall \[I\]).
     #[default]
     Source,
     /// Virtual lines: a block-level start tag

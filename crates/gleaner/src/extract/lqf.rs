@@ -1,5 +1,5 @@
 //! LQF — Link Quota Filter (Mantratzis, Orgun & Cassidy, HT'05; as used
-//! as a baseline in Gottron's CCB evaluation, seed 002).
+//! as a baseline in Gottron's CCB evaluation, S-2).
 //!
 //! Reads the **DOM**. For each block-level node `n`, the link quota is
 //!
@@ -9,7 +9,7 @@
 //!
 //! over the text of `n` that is not inside a nested block: link text counts
 //! fully, other inline elements contribute their own link share
-//! (ALGORITHMS.md §2.4, reading "descendants" as children with recursion so
+//! (`docs/algorithms.md#lqf`, reading "descendants" as children with recursion so
 //! that no text counts twice). Blocks with a quota above θ are link lists
 //! (menus, tag clouds, related links) and are removed; everything else is
 //! kept, so LQF has high recall and modest precision.
@@ -36,7 +36,7 @@ use crate::selection::Selection;
 #[non_exhaustive]
 pub struct LqfConfig {
     /// A block whose link quota exceeds this is removed. The published
-    /// value was not recovered; default 0.5 \[I\], ALGORITHMS.md suggests
+    /// value was not recovered; default 0.5 \[I\], `docs/algorithms.md#lqf` suggests
     /// tuning in 0.3–0.7.
     pub threshold: f64,
 }

@@ -316,8 +316,8 @@ const ALGORITHMS: &[Algorithm] = &[
         summary: "gleaner's learned extractor: gradient-boosted trees decide each text block from \
                   its text, markup and structure, the page's type and the rule-based article's \
                   decision; trained by `gleaner train`",
-        paper: "the combination seed 002 leaves as future work, learned from labelled pages \
-                (WCEB, WCXB); features after LQF, TCCB, Readability, Crunch",
+        paper: "the combination Gottron's CCB paper (2008) leaves as future work, learned from \
+                labelled pages (WCEB, WCXB); features after LQF, TCCB, Readability, Crunch",
         build: |p| Ok(boxed(learned::Learned::new(p.build()?)?)),
     },
     Algorithm {
@@ -343,7 +343,7 @@ const ALGORITHMS: &[Algorithm] = &[
         name: "entropy",
         summary: "the page minus its site template's text; needs a template model \
                   (--template, --site-templates), without one it keeps all text like plain",
-        paper: "Gottron 2008, seed 000 §6: DF filter over a cluster of same-template pages",
+        paper: "Gottron 2008 (EuroIMSA'08) §6: DF filter over a cluster of same-template pages",
         build: |p| {
             if let Some((k, _)) = p.iter().next() {
                 return Err(unknown_param("entropy", k));
@@ -397,31 +397,31 @@ const ALGORITHMS: &[Algorithm] = &[
     Algorithm {
         name: "ttr",
         summary: "Text-to-Tag Ratio per line, smoothed, threshold at λ·std (best recall)",
-        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        paper: "Weninger & Hsu 2008 (DEXA'08 workshops, TIR)",
         build: |p| ttr_with(p, TtrMethod::Threshold),
     },
     Algorithm {
         name: "ttr-kmeans",
         summary: "Text-to-Tag Ratio per line, k-means with K = 1..3",
-        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        paper: "Weninger & Hsu 2008 (DEXA'08 workshops, TIR)",
         build: |p| ttr_with(p, TtrMethod::KMeans),
     },
     Algorithm {
         name: "ttr-em",
         summary: "Text-to-Tag Ratio per line, EM Gaussian mixture with K = 1..3",
-        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        paper: "Weninger & Hsu 2008 (DEXA'08 workshops, TIR)",
         build: |p| ttr_with(p, TtrMethod::Em),
     },
     Algorithm {
         name: "ttr-farthest-first",
         summary: "Text-to-Tag Ratio per line, farthest-first clustering with K = 1..3",
-        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        paper: "Weninger & Hsu 2008 (DEXA'08 workshops, TIR)",
         build: |p| ttr_with(p, TtrMethod::FarthestFirst),
     },
     Algorithm {
         name: "ttr-prediction",
         summary: "Text-to-Tag Ratio per line, jumps of the unsmoothed ratio",
-        paper: "Weninger & Hsu 2008 (IEEE IRI'08)",
+        paper: "Weninger & Hsu 2008 (DEXA'08 workshops, TIR)",
         build: |p| ttr_with(p, TtrMethod::Prediction),
     },
     Algorithm {
@@ -435,7 +435,8 @@ const ALGORITHMS: &[Algorithm] = &[
         summary: "Visual Clustering Extractor: visual block tree from the layout (boxes, fonts, \
                   backgrounds; estimated without --layout browser), the block with the largest \
                   FactorValue",
-        paper: "Asfia, Pedram, Rahmani, Main Content Extraction from Detailed Web Pages (seed 004)",
+        paper:
+            "Asfia, Pedram, Rahmani, Main Content Extraction from Detailed Web Pages (IJCA 2010)",
         build: |p| Ok(boxed(Vce::new(p.build()?))),
     },
     Algorithm {
@@ -458,7 +459,7 @@ pub fn algorithms() -> &'static [Algorithm] {
 
 /// The algorithm used when none is named: the learned extractor, which
 /// tells the page's type and lets its block model or `article`'s rules
-/// decide (issues 30 and 32; the README's evaluation).
+/// decide (issues 30 and 32; `docs/todays-web.md`).
 pub const DEFAULT_ALGORITHM: &str = "learned";
 
 /// Looks up an algorithm by name (`"default"` is [`DEFAULT_ALGORITHM`]).

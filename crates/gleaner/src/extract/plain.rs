@@ -1,6 +1,6 @@
 //! Plain: every visible text of the page.
 //!
-//! The baseline of the CCB evaluation (Gottron 2008, seed 002, column
+//! The baseline of the CCB evaluation (Gottron 2008, S-2, column
 //! "Plain"): the page with its markup, scripts, styles and hidden parts
 //! removed. It has perfect recall by construction, so its precision shows
 //! how much boilerplate a page carries.

@@ -6,7 +6,7 @@
 //! (`captions`).
 //!
 //! The values and their measured effect on precision and recall over the
-//! development sets are in the README ("Precision and recall presets").
+//! development sets are in `docs/evaluation.md#precision-and-recall-presets`.
 //!
 //! ```
 //! use gleaner::extract::{algorithm, preset::Preset};

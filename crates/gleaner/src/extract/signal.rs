@@ -5,7 +5,7 @@
 //!
 //! Every filter renormalises at the array ends over the in-range weights
 //! instead of padding with zeros: zero padding would pull the first and
-//! last entries towards "code" (ALGORITHMS.md §2.3 \[I\]).
+//! last entries towards "code" (`docs/algorithms.md#ccb` \[I\]).
 
 /// Arithmetic mean; 0 for an empty slice.
 pub(crate) fn mean(values: &[f64]) -> f64 {

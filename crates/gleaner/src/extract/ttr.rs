@@ -1,6 +1,6 @@
-//! TTR — Text-to-Tag Ratio (Weninger & Hsu, IEEE IRI 2008; seed 003).
+//! TTR — Text-to-Tag Ratio (Weninger & Hsu, DEXA 2008 workshops; S-3).
 //!
-//! Reads the **source as lines** (ALGORITHMS.md §2.6). After removing
+//! Reads the **source as lines** (`docs/algorithms.md#ttr`). After removing
 //! scripts, comments and empty lines, each line `k` gets
 //!
 //! ```text
@@ -53,7 +53,7 @@ use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// How [`Ttr`] clusters the TTR array (seed 003 §V).
+/// How [`Ttr`] clusters the TTR array (Weninger & Hsu 2008, S-3 §V).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum TtrMethod {

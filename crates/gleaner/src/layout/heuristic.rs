@@ -149,7 +149,8 @@ fn clamp(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
     }
 }
 
-/// Estimates a layout from the HTML alone. See the [module docs](self).
+/// Estimates a layout from the HTML alone; the module documentation in
+/// `layout/heuristic.rs` gives the rules.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeuristicLayout {
     config: HeuristicConfig,

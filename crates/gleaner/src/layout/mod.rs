@@ -1,10 +1,10 @@
 //! Page layout: each element's box, font size, background colour and
 //! visibility, as a browser would render the page.
 //!
-//! The Visual Clustering Extractor (seed 004, `../shared/ALGORITHMS.md`
-//! §2.8) reads the page as a person sees it; its block tree compares an
-//! element's *visual style vector* (width, height, font size, background
-//! colour, top, left) with its parent's. A [`Layout`] holds that vector
+//! The Visual Clustering Extractor (Asfia et al. 2010, S-4,
+//! `docs/algorithms.md#vce`) reads the page as a person sees it; its block
+//! tree compares an element's *visual style vector* (width, height, font
+//! size, background colour, top, left) with its parent's. A [`Layout`] holds that vector
 //! for every element of a [`Document`], by [`NodeId`], and travels with
 //! the document ([`Document::with_layout`]) so any extractor may read it.
 //!

@@ -6,11 +6,11 @@
 //! the first that has it:
 //!
 //! 1. JSON-LD (schema.org `Article` and kin, `@graph` arrays, nested
-//!    authors): [`json_ld`];
+//!    authors): `json_ld`;
 //! 2. `<meta>` elements (OpenGraph, `article:*`, Twitter, Dublin Core,
-//!    `name=author`, `name=date`, …): [`meta_tags`];
+//!    `name=author`, `name=date`, …): `meta_tags`;
 //! 3. the markup (`<html lang>`, `<link rel=canonical>`, `<time
-//!    datetime>`, `rel=author`, microdata): [`page`].
+//!    datetime>`, `rel=author`, microdata): `page`.
 //!
 //! The order is reversed for the language and the canonical URL, where
 //! the markup's own statement (`<html lang>`, `<link rel=canonical>`) is

@@ -1,5 +1,5 @@
-//! Single-linkage clustering with a threshold (seed 000 §5, ALGORITHMS.md
-//! §3.1 step C).
+//! Single-linkage clustering with a threshold (Gottron 2008, S-0 §5,
+//! `docs/algorithms.md#structural-distances-and-clustering`).
 //!
 //! Merging the two closest clusters while their distance is at most `t`
 //! ends in the connected components of the graph whose edges are the

@@ -1,4 +1,4 @@
-//! Structural distances between pages (Gottron 2008, seed 000 §4).
+//! Structural distances between pages (Gottron 2008, S-0 §4).
 
 use std::fmt;
 use std::str::FromStr;
@@ -26,8 +26,8 @@ impl Distance {
     pub const ALL: [Distance; 4] = [Distance::Rtdm, Distance::Cp, Distance::Cps, Distance::Ctss];
 
     /// The single-linkage threshold the paper found to separate sites:
-    /// CP 0.7, CPS 0.6, CTSS 0.85 (seed 000 Table 2). RTDM: 0.2, i.e. the
-    /// 80 % similarity at which Reis et al. cluster (seed 000 §3).
+    /// CP 0.7, CPS 0.6, CTSS 0.85 (Gottron 2008, S-0 Table 2). RTDM: 0.2, i.e. the
+    /// 80 % similarity at which Reis et al. cluster (Gottron 2008, S-0 §3).
     pub fn default_threshold(self) -> f64 {
         match self {
             Distance::Cp => 0.7,
@@ -82,7 +82,7 @@ impl FromStr for Distance {
 }
 
 /// `1 − |A ∩ B| / max(|A|, |B|)` for two sorted sets of distinct hashes:
-/// the paper's normalisation, not Jaccard's (seed 000 §4). Two empty sets
+/// the paper's normalisation, not Jaccard's (Gottron 2008, S-0 §4). Two empty sets
 /// are equal (0); an empty and a non-empty set are apart (1).
 pub fn set_distance(a: &[u64], b: &[u64]) -> f64 {
     let larger = a.len().max(b.len());

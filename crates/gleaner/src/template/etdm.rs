@@ -1,7 +1,7 @@
 //! A page's template as the part of its DOM that all pages of its menu
 //! share: Algorithm 2 of Alarte, Insa, Silva and Tamarit, "Web Template
-//! Extraction Based on Hyperlink Analysis" (WWV 2015; seed 001 §3, §4.2;
-//! ALGORITHMS.md §3.2).
+//! Extraction Based on Hyperlink Analysis" (WWV 2015; S-1 §3, §4.2;
+//! `docs/algorithms.md#menu-based-templates`).
 //!
 //! Reads the **DOM**. The template of key page `p₀` with respect to pages
 //! `P = {p₁ … pₙ}` (Def. 3.3) is the set of `p₀`'s nodes that an *equal
@@ -18,7 +18,7 @@
 //! The node equality `≜ : N × N → [0, 1]` of the paper's tool weighs "class
 //! name, number of children, relative position in the DOM and HTML
 //! attributes" \[S-1 §4.2\]; its exact weights were not available, so
-//! ([`equality`], \[I\], ALGORITHMS.md §3.2):
+//! ([`equality`], \[I\], `docs/algorithms.md#menu-based-templates`):
 //!
 //! ```text
 //! n₁ ≜ n₂ = 0                               if the tag names differ
@@ -34,7 +34,7 @@
 //! differ from page to page in one template). Text nodes are equal (1)
 //! iff their whitespace-normalised texts are, else 0; "equal" means
 //! `≜ ≥ τ`, τ = 0.7 \[I\]. Comments, the doctype and whitespace-only text
-//! take no part (ALGORITHMS.md §3.2 pitfalls).
+//! take no part (`docs/algorithms.md#menu-based-templates` pitfalls).
 //!
 //! Two departures, both \[I\], both measured on the Sphinx site of the
 //! tests (`tests/menu_template.rs`) and both switchable in
@@ -136,7 +136,7 @@ pub struct EtdmConfig {
     /// menu marks the entry of the page being shown, so the entry (and,
     /// in a grouped menu, its group) differs on every page of one
     /// template. Default true \[I\]; false is the plain \[I\] equality
-    /// of ALGORITHMS.md §3.2.
+    /// of `docs/algorithms.md#menu-based-templates`.
     pub ignore_state: bool,
     /// How far apart (in child index, after scaling the key page's list
     /// to the other's length) two children may be and still be compared.
@@ -366,7 +366,7 @@ impl EtdmConfig {
     }
 }
 
-/// The node equality `≜` of seed 001 (§3, §4.2) with the default weights
+/// The node equality `≜` of Alarte et al. 2015, S-1 (§3, §4.2) with the default weights
 /// of [`EtdmConfig`] (see the [module docs](self)): 0 for different tag
 /// names or node kinds, 1 for text nodes with the same words (or two
 /// document roots), else the weighted sum of the class, children,
@@ -375,7 +375,7 @@ pub fn equality(a: &Document, na: NodeId, b: &Document, nb: NodeId) -> f64 {
     EtdmConfig::default().equality(a, na, b, nb)
 }
 
-/// One equal top-down mapping (seed 001 Def. 3.2, Algorithm 2's `ETDM`)
+/// One equal top-down mapping (Alarte et al. 2015, S-1 Def. 3.2, Algorithm 2's `ETDM`)
 /// of the key page's nodes in `template_mask` (indexed by node id) into
 /// `other`, with threshold `tau` and the default weights: which key-page
 /// nodes are mapped. The result is a subset of the mask, closed upwards
@@ -384,7 +384,7 @@ pub fn etdm(template_mask: &[bool], key: &Document, other: &Document, tau: f64) 
     EtdmConfig::default().tau(tau).etdm(template_mask, key, other)
 }
 
-/// The template of `key` with respect to `others` (seed 001 Def. 3.3,
+/// The template of `key` with respect to `others` (Alarte et al. 2015, S-1 Def. 3.3,
 /// Algorithm 2): a mask over the key page's nodes, true for those mapped
 /// by ETDM into **all** the other pages — usually the pages of its menu
 /// found by [`complete_subdigraph`](super::menu::complete_subdigraph).
@@ -542,7 +542,7 @@ fn relative(index: usize, count: usize) -> f64 {
 }
 
 /// Elements and text with some non-whitespace; not comments, the
-/// doctype or whitespace-only text (ALGORITHMS.md §3.2 pitfalls).
+/// doctype or whitespace-only text (`docs/algorithms.md#menu-based-templates` pitfalls).
 fn is_significant(doc: &Document, id: NodeId) -> bool {
     match doc.kind(id) {
         NodeKind::Element(_) => true,
@@ -630,7 +630,7 @@ fn is_unsafe(doc: &Document, id: NodeId) -> bool {
 /// anything.
 const KEPT_ATTRIBUTES: &[&str] = &["id", "class", "href", "title", "alt", "role", "lang"];
 
-/// The template as an HTML page a person can open (seed 001 §5: the tool
+/// The template as an HTML page a person can open (Alarte et al. 2015, S-1 §5: the tool
 /// shows the template "in the browser as any other webpage"): the key
 /// page's `<body>` restricted to the nodes in `mask` (indexed by node id,
 /// as [`menu_template`] returns), with the text and structure of the

@@ -1,11 +1,12 @@
-//! Structural fingerprints of a page (Gottron 2008, seed 000 §4;
-//! ALGORITHMS.md §3.1 step B): three sets of hashed tag-name sequences
-//! whose overlap says how alike two pages' templates are.
+//! Structural fingerprints of a page (Gottron 2008, S-0 §4;
+//! `docs/algorithms.md#structural-distances-and-clustering`): three sets of
+//! hashed tag-name sequences whose overlap says how alike two pages'
+//! templates are.
 //!
 //! - **CP**, common paths: the root-to-leaf element paths
 //!   (`html/body/div/p`). A leaf is an element without element children;
 //!   an element with its own (non-blank) text is also the end of a path,
-//!   since its text is a leaf \[I, ALGORITHMS.md\].
+//!   since its text is a leaf \[I\].
 //! - **CPS**, common path shingles: every run of `k` consecutive names on
 //!   those paths; a path shorter than `k` is one shingle \[I\].
 //! - **CTSS**, common tag-sequence shingles: runs of `k` consecutive tags
@@ -21,11 +22,11 @@ use crate::document::{Document, NodeId, NodeKind};
 use super::hash::{combine, hash_bytes, mix};
 
 /// The default shingle length `k` for CPS and CTSS. The paper does not
-/// give one; ALGORITHMS.md §3.1 suggests 4 and calibrating it. On today's
+/// give one; 4, Broder's usual shingle length, was the first guess. On today's
 /// deeper pages, windows of 4 names (`div/div/div/div`) occur on every
 /// site, and at the paper's thresholds CPS and CTSS then merge all sites
 /// (Rand 0.91 and 0.14 on the dev mix); from `k` = 10 both separate them
-/// (Rand 0.997 and 1.000) \[I: README "Site templates"\].
+/// (Rand 0.997 and 1.000) \[I: `docs/site-templates.md`\].
 pub const DEFAULT_SHINGLE: usize = 10;
 
 /// The three structural fingerprints of one page.

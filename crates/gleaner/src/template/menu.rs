@@ -1,7 +1,7 @@
 //! The pages that share a key page's template, found through its menu:
 //! Algorithm 1 of Alarte, Insa, Silva and Tamarit, "Web Template
-//! Extraction Based on Hyperlink Analysis" (WWV 2015; seed 001 §4.1;
-//! ALGORITHMS.md §3.2).
+//! Extraction Based on Hyperlink Analysis" (WWV 2015; S-1 §4.1;
+//! `docs/algorithms.md#menu-based-templates`).
 //!
 //! Reads the **DOM's links** only. A site's main menu is on every page
 //! of the site, so the pages it links to all link to each other: they
@@ -107,7 +107,7 @@ impl MenuConfig {
     }
 }
 
-/// The outcome of [`complete_subdigraph`] (seed 001 Algorithm 1).
+/// The outcome of [`complete_subdigraph`] (Alarte et al. 2015, S-1 Algorithm 1).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Subdigraph {
     /// The pages of the complete subdigraph, pairwise mutually linked,
@@ -120,7 +120,7 @@ pub struct Subdigraph {
     pub complete: bool,
 }
 
-/// The links of a page, as Algorithm 1's `getLinks` (seed 001 §4.1 and
+/// The links of a page, as Algorithm 1's `getLinks` (Alarte et al. 2015, S-1 §4.1 and
 /// its footnote): the `href` of every `<a>`, resolved against the page's
 /// URL `base_url` (or its `<base href>`, WHATWG §4.2.3), without
 /// fragment, unique, in document order; only `http`/`https` links to the
@@ -160,7 +160,7 @@ pub fn links(doc: &Document, base_url: &str) -> Vec<String> {
     out
 }
 
-/// Algorithm 1 of seed 001 (§4.1): the `n` pages linked from the key page
+/// Algorithm 1 of Alarte et al. 2015, S-1 (§4.1): the `n` pages linked from the key page
 /// that are pairwise mutually linked — the pages of the site's menu.
 ///
 /// `key_links` are the key page's links ([`links`]); `load` returns the

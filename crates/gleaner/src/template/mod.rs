@@ -1,5 +1,5 @@
-//! Site templates from a collection of pages (Gottron 2008, seed 000;
-//! ALGORITHMS.md §3.1, §3.3).
+//! Site templates from a collection of pages (Gottron 2008, S-0;
+//! `docs/algorithms.md#template-detection`).
 //!
 //! Pages of one site built from one template share their structure and
 //! the template's text (menus, headers, footers, side boxes). This module
@@ -9,7 +9,7 @@
 //!    sets ([`fingerprint`]) — and, for RTDM, its element tree ([`rtdm`]);
 //! 2. [`page_distance`] between two shapes by one of the four
 //!    [`Distance`]s;
-//! 3. [`cluster`]: single-linkage clusters at a threshold, by union-find
+//! 3. [`cluster()`]: single-linkage clusters at a threshold, by union-find
 //!    over all pairs, or over MinHash candidate pairs for large
 //!    collections ([`cluster`](mod@cluster));
 //! 4. [`TemplateModel`]: learned from one cluster, the document frequency
@@ -96,7 +96,7 @@ pub fn page_distance(distance: Distance, a: &PageShape, b: &PageShape) -> f64 {
     }
 }
 
-/// Above this many pages, [`cluster`] compares MinHash candidate pairs
+/// Above this many pages, [`cluster()`] compares MinHash candidate pairs
 /// instead of all pairs (for the set distances; RTDM always compares all).
 pub const EXACT_LIMIT: usize = 5_000;
 
@@ -176,7 +176,7 @@ impl<E: Extractor> Extractor for Templated<E> {
 /// except, with `keep_content_prose`, template text inside the extracted
 /// content ([`restore_prose_inside_content`]). This is what [`Templated`]
 /// does with a model's marks; a template found another way (Alarte et
-/// al.'s equal top-down mapping, [`etdm`]) is applied the same way.
+/// al.'s equal top-down mapping, [`etdm()`]) is applied the same way.
 pub fn extract_set_aside(
     extractor: &dyn Extractor,
     doc: &Document,

@@ -1,5 +1,5 @@
 //! The template model of a cluster of pages: which text is the site's
-//! and not the page's (Gottron 2008, seed 000 §6–7; ALGORITHMS.md §3.1
+//! and not the page's (Gottron 2008, S-0 §6–7; `docs/algorithms.md#the-template-model`
 //! step D).
 //!
 //! A *segment* is a visible DOM text node (the paper's), and also the
@@ -12,7 +12,7 @@
 //! ", " between two links): [`Templated`](super::Templated) puts those
 //! back when the rest of their paragraph is content. The document frequency `DF(s)` of a segment
 //! is the number of the cluster's pages that contain it. A segment is
-//! template text when `DF(s) > share · pages`, with `share` = 1/3 (seed 000
+//! template text when `DF(s) > share · pages`, with `share` = 1/3 (Gottron 2008, S-0
 //! §7): navigation labels, footers, column headings, copyright lines, the
 //! site's slogans. A model marks those segments in any page of its site,
 //! including pages it was not learned from.
@@ -42,7 +42,7 @@ pub const MODEL_VERSION: u32 = 1;
 /// not a model worth that memory (`/dev/zero`, a disk image).
 pub const MAX_MODEL_BYTES: usize = 256 << 20;
 /// The default share of a cluster's pages a segment must exceed to be
-/// template text: one third (seed 000 §7).
+/// template text: one third (Gottron 2008, S-0 §7).
 pub const DEFAULT_SHARE: f64 = 1.0 / 3.0;
 
 /// A segment of the template, with its document frequency.

@@ -1,5 +1,5 @@
 //! RTDM, the restricted top-down mapping tree edit distance of Reis,
-//! Golgher, Silva and Laender (WWW 2004), which Gottron (seed 000 §3, §5)
+//! Golgher, Silva and Laender (WWW 2004), which Gottron (S-0 §3, §5)
 //! compares his set distances against.
 //!
 //! A top-down mapping maps a node only if its parent is mapped, so
@@ -12,7 +12,7 @@
 //! restriction that makes RTDM fast on pages of one template. The worst
 //! case stays quadratic in the page size, which is the paper's argument
 //! for the set distances (Figure 1). The distance is normalised as
-//! `cost / (|T₁| + |T₂|)` ∈ \[0, 1\] \[K, ALGORITHMS.md §3.3\].
+//! `cost / (|T₁| + |T₂|)` ∈ \[0, 1\] \[K, `docs/algorithms.md#rtdm`\].
 //!
 //! Only elements take part: text is content, not structure.
 

@@ -1,5 +1,5 @@
 //! A folder of pages from one or many sites → one template model per
-//! cluster of same-template pages (seed 000 §4–7, run on a whole
+//! cluster of same-template pages (Gottron 2008, S-0 §4–7, run on a whole
 //! collection rather than one page's link neighbourhood).
 //!
 //! Pages are summarised one at a time ([`PageSummary::of`], a pure
@@ -21,19 +21,19 @@ use super::{cluster, groups, Distance, PageShape, DEFAULT_SHINGLE};
 pub struct SiteOptions {
     /// The structural distance. Default CP, the paper's recommendation
     /// (the three set distances separate sites equally well, CP is the
-    /// cheapest; seed 000 §5).
+    /// cheapest; Gottron 2008, S-0 §5).
     pub distance: Distance,
     /// The single-linkage threshold. Default: the distance's
     /// [`Distance::default_threshold`].
     pub threshold: f64,
     /// Shingle length for CPS and CTSS. Default [`DEFAULT_SHINGLE`] (10),
-    /// calibrated on the dev sites \[I, README "Site templates"\].
+    /// calibrated on the dev sites \[I, `docs/site-templates.md`\].
     pub shingle: usize,
     /// Smallest cluster that gets a model. Default 3 \[I\]: with two
     /// pages, "more than a third" means "on both", and a shared related
     /// link becomes template.
     pub min_cluster: usize,
-    /// The DF cut as a share of the cluster. Default 1/3 (seed 000 §7).
+    /// The DF cut as a share of the cluster. Default 1/3 (Gottron 2008, S-0 §7).
     pub share: f64,
 }
 

@@ -4,7 +4,7 @@
 //! Every tuned number of the extractor is a field here, with its source:
 //! Readability (Arc90 2009, Readability.js), readability-lxml, LQF
 //! (Mantratzis et al. 2005), Crunch (Gupta et al. 2003), TCCB (Gottron
-//! 2008), or \[I\] for gleaner's own choices (ALGORITHMS.md §0). The
+//! 2008), or \[I\] for gleaner's own choices (`docs/algorithms.md#provenance-tags`). The
 //! class and id words are not numbers and live in
 //! [`vocabulary`](super::vocabulary).
 
@@ -148,7 +148,7 @@ pub struct ArticleConfig {
     /// Pass 11: the lead paragraph in the article's `<header>` is kept
     /// (`lead`). Default on \[I\] (issue 11).
     pub header_lead: bool,
-    /// Pass 10: author bios, "About <Company>" footers, copyright and
+    /// Pass 10: author bios, "About `<Company>`" footers, copyright and
     /// contact lines at the end of the selection are removed (`tail`).
     /// Default on \[I\] (issue 11).
     pub end_boilerplate: bool,

@@ -19,7 +19,8 @@ use super::ArticleConfig;
 use crate::document::{Document, NodeId};
 use crate::selection::Selection;
 
-/// What `article` decided on one page; see the [module docs](self).
+/// What `article` decided on one page; the module documentation in
+/// `extract/article/explain.rs` describes the report.
 #[derive(Debug, Clone)]
 pub struct Explanation {
     /// The attempt whose selection was kept.

@@ -60,7 +60,7 @@
 //!     `{{ template }}` placeholders \[I\]; **captions** (`captions`, off
 //!     by default): figcaptions, caption and credit blocks, photo credits,
 //!     repeated captions \[I\]; **end-of-article boilerplate** (`tail`):
-//!     author bios, "About <Company>" footers, copyright and contact
+//!     author bios, "About `<Company>`" footers, copyright and contact
 //!     lines at the end \[I\].
 //! 11. **headline** (`clean`): the `h1` before the container \[I\]; and
 //!     the **lead** (`lead`): the lead paragraph in the article's
@@ -82,12 +82,12 @@
 //! that decides what it informs:
 //!
 //! - **A template mask** (the nodes a site's template model marks as
-//!   boilerplate, ALGORITHMS.md §3) is a boilerplate mark: OR it into the
+//!   boilerplate, `docs/algorithms.md#template-detection`) is a boilerplate mark: OR it into the
 //!   result of `marks::mark_boilerplate`, and the votes, the container
-//!   and the selection all respect it. ALGORITHMS.md §2.10 suggests this
+//!   and the selection all respect it. `docs/algorithms.md#article` suggests this
 //!   combination.
 //! - **Layout from a browser** (visual blocks with position and size, as
-//!   VCE reads them, ALGORITHMS.md §2.8) informs the votes and the
+//!   VCE reads them, `docs/algorithms.md#vce`) informs the votes and the
 //!   container: a block's area or position scales its vote in
 //!   `votes::vote` as the content-code ratio does, and blocks outside
 //!   the viewport's main column are marks.

@@ -18,7 +18,7 @@ use crate::rank_bits::RankBits;
 
 /// A text segment: a run of text in one block that no `<br><br>`, `<hr>`
 /// or block boundary interrupts (the paragraphs of boilerpipe and
-/// jusText, ALGORITHMS.md §1.2). Text set directly in a `<td>` or `<div>`
+/// jusText, `docs/algorithms.md#blocks`). Text set directly in a `<td>` or `<div>`
 /// with line breaks is several paragraphs, not one.
 #[derive(Debug, Clone)]
 pub(super) struct Segment {

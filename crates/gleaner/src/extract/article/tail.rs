@@ -1,8 +1,8 @@
 //! Part of pass 10, **end-of-article boilerplate** \[I\]: what templates
 //! and press releases append after the article's last paragraph — author
-//! bios, the "About <Company>" section of a press release (with its
+//! bios, the "About `<Company>`" section of a press release (with its
 //! contact lines), copyright and contact lines (issue 11, "boilerplate at
-//! the end: author bios, 'About <company>' press-release footers,
+//! the end: author bios, 'About `<company>`' press-release footers,
 //! copyright and address lines").
 //!
 //! trafilatura removes such lines by class names and its list of

@@ -1,6 +1,6 @@
 //! The units the learned model decides on: **text blocks**, a block-level
 //! element's own text (the Link Quota Filter's block text, Mantratzis et
-//! al. 2005; boilerpipe's and jusText's text blocks, ALGORITHMS.md §1.2).
+//! al. 2005; boilerpipe's and jusText's text blocks, `docs/algorithms.md#blocks`).
 //!
 //! A block is a run of visible text nodes, in document order, whose
 //! nearest block-level ancestor (the *owner*) is the same element:

@@ -1,6 +1,6 @@
 //! **Learned** — gleaner's default extractor: a model decides, for every
 //! text block of the page, whether it is main content (issues 30 and 32;
-//! seed 002 leaves the combination of extractors as future work).
+//! Gottron 2008, S-2 leaves the combination of extractors as future work).
 //!
 //! # How it decides
 //!
@@ -190,7 +190,7 @@ impl fmt::Debug for Learned {
 }
 
 /// The model compiled into the library: trained by `gleaner train` on the
-/// development data (see the README's "Training").
+/// development data (see `docs/todays-web.md#training-your-own-model`).
 static DEFAULT_MODEL: &[u8] = include_bytes!("../../../models/learned.model");
 
 impl LearnedModel {

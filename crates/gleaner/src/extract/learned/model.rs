@@ -41,7 +41,8 @@ pub const MODEL_VERSION: u32 = 2;
 /// Largest model file read (a shipped model is a few MB).
 pub const MAX_MODEL_BYTES: usize = 256 << 20;
 
-/// The learned extractor's models; see the [module docs](self).
+/// The learned extractor's models; the module documentation in
+/// `extract/learned/model.rs` describes them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnedModel {
     /// The features the block forest reads.

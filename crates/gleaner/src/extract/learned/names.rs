@@ -13,9 +13,9 @@
 //!
 //! A *name part* is a maximal run of ASCII letters and digits of the
 //! lower-cased `id` and `class` (`post-body__text` has `post`, `body`
-//! and `text`). A word matches a part as a whole ([`Fit::Part`]), as its
-//! start ([`Fit::Prefix`]) or anywhere in the joined names
-//! ([`Fit::Anywhere`]).
+//! and `text`). A word matches a part as a whole (`Fit::Part`), as its
+//! start (`Fit::Prefix`) or anywhere in the joined names
+//! (`Fit::Anywhere`).
 
 use std::sync::OnceLock;
 

@@ -1,6 +1,5 @@
 //! VCE — Visual Clustering Extractor (Asfia, Pedram & Rahmani, "Main
-//! Content Extraction from Detailed Web Pages", seed 004; ALGORITHMS.md
-//! §2.8).
+//! Content Extraction from Detailed Web Pages", S-4; `docs/algorithms.md#vce`).
 //!
 //! Reads the **visual blocks** of the page: each element's box, font size
 //! and background from a [`Layout`] — the document's own
@@ -91,7 +90,7 @@ pub struct VceConfig {
     /// Default 3 \[I\].
     pub comment_repetitions: u32,
     /// ε added to the FactorValue denominator. Default 0.1 \[I\]:
-    /// ALGORITHMS.md suggests 0.01, but then a paragraph without a link
+    /// 0.01 was the first guess, but then a paragraph without a link
     /// outscores the article around it (link density 0.05) sixfold and
     /// wins; with 0.1 a few links weigh at most about 2× (LCS F1 macro
     /// 0.741 → 0.780 on the dev sets, flat beyond).
