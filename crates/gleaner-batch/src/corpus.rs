@@ -71,6 +71,8 @@ pub fn fingerprint(text: &str) -> Option<u64> {
 pub struct Fingerprints {
     all: Vec<u64>,
     by_quarter: [HashMap<u16, Vec<u32>>; 4],
+    /// The most remembered ([`MAX_FINGERPRINTS`] when 0).
+    cap: usize,
 }
 
 impl Fingerprints {
@@ -90,9 +92,20 @@ impl Fingerprints {
         })
     }
 
+    /// How many are remembered.
+    pub fn len(&self) -> usize {
+        self.all.len()
+    }
+
+    /// Is none remembered?
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
     /// Remembers `f` (up to [`MAX_FINGERPRINTS`]).
     pub fn insert(&mut self, f: u64) {
-        if self.all.len() >= MAX_FINGERPRINTS {
+        let cap = if self.cap == 0 { MAX_FINGERPRINTS } else { self.cap };
+        if self.all.len() >= cap {
             return;
         }
         let id = self.all.len() as u32;
@@ -151,6 +164,8 @@ pub const MAX_PARAGRAPHS: usize = 1_000_000;
 struct Paragraphs {
     counts: HashMap<u64, u32>,
     order: std::collections::VecDeque<u64>,
+    /// The most remembered ([`MAX_PARAGRAPHS`] when 0).
+    cap: usize,
 }
 
 impl Paragraphs {
@@ -182,7 +197,8 @@ impl Paragraphs {
             }
             if seen_here.insert(key) {
                 if count == 0 {
-                    if self.order.len() >= MAX_PARAGRAPHS {
+                    let cap = if self.cap == 0 { MAX_PARAGRAPHS } else { self.cap };
+                    if self.order.len() >= cap {
                         if let Some(old) = self.order.pop_front() {
                             self.counts.remove(&old);
                         }
@@ -331,6 +347,24 @@ mod tests {
         );
         // Case and spacing do not make a paragraph new.
         assert!(!p.filter("SUBSCRIBE  to our newsletter today", 2).contains("SUBSCRIBE"));
+    }
+
+    #[test]
+    fn memory_is_bounded_by_the_caps() {
+        let mut p = Paragraphs { cap: 100, ..Default::default() };
+        for i in 0..1000 {
+            p.filter(&format!("A paragraph numbered {i}, long enough to count."), 2);
+        }
+        assert!(p.counts.len() <= 100 && p.order.len() <= 100, "{}", p.counts.len());
+        // The newest are the ones remembered: a recent repeat still counts.
+        p.filter("A paragraph numbered 999, long enough to count.", 2);
+        assert_eq!(p.filter("A paragraph numbered 999, long enough to count.", 2), "");
+        let mut f = Fingerprints { cap: 50, ..Default::default() };
+        for i in 0..500u64 {
+            f.insert(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        }
+        assert_eq!(f.len(), 50);
+        assert!(f.by_quarter.iter().all(|q| q.values().map(Vec::len).sum::<usize>() == 50));
     }
 
     #[test]

@@ -6,8 +6,6 @@
 
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
-#[path = "../../../tests/support/shared_data.rs"]
-mod shared_data;
 
 use std::io::Write;
 use std::process::Output;
@@ -272,8 +270,7 @@ fn issue_36_crawl_honours_rel_nofollow_unless_told() {
 /// names a sitemap index whose child is the site's own sitemap, gzipped,
 /// its URLs pointed at this server.
 fn shipped_site() -> Option<Server> {
-    let sites = shared_data::require(shared_data::path("GLEANER_SITES_DIR", "sites"))?;
-    let root = sites.join("shell-novice/site");
+    let root = server::site_dir("shell-novice")?;
     let sitemap = std::fs::read_to_string(root.join("sitemap.xml")).expect("sitemap");
     let origin: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
     let o = origin.clone();
