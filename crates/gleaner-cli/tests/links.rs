@@ -7,10 +7,11 @@
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
 
+use std::io::Write;
 use std::process::Output;
 use std::sync::{Arc, OnceLock};
 
-use server::{gzip, Reply, Server};
+use server::{Reply, Server};
 
 fn gleaner(args: &[&str]) -> Output {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gleaner"));
@@ -23,6 +24,12 @@ fn lines(out: &Output) -> Vec<String> {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
 }
 
 fn urlset(origin: &str, paths: &[&str]) -> String {

@@ -213,13 +213,6 @@ impl Drop for Server {
     }
 }
 
-/// `bytes` gzipped (one member), as servers send `.gz` files.
-pub fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(bytes).expect("gzip");
-    gz.finish().expect("gzip")
-}
-
 /// The folder of a test site of `../shared/data/sites` (data outside the
 /// repository), or `None` when it is absent: the test is then skipped by
 /// name, or fails under `GLEANER_REQUIRE_DATA=1`
