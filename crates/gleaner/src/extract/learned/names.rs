@@ -157,8 +157,13 @@ pub fn cue(name: &str) -> Option<Cue> {
     cue_names().position(|n| n == name)
 }
 
-/// The position of `name` in `names`, at compile time (an unknown name
-/// stops the build).
+/// The position of `name` in `names`, at compile time.
+///
+/// The `panic!` below never runs in a built program: this function is
+/// reached only through [`tag_cue`] and [`markup_cue`], whose every call
+/// site is an inline `const { … }` block over a literal name, so a
+/// misspelt name is a compile error (a panic during const evaluation),
+/// not a run-time one. No input of a page reaches it.
 const fn position(names: &[&str], name: &str) -> usize {
     let mut i = 0;
     while i < names.len() {
@@ -177,12 +182,14 @@ const fn position(names: &[&str], name: &str) -> usize {
     panic!("not a cue name")
 }
 
-/// The cue of a tag cue's name (evaluated at compile time: `const { tag_cue(..) }`).
+/// The cue of a tag cue's name; called only in `const { … }` blocks
+/// (see [`position`]).
 const fn tag_cue(name: &str) -> Cue {
     NAME_CUES.len() + position(TAG_CUES, name)
 }
 
-/// The cue of a role's or microdata's cue name (at compile time).
+/// The cue of a role's or microdata's cue name; called only in
+/// `const { … }` blocks (see [`position`]).
 const fn markup_cue(name: &str) -> Cue {
     NAME_CUES.len() + TAG_CUES.len() + position(MARKUP_CUES, name)
 }
