@@ -242,11 +242,6 @@ impl CorpusFilter {
         CorpusFilter { rules, seen: Fingerprints::default(), paragraphs: Paragraphs::default() }
     }
 
-    /// Does the filter do anything?
-    pub fn is_active(&self) -> bool {
-        self.rules != CorpusRules::default()
-    }
-
     /// The verdict on the next record (in input order). A failed record
     /// is kept (its error says what happened); a record in a language not
     /// asked for gets the error `language` unless it is to be skipped.

@@ -169,31 +169,31 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         };
         let mut source = None;
         for line in &urls {
-            let url = match line {
+            // A command-line URL that is not one is a usage error; a list's
+            // line that is not one is a failed record.
+            let parsed = match line {
                 UrlLine::Given(text) => {
-                    crate::fetch::parse_url(text, args.fetch.source.as_deref())?
+                    Ok(crate::fetch::parse_url(text, args.fetch.source.as_deref())?)
                 }
-                UrlLine::Listed(text) | UrlLine::Bad(text, _) => {
-                    let parsed = match line {
-                        UrlLine::Bad(_, why) => Err(format!("{text}: {why}")),
-                        _ => crate::fetch::parse_url(text, args.fetch.source.as_deref())
-                            .map_err(|e| e.0),
-                    };
-                    match parsed {
-                        Ok(url) => url,
-                        Err(why) => {
-                            let record = job.failed_record(text, &why);
-                            url_pages += 1;
-                            url_failed += 1;
-                            eprintln!("gleaner: {}", strip_controls(&why));
-                            let name = gleaner_batch::Input::from_bytes(text, Vec::new());
-                            match sink.write(&name, &record) {
-                                Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
-                                other => other?,
-                            }
-                            continue;
-                        }
+                UrlLine::Listed(text) => {
+                    crate::fetch::parse_url(text, args.fetch.source.as_deref()).map_err(|e| e.0)
+                }
+                UrlLine::Bad(text, why) => Err(format!("{text}: {why}")),
+            };
+            let url = match parsed {
+                Ok(url) => url,
+                Err(why) => {
+                    let text = line.text();
+                    let record = job.failed_record(text, &why);
+                    url_pages += 1;
+                    url_failed += 1;
+                    eprintln!("gleaner: {}", strip_controls(&why));
+                    let name = gleaner_batch::Input::from_bytes(text, Vec::new());
+                    match sink.write(&name, &record) {
+                        Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
+                        other => other?,
                     }
+                    continue;
                 }
             };
             if source.is_none() {
@@ -253,6 +253,15 @@ enum UrlLine {
     Listed(String),
     /// A list's line that cannot be a URL: its start, and why.
     Bad(String, String),
+}
+
+impl UrlLine {
+    /// The line as given (its start, for a line too long to be a URL).
+    fn text(&self) -> &str {
+        match self {
+            UrlLine::Given(t) | UrlLine::Listed(t) | UrlLine::Bad(t, _) => t,
+        }
+    }
 }
 
 /// The longest line of a URL list read whole; a longer one is a failed

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::names::{element_cues_with, Cues, CUES};
+use super::names::{element_cues, Cues, CUES};
 use crate::document::{Document, NodeFlags, NodeId};
 
 /// A distance that says "no such ancestor".
@@ -108,7 +108,7 @@ impl Blocks {
             if let Some(e) = doc.element(id) {
                 let block = doc.flags(id).contains(NodeFlags::BLOCK);
                 let depth = parent.depth.saturating_add(1);
-                let cues = element_cues_with(&e, &mut names);
+                let cues = element_cues(&e, &mut names);
                 let mut near = parent.near;
                 let capped = depth.min(u16::from(NONE - 1)) as u8;
                 for c in cues.iter() {

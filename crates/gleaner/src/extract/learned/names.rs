@@ -246,14 +246,9 @@ fn name_cues(names: &str, cues: &mut Cues) {
 }
 
 /// Every cue an element gives: its tag's, its role's and microdata's, and
-/// its `id` and `class` words'.
-pub fn element_cues(e: &ElementRef<'_>) -> Cues {
-    element_cues_with(e, &mut String::new())
-}
-
-/// [`element_cues`] with a buffer for the names that the caller reuses
+/// its `id` and `class` words'. `names` is a buffer the caller reuses
 /// from element to element.
-pub fn element_cues_with(e: &ElementRef<'_>, names: &mut String) -> Cues {
+pub fn element_cues(e: &ElementRef<'_>, names: &mut String) -> Cues {
     let mut cues = Cues::default();
     let tag = match *e.name() {
         local_name!("nav") | local_name!("menu") => Some(const { tag_cue("tag_nav") }),
@@ -396,7 +391,7 @@ mod tests {
         let first = doc.children(body).next().expect("an element");
         let e = doc.element(first).expect("element");
         let names: Vec<&str> = cue_names().collect();
-        element_cues(&e).iter().map(|c| names[c]).collect()
+        element_cues(&e, &mut String::new()).iter().map(|c| names[c]).collect()
     }
 
     #[test]
