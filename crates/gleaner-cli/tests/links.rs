@@ -6,12 +6,13 @@
 
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
+mod support;
 
-use std::io::Write;
 use std::process::Output;
 use std::sync::{Arc, OnceLock};
 
 use server::{Reply, Server};
+use support::gzip;
 
 fn gleaner(args: &[&str]) -> Output {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gleaner"));
@@ -24,12 +25,6 @@ fn lines(out: &Output) -> Vec<String> {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(bytes).expect("gzip");
-    gz.finish().expect("gzip")
 }
 
 fn urlset(origin: &str, paths: &[&str]) -> String {
@@ -114,7 +109,19 @@ fn site(robots: bool) -> Server {
 
 fn links(server: &Server, url: &str, extra: &[&str]) -> Output {
     let origin = server.origin();
-    let mut args = vec!["links", url, "--allow-private-origin", origin.as_str(), "--delay-ms", "0"];
+    // Bounded by the tool's own limits: each fetch and the whole run.
+    let mut args = vec![
+        "links",
+        url,
+        "--allow-private-origin",
+        origin.as_str(),
+        "--delay-ms",
+        "0",
+        "--timeout-secs",
+        "10",
+        "--max-time-secs",
+        "60",
+    ];
     args.extend_from_slice(extra);
     gleaner(&args)
 }
@@ -231,8 +238,18 @@ fn issue_36_extract_reads_a_url_list_and_every_line_is_a_record() {
 
 fn crawl(server: &Server, start: &str, extra: &[&str]) -> Output {
     let origin = server.origin();
-    let mut args =
-        vec!["crawl", start, "--allow-private-origin", origin.as_str(), "--delay-ms", "0"];
+    let mut args = vec![
+        "crawl",
+        start,
+        "--allow-private-origin",
+        origin.as_str(),
+        "--delay-ms",
+        "0",
+        "--timeout-secs",
+        "10",
+        "--max-time-secs",
+        "60",
+    ];
     args.extend_from_slice(extra);
     gleaner(&args)
 }

@@ -6,12 +6,13 @@
 
 #[path = "../../gleaner-crawl/tests/server/mod.rs"]
 mod server;
+mod support;
 
-use std::io::Write;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use server::{Reply, Server, HANG_GUARD};
+use support::gzip;
 
 fn gleaner(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gleaner")).args(args).output().expect("gleaner runs")
@@ -19,12 +20,6 @@ fn gleaner(args: &[&str]) -> Output {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(bytes).expect("gzip");
-    gz.finish().expect("gzip")
 }
 
 /// A small site of one template: a menu of `/a` … `/d`, and a paragraph.

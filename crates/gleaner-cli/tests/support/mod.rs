@@ -72,3 +72,11 @@ pub fn pypi_venv(name: &str, requirement: &str) -> Result<PathBuf, String> {
     std::fs::write(&ready, requirement).map_err(|e| e.to_string())?;
     Ok(bin)
 }
+
+/// `bytes` gzipped (one member), as a server sends a `.gz` file.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
+}
