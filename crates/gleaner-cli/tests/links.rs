@@ -107,11 +107,12 @@ fn site(robots: bool) -> Server {
     server
 }
 
-fn links(server: &Server, url: &str, extra: &[&str]) -> Output {
+/// `gleaner COMMAND URL EXTRA…` against `server` (its origin allowed),
+/// bounded by the tool's own limits: each fetch and the whole run.
+fn against(server: &Server, command: &str, url: &str, extra: &[&str]) -> Output {
     let origin = server.origin();
-    // Bounded by the tool's own limits: each fetch and the whole run.
     let mut args = vec![
-        "links",
+        command,
         url,
         "--allow-private-origin",
         origin.as_str(),
@@ -124,6 +125,14 @@ fn links(server: &Server, url: &str, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     gleaner(&args)
+}
+
+fn links(server: &Server, url: &str, extra: &[&str]) -> Output {
+    against(server, "links", url, extra)
+}
+
+fn crawl(server: &Server, start: &str, extra: &[&str]) -> Output {
+    against(server, "crawl", start, extra)
 }
 
 #[test]
@@ -234,24 +243,6 @@ fn issue_36_extract_reads_a_url_list_and_every_line_is_a_record() {
     );
     assert!(records[4]["text"].as_str().is_some_and(|t| t.contains("text of page /b")));
     assert_eq!(server.count("/x"), 0, "the long line is never fetched");
-}
-
-fn crawl(server: &Server, start: &str, extra: &[&str]) -> Output {
-    let origin = server.origin();
-    let mut args = vec![
-        "crawl",
-        start,
-        "--allow-private-origin",
-        origin.as_str(),
-        "--delay-ms",
-        "0",
-        "--timeout-secs",
-        "10",
-        "--max-time-secs",
-        "60",
-    ];
-    args.extend_from_slice(extra);
-    gleaner(&args)
 }
 
 #[test]
