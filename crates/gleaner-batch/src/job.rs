@@ -84,11 +84,10 @@ impl OutputFormat {
 }
 
 /// One output record: what became of one input. Its JSON form is the
-/// `jsonl` contract: `source`, `title`, `text`, `algorithm`, `error`,
-/// `encoding`, `bytes`, `url` when known, then the page's metadata
-/// (`author`, `date`, `site_name`, `language`, `canonical_url`,
-/// `description`, `image`: null when unknown; `categories`, `tags`: empty
-/// when unknown), `is_article` and `comments`.
+/// contract of every front end (`-f json`/`jsonl`, `warc`, Python, the
+/// server): every key always present, null when unknown (`categories`,
+/// `tags`: empty), in the order of [`CSV_COLUMNS`]; `schema/record.schema.json`
+/// in the repository is its JSON Schema.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct Record {
@@ -109,7 +108,6 @@ pub struct Record {
     pub bytes: usize,
     /// The page's URL (`--url`, or the URL it was fetched from), the base
     /// of its relative links; absent when unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The author or authors (`; ` between names).
     pub author: Option<String>,
@@ -121,7 +119,6 @@ pub struct Record {
     /// is elsewhere), `Some(None)` — null — when the page gives none, so
     /// that the key is always there like every other; `None` outside WARC
     /// records, where the key is absent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub published_date: Option<Option<String>>,
     /// The site's or publisher's name.
     pub site_name: Option<String>,
@@ -164,14 +161,11 @@ pub struct Record {
     pub comments: Option<String>,
     /// With site templates: how many pages the page's template cluster
     /// has (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub template_cluster_size: Option<usize>,
     /// With a template model or site templates: whether a model set the
     /// template text aside on this page (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub template_applied: Option<bool>,
     /// With `--site-training`: how it went (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub site_training: Option<SiteTraining>,
     /// The printed body in Markdown or HTML, when that is the output
     /// format; in txt, when a metadata header or comments are added to the
@@ -232,6 +226,22 @@ impl Failure {
 }
 
 impl Record {
+    /// What a text format prints for this record: in txt the `text`, or
+    /// `rendered` when a metadata header or comments were added to it; in
+    /// Markdown, HTML and the XML formats `rendered`. `None` for the
+    /// record formats (JSON, JSON Lines, CSV), which print the record.
+    pub fn printed(&self, format: OutputFormat) -> Option<&str> {
+        match format {
+            OutputFormat::Txt if self.rendered.is_empty() => Some(&self.text),
+            OutputFormat::Txt
+            | OutputFormat::Markdown
+            | OutputFormat::Html
+            | OutputFormat::Xml
+            | OutputFormat::XmlTei => Some(&self.rendered),
+            OutputFormat::Json | OutputFormat::Jsonl | OutputFormat::Csv => None,
+        }
+    }
+
     pub(crate) fn new(source: &str, algorithm: &str) -> Record {
         Record {
             source: source.to_string(),
@@ -277,10 +287,8 @@ pub struct SiteTraining {
     /// Pages fetched to learn the template, the key page not counted.
     pub pages_fetched: usize,
     /// `links`: pages in the key page's cluster, the key page included.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_size: Option<usize>,
     /// `menu`: the pages of the complete subdigraph found.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subdigraph: Option<Vec<String>>,
     /// Whether a template was found and set aside (otherwise the page was
     /// extracted alone).
@@ -359,6 +367,20 @@ pub struct Job {
     layout: Option<Arc<dyn LayoutProvider>>,
     with_metadata: bool,
     comments: bool,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("algorithm", &self.algorithm)
+            .field("format", &self.format)
+            .field("max_bytes", &self.max_bytes)
+            .field("template", &self.template.is_some())
+            .field("layout", &self.layout.is_some())
+            .field("with_metadata", &self.with_metadata)
+            .field("comments", &self.comments)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Job {

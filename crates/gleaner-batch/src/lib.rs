@@ -42,6 +42,7 @@ pub mod input;
 pub mod job;
 mod run;
 pub mod sink;
+pub mod spec;
 pub mod xml;
 
 pub use crate::error::{Error, Result};
@@ -54,3 +55,4 @@ pub use crate::run::{
     MAX_THREADS, MAX_THREADS_PER_CORE,
 };
 pub use crate::sink::Sink;
+pub use crate::spec::{Favor, JobSpec, ParamValue, SpecError};

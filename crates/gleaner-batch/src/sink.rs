@@ -34,17 +34,10 @@ impl<W: Write> Sink<W> {
 
     fn body(&self, record: &Record) -> Result<String> {
         Ok(match self.format {
-            // A metadata header or comments make the printed text
-            // `rendered`; otherwise it is the record's `text`.
-            OutputFormat::Txt if record.rendered.is_empty() => record.text.clone(),
-            OutputFormat::Txt => record.rendered.clone(),
-            OutputFormat::Markdown
-            | OutputFormat::Html
-            | OutputFormat::Xml
-            | OutputFormat::XmlTei => record.rendered.clone(),
             OutputFormat::Json => serde_json::to_string_pretty(record)?,
             OutputFormat::Jsonl => serde_json::to_string(record)?,
             OutputFormat::Csv => csv_row(record)?,
+            text => record.printed(text).unwrap_or_default().to_string(),
         })
     }
 

@@ -145,11 +145,12 @@ pub fn learned_with_model(
 pub fn read_model(
     path: &std::path::Path,
 ) -> Result<gleaner::extract::learned::LearnedModel, UsageError> {
-    use gleaner::extract::learned::{LearnedModel, MAX_MODEL_BYTES};
-    let bytes = gleaner_batch::input::read_regular_file(path, MAX_MODEL_BYTES)
-        .map_err(|e| UsageError(format!("--model {}: {e}", path.display())))?;
-    LearnedModel::from_bytes(&bytes)
-        .map_err(|e| UsageError(format!("--model {}: {e}", path.display())))
+    gleaner_batch::spec::read_learned_model(path).map_err(|e| match e {
+        gleaner_batch::SpecError::Model { path, reason } => {
+            UsageError(format!("--model {}: {reason}", path.display()))
+        }
+        other => UsageError(other.to_string()),
+    })
 }
 
 fn main() -> ExitCode {

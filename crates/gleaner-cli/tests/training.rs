@@ -95,7 +95,7 @@ fn site_training_reaches_the_content_and_never_trails_the_page_alone() {
         let url = server.url(&format!("/{}", case.page));
         let gold = gold(case);
         let alone = extract(&url, &["-a", "article"]);
-        assert!(alone.get("site_training").is_none(), "{alone}");
+        assert!(alone["site_training"].is_null(), "{alone}");
         let alone_f1 = f1(alone["text"].as_str().expect("text"), &gold);
         for mode in ["links", "menu"] {
             let record = extract(&url, &["-a", "article", "--site-training", mode]);

@@ -214,10 +214,11 @@ fn issue_33_every_warc_record_has_published_date_null_when_unknown() {
         "{records:?}"
     );
     assert!(records[5]["error"].as_str().is_some_and(|e| e.contains("truncated")), "{records:?}");
-    // `extract` records have no such key: `date` is the page's own there.
+    // `extract` records have it null (every key is always there): `date`
+    // is the page's own there.
     let page = support::put(dir.path(), "dated.html", dated_page());
     let line = jsonl(&run_ok(gleaner().args(["extract", "-f", "jsonl"]).arg(&page)));
-    assert!(line[0].get("published_date").is_none(), "{:?}", line[0]);
+    assert!(line[0]["published_date"].is_null(), "{:?}", line[0]);
     assert_eq!(line[0]["date"], "2024-04-30");
 }
 

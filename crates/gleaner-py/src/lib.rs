@@ -11,10 +11,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use gleaner::extract::{self as extractors, Params};
+use gleaner::extract as extractors;
 use gleaner::template::{ModelBuilder, TemplateModel, DEFAULT_SHARE};
 use gleaner::{Document, ParseOptions};
-use gleaner_batch::{Failure, Job, OutputFormat, Page, Record};
+use gleaner_batch::{Failure, Job, JobSpec, OutputFormat, Page, Record, SpecError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -97,71 +97,26 @@ struct Settings {
     format: OutputFormat,
 }
 
-/// The learned extractor's own arguments: a model file (`model=`) and a
-/// forced page type (`page_type=`).
-#[derive(Default)]
-struct LearnedArgs {
-    model: Option<std::path::PathBuf>,
-    page_type: Option<String>,
-}
-
-impl LearnedArgs {
-    fn given(&self) -> bool {
-        self.model.is_some() || self.page_type.is_some()
-    }
-}
-
 impl Settings {
-    fn new(
-        algorithm: Option<&str>,
-        output_format: &str,
-        mut params: Vec<(String, String)>,
-        url: Option<String>,
-        template: Option<Arc<TemplateModel>>,
-        learned: LearnedArgs,
-    ) -> PyResult<Settings> {
-        let format = match output_format {
-            "txt" | "text" => OutputFormat::Txt,
-            "markdown" | "md" => OutputFormat::Markdown,
-            "html" => OutputFormat::Html,
-            "json" | "dict" => OutputFormat::Json,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "output_format {other:?}: one of txt, markdown, html, json"
-                )))
-            }
-        };
-        // `model=` and `page_type=` are the learned extractor's: they
-        // select it, and no other algorithm takes them.
-        let algorithm = match (algorithm, learned.given()) {
-            (None, true) => "learned",
-            (Some(a), true) if a != "learned" => {
-                return Err(PyValueError::new_err(format!(
-                    "model= and page_type= are the learned extractor's, not {a:?}'s"
-                )))
-            }
-            (a, _) => a.unwrap_or(extractors::DEFAULT_ALGORITHM),
-        };
-        let algorithm =
-            extractors::algorithm(algorithm).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        if let Some(t) = learned.page_type {
-            params.push(("page_type".to_string(), t));
+    /// The settings a [`JobSpec`] in JSON describes (the Python half
+    /// writes it from the keyword arguments, under the same names), with
+    /// a site's template model.
+    fn new(spec: &str, template: Option<Arc<TemplateModel>>) -> PyResult<Settings> {
+        let spec: JobSpec =
+            serde_json::from_str(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let format = spec.format().map_err(spec_error)?;
+        if matches!(format, OutputFormat::Jsonl | OutputFormat::Csv) {
+            return Err(PyValueError::new_err(format!(
+                "output_format={:?}: one of txt, markdown, html, json, xml, xmltei (a list of \
+                 records is extract_batch's, as dicts)",
+                spec.output_format.as_deref().unwrap_or_default()
+            )));
         }
-        let (parse, params) = limits(params)?;
-        let mut p = Params::new();
-        for (key, value) in params {
-            p.push_assignment(&format!("{key}={value}"))
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        }
-        let extractor = match learned.model {
-            Some(path) => learned_with_model(&path, &p)?,
-            None => algorithm.build(&p).map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
-        let mut job = Job::new(extractor, algorithm.name, format).parse_options(parse);
+        let mut job = spec.build().map_err(spec_error)?;
         if let Some(model) = template {
             job = job.template(model);
         }
-        Ok(Settings { job, url, format })
+        Ok(Settings { job, url: spec.url, format })
     }
 
     /// The record of one page.
@@ -185,61 +140,28 @@ impl Settings {
     /// What Python gets for a record: the text, the rendered body, or the
     /// JSON record; `Err` for a failed page.
     fn output(&self, record: Record) -> Result<String, (Failure, String)> {
-        if let (Some(error), OutputFormat::Txt | OutputFormat::Markdown | OutputFormat::Html) =
-            (&record.error, self.format)
-        {
+        if let (Some(error), Some(_)) = (&record.error, record.printed(self.format)) {
             return Err((record.failure.unwrap_or(Failure::Other), error.clone()));
         }
-        Ok(match self.format {
-            OutputFormat::Txt => record.text,
-            OutputFormat::Markdown | OutputFormat::Html => record.rendered,
-            _ => self.json(&record),
+        Ok(match record.printed(self.format) {
+            Some(text) => text.to_string(),
+            None => self.json(&record),
         })
     }
 }
 
-/// The page limits a Python call may set among its keyword parameters,
-/// with the command line's flag for each: the library's messages name the
-/// flag, and [`python_words`] names the parameter instead.
+/// The page limits a Python call may set, with the command line's flag
+/// for each: the library's messages name the flag, and [`python_words`]
+/// names the parameter instead.
 const LIMITS: [(&str, &str); 3] = [
     ("max_bytes", "--max-bytes"),
     ("time_budget_ms", "--time-budget-ms"),
     ("max_memory_factor", "--max-memory-factor"),
 ];
 
-/// Takes the page limits ([`LIMITS`]) out of the keyword parameters: the
-/// parse options they set, and the algorithm's own parameters.
-fn limits(params: Vec<(String, String)>) -> PyResult<(ParseOptions, Vec<(String, String)>)> {
-    let mut parse = ParseOptions::default();
-    let mut rest = Vec::with_capacity(params.len());
-    for (key, value) in params {
-        let number = || {
-            value.trim().parse::<u64>().map_err(|_| {
-                PyValueError::new_err(format!("{key}={value}: a whole number of 0 or more"))
-            })
-        };
-        match key.as_str() {
-            "max_bytes" => {
-                let most = gleaner::document::MAX_SUPPORTED_BYTES;
-                let bytes = usize::try_from(number()?).unwrap_or(usize::MAX);
-                if bytes == 0 || bytes > most {
-                    return Err(PyValueError::new_err(format!(
-                        "max_bytes={value}: between 1 and {most} (1 GiB)"
-                    )));
-                }
-                parse = parse.max_bytes(bytes);
-            }
-            "time_budget_ms" => {
-                let ms = number()?;
-                parse = parse.time_budget((ms > 0).then(|| std::time::Duration::from_millis(ms)));
-            }
-            "max_memory_factor" => {
-                parse = parse.max_memory_factor(usize::try_from(number()?).unwrap_or(usize::MAX));
-            }
-            _ => rest.push((key, value)),
-        }
-    }
-    Ok((parse, rest))
+/// A spec Python cannot use: a `ValueError` with the spec's message.
+fn spec_error(e: SpecError) -> PyErr {
+    PyValueError::new_err(e.to_string())
 }
 
 /// A record whose error names the Python parameter of a limit
@@ -267,44 +189,18 @@ fn exception((failure, message): (Failure, String)) -> PyErr {
     }
 }
 
-/// The learned extractor with the model in the file at `path`.
-fn learned_with_model(
-    path: &std::path::Path,
-    params: &Params,
-) -> PyResult<Box<dyn gleaner::extract::Extractor>> {
-    use gleaner::extract::learned::{Learned, LearnedModel, MAX_MODEL_BYTES};
-    let bad = |e: String| PyValueError::new_err(format!("model {}: {e}", path.display()));
-    let bytes = gleaner_batch::input::read_regular_file(path, MAX_MODEL_BYTES)
-        .map_err(|e| bad(e.to_string()))?;
-    let model = LearnedModel::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
-    let config = params.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(Box::new(Learned::with_model(Arc::new(model), config)))
-}
-
-/// Extracts one page. See `gleaner.extract` for the arguments. Returns the
-/// text, the Markdown/HTML body, or (`json`) the record as JSON text.
+/// Extracts one page. See `gleaner.extract` for the arguments (`spec`:
+/// a [`JobSpec`] as JSON). Returns the text, the Markdown/HTML body, or
+/// (`json`) the record as JSON text.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, algorithm=None, output_format="txt", params=Vec::new(), template=None, model=None, page_type=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (html, spec="{}", template=None))]
 fn extract(
     py: Python<'_>,
     html: Html,
-    url: Option<String>,
-    algorithm: Option<&str>,
-    output_format: &str,
-    params: Vec<(String, String)>,
+    spec: &str,
     template: Option<&Template>,
-    model: Option<std::path::PathBuf>,
-    page_type: Option<String>,
 ) -> PyResult<String> {
-    let settings = Settings::new(
-        algorithm,
-        output_format,
-        params,
-        url,
-        template.map(|t| t.model.clone()),
-        LearnedArgs { model, page_type },
-    )?;
+    let settings = Settings::new(spec, template.map(|t| t.model.clone()))?;
     py.detach(|| settings.output(settings.record(&html, "<page>"))).map_err(exception)
 }
 
@@ -312,19 +208,14 @@ fn extract(
 /// per page, in order: like [`extract`], with `None` for a page that
 /// failed (in `json` the record says why instead).
 #[pyfunction]
-#[pyo3(signature = (pages, parallel=None, urls=None, algorithm=None, output_format="txt", params=Vec::new(), template=None, model=None, page_type=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (pages, parallel=None, urls=None, spec="{}", template=None))]
 fn extract_batch(
     py: Python<'_>,
     pages: Vec<Bound<'_, PyAny>>,
     parallel: Option<usize>,
     urls: Option<Vec<Option<String>>>,
-    algorithm: Option<&str>,
-    output_format: &str,
-    params: Vec<(String, String)>,
+    spec: &str,
     template: Option<&Template>,
-    model: Option<std::path::PathBuf>,
-    page_type: Option<String>,
 ) -> PyResult<Vec<Option<String>>> {
     let pages = Html::list(&pages)?;
     if let Some(urls) = &urls {
@@ -336,14 +227,7 @@ fn extract_batch(
             )));
         }
     }
-    let settings = Settings::new(
-        algorithm,
-        output_format,
-        params,
-        None,
-        template.map(|t| t.model.clone()),
-        LearnedArgs { model, page_type },
-    )?;
+    let settings = Settings::new(spec, template.map(|t| t.model.clone()))?;
     let extract_all = || -> Vec<Option<String>> {
         pages
             .par_iter()

@@ -45,9 +45,9 @@ pub struct WarcRecords {
 #[pymethods]
 impl WarcRecords {
     #[new]
-    #[pyo3(signature = (path, algorithm=None, params=Vec::new()))]
-    fn new(path: String, algorithm: Option<&str>, params: Vec<(String, String)>) -> PyResult<Self> {
-        let settings = Settings::new(algorithm, "json", params, None, None, Default::default())?;
+    #[pyo3(signature = (path, spec="{}"))]
+    fn new(path: String, spec: &str) -> PyResult<Self> {
+        let settings = Settings::new(spec, None)?;
         let file = File::open(&path).map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
         let reader = WarcReader::new(BufReader::with_capacity(1 << 16, file))
             .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;

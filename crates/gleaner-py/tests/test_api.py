@@ -288,3 +288,68 @@ def test_issue_31_iter_warc_goes_on_after_a_bad_record(tmp_path):
     assert len(errors) == 1 and "Content-Length is not a number" in errors[0]["error"], errors
     assert errors[0]["source"] == f"{tmp_path / 'damaged.warc.gz'}#{third}"
     assert errors[0]["published_date"] is None, errors
+
+
+# See: issue 33 ("one contract for every front end"): the command line's
+# options under the same names as keywords (gleaner_batch::JobSpec), and
+# clear TypeErrors / ValueErrors for wrong ones.
+def test_issue_33_the_command_lines_options_as_keywords():
+    raw = page("ars-1.html")
+    plain_md = gleaner.extract(raw, output_format="markdown")
+    linked = gleaner.extract(raw, output_format="markdown", links=True)
+    assert "](http" in linked and "](http" not in plain_md
+    header = gleaner.extract(raw, with_metadata=True)
+    assert header.startswith("---\n") and "title: Just-released Minecraft exploit" in header
+    record = gleaner.extract(raw, output_format="json", comments=True)
+    assert "comments" in record
+    strict = gleaner.extract(raw, favor="precision")
+    loose = gleaner.extract(raw, favor="recall")
+    assert len(strict) <= len(gleaner.extract(raw)) <= len(loose)
+    assert gleaner.extract(raw, precision=True) == strict
+    assert gleaner.extract(raw, recall=True) == loose
+    latin = "<html><body><p>" + "Caf\u00e9 cr\u00e8me, " * 30 + "</p></body></html>"
+    assert "Caf\u00e9" in gleaner.extract(latin.encode("latin-1"), encoding="iso-8859-1")
+    batch = gleaner.extract_batch([raw, raw], output_format="markdown", links=True)
+    assert batch == [linked, linked]
+
+
+def test_issue_33_wrong_arguments_say_what_is_wrong():
+    with pytest.raises(TypeError, match="html must be str or bytes, not NoneType"):
+        gleaner.extract(None)
+    with pytest.raises(TypeError, match="links must be True or False"):
+        gleaner.extract("<p>x</p>", links="yes")
+    with pytest.raises(TypeError, match="max_bytes must be an int"):
+        gleaner.extract("<p>x</p>", max_bytes="10")
+    with pytest.raises(TypeError, match="threshold"):
+        gleaner.extract("<p>x</p>", threshold=[1, 2])
+    with pytest.raises(ValueError, match="favor"):
+        gleaner.extract("<p>x</p>", favor="both")
+    with pytest.raises(ValueError, match="precision=True and recall=True"):
+        gleaner.extract("<p>x</p>", precision=True, recall=True)
+    with pytest.raises(ValueError, match="favor=recall"):
+        gleaner.extract("<p>x</p>", algorithm="bte", favor="recall")
+    with pytest.raises(ValueError, match="klingon"):
+        gleaner.extract(b"<p>x</p>", encoding="klingon")
+
+
+# See: issue 33: one record schema, every key always present (null when
+# unknown), for every front end; schema/record.schema.json is it.
+def test_issue_33_records_are_valid_against_the_schema(tmp_path):
+    import sys
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[3] / "schema" / "record.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    records = [gleaner.extract(page(p.name), output_format="json") for p in PAGES]
+    records.append(gleaner.extract(page("ars-1.html"), output_format="json", comments=True, url="https://a.example/x"))
+    records += gleaner.extract_batch([page("ars-1.html"), PNG], output_format="json")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from warcs import write_warc
+
+    write_warc(tmp_path / "a.warc.gz", "news.example", 2)
+    records += list(gleaner.iter_warc(tmp_path / "a.warc.gz"))
+    assert any(r["error"] for r in records) and any(not r["error"] for r in records)
+    for record in records:
+        validator.validate(record)
+        assert list(record) == schema["required"]

@@ -7,6 +7,7 @@ Html = Union[str, bytes]
 TextFormat = Literal["txt", "text", "markdown", "md", "html"]
 JsonFormat = Literal["json", "dict"]
 Param = Union[str, int, float, bool]
+Favor = Literal["precision", "balanced", "recall"]
 
 class GleanerError(Exception): ...
 class InputTooLarge(GleanerError): ...
@@ -21,31 +22,49 @@ def algorithms() -> List[str]: ...
 def extract(
     html: Html, url: Optional[str] = ..., algorithm: Optional[str] = ...,
     output_format: TextFormat = ..., model: Optional[Union[str, PathLike[str]]] = ...,
-    page_type: Optional[str] = ..., **params: Param,
+    page_type: Optional[str] = ...,
+    *, links: bool = ..., images: bool = ..., comments: bool = ...,
+    with_metadata: bool = ..., favor: Favor = ..., precision: bool = ..., recall: bool = ...,
+    encoding: Optional[str] = ..., max_bytes: int = ..., time_budget_ms: int = ...,
+    max_memory_factor: int = ..., **params: Param,
 ) -> str: ...
 @overload
 def extract(
     html: Html, url: Optional[str] = ..., algorithm: Optional[str] = ...,
     output_format: JsonFormat = ..., model: Optional[Union[str, PathLike[str]]] = ...,
-    page_type: Optional[str] = ..., **params: Param,
+    page_type: Optional[str] = ...,
+    *, links: bool = ..., images: bool = ..., comments: bool = ...,
+    with_metadata: bool = ..., favor: Favor = ..., precision: bool = ..., recall: bool = ...,
+    encoding: Optional[str] = ..., max_bytes: int = ..., time_budget_ms: int = ...,
+    max_memory_factor: int = ..., **params: Param,
 ) -> Dict[str, Any]: ...
 @overload
 def extract_batch(
     pages: Iterable[Html], parallel: Optional[int] = ..., urls: Optional[Sequence[Optional[str]]] = ...,
     algorithm: Optional[str] = ..., output_format: TextFormat = ...,
     model: Optional[Union[str, PathLike[str]]] = ..., page_type: Optional[str] = ...,
-    **params: Param,
+    *, links: bool = ..., images: bool = ..., comments: bool = ...,
+    with_metadata: bool = ..., favor: Favor = ..., precision: bool = ..., recall: bool = ...,
+    encoding: Optional[str] = ..., max_bytes: int = ..., time_budget_ms: int = ...,
+    max_memory_factor: int = ..., **params: Param,
 ) -> List[Optional[str]]: ...
 @overload
 def extract_batch(
     pages: Iterable[Html], parallel: Optional[int] = ..., urls: Optional[Sequence[Optional[str]]] = ...,
     algorithm: Optional[str] = ..., output_format: JsonFormat = ...,
     model: Optional[Union[str, PathLike[str]]] = ..., page_type: Optional[str] = ...,
-    **params: Param,
+    *, links: bool = ..., images: bool = ..., comments: bool = ...,
+    with_metadata: bool = ..., favor: Favor = ..., precision: bool = ..., recall: bool = ...,
+    encoding: Optional[str] = ..., max_bytes: int = ..., time_budget_ms: int = ...,
+    max_memory_factor: int = ..., **params: Param,
 ) -> List[Dict[str, Any]]: ...
 
 def iter_warc(
-    path: Union[str, "PathLike[str]"], algorithm: Optional[str] = ..., **params: Param,
+    path: Union[str, "PathLike[str]"], algorithm: Optional[str] = ...,
+    *, links: bool = ..., images: bool = ..., comments: bool = ...,
+    with_metadata: bool = ..., favor: Favor = ..., precision: bool = ..., recall: bool = ...,
+    encoding: Optional[str] = ..., max_bytes: int = ..., time_budget_ms: int = ...,
+    max_memory_factor: int = ..., **params: Param,
 ) -> Iterator[Dict[str, Any]]: ...
 
 class Template:
