@@ -512,6 +512,34 @@ impl ExtractorArgs {
         Ok((algorithm, params))
     }
 
+    /// The options as the one spec every front end fills
+    /// ([`gleaner_batch::JobSpec`]): algorithm, `-p` parameters (`--lines`
+    /// among them), `--model`, `--page-type` and the preset.
+    ///
+    /// # Errors
+    /// As [`ExtractorArgs::params`].
+    pub fn spec(&self, preset: PresetArgs) -> Result<gleaner_batch::JobSpec, crate::UsageError> {
+        use gleaner_batch::{Favor, JobSpec, ParamValue};
+        let (_, params) = self.params()?;
+        let favor = match (preset.precision, preset.recall) {
+            (true, _) => Favor::Precision,
+            (_, true) => Favor::Recall,
+            _ => Favor::Balanced,
+        };
+        Ok(JobSpec {
+            algorithm: Some(self.algorithm.clone()),
+            params: params
+                .iter()
+                .filter(|(k, _)| *k != "page_type")
+                .map(|(k, v)| (k.to_string(), ParamValue::Text(v.to_string())))
+                .collect(),
+            model: self.model.clone(),
+            page_type: self.page_type.clone(),
+            favor,
+            ..JobSpec::default()
+        })
+    }
+
     /// The algorithm and its extractor with the parameters applied, over
     /// the `--precision`/`--recall` preset's (so `-p` overrides them).
     ///
@@ -525,12 +553,20 @@ impl ExtractorArgs {
         (&'static gleaner::extract::Algorithm, Box<dyn gleaner::extract::Extractor>),
         crate::UsageError,
     > {
-        let (algorithm, params) = self.params()?;
-        let params = preset.apply(algorithm.name, params)?;
-        match &self.model {
-            Some(path) => Ok((algorithm, crate::learned_with_model(path, &params)?)),
-            None => Ok((algorithm, algorithm.build(&params)?)),
-        }
+        use gleaner_batch::SpecError;
+        self.spec(preset)?.extractor().map_err(|e| match e {
+            SpecError::Favor { favor, algorithm } => crate::UsageError(format!(
+                "--{favor} tunes the default extractor ({}) and article, not {algorithm}",
+                gleaner::extract::DEFAULT_ALGORITHM
+            )),
+            SpecError::Model { path, reason } => {
+                crate::UsageError(format!("--model {}: {reason}", path.display()))
+            }
+            SpecError::LearnedOnly { algorithm } => crate::UsageError(format!(
+                "--model and --page-type are for the learned extractor, not {algorithm}"
+            )),
+            other => crate::UsageError(other.to_string()),
+        })
     }
 }
 
