@@ -280,7 +280,7 @@ impl<'a> Walker<'a> {
                 // A block left out still separates the text around it
                 // (`Before<div class=ad>…</div>After`).
                 if visible && stats.flags.contains(NodeFlags::BLOCK) {
-                    self.w.request(Break::Paragraph);
+                    self.w.request(self.skipped_block_break());
                 }
                 id = doc.subtree_end(id);
                 continue;
@@ -300,6 +300,18 @@ impl<'a> Walker<'a> {
         self.w.finish()
     }
 
+    /// The break a block left out leaves: a paragraph break, but inside
+    /// a Markdown table a space, so that a cell or a block in a cell left
+    /// out does not split its row (issue 35; the missing cell stays an
+    /// empty one, as in the HTML output).
+    fn skipped_block_break(&self) -> Break {
+        if self.markdown && self.grid.is_some() {
+            Break::Space
+        } else {
+            Break::Paragraph
+        }
+    }
+
     fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
         let md = self.markdown;
         if md {
@@ -309,6 +321,13 @@ impl<'a> Walker<'a> {
         }
         if self.cell_depth > 0 {
             return self.enter_in_cell(id, name);
+        }
+        if md && self.headings > 0 && self.doc.flags(id).contains(NodeFlags::BLOCK) {
+            // A heading is one line in Markdown: a rule, list or other
+            // block inside one is a space, as HTML reads the heading
+            // whole.
+            self.w.request(Break::Space);
+            return Exit::Break(Break::Space);
         }
         if let Some(level) = heading_level(name) {
             self.w.request(Break::Paragraph);
@@ -609,7 +628,9 @@ impl<'a> Walker<'a> {
                 return Exit::CloseCode(format!("{pad}{ticks}"));
             }
             // A code block's text is literal: no link syntax in it.
-            local_name!("a") if self.options.links && !in_pre => {
+            // A link around blocks (`<a><h4>…</h4></a>`) cannot be one
+            // in Markdown: its text is written without it.
+            local_name!("a") if self.options.links && !in_pre && !holds_block(self.doc, id) => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
                         let href = absolute_url(self.base(), href);
@@ -864,8 +885,27 @@ pub(crate) fn absolute_url(base: Option<&url::Url>, url: &str) -> String {
     }
 }
 
+/// A URL as a Markdown link destination: tabs and line breaks left out
+/// (as a browser's URL parser leaves them out), spaces and parentheses
+/// percent-encoded.
 fn escape_url(url: &str) -> String {
-    url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            '\t' | '\n' | '\r' => {}
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Does the subtree of `id` hold a block element (a link around a
+/// heading or a paragraph)?
+fn holds_block(doc: &Document, id: NodeId) -> bool {
+    doc.subtree(id).skip(1).any(|n| doc.flags(n).contains(NodeFlags::BLOCK))
 }
 
 #[cfg(test)]
