@@ -16,6 +16,7 @@ mod code;
 mod controls;
 mod front_matter;
 mod html;
+mod image;
 mod math;
 mod node_ids;
 mod table;
@@ -686,13 +687,17 @@ impl<'a> Walker<'a> {
         self.w.in_cell = true;
     }
 
+    /// An image: `![alt](src)`, the source a lazy-loading attribute's
+    /// when the page has one ([`image::source`]); without a source, as
+    /// HTML keeps it, `![alt]()` when it has alt text, else nothing.
     fn image(&mut self, id: NodeId) {
-        let src = self.doc.attr(id, "src").unwrap_or("").trim();
-        if !src.is_empty() && is_safe_url(src) {
-            let src = absolute_url(self.base(), src);
-            let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
-            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(&src)));
-        }
+        let alt = image::markdown_alt(self.doc.attr(id, "alt").unwrap_or(""));
+        let src = match image::source(self.doc, id) {
+            Some(src) => escape_url(&absolute_url(self.base(), src)),
+            None if alt.is_empty() => return,
+            None => String::new(),
+        };
+        self.w.raw_inline(&format!("![{alt}]({src})"));
     }
 
     fn exit(&mut self, exit: Exit) {
@@ -781,16 +786,25 @@ pub(crate) fn is_markdown_table(doc: &Document, table: NodeId) -> bool {
 
 /// A data table too complex for GFM (issue 35): it has header cells
 /// (`<th>` or `<thead>`) and rows of several cells, as a data table, but
-/// a cell holds lists, code, headings or several paragraphs. Markdown
-/// writes it as HTML, and HTML keeps it. Nested tables make a layout
-/// table, not a complex one.
+/// a cell holds lists, code, headings, several paragraphs, or data
+/// tables of its own ([`is_markdown_table`]; a table of tables shown side
+/// by side under a common header). Markdown writes it as HTML, and HTML
+/// keeps it. Any other nested table makes a layout table, not a complex
+/// one.
 pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
     if is_markdown_table(doc, table) {
         return false;
     }
     let (mut header, mut rows, mut wide_rows) = (false, 0, 0);
-    for id in doc.subtree(table).skip(1) {
+    let end = doc.subtree_end(table);
+    let mut id = NodeId(table.0 + 1);
+    while id < end {
         match doc.name(id) {
+            Some(&local_name!("table")) if is_markdown_table(doc, id) => {
+                // Its rows and header cells are its own.
+                id = doc.subtree_end(id);
+                continue;
+            }
             Some(&local_name!("table")) => return false,
             Some(&local_name!("th") | &local_name!("thead")) => header = true,
             Some(&local_name!("tr")) => {
@@ -801,6 +815,7 @@ pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
             }
             _ => {}
         }
+        id = NodeId(id.0 + 1);
     }
     header && rows >= 2 && wide_rows * 2 >= rows
 }
