@@ -124,9 +124,9 @@ enum Exit {
     /// Leave a block quote, a list item or a list: pop the prefix.
     PopPrefix(Break),
     /// Close an inline marker (`**`, `*`, `](href)`).
-    CloseInline(String),
+    CloseInline,
     /// Close a code span.
-    CloseCode(String),
+    CloseCode,
     /// Leave a data-table cell of a Markdown table: empty cells for the
     /// further columns it spans.
     GridCell(usize),
@@ -525,8 +525,8 @@ impl<'a> Walker<'a> {
             }
             local_name!("dt") if self.cell_depth == 0 => {
                 self.w.request(Break::Paragraph);
-                self.w.open_inline("**".into());
-                Some(Exit::CloseInline("**".into()))
+                self.w.open_inline("**".into(), "**".into());
+                Some(Exit::CloseInline)
             }
             local_name!("dd") if self.cell_depth == 0 => {
                 self.w.request(Break::Paragraph);
@@ -535,8 +535,8 @@ impl<'a> Walker<'a> {
             local_name!("sup") | local_name!("sub")
                 if !self.doc.flags(id).contains(NodeFlags::IN_PRE) =>
             {
-                self.w.open_inline(format!("<{name}>"));
-                Some(Exit::CloseInline(format!("</{name}>")))
+                self.w.open_inline(format!("<{name}>"), format!("</{name}>"));
+                Some(Exit::CloseInline)
             }
             _ => None,
         }
@@ -624,9 +624,9 @@ impl<'a> Walker<'a> {
                 let content = self.doc.text_content(id);
                 let ticks = "`".repeat(writer::longest_backtick_run(&content) + 1);
                 let pad = if content.starts_with('`') || content.ends_with('`') { " " } else { "" };
-                self.w.open_inline(format!("{ticks}{pad}"));
+                self.w.open_inline(format!("{ticks}{pad}"), format!("{pad}{ticks}"));
                 self.w.verbatim(true);
-                return Exit::CloseCode(format!("{pad}{ticks}"));
+                return Exit::CloseCode;
             }
             // A code block's text is literal: no link syntax in it.
             // A link around blocks (`<a><h4>…</h4></a>`) cannot be one
@@ -635,8 +635,8 @@ impl<'a> Walker<'a> {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
                         let href = absolute_url(self.base(), href);
-                        self.w.open_inline("[".into());
-                        return Exit::CloseInline(format!("]({})", escape_url(&href)));
+                        self.w.open_inline("[".into(), format!("]({})", escape_url(&href)));
+                        return Exit::CloseInline;
                     }
                 }
                 return Exit::Nothing;
@@ -650,8 +650,8 @@ impl<'a> Walker<'a> {
         if in_pre || self.w.inline_open(open) {
             return Exit::Nothing;
         }
-        self.w.open_inline(open.into());
-        Exit::CloseInline(close.into())
+        self.w.open_inline(open.into(), close.into());
+        Exit::CloseInline
     }
 
     /// Inside a data-table cell everything is one line.
@@ -708,10 +708,10 @@ impl<'a> Walker<'a> {
                 self.w.pop_prefix();
                 self.w.request(b);
             }
-            Exit::CloseInline(close) => self.w.close_inline(&close),
-            Exit::CloseCode(close) => {
+            Exit::CloseInline => self.w.close_inline(),
+            Exit::CloseCode => {
                 self.w.verbatim(false);
-                self.w.close_inline(&close);
+                self.w.close_inline();
             }
             Exit::Heading => {
                 self.headings = self.headings.saturating_sub(1);
