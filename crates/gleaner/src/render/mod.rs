@@ -507,16 +507,24 @@ impl<'a> Walker<'a> {
             {
                 Some(Exit::Nothing)
             }
-            // A row or list item without text or image, which HTML leaves
-            // out too (an empty item would take a number).
-            local_name!("tr") | local_name!("li")
-                if (self.grid.is_some() || *name == local_name!("li"))
+            // A row, list item, code block or quote without text or
+            // image, which HTML leaves out too (an empty item would take
+            // a number, an empty code block be an empty fence).
+            local_name!("tr")
+            | local_name!("li")
+            | local_name!("pre")
+            | local_name!("blockquote")
+                if (self.grid.is_some() || *name != local_name!("tr"))
                     && self.doc.stats(id).chars == 0 =>
             {
                 let image = self.options.images
                     && self.doc.subtree(id).any(|n| self.doc.is(n, local_name!("img")));
                 self.skip = !image;
                 (!image).then_some(Exit::Nothing)
+            }
+            // A rule inside code cannot be shown: left out.
+            local_name!("hr") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
+                Some(Exit::Nothing)
             }
             // A line break inside code is one.
             local_name!("br") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
