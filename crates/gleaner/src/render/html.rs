@@ -179,14 +179,20 @@ fn write_range(
             pending_break = true;
         }
         if let Some(t) = tag {
-            let holds_image =
-                || options.images && doc.subtree(id).any(|n| doc.is(n, local_name!("img")));
+            // An element without text still shows an image or a rule it
+            // holds (`<b><hr></b>`, which Markdown writes as a rule).
+            let holds_image_or_rule = || {
+                doc.subtree(id).any(|n| {
+                    (options.images && doc.is(n, local_name!("img")))
+                        || doc.is(n, local_name!("hr"))
+                })
+            };
             // An empty cell of a data table keeps its column.
             let cell = matches!(t, "td" | "th");
             // An image without source or alt text says nothing (Markdown
             // leaves it out too).
             let empty_image = t == "img" && !super::image::is_written(doc, id);
-            if empty_image || (text_less && !is_void_output(t) && !cell && !holds_image()) {
+            if empty_image || (text_less && !is_void_output(t) && !cell && !holds_image_or_rule()) {
                 id = doc.subtree_end(id);
                 continue;
             }

@@ -24,15 +24,11 @@ const SOURCE_SETS: [&str; 3] = ["data-srcset", "data-lazy-srcset", "srcset"];
 pub(crate) fn source(doc: &Document, img: NodeId) -> Option<&str> {
     let usable = |v: &str| !v.is_empty() && super::is_safe_url(v);
     let attr = |name: &str| doc.attr(img, name).map(str::trim).filter(|v| usable(v));
-    LAZY_SOURCES
-        .iter()
-        .find_map(|name| attr(name))
-        .or_else(|| attr("src"))
-        .or_else(|| {
-            SOURCE_SETS
-                .iter()
-                .find_map(|name| doc.attr(img, name).and_then(largest_candidate).filter(|v| usable(v)))
-        })
+    LAZY_SOURCES.iter().find_map(|name| attr(name)).or_else(|| attr("src")).or_else(|| {
+        SOURCE_SETS
+            .iter()
+            .find_map(|name| doc.attr(img, name).and_then(largest_candidate).filter(|v| usable(v)))
+    })
 }
 
 /// Is the image written at all: it has a source or alt text (an image
@@ -111,11 +107,18 @@ mod tests {
     #[test]
     fn lazy_attributes_win_over_placeholders() {
         assert_eq!(src_of("<img src=a.png>").as_deref(), Some("a.png"));
-        assert_eq!(src_of("<img src=blank.gif data-src=' real.jpg '>").as_deref(), Some("real.jpg"));
-        assert_eq!(src_of("<img src='data:image/gif;base64,R0l' data-lazy-src=r.jpg>").as_deref(), Some("r.jpg"));
+        assert_eq!(
+            src_of("<img src=blank.gif data-src=' real.jpg '>").as_deref(),
+            Some("real.jpg")
+        );
+        assert_eq!(
+            src_of("<img src='data:image/gif;base64,R0l' data-lazy-src=r.jpg>").as_deref(),
+            Some("r.jpg")
+        );
         assert_eq!(src_of("<img data-original=o.jpg>").as_deref(), Some("o.jpg"));
         assert_eq!(
-            src_of("<img src='data:image/gif;base64,R0l' data-srcset='s.jpg 320w, l.jpg 640w'>").as_deref(),
+            src_of("<img src='data:image/gif;base64,R0l' data-srcset='s.jpg 320w, l.jpg 640w'>")
+                .as_deref(),
             Some("l.jpg")
         );
         assert_eq!(src_of("<img srcset='a.jpg, b.jpg 2x'>").as_deref(), Some("b.jpg"));
@@ -131,7 +134,8 @@ mod tests {
 
     #[test]
     fn source_sets_keep_commas_inside_urls() {
-        let set = "https://i.example/c_fill,w_320/a.jpg 320w, https://i.example/c_fill,w_800/a.jpg 800w";
+        let set =
+            "https://i.example/c_fill,w_320/a.jpg 320w, https://i.example/c_fill,w_800/a.jpg 800w";
         assert_eq!(largest_candidate(set), Some("https://i.example/c_fill,w_800/a.jpg"));
         assert_eq!(largest_candidate("a.jpg, b.jpg 3x,c.jpg"), Some("b.jpg"));
         assert_eq!(largest_candidate(" , ,"), None);
