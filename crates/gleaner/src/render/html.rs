@@ -179,12 +179,14 @@ fn write_range(
             pending_break = true;
         }
         if let Some(t) = tag {
-            // An element without text still shows an image or a rule it
-            // holds (`<b><hr></b>`, which Markdown writes as a rule).
+            // An element without text still shows an image it holds, and
+            // an inline one a rule (`<b><hr></b>`, which Markdown writes
+            // as a rule; an empty heading or quote is left out).
+            let inline = !stats.flags.contains(NodeFlags::BLOCK);
             let holds_image_or_rule = || {
                 doc.subtree(id).any(|n| {
                     (options.images && doc.is(n, local_name!("img")))
-                        || doc.is(n, local_name!("hr"))
+                        || (inline && doc.is(n, local_name!("hr")))
                 })
             };
             // An empty cell of a data table keeps its column.
