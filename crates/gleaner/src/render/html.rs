@@ -185,7 +185,7 @@ fn write_range(
             let inline = !stats.flags.contains(NodeFlags::BLOCK);
             let holds_image_or_rule = || {
                 doc.subtree(id).any(|n| {
-                    (options.images && doc.is(n, local_name!("img")))
+                    (options.images && super::image::is_written_image(doc, n))
                         || (inline && doc.is(n, local_name!("hr")))
                 })
             };

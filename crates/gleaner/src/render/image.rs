@@ -7,6 +7,8 @@
 //! `data-`); a browser without the script shows nothing. The outputs
 //! write the source the page would show once its script ran.
 
+use markup5ever::local_name;
+
 use crate::document::{Document, NodeId};
 
 /// Attributes holding the real source of a lazily loaded image, read
@@ -35,6 +37,17 @@ pub(crate) fn source(doc: &Document, img: NodeId) -> Option<&str> {
 /// with neither shows nothing and says nothing).
 pub(crate) fn is_written(doc: &Document, img: NodeId) -> bool {
     source(doc, img).is_some() || doc.attr(img, "alt").is_some_and(|a| !a.trim().is_empty())
+}
+
+/// Is `id` an image that is written ([`is_written`])?
+pub(crate) fn is_written_image(doc: &Document, id: NodeId) -> bool {
+    doc.is(id, local_name!("img")) && is_written(doc, id)
+}
+
+/// Does the subtree of `id` hold an image that is written (a row or list
+/// item holding only images is kept, one holding only empty ones not)?
+pub(crate) fn holds_written(doc: &Document, id: NodeId) -> bool {
+    doc.subtree(id).any(|n| is_written_image(doc, n))
 }
 
 /// Alt text as the text of a Markdown image: white space collapsed, `\`,

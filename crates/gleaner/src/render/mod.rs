@@ -420,9 +420,7 @@ impl<'a> Walker<'a> {
                 let written = |tr: NodeId| {
                     let chars = self.doc.stats(tr).chars;
                     (chars > 0 && self.has_selected(tr))
-                        || (chars == 0
-                            && self.options.images
-                            && self.doc.subtree(tr).any(|n| self.doc.is(n, local_name!("img"))))
+                        || (chars == 0 && self.options.images && image::holds_written(self.doc, tr))
                 };
                 self.grid = Some(GridState::new(Grid::new(self.doc, id, written)));
                 Exit::Table
@@ -517,8 +515,7 @@ impl<'a> Walker<'a> {
                 if (self.grid.is_some() || *name != local_name!("tr"))
                     && self.doc.stats(id).chars == 0 =>
             {
-                let image = self.options.images
-                    && self.doc.subtree(id).any(|n| self.doc.is(n, local_name!("img")));
+                let image = self.options.images && image::holds_written(self.doc, id);
                 self.skip = !image;
                 (!image).then_some(Exit::Nothing)
             }
