@@ -19,6 +19,13 @@ const LAZY_SOURCES: [&str; 3] = ["data-src", "data-lazy-src", "data-original"];
 /// `src` is missing or not a URL to show.
 const SOURCE_SETS: [&str; 3] = ["data-srcset", "data-lazy-srcset", "srcset"];
 
+/// Is `name` an attribute an image's source is read from besides `src`
+/// (a lazy-loading one or a source set)? Like `src`, its value changes
+/// from page to page of a site.
+pub(crate) fn is_source_attribute(name: &str) -> bool {
+    LAZY_SOURCES.contains(&name) || SOURCE_SETS.contains(&name)
+}
+
 /// The source of the image `img` as the outputs write it (before being
 /// made absolute): a lazy-loading attribute's URL, else `src`, else the
 /// largest candidate of a source set; only URLs safe to keep

@@ -28,6 +28,7 @@ use markup5ever::{local_name, LocalName};
 pub use self::controls::{is_output_control, strip_controls};
 pub use self::front_matter::front_matter;
 pub use self::html::html;
+pub(crate) use self::image::is_source_attribute;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 pub use self::title::markdown_with_title;
 
