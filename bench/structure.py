@@ -298,6 +298,9 @@ class Reader:
                         node.text = text
                     elif text:
                         self.add(inner, "paragraph", text, text)
+                    # Its images, as a paragraph's outside a list.
+                    for img in c.iter("img"):
+                        self.image(img, inner)
                 else:
                     self.block(c, inner, depth)
             elif isinstance(c.tag, str) and c.tag.lower() == "img":

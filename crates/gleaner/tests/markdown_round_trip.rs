@@ -238,7 +238,7 @@ fn every_fixture_round_trips() {
 #[test]
 fn handmade_pages_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/markdown");
-    for name in ["code", "table", "lists", "layout", "escaping"] {
+    for name in ["code", "table", "lists", "layout", "escaping", "images", "structure"] {
         let html = std::fs::read(dir.join(format!("{name}.html"))).expect("read");
         let doc = Document::parse(&html, &ParseOptions::default()).expect("parses");
         let all = Selection::all(&doc);
@@ -300,5 +300,5 @@ fn dev_sets_round_trip() {
     for f in &failed {
         eprintln!("  {f}");
     }
-    assert!(rate >= 0.95, "{} pages differ", failed.len());
+    assert!(rate >= 0.99, "{} pages differ", failed.len());
 }

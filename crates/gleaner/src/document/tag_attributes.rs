@@ -273,6 +273,12 @@ pub(crate) const KEPT: &[&str] = &[
     "display",
     "data-lang",
     "data-language",
+    "srcset",
+    "data-src",
+    "data-srcset",
+    "data-lazy-src",
+    "data-original",
+    "data-lazy-srcset",
 ];
 
 /// The attribute names the library reads, as atoms, for `raw` spelt in any
@@ -281,8 +287,9 @@ pub(crate) const KEPT: &[&str] = &[
 /// `<input type=hidden>` is placed differently inside tables (WHATWG
 /// §13.2.6.4.9); `encoding` because `<annotation-xml encoding=…>` decides
 /// whether MathML holds HTML (§13.2.6.5); `alttext` and `display` for a
-/// formula's TeX and placement, `data-lang` for a code block's language
-/// (issue 35).
+/// formula's TeX and placement, `data-lang` for a code block's language,
+/// `srcset` and the lazy-loading attributes (`data-src`, …) for an
+/// image's source (issue 35).
 ///
 /// A match, not a search of the list: it runs for every attribute of the
 /// page, and the atoms are static (no hashing). A name of up to eight
@@ -290,17 +297,35 @@ pub(crate) const KEPT: &[&str] = &[
 /// scanner matches tag names), the four longer ones byte by byte.
 fn kept_name(raw: &[u8]) -> Option<LocalName> {
     if let Some(packed) = pack_lower(raw) {
-        return short_kept_name(packed);
+        return short_kept_or_image_name(packed);
     }
     // The longest of the names below.
-    let lower = LowerName::<13>::of(raw)?;
+    let lower = LowerName::<16>::of(raw)?;
     Some(match lower.as_bytes() {
         b"aria-hidden" => local_name!("aria-hidden"),
         b"http-equiv" => local_name!("http-equiv"),
         // A code block's language (issue 35); not static atoms.
         b"data-lang" => LocalName::from("data-lang"),
         b"data-language" => LocalName::from("data-language"),
+        // Where lazy-loading scripts take an image's source from.
+        b"data-srcset" => LocalName::from("data-srcset"),
+        b"data-lazy-src" => LocalName::from("data-lazy-src"),
+        b"data-original" => LocalName::from("data-original"),
+        b"data-lazy-srcset" => LocalName::from("data-lazy-srcset"),
         _ => return None,
+    })
+}
+
+/// [`short_kept_name`], or one of the two short names of an image's
+/// source (`srcset`, the lazy `data-src`; issue 35), compared whole
+/// outside the table of slots.
+fn short_kept_or_image_name(packed: u64) -> Option<LocalName> {
+    const SRCSET: u64 = pack(b"srcset");
+    const DATA_SRC: u64 = pack(b"data-src");
+    short_kept_name(packed).or_else(|| match packed {
+        SRCSET => Some(local_name!("srcset")),
+        DATA_SRC => Some(LocalName::from("data-src")),
+        _ => None,
     })
 }
 
@@ -316,7 +341,7 @@ fn kept_name_at(page: &[u8], range: Range<usize>) -> Option<LocalName> {
         if let Some(chunk) = page.get(range.start..).and_then(<[u8]>::first_chunk::<8>) {
             let name = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
             let w = u64::from_le_bytes(*chunk) & name | SPACES & !name;
-            return lowercase_packed(w).and_then(short_kept_name);
+            return lowercase_packed(w).and_then(short_kept_or_image_name);
         }
     }
     kept_name(page.get(range).unwrap_or_default())

@@ -179,11 +179,22 @@ fn write_range(
             pending_break = true;
         }
         if let Some(t) = tag {
-            let holds_image =
-                || options.images && doc.subtree(id).any(|n| doc.is(n, local_name!("img")));
+            // An element without text still shows an image it holds, and
+            // an inline one a rule (`<b><hr></b>`, which Markdown writes
+            // as a rule; an empty heading or quote is left out).
+            let inline = !stats.flags.contains(NodeFlags::BLOCK);
+            let holds_image_or_rule = || {
+                doc.subtree(id).any(|n| {
+                    (options.images && super::image::is_written_image(doc, n))
+                        || (inline && doc.is(n, local_name!("hr")))
+                })
+            };
             // An empty cell of a data table keeps its column.
             let cell = matches!(t, "td" | "th");
-            if text_less && !is_void_output(t) && !cell && !holds_image() {
+            // An image without source or alt text says nothing (Markdown
+            // leaves it out too).
+            let empty_image = t == "img" && !super::image::is_written(doc, id);
+            if empty_image || (text_less && !is_void_output(t) && !cell && !holds_image_or_rule()) {
                 id = doc.subtree_end(id);
                 continue;
             }
@@ -195,10 +206,16 @@ fn write_range(
             out.push('<');
             out.push_str(t);
             for attr in ["href", "src", "alt", "colspan", "rowspan"] {
-                if let Some(v) = element.attr(attr) {
+                // An image's source may be a lazy-loading attribute's.
+                let value = match attr {
+                    "src" if t == "img" => super::image::source(doc, id),
+                    "src" => None,
+                    _ => element.attr(attr),
+                };
+                if let Some(v) = value {
                     let allowed = match attr {
                         "href" => t == "a" && super::is_safe_url(v),
-                        "src" => t == "img" && super::is_safe_url(v),
+                        "src" => true,
                         "alt" => t == "img",
                         _ => t == "td" || t == "th",
                     };
@@ -371,6 +388,20 @@ mod tests {
         assert_eq!(
             out,
             "<article><h1>T &amp; U</h1>\n<p>a b <a href=\"/l\">l</a></p>\n<ul><li>i</li>\n</ul>\n</article>"
+        );
+    }
+
+    /// Issue 35: a lazily loaded image keeps its real source; one with
+    /// neither source nor alt text is left out.
+    #[test]
+    fn lazy_images_keep_their_source() {
+        let src = "<p>a <img src='data:image/gif;base64,R0l' data-src='/l.jpg' alt=L> \
+                   <img srcset='/s.jpg 1x, /b.jpg 2x'> <img src='javascript:x'> b</p>";
+        let doc = Document::parse(src.as_bytes(), &ParseOptions::default()).expect("parse");
+        let out = html(&doc, &Selection::all(&doc), RenderOptions::default().images(true));
+        assert_eq!(
+            out,
+            "<article><p>a <img src=\"/l.jpg\" alt=\"L\"> <img src=\"/b.jpg\">  b</p>\n</article>"
         );
     }
 

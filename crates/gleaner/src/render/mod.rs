@@ -16,6 +16,7 @@ mod code;
 mod controls;
 mod front_matter;
 mod html;
+mod image;
 mod math;
 mod node_ids;
 mod table;
@@ -27,6 +28,7 @@ use markup5ever::{local_name, LocalName};
 pub use self::controls::{is_output_control, strip_controls};
 pub use self::front_matter::front_matter;
 pub use self::html::html;
+pub(crate) use self::image::is_source_attribute;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 pub use self::title::markdown_with_title;
 
@@ -123,9 +125,9 @@ enum Exit {
     /// Leave a block quote, a list item or a list: pop the prefix.
     PopPrefix(Break),
     /// Close an inline marker (`**`, `*`, `](href)`).
-    CloseInline(String),
+    CloseInline,
     /// Close a code span.
-    CloseCode(String),
+    CloseCode,
     /// Leave a data-table cell of a Markdown table: empty cells for the
     /// further columns it spans.
     GridCell(usize),
@@ -280,7 +282,7 @@ impl<'a> Walker<'a> {
                 // A block left out still separates the text around it
                 // (`Before<div class=ad>…</div>After`).
                 if visible && stats.flags.contains(NodeFlags::BLOCK) {
-                    self.w.request(Break::Paragraph);
+                    self.w.request(self.skipped_block_break());
                 }
                 id = doc.subtree_end(id);
                 continue;
@@ -300,6 +302,18 @@ impl<'a> Walker<'a> {
         self.w.finish()
     }
 
+    /// The break a block left out leaves: a paragraph break, but inside
+    /// a Markdown table a space, so that a cell or a block in a cell left
+    /// out does not split its row (issue 35; the missing cell stays an
+    /// empty one, as in the HTML output).
+    fn skipped_block_break(&self) -> Break {
+        if self.markdown && self.grid.is_some() {
+            Break::Space
+        } else {
+            Break::Paragraph
+        }
+    }
+
     fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
         let md = self.markdown;
         if md {
@@ -309,6 +323,13 @@ impl<'a> Walker<'a> {
         }
         if self.cell_depth > 0 {
             return self.enter_in_cell(id, name);
+        }
+        if md && self.headings > 0 && self.doc.flags(id).contains(NodeFlags::BLOCK) {
+            // A heading is one line in Markdown: a rule, list or other
+            // block inside one is a space, as HTML reads the heading
+            // whole.
+            self.w.request(Break::Space);
+            return Exit::Break(Break::Space);
         }
         if let Some(level) = heading_level(name) {
             self.w.request(Break::Paragraph);
@@ -400,9 +421,7 @@ impl<'a> Walker<'a> {
                 let written = |tr: NodeId| {
                     let chars = self.doc.stats(tr).chars;
                     (chars > 0 && self.has_selected(tr))
-                        || (chars == 0
-                            && self.options.images
-                            && self.doc.subtree(tr).any(|n| self.doc.is(n, local_name!("img"))))
+                        || (chars == 0 && self.options.images && image::holds_written(self.doc, tr))
                 };
                 self.grid = Some(GridState::new(Grid::new(self.doc, id, written)));
                 Exit::Table
@@ -487,16 +506,23 @@ impl<'a> Walker<'a> {
             {
                 Some(Exit::Nothing)
             }
-            // A row or list item without text or image, which HTML leaves
-            // out too (an empty item would take a number).
-            local_name!("tr") | local_name!("li")
-                if (self.grid.is_some() || *name == local_name!("li"))
+            // A row, list item, code block or quote without text or
+            // image, which HTML leaves out too (an empty item would take
+            // a number, an empty code block be an empty fence).
+            local_name!("tr")
+            | local_name!("li")
+            | local_name!("pre")
+            | local_name!("blockquote")
+                if (self.grid.is_some() || *name != local_name!("tr"))
                     && self.doc.stats(id).chars == 0 =>
             {
-                let image = self.options.images
-                    && self.doc.subtree(id).any(|n| self.doc.is(n, local_name!("img")));
+                let image = self.options.images && image::holds_written(self.doc, id);
                 self.skip = !image;
                 (!image).then_some(Exit::Nothing)
+            }
+            // A rule inside code cannot be shown: left out.
+            local_name!("hr") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
+                Some(Exit::Nothing)
             }
             // A line break inside code is one.
             local_name!("br") if self.doc.flags(id).contains(NodeFlags::IN_PRE) => {
@@ -505,8 +531,8 @@ impl<'a> Walker<'a> {
             }
             local_name!("dt") if self.cell_depth == 0 => {
                 self.w.request(Break::Paragraph);
-                self.w.open_inline("**".into());
-                Some(Exit::CloseInline("**".into()))
+                self.w.open_inline("**".into(), "**".into());
+                Some(Exit::CloseInline)
             }
             local_name!("dd") if self.cell_depth == 0 => {
                 self.w.request(Break::Paragraph);
@@ -515,8 +541,8 @@ impl<'a> Walker<'a> {
             local_name!("sup") | local_name!("sub")
                 if !self.doc.flags(id).contains(NodeFlags::IN_PRE) =>
             {
-                self.w.open_inline(format!("<{name}>"));
-                Some(Exit::CloseInline(format!("</{name}>")))
+                self.w.open_inline(format!("<{name}>"), format!("</{name}>"));
+                Some(Exit::CloseInline)
             }
             _ => None,
         }
@@ -604,17 +630,19 @@ impl<'a> Walker<'a> {
                 let content = self.doc.text_content(id);
                 let ticks = "`".repeat(writer::longest_backtick_run(&content) + 1);
                 let pad = if content.starts_with('`') || content.ends_with('`') { " " } else { "" };
-                self.w.open_inline(format!("{ticks}{pad}"));
+                self.w.open_inline(format!("{ticks}{pad}"), format!("{pad}{ticks}"));
                 self.w.verbatim(true);
-                return Exit::CloseCode(format!("{pad}{ticks}"));
+                return Exit::CloseCode;
             }
             // A code block's text is literal: no link syntax in it.
-            local_name!("a") if self.options.links && !in_pre => {
+            // A link around blocks (`<a><h4>…</h4></a>`) cannot be one
+            // in Markdown: its text is written without it.
+            local_name!("a") if self.options.links && !in_pre && !holds_block(self.doc, id) => {
                 if let Some(href) = self.doc.attr(id, "href").map(str::trim) {
                     if !href.is_empty() && is_safe_url(href) {
                         let href = absolute_url(self.base(), href);
-                        self.w.open_inline("[".into());
-                        return Exit::CloseInline(format!("]({})", escape_url(&href)));
+                        self.w.open_inline("[".into(), format!("]({})", escape_url(&href)));
+                        return Exit::CloseInline;
                     }
                 }
                 return Exit::Nothing;
@@ -628,8 +656,8 @@ impl<'a> Walker<'a> {
         if in_pre || self.w.inline_open(open) {
             return Exit::Nothing;
         }
-        self.w.open_inline(open.into());
-        Exit::CloseInline(close.into())
+        self.w.open_inline(open.into(), close.into());
+        Exit::CloseInline
     }
 
     /// Inside a data-table cell everything is one line.
@@ -665,13 +693,17 @@ impl<'a> Walker<'a> {
         self.w.in_cell = true;
     }
 
+    /// An image: `![alt](src)`, the source a lazy-loading attribute's
+    /// when the page has one ([`image::source`]); without a source, as
+    /// HTML keeps it, `![alt]()` when it has alt text, else nothing.
     fn image(&mut self, id: NodeId) {
-        let src = self.doc.attr(id, "src").unwrap_or("").trim();
-        if !src.is_empty() && is_safe_url(src) {
-            let src = absolute_url(self.base(), src);
-            let alt = self.doc.attr(id, "alt").unwrap_or("").replace(['[', ']'], "");
-            self.w.raw_inline(&format!("![{}]({})", alt.trim(), escape_url(&src)));
-        }
+        let alt = image::markdown_alt(self.doc.attr(id, "alt").unwrap_or(""));
+        let src = match image::source(self.doc, id) {
+            Some(src) => escape_url(&absolute_url(self.base(), src)),
+            None if alt.is_empty() => return,
+            None => String::new(),
+        };
+        self.w.raw_inline(&format!("![{alt}]({src})"));
     }
 
     fn exit(&mut self, exit: Exit) {
@@ -682,10 +714,10 @@ impl<'a> Walker<'a> {
                 self.w.pop_prefix();
                 self.w.request(b);
             }
-            Exit::CloseInline(close) => self.w.close_inline(&close),
-            Exit::CloseCode(close) => {
+            Exit::CloseInline => self.w.close_inline(),
+            Exit::CloseCode => {
                 self.w.verbatim(false);
-                self.w.close_inline(&close);
+                self.w.close_inline();
             }
             Exit::Heading => {
                 self.headings = self.headings.saturating_sub(1);
@@ -760,16 +792,25 @@ pub(crate) fn is_markdown_table(doc: &Document, table: NodeId) -> bool {
 
 /// A data table too complex for GFM (issue 35): it has header cells
 /// (`<th>` or `<thead>`) and rows of several cells, as a data table, but
-/// a cell holds lists, code, headings or several paragraphs. Markdown
-/// writes it as HTML, and HTML keeps it. Nested tables make a layout
-/// table, not a complex one.
+/// a cell holds lists, code, headings, several paragraphs, or data
+/// tables of its own ([`is_markdown_table`]; a table of tables shown side
+/// by side under a common header). Markdown writes it as HTML, and HTML
+/// keeps it. Any other nested table makes a layout table, not a complex
+/// one.
 pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
     if is_markdown_table(doc, table) {
         return false;
     }
     let (mut header, mut rows, mut wide_rows) = (false, 0, 0);
-    for id in doc.subtree(table).skip(1) {
+    let end = doc.subtree_end(table);
+    let mut id = NodeId(table.0 + 1);
+    while id < end {
         match doc.name(id) {
+            Some(&local_name!("table")) if is_markdown_table(doc, id) => {
+                // Its rows and header cells are its own.
+                id = doc.subtree_end(id);
+                continue;
+            }
             Some(&local_name!("table")) => return false,
             Some(&local_name!("th") | &local_name!("thead")) => header = true,
             Some(&local_name!("tr")) => {
@@ -780,6 +821,7 @@ pub(crate) fn is_complex_table(doc: &Document, table: NodeId) -> bool {
             }
             _ => {}
         }
+        id = NodeId(id.0 + 1);
     }
     header && rows >= 2 && wide_rows * 2 >= rows
 }
@@ -864,8 +906,27 @@ pub(crate) fn absolute_url(base: Option<&url::Url>, url: &str) -> String {
     }
 }
 
+/// A URL as a Markdown link destination: tabs and line breaks left out
+/// (as a browser's URL parser leaves them out), spaces and parentheses
+/// percent-encoded.
 fn escape_url(url: &str) -> String {
-    url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            '\t' | '\n' | '\r' => {}
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Does the subtree of `id` hold a block element (a link around a
+/// heading or a paragraph)?
+fn holds_block(doc: &Document, id: NodeId) -> bool {
+    doc.subtree(id).skip(1).any(|n| doc.flags(n).contains(NodeFlags::BLOCK))
 }
 
 #[cfg(test)]

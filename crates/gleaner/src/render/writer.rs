@@ -28,8 +28,9 @@ pub(crate) struct Writer {
     line_start: usize,
     /// The current line has no content yet.
     fresh: bool,
-    /// Inline openers (`**`, `[`) and whether they were written.
-    inline: Vec<(String, bool)>,
+    /// Inline openers (`**`, `[`), their closers (`**`, `](href)`) and
+    /// whether they were written.
+    inline: Vec<(String, String, bool)>,
     /// Escape Markdown syntax in text (Markdown output).
     escape: bool,
     /// Inside a code span or block: text is written verbatim.
@@ -116,6 +117,13 @@ impl Writer {
     /// Ends the current line if it has content, with a blank line when a
     /// paragraph break is pending.
     fn start_new_line(&mut self) {
+        // A `<br>` goes on inside the open inline markup; any other line
+        // (a new block, a rule, a list item) closes it first, to be
+        // opened again before the next content, since emphasis and links
+        // do not span blocks in Markdown.
+        if !(self.hard_break && self.pending == Break::Line) && self.verbatim == 0 {
+            self.close_written_inline();
+        }
         self.hard_break = false;
         if !self.fresh {
             let prefix: String = self.prefixes.concat();
@@ -144,8 +152,10 @@ impl Writer {
             self.out.push(' ');
         }
         self.pending = Break::None;
-        for (opener, written) in &mut self.inline {
-            if !*written {
+        // Inline markup open around a code block stays out of it.
+        let in_fence = !self.fence.is_empty();
+        for (opener, _, written) in &mut self.inline {
+            if !*written && !in_fence {
                 self.out.push_str(opener);
                 *written = true;
             }
@@ -271,15 +281,28 @@ impl Writer {
         }
     }
 
-    pub fn open_inline(&mut self, opener: String) {
+    /// Opens inline markup, written before the next content: `opener`
+    /// now, `closer` at [`Writer::close_inline`].
+    pub fn open_inline(&mut self, opener: String, closer: String) {
         self.note_controls(&opener);
-        self.inline.push((opener, false));
+        self.note_controls(&closer);
+        self.inline.push((opener, closer, false));
     }
 
-    pub fn close_inline(&mut self, closer: &str) {
-        self.note_controls(closer);
-        if let Some((_, true)) = self.inline.pop() {
-            self.out.push_str(closer);
+    /// Closes the innermost inline markup, if it was written.
+    pub fn close_inline(&mut self) {
+        if let Some((_, closer, true)) = self.inline.pop() {
+            self.out.push_str(&closer);
+        }
+    }
+
+    /// Closes the written inline markup, innermost first, on the current
+    /// line, leaving it open to be written again.
+    fn close_written_inline(&mut self) {
+        for (_, closer, written) in self.inline.iter_mut().rev() {
+            if std::mem::take(written) {
+                self.out.push_str(closer);
+            }
         }
     }
 
@@ -352,7 +375,7 @@ impl Writer {
 
     /// Is this inline opener already open (`<b><b>` is bold once)?
     pub fn inline_open(&self, opener: &str) -> bool {
-        self.inline.iter().any(|(o, _)| o == opener)
+        self.inline.iter().any(|(o, _, _)| o == opener)
     }
 
     /// The output, trailing whitespace trimmed. Control characters that

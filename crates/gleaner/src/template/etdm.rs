@@ -551,10 +551,12 @@ fn is_significant(doc: &Document, id: NodeId) -> bool {
     }
 }
 
-/// Attributes left out of the Jaccard term \[I\]: links, sources and
+/// Attributes left out of the Jaccard term \[I\]: links, sources (lazy
+/// image sources and source sets too) and
 /// inline styles, and ids with digits (generated per page).
 fn varies(name: &str, value: &str) -> bool {
     matches!(name, "href" | "src" | "style")
+        || crate::render::is_source_attribute(name)
         || (name == "id" && value.bytes().any(|b| b.is_ascii_digit()))
 }
 
