@@ -17,5 +17,7 @@ if [ "$plain" = 1 ]; then
   bin=target/release/gleaner
 else
   bin=$(bench/pgo.sh | tail -1)
+  # The measured binary extracts what the tested one does.
+  .ci/pgo-check "$bin"
 fi
 exec python3 bench/speed.py --bin "$bin" "${args[@]}"

@@ -715,7 +715,14 @@ impl Job {
         record.comments = comments.as_ref().map(|c| render::text(doc, c));
         // The plain text, in every format: the fingerprint and the
         // corpus filters read it.
-        let text = render::text(doc, &selection);
+        let mut text = render::text(doc, &selection);
+        // A product page whose description is only in its JSON-LD (the
+        // default extractor's output; the papers' algorithms give theirs
+        // as they are).
+        let supplement = match self.algorithm == "learned" {
+            true => gleaner::extract::structured::complete(&mut text, &record.page_type, &meta),
+            false => None,
+        };
         record.fingerprint = crate::corpus::fingerprint(&text).map(|f| format!("{f:016x}"));
         record.language = meta
             .language
@@ -731,6 +738,7 @@ impl Job {
                 // The title first, once, whether or not the page's
                 // headline is in the selection (issue 11).
                 let body = render::render(doc, &selection, Format::Markdown, self.render);
+                let body = with_supplement(body, supplement, Format::Markdown);
                 let body = match &record.title {
                     Some(title) => render::markdown_with_title(&body, title),
                     None => body,
@@ -742,6 +750,7 @@ impl Job {
             }
             OutputFormat::Html => {
                 let body = render::render(doc, &selection, Format::Html, self.render);
+                let body = with_supplement(body, supplement, Format::Html);
                 let comments =
                     comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
                 match comments {
@@ -751,6 +760,7 @@ impl Job {
             }
             OutputFormat::Xml | OutputFormat::XmlTei => {
                 let body = render::render(doc, &selection, Format::Html, self.render);
+                let body = with_supplement(body, supplement, Format::Html);
                 let comments =
                     comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
                 if self.format == OutputFormat::Xml {
@@ -766,6 +776,28 @@ impl Job {
             ),
             _ => String::new(),
         };
+    }
+}
+
+/// `body`, then the paragraphs of `supplement` (text from the page's
+/// structured data, [`gleaner::extract::structured`]) rendered as
+/// `format` by the same renderer as the body, so that they are escaped
+/// alike.
+fn with_supplement(body: String, supplement: Option<&str>, format: Format) -> String {
+    let Some(text) = supplement else { return body };
+    let mut html = String::from("<body>");
+    for paragraph in text.split("\n\n") {
+        html.push_str("<p>");
+        render::escape_into(&mut html, paragraph);
+        html.push_str("</p>");
+    }
+    html.push_str("</body>");
+    let Ok(doc) = Document::parse(html.as_bytes(), &ParseOptions::default()) else { return body };
+    let more = render::render(&doc, &Selection::all(&doc), format, RenderOptions::default());
+    match (body.is_empty(), format) {
+        (true, _) => more,
+        (false, Format::Html) => format!("{body}\n{more}"),
+        (false, _) => format!("{body}\n\n{more}"),
     }
 }
 
@@ -821,6 +853,43 @@ mod tests {
     }
 
     const PAGE: &str = "<title>T</title><p>Some text of a page.</p>";
+
+    /// A shop page whose description is only in its JSON-LD.
+    const SHOP: &str = r#"<html><head><title>Dark Roast</title>
+        <script type="application/ld+json">{"@type": "Product", "name": "Dark Roast",
+        "description": "<p>A bold & smooth dark roast, with arabica beans for flavour and robusta for strength.</p><p>Fair *Trade* and organic.</p>"}</script>
+        </head><body><nav><a href="/">Shop</a></nav><main><h1>Dark Roast</h1>
+        <p class="price">$19.99</p><button>Add to cart</button></main></body></html>"#;
+
+    #[test]
+    fn issue_30_a_product_description_only_in_json_ld_is_added_once() {
+        let spec = |format: &str, algorithm: &str| {
+            crate::JobSpec {
+                algorithm: Some(algorithm.into()),
+                page_type: (algorithm == "learned").then(|| "product".into()),
+                output_format: Some(format.into()),
+                ..crate::JobSpec::default()
+            }
+            .build()
+            .unwrap()
+        };
+        let page = Page { source: "shop", bytes: SHOP.as_bytes(), url: None, encoding: None };
+        let txt = spec("json", "learned").record_for_page(&page, None);
+        assert_eq!(txt.page_type, "product");
+        assert!(
+            txt.text.ends_with("robusta for strength.\n\nFair *Trade* and organic."),
+            "{}",
+            txt.text
+        );
+        assert_eq!(txt.text.matches("bold & smooth").count(), 1);
+        let md = spec("markdown", "learned").record_for_page(&page, None);
+        assert!(md.rendered.contains("Fair \\*Trade\\* and organic."), "{}", md.rendered);
+        let html = spec("html", "learned").record_for_page(&page, None);
+        assert!(html.rendered.contains("<p>A bold &amp; smooth dark roast"), "{}", html.rendered);
+        // The papers' algorithms give their output as it is.
+        let plain = spec("json", "plain").record_for_page(&page, None);
+        assert!(!plain.text.contains("bold & smooth"), "{}", plain.text);
+    }
 
     #[test]
     fn a_panicking_page_is_one_failed_record_and_the_batch_goes_on() {

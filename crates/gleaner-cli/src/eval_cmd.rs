@@ -15,6 +15,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use gleaner::extract::{self, Extractor, Params};
 use gleaner::layout::LayoutProvider;
+use gleaner::metadata::Metadata;
 use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
 use gleaner::{render, Document};
 use gleaner_eval::dataset::{Dataset, Page};
@@ -627,21 +628,35 @@ fn score_page(
     if let Err(e) = &doc {
         eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
     }
+    // The page's metadata, read once for the contenders that use it.
+    let meta = std::cell::OnceCell::new();
     contenders
         .iter()
         .map(|c| {
             let (text, failed, ms) = match c {
-                Contender::Algorithm { extractor, templated, prose, .. } => match &doc {
+                Contender::Algorithm { label, extractor, templated, prose } => match &doc {
                     Ok(doc) => {
                         let t = Instant::now();
-                        let ran = gleaner_batch::isolate(|| {
-                            let selection = match model.filter(|_| *templated) {
-                                Some(m) => Templated::new(&**extractor, Arc::clone(m))
+                        let ran = gleaner_batch::isolate(|| match model.filter(|_| *templated) {
+                            Some(m) => render::text(
+                                doc,
+                                &Templated::new(&**extractor, Arc::clone(m))
                                     .keep_content_prose(*prose)
                                     .extract(doc),
-                                None => extractor.extract(doc),
-                            };
-                            render::text(doc, &selection)
+                            ),
+                            // The default extractor's text as `extract`
+                            // writes it: with what the page's structured
+                            // data adds (gleaner_batch::Job).
+                            None if label.starts_with("learned") => {
+                                let meta = meta.get_or_init(|| Metadata::extract(doc));
+                                let typed = extractor.extract_typed_with(doc, meta);
+                                let mut text = render::text(doc, &typed.selection);
+                                if let Some((t, _)) = typed.page_type {
+                                    extract::structured::complete(&mut text, t.name(), meta);
+                                }
+                                text
+                            }
+                            None => render::text(doc, &extractor.extract(doc)),
                         });
                         let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
                         match ran {

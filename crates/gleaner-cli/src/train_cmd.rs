@@ -98,6 +98,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         crate::print_stdout(&policy_table(&choices))?;
         report["held_out"] = serde_json::to_value(&held)?;
         report["policies"] = serde_json::to_value(&choices)?;
+        report["policy_scores"] = serde_json::to_value(&scores)?;
         policies = Some(chosen);
     }
     if let Some(out) = &args.output {

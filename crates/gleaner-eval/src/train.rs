@@ -501,8 +501,9 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
 }
 
 /// A held-out page's word F1 by the rules and by the forest at every one
-/// of [`POLICY_THRESHOLDS`], what a policy is chosen from.
-#[derive(Debug, Clone)]
+/// of [`POLICY_THRESHOLDS`], what a policy is chosen from (and, in `gleaner
+/// train --report`, what other ways of choosing can be tried on).
+#[derive(Debug, Clone, Serialize)]
 pub struct PolicyScores {
     /// The held-out page ([`HeldOut::sample`]'s sample).
     pub sample: usize,
@@ -516,6 +517,10 @@ pub struct PolicyScores {
     pub rules: f64,
     /// The forest's word F1 at each threshold.
     pub forest: [f64; POLICY_THRESHOLDS.len()],
+    /// The words the rules keep.
+    pub rules_words: usize,
+    /// The words the forest keeps at each threshold.
+    pub forest_words: [usize; POLICY_THRESHOLDS.len()],
 }
 
 /// Every held-out page's [`PolicyScores`].
@@ -525,8 +530,11 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
             let s = samples.get(h.sample)?;
             let predicted = PAGE_TYPES.iter().position(|t| *t == h.predicted_type)?;
             let mut forest = [0.0; POLICY_THRESHOLDS.len()];
-            for (f, &t) in forest.iter_mut().zip(&POLICY_THRESHOLDS) {
-                *f = word_prf(&kept_text(s, &h.scores, t), &s.gold).f1;
+            let mut forest_words = [0; POLICY_THRESHOLDS.len()];
+            for ((f, w), &t) in forest.iter_mut().zip(&mut forest_words).zip(&POLICY_THRESHOLDS) {
+                let text = kept_text(s, &h.scores, t);
+                *f = word_prf(&text, &s.gold).f1;
+                *w = word_tokens(&text).len();
             }
             Some(PolicyScores {
                 sample: h.sample,
@@ -535,6 +543,8 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 predicted,
                 rules: word_prf(&s.article, &s.gold).f1,
                 forest,
+                rules_words: word_tokens(&s.article).len(),
+                forest_words,
             })
         })
         .collect()

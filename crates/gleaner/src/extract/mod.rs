@@ -26,6 +26,7 @@ pub mod page_kind;
 pub mod plain;
 pub mod preset;
 mod signal;
+pub mod structured;
 pub mod ttr;
 pub mod vce;
 

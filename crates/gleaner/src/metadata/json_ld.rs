@@ -167,6 +167,81 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
     meta
 }
 
+/// schema.org's product types.
+const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct", "ProductModel"];
+
+/// The most characters of a product description read.
+const MAX_DESCRIPTION_CHARS: usize = 64 * 1024;
+
+/// The `description` of the first product node that has one, as
+/// paragraphs: HTML a shop left in it (`<p>`, `<br>`, `<li>`, headings)
+/// becomes paragraph breaks, other tags are dropped, references decoded.
+pub(super) fn product_description(nodes: &[Value]) -> Option<String> {
+    let raw = nodes
+        .iter()
+        .filter(|n| has_type(n, PRODUCT_TYPES))
+        .find_map(|n| n.get("description").and_then(Value::as_str))?;
+    let raw = match raw.char_indices().nth(MAX_DESCRIPTION_CHARS) {
+        Some((cut, _)) => &raw[..cut],
+        None => raw,
+    };
+    let paragraphs: Vec<String> =
+        markup_paragraphs(raw).iter().map(|p| text(p)).filter(|p| !p.is_empty()).collect();
+    (!paragraphs.is_empty()).then(|| paragraphs.join("\n\n"))
+}
+
+/// `raw` cut into paragraphs at block tags and line breaks, every tag
+/// dropped.
+fn markup_paragraphs(raw: &str) -> Vec<String> {
+    const BLOCKS: &[&str] =
+        &["p", "br", "li", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "tr", "table"];
+    let mut out = vec![String::new()];
+    let mut rest = raw;
+    while let Some(open) = rest.find('<') {
+        let (before, tag) = rest.split_at(open);
+        push_lines(&mut out, before);
+        let Some(close) = tag.find('>') else {
+            // A lone `<` is text.
+            push_lines(&mut out, tag);
+            rest = "";
+            break;
+        };
+        let name: String = tag[1..close]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if name.is_empty() {
+            // `<` not opening a tag (`a < b`): text.
+            push_lines(&mut out, &tag[..1]);
+            rest = &tag[1..];
+            continue;
+        }
+        if BLOCKS.contains(&name.as_str()) {
+            out.push(String::new());
+        } else if let Some(last) = out.last_mut() {
+            last.push(' ');
+        }
+        rest = &tag[close + 1..];
+    }
+    push_lines(&mut out, rest);
+    out
+}
+
+/// Appends `text` to the last paragraph, a new paragraph at each line
+/// break.
+fn push_lines(out: &mut Vec<String>, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push(String::new());
+        }
+        if let Some(last) = out.last_mut() {
+            last.push_str(line);
+        }
+    }
+}
+
 /// The page's article node: the first of an [`ARTICLE_TYPES`] type, else
 /// of a [`PAGE_TYPES`] type.
 fn article(nodes: &[Value]) -> Option<&Value> {

@@ -162,6 +162,7 @@ impl MetaTags {
             page_type: self.first(&["og:type"]),
             schema_types: Vec::new(),
             stated_title: None,
+            product_description: None,
         }
     }
 

@@ -94,6 +94,11 @@ pub struct Metadata {
     /// what the page says it holds (`Product`, `DiscussionForumPosting`,
     /// `BreadcrumbList`), read by the page-type classifier.
     pub schema_types: Vec<String>,
+    /// A product's description as its JSON-LD states it (schema.org
+    /// `Product`: `description`), markup turned into paragraphs apart:
+    /// many shops render it only from script data, so the visible page
+    /// may lack it (issue 30). Read by [`crate::extract::structured`].
+    pub product_description: Option<String>,
     /// The title as the page states it (`og:title`, `<title>`, …, site
     /// name cut), before a lone `<h1>` telling the same story replaces it
     /// in `title` (issue 30): the input the learned extractor's model was
@@ -160,6 +165,7 @@ impl Metadata {
             tags: first_list(&ld.tags, &tags.tags, &markup.tags),
             page_type: first(&tags.page_type, &ld.page_type, &None),
             schema_types: json_ld::types(&nodes, MAX_SCHEMA_TYPES),
+            product_description: json_ld::product_description(&nodes),
         }
     }
 
