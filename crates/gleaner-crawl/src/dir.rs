@@ -5,9 +5,9 @@ use std::path::{Component, Path, PathBuf};
 
 use url::Url;
 
-use crate::sniff::{check_body, check_type};
 use crate::urls::{clean_url, same_site};
 use crate::{CrawlError, Fetched, PageSource, Redirect};
+use gleaner_warc::sniff::{check_body, check_type};
 
 /// Pages from a folder, as a static web server would serve them.
 #[derive(Debug, Clone)]

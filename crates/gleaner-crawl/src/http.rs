@@ -24,10 +24,10 @@ use std::time::{Duration, Instant, SystemTime};
 use url::Url;
 
 use crate::address::{AddressError, AddressPolicy, GuardedResolver};
-use crate::decode::{decode, is_encoded, DecodeError, ACCEPT_ENCODING};
-use crate::sniff::{check_body, check_type, parse_content_type};
 use crate::urls::{clean_url, same_site};
 use crate::{is_redirect, CrawlError, Fetched, PageSource, Redirect};
+use gleaner_warc::decode::{decode, is_encoded, DecodeError, ACCEPT_ENCODING};
+use gleaner_warc::sniff::{check_body, check_type, parse_content_type};
 
 /// The user agent sent unless [`HttpOptions::user_agent`] says otherwise.
 /// Its product token (`gleaner-crawl`) is the name `robots.txt` rules match.

@@ -29,19 +29,13 @@
 
 mod address;
 mod crawl;
-mod decode;
 mod dir;
 pub mod discover;
 mod http;
 mod links;
-mod sniff;
 pub mod training;
 mod urls;
-mod warc_batch;
 mod warc_io;
-mod warc_page;
-mod warc_read;
-mod warc_write;
 
 /// Reading WARC archives as a stream and extracting their pages: a
 /// streaming reader ([`warc::WarcReader`]), the choice of which records
@@ -49,19 +43,13 @@ mod warc_write;
 /// JSON Lines or a WARC of `conversion` records, resumably
 /// ([`warc::run_warc`]).
 pub mod warc {
-    pub use crate::warc_batch::{
-        damage_message, failed_record, learn_host_templates, manifest_path, page_record, run_warc,
-        HostTemplates, WarcBatchError, WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
-    };
-    pub use crate::warc_page::{
-        block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE,
-    };
-    pub use crate::warc_read::{
-        RecordOffset, Skip, WarcError, WarcReader, WarcRecord, MAX_GZIP_NAME_BYTES,
-        MAX_HEADER_BYTES,
+    pub use gleaner_warc::{
+        block_bytes_to_keep, damage_message, failed_record, learn_host_templates, manifest_path,
+        page_record, run_warc, select, HostTemplates, RecordOffset, Selected, Skip, WarcBatchError,
+        WarcError, WarcEvent, WarcOptions, WarcOutputFormat, WarcPage, WarcReader, WarcRecord,
+        WarcTotals, HTTP_HEAD_ALLOWANCE, MAX_GZIP_NAME_BYTES, MAX_HEADER_BYTES,
     };
 }
-
 pub use url::Url;
 
 pub use crate::address::{
@@ -71,9 +59,9 @@ pub use crate::crawl::{crawl, Crawl, CrawlOptions, CrawlStats, Visit};
 pub use crate::dir::DirSource;
 pub use crate::http::{HttpOptions, HttpSource, DEFAULT_MAX_URL_LEN, DEFAULT_USER_AGENT};
 pub use crate::links::{page_links, PageLinks};
-pub use crate::sniff::{looks_like_html, parse_content_type};
 pub use crate::urls::{clean_url, output_name, same_origin, same_site, url_key};
 pub use crate::warc_io::{WarcRecorder, WarcSource};
+pub use gleaner_warc::{looks_like_html, parse_content_type};
 
 /// A page as a source delivered it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -362,6 +350,12 @@ impl CrawlError {
             E::Io(e) => E::Io(std::io::Error::new(e.kind(), e.to_string())),
             E::Warc(m) => E::Warc(m.clone()),
         }
+    }
+}
+
+impl From<gleaner_warc::NotHtml> for CrawlError {
+    fn from(e: gleaner_warc::NotHtml) -> CrawlError {
+        CrawlError::NotHtml(e.0)
     }
 }
 

@@ -1,6 +1,6 @@
 //! WARC archives: [`WarcRecorder`] writes a crawl as request and response
 //! records (one gzip member per record when the file name ends in `.gz`;
-//! fields as [`crate::warc_write`] writes them), and [`WarcSource`]
+//! fields as [`gleaner_warc::write`] writes them), and [`WarcSource`]
 //! answers fetches from such an archive, so a crawl replays offline.
 
 use std::collections::{HashMap, HashSet};
@@ -13,18 +13,18 @@ use std::time::SystemTime;
 
 use url::Url;
 
-use crate::sniff::{check_body, check_type, parse_content_type};
 use crate::urls::{clean_url, url_key};
-use crate::warc_read::{RecordOffset, WarcReader};
-use crate::warc_write::{header_case, record, warc_date, Head};
 use crate::{is_redirect, CrawlError, Fetched, PageSource, Redirect};
+use gleaner_warc::sniff::{check_body, check_type, parse_content_type};
+use gleaner_warc::write::{header_case, record, warc_date, Head};
+use gleaner_warc::{RecordOffset, WarcReader};
 
 /// Most redirects followed inside an archive.
 const MAX_REDIRECTS: usize = 10;
 
 /// Bytes of a response block read when an archive is indexed: the HTTP
 /// status line and headers must fit.
-const HEAD_BYTES: u64 = crate::warc_page::HTTP_HEAD_ALLOWANCE;
+const HEAD_BYTES: u64 = gleaner_warc::HTTP_HEAD_ALLOWANCE;
 
 fn warc_error(e: impl std::fmt::Display) -> CrawlError {
     CrawlError::Warc(e.to_string())
@@ -337,7 +337,7 @@ impl WarcSource {
         let input = BufReader::with_capacity(1 << 16, &mut **archive);
         let mut reader = WarcReader::new(input).map_err(warc_error)?;
         let heads = |headers: &[(String, String)]| {
-            let response = crate::warc_read::header(headers, "warc-type")
+            let response = gleaner_warc::header(headers, "warc-type")
                 .is_some_and(|t| t.eq_ignore_ascii_case("response"));
             if response {
                 HEAD_BYTES
@@ -363,7 +363,7 @@ impl WarcSource {
             let Some((status, headers, _)) = parse_head(&record.block) else {
                 continue;
             };
-            let location = crate::warc_read::header(&headers, "location").map(str::to_string);
+            let location = gleaner_warc::header(&headers, "location").map(str::to_string);
             if !is_redirect(status) {
                 self.order.push(url.clone());
             }
@@ -413,8 +413,8 @@ impl WarcSource {
         loop {
             let wanted = |headers: &[(String, String)]| {
                 let same = match id {
-                    Some(id) => crate::warc_read::header(headers, "warc-record-id") == Some(id),
-                    None => crate::warc_read::header(headers, "warc-target-uri")
+                    Some(id) => gleaner_warc::header(headers, "warc-record-id") == Some(id),
+                    None => gleaner_warc::header(headers, "warc-target-uri")
                         .is_some_and(|u| u.trim_matches(['<', '>', ' ']) == url),
                 };
                 if same {
@@ -472,20 +472,19 @@ impl PageSource for WarcSource {
                 return Err(CrawlError::Status(entry.status));
             }
             let Response { headers, body, ip: remote_ip } = self.read_response(entry)?;
-            let (content_type, charset) = crate::warc_read::header(&headers, "content-type")
+            let (content_type, charset) = gleaner_warc::header(&headers, "content-type")
                 .map(parse_content_type)
                 .unwrap_or_default();
             let declared_html = check_type(content_type.as_deref())?;
             // The body was stored as sent: undo its `Content-Encoding`
             // within the same byte cap as the stored bytes, as the HTTP
             // source does.
-            let codings =
-                crate::warc_read::header(&headers, "content-encoding").unwrap_or_default();
-            let (body, encoded_body) = if crate::decode::is_encoded(codings) {
+            let codings = gleaner_warc::header(&headers, "content-encoding").unwrap_or_default();
+            let (body, encoded_body) = if gleaner_warc::decode::is_encoded(codings) {
                 let limit = usize::try_from(self.max_bytes).unwrap_or(usize::MAX);
-                match crate::decode::decode(codings, &body, limit, false) {
+                match gleaner_warc::decode::decode(codings, &body, limit, false) {
                     Ok(decoded) => (decoded, Some(body)),
-                    Err(crate::decode::DecodeError::TooLarge) => {
+                    Err(gleaner_warc::decode::DecodeError::TooLarge) => {
                         return Err(CrawlError::TooLarge { limit: self.max_bytes })
                     }
                     Err(e) => return Err(CrawlError::ContentEncoding(e.to_string())),
@@ -599,7 +598,7 @@ mod tests {
             ]
         );
         assert!(response.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"), "{response}");
-        let payload = crate::warc_write::sha1_base32(&page().body);
+        let payload = gleaner_warc::write::sha1_base32(&page().body);
         assert!(response.contains(&format!("WARC-Payload-Digest: {payload}\r\n")), "{response}");
         assert!(text.starts_with("WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:"));
         assert!(text.contains("WARC-Filename: a.warc\r\n"));
@@ -627,7 +626,7 @@ mod tests {
         assert!(memchr::memmem::find(&bytes, &sent).is_some(), "the gzip bytes are stored");
         assert!(memchr::memmem::find(&bytes, html.as_bytes()).is_none());
         let text = String::from_utf8_lossy(&bytes);
-        let payload = crate::warc_write::sha1_base32(&sent);
+        let payload = gleaner_warc::write::sha1_base32(&sent);
         assert!(text.contains(&format!("WARC-Payload-Digest: {payload}\r\n")), "{text}");
         assert!(text.contains("Content-Encoding: gzip\r\n"), "{text}");
         let source = WarcSource::open(&path).unwrap();

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::BufReader;
 
 use gleaner_batch::{Job, Record};
-use gleaner_crawl::warc::{
+use gleaner_warc::{
     block_bytes_to_keep, damage_message, failed_record, page_record, select, Selected, WarcReader,
 };
 use pyo3::exceptions::PyOSError;

@@ -7,7 +7,11 @@
 //! even when the bytes look like HTML: browsers show `text/plain` as text
 //! and never sniff it into HTML, so neither do we.
 
-use crate::CrawlError;
+/// A response that is not a web page: what it is instead (its media
+/// type, or the binary signature its bytes start with).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not HTML: {0}")]
+pub struct NotHtml(pub String);
 
 /// Splits a `Content-Type` value into the lower-case media type and the
 /// `charset` parameter (unquoted). An empty media type is `None`.
@@ -26,31 +30,31 @@ pub fn parse_content_type(value: &str) -> (Option<String>, Option<String>) {
 }
 
 /// Whether a media type names HTML.
-pub(crate) fn is_html_type(media: &str) -> bool {
+pub fn is_html_type(media: &str) -> bool {
     matches!(media, "text/html" | "application/xhtml+xml")
 }
 
 /// The verdict on a content type before the body is read: `Ok(true)` for
 /// HTML, `Ok(false)` when the body must be sniffed (no type), an error
 /// otherwise.
-pub(crate) fn check_type(media: Option<&str>) -> Result<bool, CrawlError> {
+pub fn check_type(media: Option<&str>) -> Result<bool, NotHtml> {
     match media {
         None => Ok(false),
         Some(m) if is_html_type(m) => Ok(true),
-        Some(m) => Err(CrawlError::NotHtml(m.to_string())),
+        Some(m) => Err(NotHtml(m.to_string())),
     }
 }
 
 /// The verdict on the body: binary signatures are never pages; without a
 /// declared HTML type the bytes must look like HTML.
-pub(crate) fn check_body(declared_html: bool, body: &[u8]) -> Result<(), CrawlError> {
+pub fn check_body(declared_html: bool, body: &[u8]) -> Result<(), NotHtml> {
     if let Some(kind) = binary_signature(body) {
-        return Err(CrawlError::NotHtml(kind.to_string()));
+        return Err(NotHtml(kind.to_string()));
     }
     if declared_html || looks_like_html(body) {
         Ok(())
     } else {
-        Err(CrawlError::NotHtml("no content type, and the bytes are not HTML".into()))
+        Err(NotHtml("no content type, and the bytes are not HTML".into()))
     }
 }
 

@@ -7,11 +7,11 @@ use std::io::Read;
 
 /// The `Accept-Encoding` the HTTP source sends: every coding this module
 /// undoes.
-pub(crate) const ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+pub const ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 
 /// Why a body could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum DecodeError {
+pub enum DecodeError {
     /// The decoded body is longer than the limit.
     TooLarge,
     /// A coding this module does not know.
@@ -38,7 +38,7 @@ impl std::fmt::Display for DecodeError {
 }
 
 /// Whether a `Content-Encoding` value names a coding to undo.
-pub(crate) fn is_encoded(codings: &str) -> bool {
+pub fn is_encoded(codings: &str) -> bool {
     codings.split(',').map(str::trim).any(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
 }
 
@@ -47,7 +47,7 @@ pub(crate) fn is_encoded(codings: &str) -> bool {
 /// [`DecodeError::TooLarge`], unless `lenient`, which keeps the first
 /// `limit` bytes and what was decoded before any error (for `robots.txt`,
 /// of which RFC 9309 §2.5 reads a prefix).
-pub(crate) fn decode(
+pub fn decode(
     codings: &str,
     body: &[u8],
     limit: usize,

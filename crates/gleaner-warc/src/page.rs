@@ -13,7 +13,7 @@
 //! a certain one).
 //!
 //! ```
-//! use gleaner_crawl::warc::{select, Selected, WarcReader};
+//! use gleaner_warc::{select, Selected, WarcReader};
 //!
 //! let http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>caf\u{e9}</p>";
 //! let warc = format!(
@@ -26,11 +26,11 @@
 //! let Selected::Page(page) = select(record, 1 << 20) else { panic!("a page") };
 //! assert_eq!(page.url.as_deref(), Some("http://e.com/"));
 //! assert_eq!(page.encoding.map(|e| e.name()), Some("windows-1252"));
-//! # Ok::<(), gleaner_crawl::warc::WarcError>(())
+//! # Ok::<(), gleaner_warc::WarcError>(())
 //! ```
 
+use crate::read::{header, WarcRecord};
 use crate::sniff::{check_body, check_type, parse_content_type};
-use crate::warc_read::{header, WarcRecord};
 
 /// Bytes of a response block kept beyond the page size limit, for the
 /// HTTP status line and headers.
@@ -260,7 +260,7 @@ mod tests {
 
     fn response(http: &[u8]) -> WarcRecord {
         WarcRecord {
-            offset: crate::warc_read::RecordOffset { file: 0, within: 0 },
+            offset: crate::read::RecordOffset { file: 0, within: 0 },
             version: "WARC/1.0".into(),
             headers: vec![
                 ("WARC-Type".into(), "response".into()),

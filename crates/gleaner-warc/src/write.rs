@@ -15,7 +15,7 @@ use sha1::{Digest, Sha1};
 
 /// The fields every record opens with (WARC 1.1 §5: all three are
 /// mandatory, with `Content-Length`).
-pub(crate) struct Head<'a> {
+pub struct Head<'a> {
     /// `WARC/1.0` or `WARC/1.1`.
     pub version: &'a str,
     /// `WARC-Type` (`warcinfo`, `request`, `response`, `conversion`, …).
@@ -30,7 +30,7 @@ pub(crate) struct Head<'a> {
 /// with line breaks folded to spaces: a field is one line), the block's
 /// digest, the payload's when there is one, `Content-Type`,
 /// `Content-Length`, the block and the two CRLFs that end a record.
-pub(crate) fn record(
+pub fn record(
     head: &Head<'_>,
     fields: &[(&str, &str)],
     content_type: &str,
@@ -70,14 +70,14 @@ fn one_line(value: &str) -> String {
 
 /// `sha1:` and the SHA-1 of `bytes` in base32 (RFC 4648, upper case, 32
 /// characters): the digest form of WARC files in the wild.
-pub(crate) fn sha1_base32(bytes: &[u8]) -> String {
+pub fn sha1_base32(bytes: &[u8]) -> String {
     let digest = Sha1::digest(bytes);
     format!("sha1:{}", data_encoding::BASE32.encode(&digest))
 }
 
 /// `time` as a WARC date, UTC to the second (`2024-05-01T10:00:00Z`,
 /// W3C-ISO8601 as WARC 1.0 §5.4 asks).
-pub(crate) fn warc_date(time: SystemTime) -> String {
+pub fn warc_date(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let days = (secs / 86_400) as i64;
     let rest = secs % 86_400;
@@ -113,7 +113,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// (hyper, under reqwest) hands names over lower-cased and keeps no
 /// record of their case; nearly every server sends this case, so it is
 /// the closest to what was received.
-pub(crate) fn header_case(name: &str) -> String {
+pub fn header_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = true;
     for c in name.chars() {

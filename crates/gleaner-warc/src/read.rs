@@ -44,7 +44,7 @@
 //! field lines.
 //!
 //! ```
-//! use gleaner_crawl::warc::WarcReader;
+//! use gleaner_warc::WarcReader;
 //!
 //! let warc = b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n";
 //! let mut reader = WarcReader::new(std::io::Cursor::new(&warc[..]))?;
@@ -52,7 +52,7 @@
 //! assert_eq!(record.header("warc-type"), Some("warcinfo"));
 //! assert_eq!(record.block, b"hello");
 //! assert!(reader.next_record(|_| u64::MAX).is_none());
-//! # Ok::<(), gleaner_crawl::warc::WarcError>(())
+//! # Ok::<(), gleaner_warc::WarcError>(())
 //! ```
 
 use std::collections::VecDeque;
@@ -228,7 +228,7 @@ impl WarcRecord {
 }
 
 /// The value of `name` among `headers` (case-insensitive).
-pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 

@@ -40,9 +40,9 @@ use gleaner_batch::{Flow, Job, OutputFormat, Page, Record};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
 
-use crate::warc_page::{block_bytes_to_keep, select, Selected, WarcPage};
-use crate::warc_read::{RecordOffset, Skip, WarcError, WarcReader, WarcRecord};
-use crate::warc_write::{self, warc_date, Head};
+use crate::page::{block_bytes_to_keep, select, Selected, WarcPage};
+use crate::read::{RecordOffset, Skip, WarcError, WarcReader, WarcRecord};
+use crate::write::{self, warc_date, Head};
 
 /// What a WARC batch writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,7 +199,7 @@ pub struct WarcTotals {
     /// Records skipped, by kind (`revisit`, `request`, `non-html`, …).
     pub skipped: BTreeMap<String, usize>,
     /// Bytes of damaged archive skipped to find the next record (see
-    /// [`crate::warc::Skip`]).
+    /// [`crate::Skip`]).
     pub skipped_bytes: u64,
     /// Archive bytes read (compressed, as on disk).
     pub input_bytes: u64,
@@ -1079,7 +1079,7 @@ fn conversion(record: &Record, refers_to: Option<&str>, run_date: &str) -> Vec<u
         fields.push(("WARC-Title", title));
     }
     let text = record.text.as_bytes();
-    warc_write::record(&head, &fields, "text/plain; charset=utf-8", text, Some(text))
+    write::record(&head, &fields, "text/plain; charset=utf-8", text, Some(text))
 }
 
 /// The `warcinfo` record that opens a WARC output (WARC 1.1 §6.2), dated
@@ -1091,7 +1091,7 @@ fn warcinfo(run_date: &str) -> Vec<u8> {
     );
     let id = format!("<urn:uuid:{}>", uuid_from(&format!("{body}{run_date}")));
     let head = Head { version: "WARC/1.1", kind: "warcinfo", id: &id, date: run_date };
-    warc_write::record(&head, &[], "application/warc-fields", body.as_bytes(), None)
+    write::record(&head, &[], "application/warc-fields", body.as_bytes(), None)
 }
 
 /// A name-based UUID (RFC 9562 §5.8, version 8) from two 64-bit FNV-1a
