@@ -36,6 +36,7 @@ assert_eq!(record.text, "A short page, with one sentence of text in it.");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod algorithms;
 pub mod corpus;
 mod error;
 pub mod input;
@@ -44,6 +45,7 @@ mod run;
 pub mod sink;
 pub mod xml;
 
+pub use crate::algorithms::algorithm_specs;
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
 pub use crate::job::{
