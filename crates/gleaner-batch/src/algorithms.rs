@@ -25,6 +25,21 @@ pub fn algorithm_specs() -> serde_json::Value {
     serde_json::Value::Array(list)
 }
 
+/// `params` over `preset`'s assignments for `algorithm` (so the given
+/// parameters override the preset's): `None` when the preset does not
+/// tune that algorithm (only `article` and `learned` have presets).
+pub fn with_preset(
+    preset: gleaner::extract::preset::Preset,
+    algorithm: &str,
+    params: &gleaner::extract::Params,
+) -> Option<gleaner::extract::Params> {
+    let mut out = preset.params_for(algorithm)?;
+    for (k, v) in params.iter() {
+        out = out.with(k, v);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -35,5 +50,14 @@ mod tests {
         let article = list.iter().find(|a| a["name"] == "article").expect("article");
         assert!(article["params"].as_array().is_some_and(|p| !p.is_empty()));
         assert_eq!(list.iter().filter(|a| a["default"] == true).count(), 1);
+    }
+
+    #[test]
+    fn given_parameters_override_the_preset() {
+        use gleaner::extract::{preset::Preset, Params};
+        let given = Params::new().with("captions", "true");
+        let out = super::with_preset(Preset::Precision, "article", &given).expect("article");
+        assert_eq!(out.iter().find(|(k, _)| *k == "captions").map(|(_, v)| v), Some("true"));
+        assert!(super::with_preset(Preset::Recall, "plain", &given).is_none());
     }
 }

@@ -45,7 +45,7 @@ mod run;
 pub mod sink;
 pub mod xml;
 
-pub use crate::algorithms::algorithm_specs;
+pub use crate::algorithms::{algorithm_specs, with_preset};
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
 pub use crate::job::{

@@ -1054,17 +1054,13 @@ impl PresetArgs {
         params: gleaner::extract::Params,
     ) -> Result<gleaner::extract::Params, crate::UsageError> {
         let Some(preset) = self.preset() else { return Ok(params) };
-        let Some(mut out) = preset.params_for(algorithm) else {
-            return Err(crate::UsageError(format!(
+        gleaner_batch::with_preset(preset, algorithm, &params).ok_or_else(|| {
+            crate::UsageError(format!(
                 "--{} tunes the default extractor ({}) and article, not {algorithm}",
                 preset.name(),
                 gleaner::extract::DEFAULT_ALGORITHM
-            )));
-        };
-        for (k, v) in params.iter() {
-            out = out.with(k, v);
-        }
-        Ok(out)
+            ))
+        })
     }
 }
 
