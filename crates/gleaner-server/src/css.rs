@@ -291,7 +291,7 @@ fn matches_from(doc: &Document, id: NodeId, chain: &[(Combinator, &Compound)]) -
         Combinator::Descendant => {
             // Depth-bounded by the parser's nesting limit; each ancestor
             // tried once per level of the chain.
-            doc.ancestors(id).skip(1).any(|a| matches_from(doc, a, before))
+            doc.ancestors(id).any(|a| matches_from(doc, a, before))
         }
     }
 }
@@ -301,7 +301,8 @@ mod tests {
     use super::*;
 
     fn names(html: &str, selector: &str) -> Vec<String> {
-        let doc = Document::parse_str(html, &gleaner::ParseOptions::default()).expect("parse");
+        let options = gleaner::ParseOptions::default().keep_all_attributes(true);
+        let doc = Document::parse_str(html, &options).expect("parse");
         let list = SelectorList::parse(selector).expect("selector");
         list.select(&doc).into_iter().map(|id| doc.text_content(id)).collect()
     }

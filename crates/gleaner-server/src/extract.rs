@@ -391,7 +391,9 @@ pub fn prepare(state: &State, request: ExtractRequest, scope: Scope) -> Result<P
     if let Some(base) = &request.base_url {
         match Url::parse(base) {
             Ok(u) if u.has_host() => {}
-            _ => return Err(ApiError::BadRequest(format!("base_url {base:?}: not an absolute URL"))),
+            _ => {
+                return Err(ApiError::BadRequest(format!("base_url {base:?}: not an absolute URL")))
+            }
         }
     }
     let template = match &request.template {
@@ -401,6 +403,8 @@ pub fn prepare(state: &State, request: ExtractRequest, scope: Scope) -> Result<P
         })?),
     };
     let (algorithm, _, extractor) = extractor_for(&request, template.is_some())?;
+    // Selectors may test any attribute: the page keeps them all.
+    let every_attribute = scope.include.is_some() || scope.exclude.is_some();
     let extractor: Box<dyn Extractor> =
         if scope.is_empty() { extractor } else { Box::new(Scoped { inner: extractor, scope }) };
     let formats = request.formats.clone().unwrap_or_else(|| vec![Format::Text, Format::Markdown]);
@@ -409,11 +413,12 @@ pub fn prepare(state: &State, request: ExtractRequest, scope: Scope) -> Result<P
     {
         warnings.push("links and images are kept in markdown and html only".to_string());
     }
-    let render = gleaner::render::RenderOptions::default()
-        .links(request.links)
-        .images(request.images);
+    let render =
+        gleaner::render::RenderOptions::default().links(request.links).images(request.images);
     let mut job = Job::new(extractor, algorithm.name, OutputFormat::Jsonl)
-        .parse_options(parse_options(state, request.time_budget_ms))
+        .parse_options(
+            parse_options(state, request.time_budget_ms).keep_all_attributes(every_attribute),
+        )
         .render_options(render)
         .with_metadata(request.with_metadata)
         .comments(request.comments)
@@ -655,7 +660,11 @@ mod tests {
         assert!(matches!(with(ExtractRequest::default()), Some(ApiError::BadRequest(_))));
         let url = ExtractRequest { url: Some("http://example.org/".into()), ..Default::default() };
         assert!(matches!(with(url), Some(ApiError::FetchDisabled)));
-        let bad = ExtractRequest { html: html.clone(), algorithm: Some("nope".into()), ..Default::default() };
+        let bad = ExtractRequest {
+            html: html.clone(),
+            algorithm: Some("nope".into()),
+            ..Default::default()
+        };
         assert!(matches!(with(bad), Some(ApiError::BadRequest(_))));
         let favor = ExtractRequest {
             html: html.clone(),
@@ -689,14 +698,16 @@ mod tests {
     fn the_time_budget_cuts_extraction_off_and_says_so() {
         let state = state();
         let html = format!("<body>{}</body>", "<div><p>word word word</p></div>".repeat(200_000));
-        let request = ExtractRequest {
-            html: Some(html),
-            time_budget_ms: Some(1),
-            ..Default::default()
-        };
+        let request =
+            ExtractRequest { html: Some(html), time_budget_ms: Some(1), ..Default::default() };
         let spec = prepare(&state, request, Scope::default()).expect("prepare");
         let result = run_page(&state, &spec).expect("run");
-        assert_eq!(result.record.failure, Some(gleaner_batch::Failure::TimeBudget), "{:?}", result.record.error);
+        assert_eq!(
+            result.record.failure,
+            Some(gleaner_batch::Failure::TimeBudget),
+            "{:?}",
+            result.record.error
+        );
         let json = response_json(&spec, &result);
         assert_eq!(json["failure"], "time_budget");
         assert!(json["warnings"].to_string().contains("cut off"));

@@ -77,8 +77,8 @@ impl Fetcher {
                 gleaner_crawl::DEFAULT_MAX_URL_LEN
             )));
         }
-        let url =
-            Url::parse(text.trim()).map_err(|e| ApiError::BadRequest(format!("url {text:?}: {e}")))?;
+        let url = Url::parse(text.trim())
+            .map_err(|e| ApiError::BadRequest(format!("url {text:?}: {e}")))?;
         if !matches!(url.scheme(), "http" | "https") || !url.has_host() {
             return Err(ApiError::BadRequest(format!("url {text:?}: not an http(s) URL")));
         }
@@ -92,14 +92,17 @@ impl Fetcher {
         }
         let host = url.host_str().unwrap_or_default().trim_end_matches('.').to_ascii_lowercase();
         let allowed = self.allow_hosts.iter().any(|a| {
-            host == *a || (host.len() > a.len() && host.ends_with(a.as_str()) && {
-                host.as_bytes()[host.len() - a.len() - 1] == b'.'
-            })
+            host == *a
+                || (host.len() > a.len() && host.ends_with(a.as_str()) && {
+                    host.as_bytes()[host.len() - a.len() - 1] == b'.'
+                })
         });
         if allowed {
             Ok(())
         } else {
-            Err(ApiError::Forbidden(format!("host {host} is not on this server's --allow-host list")))
+            Err(ApiError::Forbidden(format!(
+                "host {host} is not on this server's --allow-host list"
+            )))
         }
     }
 
@@ -128,9 +131,9 @@ fn fetch_error(e: CrawlError) -> ApiError {
             return ApiError::Forbidden(format!("cannot fetch: {e}"));
         }
         CrawlError::Timeout(_) | CrawlError::OutOfTime => StatusCode::GATEWAY_TIMEOUT,
-        CrawlError::NotHtml(_) | CrawlError::UnsupportedScheme(_) | CrawlError::UrlTooLong { .. } => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
+        CrawlError::NotHtml(_)
+        | CrawlError::UnsupportedScheme(_)
+        | CrawlError::UrlTooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::BAD_GATEWAY,
     };
     ApiError::Fetch { status, message: format!("cannot fetch: {e}") }

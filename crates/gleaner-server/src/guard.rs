@@ -61,7 +61,8 @@ impl RateLimiter {
             });
         }
         let (tokens, at) = buckets.entry(client).or_insert((self.burst, now));
-        *tokens = (*tokens + now.saturating_duration_since(*at).as_secs_f64() * rate).min(self.burst);
+        *tokens =
+            (*tokens + now.saturating_duration_since(*at).as_secs_f64() * rate).min(self.burst);
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;
@@ -82,7 +83,11 @@ fn route_of(request: &Request) -> String {
 
 /// Outermost: counts the request in flight, then logs it (one structured
 /// line: method, route, status, time, client, error kind) and counts it.
-pub async fn observe(AxumState(state): AxumState<Arc<State>>, request: Request, next: Next) -> Response {
+pub async fn observe(
+    AxumState(state): AxumState<Arc<State>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let began = Instant::now();
     let method = request.method().to_string();
     let route = route_of(&request);
@@ -130,7 +135,11 @@ pub fn authorized(headers: &HeaderMap, token: &str) -> bool {
 }
 
 /// The bearer token, when the server has one.
-pub async fn auth(AxumState(state): AxumState<Arc<State>>, request: Request, next: Next) -> Response {
+pub async fn auth(
+    AxumState(state): AxumState<Arc<State>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Some(token) = &state.config.token {
         if !open_route(&route_of(&request)) && !authorized(request.headers(), token) {
             return ApiError::Unauthorized.into_response();
@@ -140,7 +149,11 @@ pub async fn auth(AxumState(state): AxumState<Arc<State>>, request: Request, nex
 }
 
 /// The per-client rate limit (`429` with `Retry-After`).
-pub async fn rate(AxumState(state): AxumState<Arc<State>>, request: Request, next: Next) -> Response {
+pub async fn rate(
+    AxumState(state): AxumState<Arc<State>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if route_of(&request) != "/healthz" {
         if let Some(client) = request.extensions().get::<ClientAddr>() {
             if let Err(wait) = state.rates.admit(client.0.ip(), Instant::now()) {
@@ -154,7 +167,11 @@ pub async fn rate(AxumState(state): AxumState<Arc<State>>, request: Request, nex
 /// The concurrency limit (`503` with `Retry-After` when every permit is
 /// taken) and the request timeout (`408`). The health check and the
 /// metrics are never turned away.
-pub async fn limit(AxumState(state): AxumState<Arc<State>>, request: Request, next: Next) -> Response {
+pub async fn limit(
+    AxumState(state): AxumState<Arc<State>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let route = route_of(&request);
     if matches!(route.as_str(), "/healthz" | "/metrics") {
         return next.run(request).await;

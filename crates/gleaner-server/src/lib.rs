@@ -26,7 +26,7 @@ pub mod error;
 pub mod extract;
 pub mod fetch;
 pub mod guard;
-// pub mod mcp;
+pub mod mcp;
 pub mod metrics;
 pub mod page;
 pub mod routes;

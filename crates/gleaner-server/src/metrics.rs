@@ -9,7 +9,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// The latency histogram's upper bounds, in seconds.
-const BUCKETS: [f64; 12] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+const BUCKETS: [f64; 12] =
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
 
 /// The server's counters.
 #[derive(Debug, Default)]
@@ -111,9 +112,12 @@ impl Metrics {
                 out,
                 "gleaner_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {count}"
             );
-            let _ = writeln!(out, "gleaner_request_duration_seconds_sum{{route=\"{route}\"}} {sum}");
             let _ =
-                writeln!(out, "gleaner_request_duration_seconds_count{{route=\"{route}\"}} {count}");
+                writeln!(out, "gleaner_request_duration_seconds_sum{{route=\"{route}\"}} {sum}");
+            let _ = writeln!(
+                out,
+                "gleaner_request_duration_seconds_count{{route=\"{route}\"}} {count}"
+            );
         }
         let _ = writeln!(out, "# HELP gleaner_errors_total Failed requests and pages, by kind.");
         let _ = writeln!(out, "# TYPE gleaner_errors_total counter");
@@ -126,7 +130,8 @@ impl Metrics {
         let _ = writeln!(out, "gleaner_pages_total {}", self.pages.load(Ordering::Relaxed));
         let _ = writeln!(out, "# HELP gleaner_page_bytes_total Bytes of the pages extracted.");
         let _ = writeln!(out, "# TYPE gleaner_page_bytes_total counter");
-        let _ = writeln!(out, "gleaner_page_bytes_total {}", self.page_bytes.load(Ordering::Relaxed));
+        let _ =
+            writeln!(out, "gleaner_page_bytes_total {}", self.page_bytes.load(Ordering::Relaxed));
         let _ = writeln!(out, "# HELP gleaner_in_flight_requests Requests under way.");
         let _ = writeln!(out, "# TYPE gleaner_in_flight_requests gauge");
         let _ = writeln!(out, "gleaner_in_flight_requests {}", self.in_flight());

@@ -287,7 +287,10 @@ fn ndjson_lines(
                 Err(_) => return Some((Err(ApiError::SlowClient), None)),
                 Ok(None) => r.ended = true,
                 Ok(Some(Err(e))) => {
-                    return Some((Err(ApiError::BadRequest(format!("reading the body: {e}"))), None))
+                    return Some((
+                        Err(ApiError::BadRequest(format!("reading the body: {e}"))),
+                        None,
+                    ))
                 }
                 Ok(Some(Ok(piece))) => r.buffer.extend_from_slice(&piece),
             }
@@ -367,7 +370,7 @@ pub async fn batch(AxumState(state): AxumState<Arc<State>>, body: Body) -> Respo
 
 /// `POST /v1/templates`: pages of one site (HTML, or URLs to fetch) to
 /// learn its template from.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TemplateRequest {
     /// The pages' HTML.
@@ -396,7 +399,9 @@ pub struct TemplateResponse {
 
 /// FNV-1a, 64 bits: a template's id from its JSON.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// Learns a site's template from pages of it (at least 2: the template
@@ -414,6 +419,18 @@ pub async fn learn_template(
     body: Body,
 ) -> Result<Json<TemplateResponse>, ApiError> {
     let request: TemplateRequest = read_json(&state, &headers, body).await?;
+    learn(state, request).await.map(Json)
+}
+
+/// Learns and stores the template `request` asks for.
+///
+/// # Errors
+/// Fewer than 2 or too many pages, a bad id, a page that cannot be
+/// fetched or parsed, a template folder that cannot be written.
+pub async fn learn(
+    state: Arc<State>,
+    request: TemplateRequest,
+) -> Result<TemplateResponse, ApiError> {
     let count = request.pages.len() + request.urls.len();
     if count < 2 {
         return Err(ApiError::BadRequest("give at least 2 pages or urls of the site".into()));
@@ -455,14 +472,15 @@ pub async fn learn_template(
         Ok((Arc::new(model), id))
     })
     .await?;
-    state.templates.insert(&id, Arc::clone(&model)).map_err(|e| {
-        ApiError::Internal(format!("writing the template to --template-dir: {e}"))
-    })?;
-    Ok(Json(TemplateResponse {
+    state
+        .templates
+        .insert(&id, Arc::clone(&model))
+        .map_err(|e| ApiError::Internal(format!("writing the template to --template-dir: {e}")))?;
+    Ok(TemplateResponse {
         id,
         pages: model.pages,
         template_segments: model.template_segments().count(),
-    }))
+    })
 }
 
 /// A stored template, as `gleaner template learn` writes it (usable with
@@ -478,7 +496,10 @@ pub async fn show_template(
     AxumState(state): AxumState<Arc<State>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let model = state.templates.get(&id).ok_or_else(|| ApiError::NotFound(format!("no template {id:?}")))?;
+    let model = state
+        .templates
+        .get(&id)
+        .ok_or_else(|| ApiError::NotFound(format!("no template {id:?}")))?;
     let json = model.to_json().map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }

@@ -256,7 +256,8 @@ pub async fn reader(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let url = target(&uri);
-    let format = header_text(&headers, "x-return-format").unwrap_or("markdown").to_ascii_lowercase();
+    let format =
+        header_text(&headers, "x-return-format").unwrap_or("markdown").to_ascii_lowercase();
     let formats = match format.as_str() {
         "markdown" | "md" => vec![Format::Text, Format::Markdown],
         "html" => vec![Format::Text, Format::Html],
@@ -275,7 +276,8 @@ pub async fn reader(
         exclude: selectors(&split("x-remove-selector"), "X-Remove-Selector")?,
         whole_page: false,
     };
-    let images = header_text(&headers, "x-retain-images").is_none_or(|v| !v.eq_ignore_ascii_case("none"));
+    let images =
+        header_text(&headers, "x-retain-images").is_none_or(|v| !v.eq_ignore_ascii_case("none"));
     let extract = ExtractRequest {
         url: Some(url.clone()),
         formats: Some(formats),
@@ -316,7 +318,8 @@ pub async fn reader(
         });
         return Ok(Json(body).into_response());
     }
-    let mut text = format!("Title: {}\n\nURL Source: {source}\n", record.title.clone().unwrap_or_default());
+    let mut text =
+        format!("Title: {}\n\nURL Source: {source}\n", record.title.clone().unwrap_or_default());
     if let Some(date) = &record.date {
         text.push_str(&format!("\nPublished Time: {date}\n"));
     }

@@ -1,0 +1,225 @@
+//! `gleaner mcp`: the same extraction as a Model Context Protocol server
+//! over stdio (the `rmcp` SDK), for agent frameworks. Tools: `extract`
+//! (a page's HTML or URL → Markdown and metadata), `extract_batch`, and
+//! `site_template` (learn a site's template; give its id to `extract`).
+//! URLs are fetched only when the server was started to (`--allow-fetch`),
+//! with the same address policy as `gleaner serve`.
+
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
+use serde::Deserialize;
+
+use crate::extract::{ExtractRequest, Favor, Format, Scope};
+use crate::routes::TemplateRequest;
+use crate::{Config, State};
+
+/// One page for the `extract` tool.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+pub struct ExtractArgs {
+    /// The page's HTML (or give `url`).
+    #[serde(default)]
+    pub html: Option<String>,
+    /// The page's URL, fetched when the server allows it (or give `html`).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The page's URL when `html` is given (base of its links).
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// The algorithm (default: the best available).
+    #[serde(default)]
+    pub algorithm: Option<String>,
+    /// `precision`, `balanced` (default) or `recall`.
+    #[serde(default)]
+    pub favor: Option<String>,
+    /// Keep hyperlinks in the Markdown.
+    #[serde(default)]
+    pub links: bool,
+    /// A template id from `site_template`.
+    #[serde(default)]
+    pub template: Option<String>,
+}
+
+/// Several pages for `extract_batch`.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+pub struct BatchArgs {
+    /// The pages, each as for `extract`.
+    pub pages: Vec<ExtractArgs>,
+}
+
+impl ExtractArgs {
+    fn request(self) -> Result<ExtractRequest, String> {
+        let favor = match self.favor.as_deref() {
+            None | Some("balanced") => Favor::Balanced,
+            Some("precision") => Favor::Precision,
+            Some("recall") => Favor::Recall,
+            Some(other) => return Err(format!("favor {other:?}: precision, balanced or recall")),
+        };
+        Ok(ExtractRequest {
+            html: self.html,
+            url: self.url,
+            base_url: self.base_url,
+            formats: Some(vec![Format::Text, Format::Markdown]),
+            algorithm: self.algorithm,
+            favor,
+            links: self.links,
+            template: self.template,
+            ..ExtractRequest::default()
+        })
+    }
+}
+
+/// The MCP server.
+#[derive(Debug, Clone)]
+pub struct Mcp {
+    state: Arc<State>,
+    tool_router: ToolRouter<Mcp>,
+}
+
+/// The metadata the tools return beside the Markdown.
+fn metadata(record: &gleaner_batch::Record) -> serde_json::Value {
+    serde_json::json!({
+        "source": record.source,
+        "title": record.title,
+        "url": record.url,
+        "author": record.author,
+        "date": record.date,
+        "site_name": record.site_name,
+        "language": record.language,
+        "description": record.description,
+        "page_type": record.page_type,
+        "is_article": record.is_article,
+        "error": record.error,
+    })
+}
+
+/// A tool failure as the tool's result (the model reads it), not a
+/// protocol error.
+fn failed(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+#[tool_router]
+impl Mcp {
+    /// A server with `config` (its fetch settings and limits).
+    ///
+    /// # Errors
+    /// The fetcher cannot be set up.
+    pub fn new(config: Config) -> Result<Mcp, gleaner_crawl::CrawlError> {
+        Ok(Mcp { state: State::new(config)?, tool_router: Mcp::tool_router() })
+    }
+
+    /// One page.
+    #[tool(
+        description = "Extract the main content of a web page (its HTML, or a URL when the server \
+                       fetches) as Markdown, with its metadata (title, author, date, language, \
+                       page type) as JSON in a second content block."
+    )]
+    async fn extract(
+        &self,
+        Parameters(args): Parameters<ExtractArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = match args.request() {
+            Ok(r) => r,
+            Err(e) => return Ok(failed(e)),
+        };
+        match crate::extract::extract(Arc::clone(&self.state), request, Scope::default()).await {
+            Ok((_, result)) => {
+                let record = &result.record;
+                if let Some(e) = &record.error {
+                    return Ok(failed(format!("{}: {e}", record.source)));
+                }
+                Ok(CallToolResult::success(vec![
+                    ContentBlock::text(record.markdown.clone().unwrap_or_default()),
+                    ContentBlock::text(metadata(record).to_string()),
+                ]))
+            }
+            Err(e) => Ok(failed(e.to_string())),
+        }
+    }
+
+    /// Several pages.
+    #[tool(
+        description = "Extract several pages at once; returns a JSON array with, for each page in \
+                       order, its metadata and its Markdown (or its error)."
+    )]
+    async fn extract_batch(
+        &self,
+        Parameters(args): Parameters<BatchArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut out = Vec::with_capacity(args.pages.len());
+        for page in args.pages {
+            let value = match page.request() {
+                Err(e) => serde_json::json!({ "error": e }),
+                Ok(request) => {
+                    match crate::extract::extract(
+                        Arc::clone(&self.state),
+                        request,
+                        Scope::default(),
+                    )
+                    .await
+                    {
+                        Ok((_, result)) => {
+                            let mut v = metadata(&result.record);
+                            v["markdown"] =
+                                result.record.markdown.clone().unwrap_or_default().into();
+                            v
+                        }
+                        Err(e) => serde_json::json!({ "error": e.to_string() }),
+                    }
+                }
+            };
+            out.push(value);
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            serde_json::Value::Array(out).to_string(),
+        )]))
+    }
+
+    /// Learn a site's template.
+    #[tool(
+        description = "Learn a site's template (menus, footers, boilerplate shared by its pages) \
+                       from at least 2 of its pages (HTML in `pages`, or `urls`); returns the id to \
+                       give as `template` to extract, which then sets that text aside."
+    )]
+    async fn site_template(
+        &self,
+        Parameters(args): Parameters<TemplateRequest>,
+    ) -> Result<CallToolResult, ErrorData> {
+        match crate::routes::learn(Arc::clone(&self.state), args).await {
+            Ok(t) => Ok(CallToolResult::success(vec![ContentBlock::text(
+                serde_json::json!({
+                    "id": t.id, "pages": t.pages, "template_segments": t.template_segments
+                })
+                .to_string(),
+            )])),
+            Err(e) => Ok(failed(e.to_string())),
+        }
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Mcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("gleaner", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "gleaner extracts the main content of web pages: call extract with a page's html \
+                 (or url) to get clean Markdown and metadata.",
+            )
+    }
+}
+
+/// Serves MCP over standard input and output until the client leaves.
+///
+/// # Errors
+/// The fetcher cannot be set up, or the transport fails.
+pub async fn serve_stdio(config: Config) -> std::io::Result<()> {
+    let server = Mcp::new(config).map_err(std::io::Error::other)?;
+    let running = server.serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}
