@@ -12,6 +12,7 @@ mod flags;
 mod inspect_cmd;
 mod layout;
 mod links_cmd;
+mod serve_cmd;
 mod template_cmd;
 mod train_cmd;
 mod warc_cmd;
@@ -219,6 +220,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Links(args) => links_cmd::run(args),
         Command::Warc(args) => warc_cmd::run(args),
         Command::Train(args) => train_cmd::run(args),
+        Command::Serve(args) => serve_cmd::serve(*args),
+        Command::Mcp(args) => serve_cmd::mcp(args),
     }
 }
 

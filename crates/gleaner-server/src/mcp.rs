@@ -76,6 +76,7 @@ impl ExtractArgs {
 #[derive(Debug, Clone)]
 pub struct Mcp {
     state: Arc<State>,
+    #[allow(dead_code, reason = "read by the code #[tool_handler] generates")]
     tool_router: ToolRouter<Mcp>,
 }
 
