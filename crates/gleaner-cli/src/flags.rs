@@ -85,6 +85,12 @@ pub struct ServeFetchArgs {
     #[arg(long)]
     pub allow_private_addresses: bool,
 
+    /// Allow loopback, private and link-local addresses for this origin
+    /// only (`http://127.0.0.1:8081`), repeatable; redirects to other
+    /// ports and hosts of the network stay refused.
+    #[arg(long, value_name = "URL")]
+    pub allow_private_origin: Vec<String>,
+
     /// Do not obey robots.txt.
     #[arg(long)]
     pub ignore_robots: bool,

@@ -15,16 +15,33 @@ fn config(fetch: &ServeFetchArgs) -> Result<gleaner_server::Config, UsageError> 
         return Err(UsageError("--time-budget-ms must be at least 1".into()));
     }
     if !fetch.allow_fetch
-        && (!fetch.allow_host.is_empty() || fetch.allow_private_addresses || fetch.ignore_robots)
+        && (!fetch.allow_host.is_empty()
+            || fetch.allow_private_addresses
+            || !fetch.allow_private_origin.is_empty()
+            || fetch.ignore_robots)
     {
         return Err(UsageError(
-            "--allow-host, --allow-private-addresses and --ignore-robots need --allow-fetch".into(),
+            "--allow-host, --allow-private-addresses, --allow-private-origin and --ignore-robots \
+             need --allow-fetch"
+                .into(),
         ));
     }
     let mut config = gleaner_server::Config::default();
     config.allow_fetch = fetch.allow_fetch;
     config.allow_hosts = fetch.allow_host.clone();
     config.allow_private_addresses = fetch.allow_private_addresses;
+    for origin in &fetch.allow_private_origin {
+        match gleaner_crawl::Url::parse(origin) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {
+                config.allow_private_origins.push(url);
+            }
+            _ => {
+                return Err(UsageError(format!(
+                    "--allow-private-origin {origin}: not an http(s) URL with a host"
+                )))
+            }
+        }
+    }
     config.obey_robots = !fetch.ignore_robots;
     config.user_agent = fetch.user_agent.clone();
     config.fetch_timeout = Duration::from_secs(fetch.fetch_timeout_secs.max(1));
@@ -52,7 +69,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         return Err(UsageError("--token (or GLEANER_TOKEN) is empty".into()).into());
     }
     if args.max_body_bytes == 0 || args.max_concurrency == Some(0) {
-        return Err(UsageError("--max-body-bytes and --max-concurrency must be at least 1".into()).into());
+        return Err(
+            UsageError("--max-body-bytes and --max-concurrency must be at least 1".into()).into()
+        );
     }
     if args.rate_limit.is_some_and(|r| !(r > 0.0 && r.is_finite())) {
         return Err(UsageError("--rate-limit must be a positive number".into()).into());

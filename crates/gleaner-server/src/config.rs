@@ -17,6 +17,9 @@ pub struct Config {
     /// addresses (`--allow-private-addresses`); cloud metadata addresses
     /// never.
     pub allow_private_addresses: bool,
+    /// Origins (scheme, host, port) for which private addresses are
+    /// admitted, all others' stay refused (`--allow-private-origin`).
+    pub allow_private_origins: Vec<gleaner_crawl::Url>,
     /// Whether fetches obey `robots.txt` (not with `--ignore-robots`).
     pub obey_robots: bool,
     /// The fetcher's `User-Agent`.
@@ -68,6 +71,7 @@ impl Default for Config {
             allow_fetch: false,
             allow_hosts: Vec::new(),
             allow_private_addresses: false,
+            allow_private_origins: Vec::new(),
             obey_robots: true,
             user_agent: gleaner_crawl::DEFAULT_USER_AGENT.to_string(),
             fetch_timeout: Duration::from_secs(30),

@@ -33,15 +33,17 @@ impl Fetcher {
     /// The HTTP client cannot be set up.
     pub fn new(config: &Config) -> Result<Fetcher, CrawlError> {
         let source = if config.allow_fetch {
+            let mut policy = AddressPolicy::default().allow_private(config.allow_private_addresses);
+            for origin in &config.allow_private_origins {
+                policy = policy.allow_private_origin(origin);
+            }
             let options = HttpOptions::default()
                 .user_agent(config.user_agent.clone())
                 .timeout(config.fetch_timeout)
                 .max_bytes(config.max_page_bytes as u64)
                 .delay(config.fetch_delay)
                 .obey_robots(config.obey_robots)
-                .address_policy(
-                    AddressPolicy::default().allow_private(config.allow_private_addresses),
-                );
+                .address_policy(policy);
             Some(HttpSource::new(options)?)
         } else {
             None
