@@ -270,6 +270,9 @@ fn ndjson_lines(
                 if line.is_empty() {
                     continue;
                 }
+                if line.len() > max {
+                    return Some((Err(ApiError::TooLarge(max)), None));
+                }
                 let item = (r.number, Bytes::copy_from_slice(line));
                 return Some((Ok(item), Some(r)));
             }

@@ -134,7 +134,7 @@ fn templates_are_learned_stored_and_applied() {
     let reply = post_json(
         server.addr,
         "/v1/extract",
-        &json!({"html": article("Epsilon"), "template": id, "algorithm": "rtdm"}),
+        &json!({"html": article("Epsilon"), "template": id, "algorithm": "entropy"}),
     );
     assert_eq!(reply.status, 200, "{}", reply.text());
     let r = reply.json();
@@ -148,7 +148,7 @@ fn templates_are_learned_stored_and_applied() {
     let few = post_json(server.addr, "/v1/templates", &json!({"pages": [article("Only")]}));
     assert_eq!(few.status, 400);
     let reply =
-        post_json(server.addr, "/v1/extract", &json!({"html": "<p>x</p>", "algorithm": "rtdm"}));
+        post_json(server.addr, "/v1/extract", &json!({"html": "<p>x</p>", "algorithm": "entropy"}));
     assert_eq!(reply.status, 400, "an algorithm that needs a template, without one");
 }
 
@@ -455,21 +455,24 @@ fn too_many_requests_at_once_get_503_with_retry_after() {
     let slow_url = site.url("/slow");
     let slow =
         std::thread::spawn(move || post_json(addr, "/v1/extract", &json!({"url": slow_url})));
-    // Wait until the slow request holds the only permit.
+    // Wait until the slow request holds the only permit (the metrics
+    // are never turned away, and count themselves).
     let began = Instant::now();
-    let busy = loop {
-        let reply = post_json(server.addr, "/v1/extract", &json!({"html": article("Now")}));
-        if reply.status == 503 || began.elapsed() > Duration::from_secs(10) {
-            break reply;
+    while began.elapsed() < Duration::from_secs(10) {
+        let metrics = send(server.addr, "GET", "/metrics", &[], b"").text();
+        if metrics.contains("gleaner_in_flight_requests 2") {
+            break;
         }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let busy = post_json(server.addr, "/v1/extract", &json!({"html": article("Now")}));
     assert_eq!(busy.status, 503, "{}", busy.text());
     assert_eq!(busy.header("retry-after"), Some("1"));
     assert_eq!(busy.json()["kind"], "busy");
     // The health check is never turned away.
     assert_eq!(send(server.addr, "GET", "/healthz", &[], b"").status, 200);
-    assert_eq!(slow.join().expect("slow request").status, 200);
+    let slow = slow.join().expect("slow request");
+    assert_eq!(slow.status, 200, "{}", slow.text());
     assert_eq!(
         post_json(server.addr, "/v1/extract", &json!({"html": article("Later")})).status,
         200
