@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use gleaner_server::Config;
 use serde_json::json;
-use support::{article, fetching, post_json, send, start, Site};
+use support::{article, fetching, post_json, send, start, test_site};
 
 #[test]
 fn extract_answers_with_the_record_and_the_formats_asked_for() {
@@ -201,7 +201,7 @@ fn the_service_routes_answer() {
 
 #[test]
 fn urls_need_allow_fetch_and_are_refused_at_private_addresses() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let closed = start(Config::default());
     let reply = post_json(closed.addr, "/v1/extract", &json!({"url": site.url("/article")}));
     assert_eq!((reply.status, reply.json()["kind"].as_str()), (403, Some("fetch_disabled")));
@@ -214,7 +214,7 @@ fn urls_need_allow_fetch_and_are_refused_at_private_addresses() {
     config.allow_fetch = true;
     config.fetch_delay = Duration::ZERO;
     let public_only = start(config);
-    for url in [site.url("/article"), format!("http://localhost:{}/article", site.addr.port())] {
+    for url in [site.url("/article"), format!("http://localhost:{}/article", site.port())] {
         let reply = post_json(public_only.addr, "/v1/extract", &json!({"url": url}));
         assert_eq!(reply.status, 403, "{url}: {}", reply.text());
         assert!(reply.text().contains("refused by the address policy"), "{}", reply.text());
@@ -228,8 +228,8 @@ fn urls_need_allow_fetch_and_are_refused_at_private_addresses() {
     assert_eq!(reply.status, 403, "{}", reply.text());
 
     // A redirect from an admitted origin to another private one.
-    let target = Site::start(None);
-    let redirecting = Site::start(Some(target.url("/article")));
+    let target = test_site(None);
+    let redirecting = test_site(Some(target.url("/article")));
     let mut config = Config::default();
     config.allow_fetch = true;
     config.fetch_delay = Duration::ZERO;
@@ -258,7 +258,7 @@ fn urls_need_allow_fetch_and_are_refused_at_private_addresses() {
 
 #[test]
 fn a_fetched_page_is_extracted_with_its_fetch() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let server = start(fetching());
     let reply = post_json(
         server.addr,
@@ -276,7 +276,7 @@ fn a_fetched_page_is_extracted_with_its_fetch() {
 
 #[test]
 fn firecrawl_scrape_v1_and_v2_answer_in_firecrawl_shape() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let server = start(fetching());
     for path in ["/v1/scrape", "/v2/scrape"] {
         let formats = if path == "/v1/scrape" {
@@ -340,7 +340,7 @@ fn firecrawl_scrape_v1_and_v2_answer_in_firecrawl_shape() {
 
 #[test]
 fn jina_reader_answers_get_url_with_its_headers() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let server = start(fetching());
     let path = format!("/{}", site.url("/article"));
     let plain = send(server.addr, "GET", &path, &[], b"");
@@ -447,7 +447,7 @@ fn slow_clients_are_cut_off() {
 
 #[test]
 fn too_many_requests_at_once_get_503_with_retry_after() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let mut config = fetching();
     config.max_concurrency = 1;
     let server = start(config);
@@ -530,7 +530,7 @@ fn a_token_guards_everything_but_the_page_and_the_health_check() {
 
 #[test]
 fn shutdown_finishes_requests_under_way_and_stops_accepting() {
-    let site = Site::start(None);
+    let site = test_site(None);
     let mut server = start(fetching());
     let addr = server.addr;
     let slow_url = site.url("/slow");

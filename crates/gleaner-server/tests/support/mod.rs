@@ -3,12 +3,15 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use gleaner_server::{Config, Server};
+use gleaner_server::Config;
+
+#[path = "../../../gleaner-crawl/tests/server/mod.rs"]
+mod server;
+
+pub use server::Server;
 
 /// How long any read of a test waits at most.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
@@ -32,7 +35,7 @@ pub fn start(config: Config) -> Running {
             .expect("runtime");
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-            let server = Server::new(listener, config).expect("server");
+            let server = gleaner_server::Server::new(listener, config).expect("server");
             addr_tx.send(server.local_addr().expect("addr")).expect("send addr");
             server
                 .run(async {
@@ -195,85 +198,21 @@ pub fn article(title: &str) -> String {
     )
 }
 
-/// A small site on 127.0.0.1: `/article`, `/slow` (2 s), `/moved` (302 to
-/// the `Location` given at start), `/robots.txt` (404), anything else 404.
-/// Stops when dropped.
-pub struct Site {
-    pub addr: SocketAddr,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Site {
-    pub fn start(redirect_to: Option<String>) -> Site {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind site");
-        listener.set_nonblocking(true).expect("nonblocking");
-        let addr = listener.local_addr().expect("addr");
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopping = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            while !stopping.load(Ordering::Relaxed) {
-                match listener.accept() {
-                    Ok((stream, _)) => {
-                        let redirect = redirect_to.clone();
-                        std::thread::spawn(move || answer(stream, redirect.as_deref()));
-                    }
-                    Err(_) => std::thread::sleep(Duration::from_millis(10)),
-                }
-            }
-        });
-        Site { addr, stop, thread: Some(thread) }
-    }
-
-    pub fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    pub fn origin(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn answer(mut stream: TcpStream, redirect: Option<&str>) {
-    let _ = stream.set_nonblocking(false);
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let mut buffer = [0u8; 4096];
-    let mut got = Vec::new();
-    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-        match stream.read(&mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => got.extend_from_slice(&buffer[..n]),
-        }
-    }
-    let request = String::from_utf8_lossy(&got);
-    let path = request.split(' ').nth(1).unwrap_or("/").to_string();
-    let (status, extra, body) = match path.as_str() {
-        "/article" => ("200 OK", String::new(), article("Flood defences")),
-        "/slow" => {
-            std::thread::sleep(Duration::from_secs(2));
-            ("200 OK", String::new(), article("Slow news"))
-        }
-        "/moved" => match redirect {
-            Some(to) => ("302 Found", format!("Location: {to}\r\n"), String::new()),
-            None => ("404 Not Found", String::new(), String::new()),
+/// A small site on 127.0.0.1 (gleaner-crawl's test server): `/article`,
+/// `/slow` (after 2 s), `/moved` (302 to `redirect_to`), else 404.
+pub fn test_site(redirect_to: Option<String>) -> Server {
+    Server::start(move |target| match target {
+        "/article" => server::Reply::html(article("Flood defences")),
+        "/slow" => server::Reply::delayed(
+            Duration::from_secs(2),
+            server::Reply::html(article("Slow news")),
+        ),
+        "/moved" => match &redirect_to {
+            Some(to) => server::Reply::redirect(302, to),
+            None => server::Reply::status(404),
         },
-        _ => ("404 Not Found", String::new(), String::new()),
-    };
-    let reply = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n{extra}Content-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(reply.as_bytes());
+        _ => server::Reply::status(404),
+    })
 }
 
 /// A config that fetches from 127.0.0.1 (tests only), without delays.
