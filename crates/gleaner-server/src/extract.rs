@@ -323,7 +323,7 @@ pub fn extractor_for(
     let algorithm = gleaner::extract::algorithm(named).map_err(bad)?;
     let mut params = Params::new();
     for (k, v) in &request.params {
-        params = params.with(k, &v.as_param());
+        params = params.with(k, v.as_param());
     }
     if let Some(t) = &request.page_type {
         if algorithm.name != "learned" {
