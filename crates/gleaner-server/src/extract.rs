@@ -21,7 +21,9 @@ use crate::error::ApiError;
 use crate::State;
 
 /// An output format a request asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// Plain text: the record's `text` (always there).
@@ -36,7 +38,18 @@ pub enum Format {
 
 /// Which way to move the extractor's decision, as trafilatura's
 /// `favor_precision` / `favor_recall` do.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Deserialize,
+    Serialize,
+    ToSchema,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Favor {
     /// Keep fewer doubtful blocks (`--precision`).
@@ -49,7 +62,7 @@ pub enum Favor {
 }
 
 /// A parameter value: a string, a number or a boolean, as JSON gives it.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToSchema, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum ParamValue {
     /// `"0.5"`, `"source"`.
@@ -72,7 +85,7 @@ impl ParamValue {
 
 /// `POST /v1/extract`'s JSON body (and one line of `POST /v1/batch`).
 /// Exactly one of `html` and `url`.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractRequest {
     /// The page's HTML.

@@ -13,63 +13,24 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
 use serde::Deserialize;
 
-use crate::extract::{ExtractRequest, Favor, Format, Scope};
+use crate::extract::{ExtractRequest, Format, Scope};
 use crate::routes::TemplateRequest;
 use crate::{Config, State};
-
-/// One page for the `extract` tool.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-pub struct ExtractArgs {
-    /// The page's HTML (or give `url`).
-    #[serde(default)]
-    pub html: Option<String>,
-    /// The page's URL, fetched when the server allows it (or give `html`).
-    #[serde(default)]
-    pub url: Option<String>,
-    /// The page's URL when `html` is given (base of its links).
-    #[serde(default)]
-    pub base_url: Option<String>,
-    /// The algorithm (default: the best available).
-    #[serde(default)]
-    pub algorithm: Option<String>,
-    /// `precision`, `balanced` (default) or `recall`.
-    #[serde(default)]
-    pub favor: Option<String>,
-    /// Keep hyperlinks in the Markdown.
-    #[serde(default)]
-    pub links: bool,
-    /// A template id from `site_template`.
-    #[serde(default)]
-    pub template: Option<String>,
-}
 
 /// Several pages for `extract_batch`.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 pub struct BatchArgs {
     /// The pages, each as for `extract`.
-    pub pages: Vec<ExtractArgs>,
+    pub pages: Vec<ExtractRequest>,
 }
 
-impl ExtractArgs {
-    fn request(self) -> Result<ExtractRequest, String> {
-        let favor = match self.favor.as_deref() {
-            None | Some("balanced") => Favor::Balanced,
-            Some("precision") => Favor::Precision,
-            Some("recall") => Favor::Recall,
-            Some(other) => return Err(format!("favor {other:?}: precision, balanced or recall")),
-        };
-        Ok(ExtractRequest {
-            html: self.html,
-            url: self.url,
-            base_url: self.base_url,
-            formats: Some(vec![Format::Text, Format::Markdown]),
-            algorithm: self.algorithm,
-            favor,
-            links: self.links,
-            template: self.template,
-            ..ExtractRequest::default()
-        })
+/// `request` with Markdown among its formats: the tools answer with it.
+fn with_markdown(mut request: ExtractRequest) -> ExtractRequest {
+    let formats = request.formats.get_or_insert_with(|| vec![Format::Text]);
+    if !formats.contains(&Format::Markdown) {
+        formats.push(Format::Markdown);
     }
+    request
 }
 
 /// The MCP server.
@@ -115,18 +76,17 @@ impl Mcp {
 
     /// One page.
     #[tool(
-        description = "Extract the main content of a web page (its HTML, or a URL when the server \
-                       fetches) as Markdown, with its metadata (title, author, date, language, \
-                       page type) as JSON in a second content block."
+        description = "Extract the main content of a web page (its `html`, or a `url` when the \
+                       server fetches) as Markdown, with its metadata (title, author, date, \
+                       language, page type) as JSON in a second content block. Options as \
+                       gleaner serve's POST /v1/extract: base_url, algorithm, favor \
+                       (precision, balanced, recall), links, images, template, …"
     )]
     async fn extract(
         &self,
-        Parameters(args): Parameters<ExtractArgs>,
+        Parameters(request): Parameters<ExtractRequest>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = match args.request() {
-            Ok(r) => r,
-            Err(e) => return Ok(failed(e)),
-        };
+        let request = with_markdown(request);
         match crate::extract::extract(Arc::clone(&self.state), request, Scope::default()).await {
             Ok((_, result)) => {
                 let record = &result.record;
@@ -153,26 +113,16 @@ impl Mcp {
     ) -> Result<CallToolResult, ErrorData> {
         let mut out = Vec::with_capacity(args.pages.len());
         for page in args.pages {
-            let value = match page.request() {
-                Err(e) => serde_json::json!({ "error": e }),
-                Ok(request) => {
-                    match crate::extract::extract(
-                        Arc::clone(&self.state),
-                        request,
-                        Scope::default(),
-                    )
-                    .await
-                    {
-                        Ok((_, result)) => {
-                            let mut v = metadata(&result.record);
-                            v["markdown"] =
-                                result.record.markdown.clone().unwrap_or_default().into();
-                            v
-                        }
-                        Err(e) => serde_json::json!({ "error": e.to_string() }),
+            let state = Arc::clone(&self.state);
+            let value =
+                match crate::extract::extract(state, with_markdown(page), Scope::default()).await {
+                    Ok((_, result)) => {
+                        let mut v = metadata(&result.record);
+                        v["markdown"] = result.record.markdown.clone().unwrap_or_default().into();
+                        v
                     }
-                }
-            };
+                    Err(e) => serde_json::json!({ "error": e.to_string() }),
+                };
             out.push(value);
         }
         Ok(CallToolResult::success(vec![ContentBlock::text(
