@@ -244,3 +244,165 @@ fn mcp_answers_a_real_client_with_its_tools() {
         tokio::time::timeout(http::IO_TIMEOUT * 3, work).await.expect("the MCP session hung");
     });
 }
+
+/// A DevTools session with one headless Chromium tab: just the commands
+/// the page test needs, each answer awaited within [`http::IO_TIMEOUT`].
+struct Tab {
+    browser: Child,
+    _profile: tempfile::TempDir,
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>,
+    next: u64,
+}
+
+impl Tab {
+    /// Starts Chromium, or says why it cannot.
+    fn open() -> Result<Tab, String> {
+        let profile = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let mut browser = std::process::Command::new("chromium")
+            .args(["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"])
+            .args(["--remote-debugging-port=0", "--window-size=1400,1600"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("chromium: {e}"))?;
+        let stderr = browser.stderr.take().ok_or("no stderr")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("ws://") {
+                    let _ = tx.send(line[at..].trim().to_string());
+                }
+            }
+        });
+        let endpoint = rx.recv_timeout(http::IO_TIMEOUT).map_err(|_| "no DevTools endpoint")?;
+        let port: u16 = endpoint
+            .trim_start_matches("ws://127.0.0.1:")
+            .split('/')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .ok_or("bad endpoint")?;
+        let devtools: SocketAddr = ([127, 0, 0, 1], port).into();
+        let targets = http::send(devtools, "GET", "/json/list", &[], b"").json();
+        let page = targets
+            .as_array()
+            .and_then(|t| t.iter().find(|t| t["type"] == "page"))
+            .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+            .ok_or("no page target")?
+            .to_string();
+        let (socket, _) = tungstenite::connect(page.as_str()).map_err(|e| e.to_string())?;
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = socket.get_ref() {
+            s.set_read_timeout(Some(http::IO_TIMEOUT)).map_err(|e| e.to_string())?;
+        }
+        Ok(Tab { browser, _profile: profile, socket, next: 0 })
+    }
+
+    /// Sends a command and returns its result.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.next += 1;
+        let id = self.next;
+        let message = json!({"id": id, "method": method, "params": params}).to_string();
+        self.socket.send(tungstenite::Message::text(message)).expect("send to the browser");
+        loop {
+            let message = self.socket.read().expect("the browser answers in time");
+            let Ok(text) = message.to_text() else { continue };
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { continue };
+            if value["id"] == id {
+                assert!(value.get("error").is_none(), "{method}: {value}");
+                return value["result"].clone();
+            }
+        }
+    }
+
+    /// Evaluates `script` in the page and returns its value.
+    fn eval(&mut self, script: &str) -> serde_json::Value {
+        let result =
+            self.call("Runtime.evaluate", json!({"expression": script, "returnByValue": true}));
+        result["result"]["value"].clone()
+    }
+
+    /// Evaluates `script` until it is true (at most the I/O timeout).
+    fn wait_for(&mut self, script: &str) {
+        let began = Instant::now();
+        while self.eval(script) != json!(true) {
+            assert!(began.elapsed() < http::IO_TIMEOUT, "never true: {script}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tab {
+    fn drop(&mut self) {
+        let _ = self.socket.close(None);
+        let _ = self.browser.kill();
+        let _ = self.browser.wait();
+    }
+}
+
+#[test]
+fn issue_34_the_page_shows_what_was_kept_in_headless_chromium() {
+    let mut tab = match Tab::open() {
+        Ok(tab) => tab,
+        Err(why) => {
+            let skip = format!(
+                "issue_34_the_page_shows_what_was_kept_in_headless_chromium: SKIPPED, no headless \
+                 Chromium: {why}"
+            );
+            assert!(std::env::var_os("GLEANER_REQUIRE_CHROMIUM").is_none(), "{skip}");
+            eprintln!("{skip}");
+            return;
+        }
+    };
+    let serving = Serving::start(&[]);
+    tab.call("Page.navigate", json!({"url": format!("http://{}/", serving.addr)}));
+    tab.wait_for("document.readyState === 'complete' && document.querySelectorAll('#algorithm option').length > 3");
+    // This server does not fetch: the page offers no URL field.
+    assert_eq!(
+        tab.eval("getComputedStyle(document.getElementById('url-label')).display"),
+        json!("none")
+    );
+    let fixture = http::article("Browser check");
+    let script = format!(
+        "document.getElementById('html').value = {};\
+         document.getElementById('algorithm').value = 'article';\
+         document.getElementById('form').requestSubmit(); true",
+        serde_json::Value::String(fixture)
+    );
+    assert_eq!(tab.eval(&script), json!(true));
+    tab.wait_for("document.body.dataset.done !== undefined");
+    assert_eq!(
+        tab.eval("document.body.dataset.done"),
+        json!("1"),
+        "{}",
+        tab.eval("document.getElementById('status').textContent")
+    );
+    let markdown = tab.eval("document.getElementById('markdown').textContent");
+    let markdown = markdown.as_str().expect("markdown");
+    assert!(
+        markdown.starts_with("# Browser check") && markdown.contains("forty years"),
+        "{markdown}"
+    );
+    assert_eq!(
+        tab.eval("document.getElementById('meta-title').textContent"),
+        json!("Browser check")
+    );
+    assert!(tab
+        .eval("document.getElementById('meta-page_type').textContent")
+        .as_str()
+        .is_some_and(|t| !t.is_empty()));
+    // The inspect report: kept text highlighted, the footer not.
+    tab.wait_for("(() => { const d = document.getElementById('report').contentDocument; return !!d && d.querySelectorAll('.sel').length > 0; })()");
+    let kept = tab.eval("Array.from(document.getElementById('report').contentDocument.querySelectorAll('.sel')).map(e => e.textContent).join(' ')");
+    let kept = kept.as_str().expect("kept text");
+    assert!(kept.contains("forty years") && !kept.contains("All rights reserved"), "{kept}");
+    let shot =
+        tab.call("Page.captureScreenshot", json!({"format": "png", "captureBeyondViewport": true}));
+    let png = data_encoding::BASE64
+        .decode(shot["data"].as_str().expect("png").as_bytes())
+        .expect("base64");
+    assert!(png.starts_with(b"\x89PNG"));
+    let artefact = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-page.png");
+    std::fs::write(&artefact, png).expect("write the screenshot");
+    eprintln!("screenshot: {}", artefact.display());
+}
