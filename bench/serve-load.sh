@@ -62,7 +62,7 @@ rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
 
 wait_up() {
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     curl -fs "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0
     sleep 0.1
   done
@@ -103,7 +103,7 @@ run_levels gleaner "$PORT_G" "$gpid" /v1/extract
 
 venv=target/bench-trafilatura-venv
 tpid=""
-if [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q trafilatura; } >/dev/null 2>&1; then
+if [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q trafilatura lxml_html_clean; } >/dev/null 2>&1; then
   "$venv/bin/python" bench/trafilatura-server.py "$PORT_T" 2>/dev/null &
   tpid=$!; pids+=("$tpid")
   wait_up "$PORT_T"

@@ -150,6 +150,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N")]
     pub max_concurrency: Option<usize>,
 
+    /// Pages extracted at once (default: one per core); requests beyond
+    /// wait their turn.
+    #[arg(long, value_name = "N")]
+    pub extract_threads: Option<usize>,
+
     /// Requests per second one client address may make (bursts of
     /// --rate-burst); more get 429 with Retry-After. Default: no limit.
     #[arg(long, value_name = "PER_SEC")]

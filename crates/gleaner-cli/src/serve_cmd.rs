@@ -81,6 +81,10 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.max_concurrency {
         config.max_concurrency = n;
     }
+    if let Some(n) = args.extract_threads {
+        config.extract_threads = n.max(1);
+        config.batch_parallelism = n.max(1);
+    }
     config.rate_limit = args.rate_limit;
     config.rate_burst = args.rate_burst;
     config.read_timeout = Duration::from_secs(args.read_timeout_secs.max(1));

@@ -60,6 +60,9 @@ pub struct Config {
     pub template_dir: Option<PathBuf>,
     /// Pages extracted at once within one batch request.
     pub batch_parallelism: usize,
+    /// Pages extracted at once in all (default: one per core); requests
+    /// beyond wait their turn (fetches are not counted).
+    pub extract_threads: usize,
     /// Most pages `POST /v1/templates` learns from.
     pub max_template_pages: usize,
 }
@@ -89,6 +92,7 @@ impl Default for Config {
             template_capacity: 256,
             template_dir: None,
             batch_parallelism: cores,
+            extract_threads: cores,
             max_template_pages: 200,
         }
     }

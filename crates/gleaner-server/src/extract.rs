@@ -447,18 +447,34 @@ pub fn prepare(state: &State, request: ExtractRequest, scope: Scope) -> Result<P
 /// # Errors
 /// The fetch failed.
 pub fn run_page(state: &State, spec: &PageSpec) -> Result<PageResult, ApiError> {
+    let (fetched, fetch_time) = fetch_page(state, spec)?;
+    Ok(extract_page(state, spec, fetched, fetch_time))
+}
+
+/// Fetches the page when the request named a URL (`None` for HTML
+/// given), and says how long that took. Blocking.
+///
+/// # Errors
+/// The fetch failed.
+pub fn fetch_page(state: &State, spec: &PageSpec) -> Result<(Option<Fetched>, Duration), ApiError> {
+    let Source::Url(url) = &spec.source else { return Ok((None, Duration::ZERO)) };
     let began = Instant::now();
-    let (fetched, fetch_time) = match &spec.source {
-        Source::Url(url) => {
-            let deadline = Instant::now() + state.config.fetch_timeout;
-            let f = state.fetcher.fetch(url, Some(deadline));
-            if let Err(e) = &f {
-                state.metrics.error(e.kind());
-            }
-            (Some(f?), began.elapsed())
-        }
-        Source::Html(_) => (None, Duration::ZERO),
-    };
+    let deadline = began + state.config.fetch_timeout;
+    let fetched = state.fetcher.fetch(url, Some(deadline));
+    if let Err(e) = &fetched {
+        state.metrics.error(e.kind());
+    }
+    Ok((Some(fetched?), began.elapsed()))
+}
+
+/// Extracts the page, given or fetched. Blocking; never fails (what
+/// went wrong is the record's `error`).
+pub fn extract_page(
+    state: &State,
+    spec: &PageSpec,
+    fetched: Option<Fetched>,
+    fetch_time: Duration,
+) -> PageResult {
     let extract_began = Instant::now();
     let record = match (&spec.source, &fetched) {
         (_, Some(f)) => {
@@ -481,7 +497,7 @@ pub fn run_page(state: &State, spec: &PageSpec) -> Result<PageResult, ApiError> 
     if let Some(failure) = record.failure {
         state.metrics.error(&format!("page_{}", failure_name(failure)));
     }
-    Ok(PageResult { record, fetched, fetch_time, extract_time: extract_began.elapsed() })
+    PageResult { record, fetched, fetch_time, extract_time: extract_began.elapsed() }
 }
 
 /// A URL source always has a fetch by the time it is extracted; this
@@ -530,9 +546,22 @@ pub async fn extract(
     scope: Scope,
 ) -> Result<(PageSpec, PageResult), ApiError> {
     let s = Arc::clone(&state);
-    blocking(move || {
+    let (spec, fetched, fetch_time) = blocking(move || {
         let spec = prepare(&s, request, scope)?;
-        let result = run_page(&s, &spec)?;
+        let (fetched, took) = fetch_page(&s, &spec)?;
+        Ok((spec, fetched, took))
+    })
+    .await?;
+    // One extraction per worker at once (the fetches above wait on the
+    // network, not the CPU): more would share the cores and hold more
+    // pages in memory for no gain in throughput.
+    let _worker = Arc::clone(&state.workers)
+        .acquire_owned()
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let s = Arc::clone(&state);
+    blocking(move || {
+        let result = extract_page(&s, &spec, fetched, fetch_time);
         Ok((spec, result))
     })
     .await

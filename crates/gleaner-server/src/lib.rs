@@ -55,6 +55,8 @@ pub struct State {
     pub permits: Arc<tokio::sync::Semaphore>,
     /// Per-client token buckets.
     pub rates: guard::RateLimiter,
+    /// Pages extracted at once ([`Config::extract_threads`]).
+    pub workers: Arc<tokio::sync::Semaphore>,
 }
 
 impl State {
@@ -68,6 +70,7 @@ impl State {
             templates::TemplateStore::new(config.template_capacity, config.template_dir.clone());
         let permits = Arc::new(tokio::sync::Semaphore::new(config.max_concurrency.max(1)));
         let rates = guard::RateLimiter::new(config.rate_limit, config.rate_burst);
+        let workers = Arc::new(tokio::sync::Semaphore::new(config.extract_threads.max(1)));
         Ok(Arc::new(State {
             config,
             fetcher,
@@ -75,6 +78,7 @@ impl State {
             metrics: metrics::Metrics::default(),
             permits,
             rates,
+            workers,
         }))
     }
 }
