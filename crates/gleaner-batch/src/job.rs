@@ -172,6 +172,14 @@ pub struct Record {
     /// text (empty otherwise: `text` is printed).
     #[serde(skip)]
     pub rendered: String,
+    /// The body in Markdown when asked for besides the output format
+    /// ([`Job::also_render`]); not part of the JSON record.
+    #[serde(skip)]
+    pub markdown: Option<String>,
+    /// The body as a clean HTML fragment when asked for besides the
+    /// output format ([`Job::also_render`]); not part of the JSON record.
+    #[serde(skip)]
+    pub html: Option<String>,
     /// The input could not be read at all (as opposed to read and failed).
     #[serde(skip)]
     pub unreadable: bool,
@@ -271,6 +279,8 @@ impl Record {
             template_applied: None,
             site_training: None,
             rendered: String::new(),
+            markdown: None,
+            html: None,
             unreadable: false,
             failure: None,
         }
@@ -367,6 +377,8 @@ pub struct Job {
     layout: Option<Arc<dyn LayoutProvider>>,
     with_metadata: bool,
     comments: bool,
+    also_markdown: bool,
+    also_html: bool,
 }
 
 impl std::fmt::Debug for Job {
@@ -403,7 +415,18 @@ impl Job {
             layout: None,
             with_metadata: false,
             comments: false,
+            also_markdown: false,
+            also_html: false,
         }
+    }
+
+    /// Renders the body in Markdown and/or HTML besides the output format,
+    /// into the record's `markdown` and `html`: one extraction, several
+    /// outputs (the server's `formats`).
+    pub fn also_render(mut self, markdown: bool, html: bool) -> Job {
+        self.also_markdown = markdown;
+        self.also_html = html;
+        self
     }
 
     /// Opens txt and Markdown output with a metadata header (trafilatura's
@@ -733,49 +756,71 @@ impl Job {
             true => render::front_matter(&meta, record.url.as_deref()),
             false => String::new(),
         };
-        record.rendered = match self.format {
+        let body = Body {
+            doc,
+            selection: &selection,
+            comments: comments.as_ref(),
+            header: &header,
+            supplement,
+        };
+        if self.also_markdown {
+            record.markdown = Some(self.render_as(OutputFormat::Markdown, record, &body));
+        }
+        if self.also_html {
+            record.html = Some(self.render_as(OutputFormat::Html, record, &body));
+        }
+        record.rendered = self.render_as(self.format, record, &body);
+    }
+
+    /// The printed body of `record` in `format`: Markdown and HTML with
+    /// the comments after the main content, the XML formats, txt with the
+    /// metadata header or comments (empty otherwise: `text` is printed).
+    fn render_as(&self, format: OutputFormat, record: &Record, body: &Body<'_>) -> String {
+        let Body { doc, selection, comments, header, supplement } = *body;
+        match format {
             OutputFormat::Markdown => {
                 // The title first, once, whether or not the page's
                 // headline is in the selection (issue 11).
-                let body = render::render(doc, &selection, Format::Markdown, self.render);
-                let body = with_supplement(body, supplement, Format::Markdown);
-                let body = match &record.title {
-                    Some(title) => render::markdown_with_title(&body, title),
-                    None => body,
+                let main = render::render(doc, selection, Format::Markdown, self.render);
+                let main = with_supplement(main, supplement, Format::Markdown);
+                let main = match &record.title {
+                    Some(title) => render::markdown_with_title(&main, title),
+                    None => main,
                 };
-                let comments = comments
-                    .as_ref()
-                    .map(|c| render::render(doc, c, Format::Markdown, self.render));
-                with_comments(header + &body, comments.as_deref(), "\n\n---\n\n## Comments\n\n")
+                let comments =
+                    comments.map(|c| render::render(doc, c, Format::Markdown, self.render));
+                with_comments(
+                    header.to_string() + &main,
+                    comments.as_deref(),
+                    "\n\n---\n\n## Comments\n\n",
+                )
             }
             OutputFormat::Html => {
-                let body = render::render(doc, &selection, Format::Html, self.render);
-                let body = with_supplement(body, supplement, Format::Html);
-                let comments =
-                    comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
+                let main = render::render(doc, selection, Format::Html, self.render);
+                let main = with_supplement(main, supplement, Format::Html);
+                let comments = comments.map(|c| render::render(doc, c, Format::Html, self.render));
                 match comments {
-                    Some(c) => format!("{body}\n<section class=\"comments\">\n{c}\n</section>"),
-                    None => body,
+                    Some(c) => format!("{main}\n<section class=\"comments\">\n{c}\n</section>"),
+                    None => main,
                 }
             }
             OutputFormat::Xml | OutputFormat::XmlTei => {
-                let body = render::render(doc, &selection, Format::Html, self.render);
-                let body = with_supplement(body, supplement, Format::Html);
-                let comments =
-                    comments.as_ref().map(|c| render::render(doc, c, Format::Html, self.render));
-                if self.format == OutputFormat::Xml {
-                    crate::xml::doc_xml(record, &body, comments.as_deref())
+                let main = render::render(doc, selection, Format::Html, self.render);
+                let main = with_supplement(main, supplement, Format::Html);
+                let comments = comments.map(|c| render::render(doc, c, Format::Html, self.render));
+                if format == OutputFormat::Xml {
+                    crate::xml::doc_xml(record, &main, comments.as_deref())
                 } else {
-                    crate::xml::tei_xml(record, &body, comments.as_deref())
+                    crate::xml::tei_xml(record, &main, comments.as_deref())
                 }
             }
             OutputFormat::Txt if self.with_metadata || comments.is_some() => with_comments(
-                header + &record.text,
+                header.to_string() + &record.text,
                 record.comments.as_deref(),
                 "\n\n----- Comments -----\n\n",
             ),
             _ => String::new(),
-        };
+        }
     }
 }
 
@@ -799,6 +844,17 @@ fn with_supplement(body: String, supplement: Option<&str>, format: Format) -> St
         (false, Format::Html) => format!("{body}\n{more}"),
         (false, _) => format!("{body}\n\n{more}"),
     }
+}
+
+/// What a page's outputs are rendered from.
+#[derive(Clone, Copy)]
+struct Body<'a> {
+    doc: &'a Document,
+    selection: &'a Selection,
+    comments: Option<&'a Selection>,
+    header: &'a str,
+    /// Text the page's structured data adds ([`gleaner::extract::structured`]).
+    supplement: Option<&'a str>,
 }
 
 /// `body`, then `separator` and `comments` when there are comments.
@@ -969,5 +1025,22 @@ mod tests {
         let txt = Job::new(extractor(), "plain", OutputFormat::Txt)
             .record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
         assert_eq!((txt.text.as_str(), txt.rendered.as_str()), ("Title here\n\nBody", ""));
+    }
+
+    #[test]
+    fn other_formats_are_rendered_besides_the_output_format_when_asked() {
+        let job = Job::new(
+            gleaner::extract::by_name("plain").expect("plain"),
+            "plain",
+            OutputFormat::Jsonl,
+        )
+        .also_render(true, true);
+        let record = job.record_for_bytes("p", b"<h1>Title here</h1><p>Body</p>");
+        assert_eq!(record.markdown.as_deref(), Some("# Title here\n\nBody"));
+        assert_eq!(
+            record.html.as_deref(),
+            Some("<article><h1>Title here</h1>\n<p>Body</p>\n</article>")
+        );
+        assert_eq!(record.rendered, "");
     }
 }

@@ -36,6 +36,7 @@ assert_eq!(record.text, "A short page, with one sentence of text in it.");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod algorithms;
 pub mod corpus;
 mod error;
 pub mod input;
@@ -45,6 +46,7 @@ pub mod sink;
 pub mod spec;
 pub mod xml;
 
+pub use crate::algorithms::{algorithm_specs, with_preset};
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
 pub use crate::job::{

@@ -233,19 +233,21 @@ impl JobSpec {
     /// without presets.
     pub fn algorithm_params(&self) -> Result<(&'static extractors::Algorithm, Params), SpecError> {
         let algorithm = self.resolved_algorithm()?;
-        let mut params = match self.favor.preset() {
-            None => Params::new(),
-            Some(preset) => preset.params_for(algorithm.name).ok_or_else(|| SpecError::Favor {
-                favor: preset.name(),
-                algorithm: algorithm.name.to_string(),
-            })?,
-        };
+        let mut params = Params::new();
         if let Some(t) = &self.page_type {
             params = params.with("page_type", t);
         }
         for (key, value) in &self.params {
             params = params.with(key, value);
         }
+        let params = match self.favor.preset() {
+            None => params,
+            Some(preset) => {
+                crate::with_preset(preset, algorithm.name, &params).ok_or_else(|| {
+                    SpecError::Favor { favor: preset.name(), algorithm: algorithm.name.to_string() }
+                })?
+            }
+        };
         Ok((algorithm, params))
     }
 

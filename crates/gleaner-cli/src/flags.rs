@@ -57,6 +57,141 @@ pub enum Command {
     /// Train the learned extractor's models on labelled pages (any layout
     /// `eval` reads), or write their feature rows for study.
     Train(TrainArgs),
+    /// Run an extraction server: gleaner's HTTP API, Firecrawl's scrape
+    /// and Jina Reader's `GET /URL` shims, metrics, and a page at `/` to
+    /// try it (docs/serve.md).
+    Serve(Box<ServeArgs>),
+    /// Run a Model Context Protocol server over standard input and output
+    /// with the tools `extract`, `extract_batch` and `site_template`.
+    Mcp(McpArgs),
+}
+
+/// What `serve` and `mcp` may fetch.
+#[derive(Debug, Clone, Args)]
+pub struct ServeFetchArgs {
+    /// Fetch URLs that requests name (off by default: a request with a
+    /// URL is refused with 403 and the page's HTML must be sent).
+    #[arg(long)]
+    pub allow_fetch: bool,
+
+    /// Fetch only from this host and its subdomains (repeatable); without
+    /// it, any host whose addresses are public.
+    #[arg(long, value_name = "HOST")]
+    pub allow_host: Vec<String>,
+
+    /// Fetch from loopback, private and link-local addresses too (for
+    /// tests and intranets); cloud metadata addresses are never fetched.
+    /// Checked after DNS resolution and on every redirect hop.
+    #[arg(long)]
+    pub allow_private_addresses: bool,
+
+    /// Allow loopback, private and link-local addresses for this origin
+    /// only (`http://127.0.0.1:8081`), repeatable; redirects to other
+    /// ports and hosts of the network stay refused.
+    #[arg(long, value_name = "URL")]
+    pub allow_private_origin: Vec<String>,
+
+    /// Do not obey robots.txt.
+    #[arg(long)]
+    pub ignore_robots: bool,
+
+    /// The User-Agent of fetches.
+    #[arg(long, value_name = "UA", default_value = gleaner_crawl::DEFAULT_USER_AGENT)]
+    pub user_agent: String,
+
+    /// Longest time for one fetch, redirects included, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub fetch_timeout_secs: u64,
+
+    /// Least time between two fetches from one origin, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    pub fetch_delay_ms: u64,
+
+    /// Largest page fetched or sent, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = gleaner::ParseOptions::default().max_bytes)]
+    pub max_page_bytes: usize,
+
+    /// Most time one page may take from parse to extraction, in
+    /// milliseconds; past it the record says it was cut off. A request
+    /// may ask for less (`time_budget_ms`).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub time_budget_ms: u64,
+
+    /// Keep learned templates in this folder too (and find them there
+    /// after a restart).
+    #[arg(long, value_name = "DIR")]
+    pub template_dir: Option<PathBuf>,
+}
+
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address and port to listen on.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+
+    /// What may be fetched, and the page limits.
+    #[command(flatten)]
+    pub fetch: ServeFetchArgs,
+
+    /// Require `Authorization: Bearer TOKEN` on every request but `GET /`
+    /// and `GET /healthz`. Default: the environment variable
+    /// GLEANER_TOKEN, when set (which keeps the token out of `ps`).
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+
+    /// Largest request body in bytes (and largest line of a batch);
+    /// larger ones get 413.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub max_body_bytes: usize,
+
+    /// Requests handled at once; more get 503 with Retry-After. Default:
+    /// 16 per core.
+    #[arg(long, value_name = "N")]
+    pub max_concurrency: Option<usize>,
+
+    /// Pages extracted at once (default: one per core); requests beyond
+    /// wait their turn.
+    #[arg(long, value_name = "N")]
+    pub extract_threads: Option<usize>,
+
+    /// Requests per second one client address may make (bursts of
+    /// --rate-burst); more get 429 with Retry-After. Default: no limit.
+    #[arg(long, value_name = "PER_SEC")]
+    pub rate_limit: Option<f64>,
+
+    /// Requests one client may make at once under --rate-limit.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub rate_burst: u32,
+
+    /// Longest time a client may take to send its headers, and between
+    /// two pieces of its body, in seconds (slow clients are cut off).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub read_timeout_secs: u64,
+
+    /// Longest time one request may take, in seconds (408 past it).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub request_timeout_secs: u64,
+
+    /// On SIGTERM or ctrl-c, how long to wait for requests under way.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub shutdown_grace_secs: u64,
+
+    /// Learned templates held in memory (least recently used dropped).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub template_capacity: usize,
+
+    /// Access logs as JSON lines (default: text) on standard error.
+    #[arg(long)]
+    pub log_json: bool,
+}
+
+/// Arguments of `mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// What may be fetched, and the page limits.
+    #[command(flatten)]
+    pub fetch: ServeFetchArgs,
 }
 
 /// What `eval --by` breaks the rows down by.
@@ -1090,17 +1225,13 @@ impl PresetArgs {
         params: gleaner::extract::Params,
     ) -> Result<gleaner::extract::Params, crate::UsageError> {
         let Some(preset) = self.preset() else { return Ok(params) };
-        let Some(mut out) = preset.params_for(algorithm) else {
-            return Err(crate::UsageError(format!(
+        gleaner_batch::with_preset(preset, algorithm, &params).ok_or_else(|| {
+            crate::UsageError(format!(
                 "--{} tunes the default extractor ({}) and article, not {algorithm}",
                 preset.name(),
                 gleaner::extract::DEFAULT_ALGORITHM
-            )));
-        };
-        for (k, v) in params.iter() {
-            out = out.with(k, v);
-        }
-        Ok(out)
+            ))
+        })
     }
 }
 

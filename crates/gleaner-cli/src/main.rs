@@ -12,6 +12,7 @@ mod flags;
 mod inspect_cmd;
 mod layout;
 mod links_cmd;
+mod serve_cmd;
 mod template_cmd;
 mod train_cmd;
 mod warc_cmd;
@@ -220,29 +221,15 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Links(args) => links_cmd::run(args),
         Command::Warc(args) => warc_cmd::run(args),
         Command::Train(args) => train_cmd::run(args),
+        Command::Serve(args) => serve_cmd::serve(*args),
+        Command::Mcp(args) => serve_cmd::mcp(args),
     }
 }
 
 fn algorithms(args: AlgorithmsArgs) -> anyhow::Result<ExitCode> {
     let all = gleaner::extract::algorithms();
     if args.json {
-        let list: Vec<serde_json::Value> = all
-            .iter()
-            .map(|a| {
-                serde_json::json!({
-                    "name": a.name,
-                    "summary": a.summary,
-                    "paper": a.paper,
-                    "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
-                    "needs_template": gleaner::extract::needs_template(a.name),
-                    "params": a
-                        .params()
-                        .into_iter()
-                        .map(|(name, default)| serde_json::json!({"name": name, "default": default}))
-                        .collect::<Vec<_>>(),
-                })
-            })
-            .collect();
+        let list = gleaner_batch::algorithm_specs();
         print_stdout(&(serde_json::to_string_pretty(&list)? + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
