@@ -688,20 +688,7 @@ impl ExtractorArgs {
         (&'static gleaner::extract::Algorithm, Box<dyn gleaner::extract::Extractor>),
         crate::UsageError,
     > {
-        use gleaner_batch::SpecError;
-        self.spec(preset)?.extractor().map_err(|e| match e {
-            SpecError::Favor { favor, algorithm } => crate::UsageError(format!(
-                "--{favor} tunes the default extractor ({}) and article, not {algorithm}",
-                gleaner::extract::DEFAULT_ALGORITHM
-            )),
-            SpecError::Model { path, reason } => {
-                crate::UsageError(format!("--model {}: {reason}", path.display()))
-            }
-            SpecError::LearnedOnly { algorithm } => crate::UsageError(format!(
-                "--model and --page-type are for the learned extractor, not {algorithm}"
-            )),
-            other => crate::UsageError(other.to_string()),
-        })
+        self.spec(preset)?.extractor().map_err(crate::spec_usage)
     }
 }
 
@@ -1226,11 +1213,10 @@ impl PresetArgs {
     ) -> Result<gleaner::extract::Params, crate::UsageError> {
         let Some(preset) = self.preset() else { return Ok(params) };
         gleaner_batch::with_preset(preset, algorithm, &params).ok_or_else(|| {
-            crate::UsageError(format!(
-                "--{} tunes the default extractor ({}) and article, not {algorithm}",
-                preset.name(),
-                gleaner::extract::DEFAULT_ALGORITHM
-            ))
+            crate::spec_usage(gleaner_batch::SpecError::Favor {
+                favor: preset.name(),
+                algorithm: algorithm.to_string(),
+            })
         })
     }
 }

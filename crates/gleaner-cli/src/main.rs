@@ -133,9 +133,7 @@ pub fn learned_with_model(
     path: &std::path::Path,
     params: &gleaner::extract::Params,
 ) -> Result<Box<dyn gleaner::extract::Extractor>, UsageError> {
-    let model = read_model(path)?;
-    let config = params.build().map_err(UsageError::from)?;
-    Ok(Box::new(gleaner::extract::learned::Learned::with_model(std::sync::Arc::new(model), config)))
+    gleaner_batch::spec::learned_with_model(path, params).map_err(spec_usage)
 }
 
 /// Reads a learned model file (`--model`).
@@ -146,11 +144,23 @@ pub fn learned_with_model(
 pub fn read_model(
     path: &std::path::Path,
 ) -> Result<gleaner::extract::learned::LearnedModel, UsageError> {
-    gleaner_batch::spec::read_learned_model(path).map_err(|e| match e {
-        gleaner_batch::SpecError::Model { path, reason } => {
-            UsageError(format!("--model {}: {reason}", path.display()))
+    gleaner_batch::spec::read_learned_model(path).map_err(spec_usage)
+}
+
+/// A [`gleaner_batch::SpecError`] in the command line's words: its flags
+/// (`--model`, `--precision`) where the spec names its keys.
+pub fn spec_usage(e: gleaner_batch::SpecError) -> UsageError {
+    use gleaner_batch::SpecError;
+    UsageError(match e {
+        SpecError::Favor { favor, algorithm } => format!(
+            "--{favor} tunes the default extractor ({}) and article, not {algorithm}",
+            gleaner::extract::DEFAULT_ALGORITHM
+        ),
+        SpecError::Model { path, reason } => format!("--model {}: {reason}", path.display()),
+        SpecError::LearnedOnly { algorithm } => {
+            format!("--model and --page-type are for the learned extractor, not {algorithm}")
         }
-        other => UsageError(other.to_string()),
+        other => other.to_string(),
     })
 }
 

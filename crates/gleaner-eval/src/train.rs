@@ -643,19 +643,22 @@ pub fn routed_texts(
         let others: Vec<&PolicyScores> = scores.iter().filter(|s| s.fold != k).collect();
         policies_of.insert(k, choose_policies(&others, default).0);
     }
+    // The word counts policy_scores took, by sample.
+    let counted: BTreeMap<usize, &PolicyScores> = scores.iter().map(|p| (p.sample, p)).collect();
     held.iter()
         .map(|h| {
             let Some(s) = samples.get(h.sample) else { return String::new() };
             let t = PAGE_TYPES.iter().position(|t| *t == h.predicted_type).unwrap_or(0);
             let policy = policies_of.get(&h.fold).map_or(TypePolicy::blocks(default), |p| p[t]);
-            if !policy.blocks {
-                return s.article.clone();
-            }
-            let text = kept_text(s, &h.scores, policy.threshold);
-            // As the extractor does (`learned::falls_back`).
-            match falls_back(word_tokens(&text).len(), word_tokens(&s.article).len()) {
-                true => s.article.clone(),
-                false => text,
+            // As the extractor does (`learned::falls_back`); a threshold
+            // off the grid (a type no held-out page was predicted) has no counts.
+            let short = counted.get(&h.sample).is_some_and(|p| {
+                let at = POLICY_THRESHOLDS.iter().position(|&x| x == policy.threshold);
+                at.is_some_and(|k| falls_back(p.forest_words[k], p.rules_words))
+            });
+            match policy.blocks && !short {
+                true => kept_text(s, &h.scores, policy.threshold),
+                false => s.article.clone(),
             }
         })
         .collect()

@@ -27,17 +27,12 @@ pub const MIN_DESCRIPTION_WORDS: usize = 8;
 /// and shows little of it.
 pub fn missing_product_text<'m>(text: &str, meta: &'m Metadata) -> Option<&'m str> {
     let description = meta.product_description.as_deref()?;
-    let shown: Vec<String> = words(text).collect();
-    if shown.len() >= SHORT_TEXT_WORDS {
+    if words(text).nth(SHORT_TEXT_WORDS - 1).is_some() {
         return None;
     }
-    let shown: std::collections::HashSet<&str> = shown.iter().map(String::as_str).collect();
-    let mut total = 0usize;
-    let mut in_text = 0usize;
-    for w in words(description) {
-        total += 1;
-        in_text += usize::from(shown.contains(w.as_str()));
-    }
+    let shown: std::collections::HashSet<String> = words(text).collect();
+    let (total, in_text) = words(description)
+        .fold((0usize, 0usize), |(t, n), w| (t + 1, n + usize::from(shown.contains(&w))));
     let share = in_text as f64 / total.max(1) as f64;
     (total >= MIN_DESCRIPTION_WORDS && share <= MAX_SHARE_SHOWN).then_some(description)
 }
