@@ -26,6 +26,7 @@ use crate::job::{Job, OutputFormat};
 /// Which way to lean on doubtful blocks: the `--precision` / `--recall`
 /// presets ([`gleaner::extract::preset`]) or neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema, schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Favor {
     /// Keep fewer doubtful blocks.
@@ -68,6 +69,7 @@ impl std::str::FromStr for Favor {
 /// A parameter value as JSON or Python gives it: text, a number or a
 /// boolean, passed to the algorithm as text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema, schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ParamValue {
     /// `true` / `false`.

@@ -36,52 +36,7 @@ pub enum Format {
     Json,
 }
 
-/// Which way to move the extractor's decision, as trafilatura's
-/// `favor_precision` / `favor_recall` do.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    Deserialize,
-    Serialize,
-    ToSchema,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Favor {
-    /// Keep fewer doubtful blocks (`--precision`).
-    Precision,
-    /// The extractor's defaults.
-    #[default]
-    Balanced,
-    /// Keep more doubtful blocks (`--recall`).
-    Recall,
-}
-
-/// A parameter value: a string, a number or a boolean, as JSON gives it.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToSchema, schemars::JsonSchema)]
-#[serde(untagged)]
-pub enum ParamValue {
-    /// `"0.5"`, `"source"`.
-    Text(String),
-    /// `0.5`.
-    Number(f64),
-    /// `true`.
-    Flag(bool),
-}
-
-impl ParamValue {
-    fn as_param(&self) -> String {
-        match self {
-            ParamValue::Text(s) => s.clone(),
-            ParamValue::Number(n) => n.to_string(),
-            ParamValue::Flag(b) => b.to_string(),
-        }
-    }
-}
+pub use gleaner_batch::{Favor, ParamValue};
 
 /// `POST /v1/extract`'s JSON body (and one line of `POST /v1/batch`).
 /// Exactly one of `html` and `url`.
@@ -335,17 +290,9 @@ pub fn extractor_for(
     // (gleaner_batch::JobSpec): algorithm, parameters, page type, preset.
     let spec = gleaner_batch::JobSpec {
         algorithm: request.algorithm.clone(),
-        params: request
-            .params
-            .iter()
-            .map(|(k, v)| (k.clone(), gleaner_batch::ParamValue::Text(v.as_param())))
-            .collect(),
+        params: request.params.clone(),
         page_type: request.page_type.clone(),
-        favor: match request.favor {
-            Favor::Precision => gleaner_batch::Favor::Precision,
-            Favor::Balanced => gleaner_batch::Favor::Balanced,
-            Favor::Recall => gleaner_batch::Favor::Recall,
-        },
+        favor: request.favor,
         ..gleaner_batch::JobSpec::default()
     };
     let bad = |e: gleaner_batch::SpecError| ApiError::BadRequest(e.to_string());
