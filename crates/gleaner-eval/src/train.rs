@@ -353,6 +353,8 @@ pub struct HeldOut {
     pub page_type: Option<String>,
     /// Its predicted type.
     pub predicted_type: String,
+    /// Every type's probability, in [`PAGE_TYPES`] order (out of fold).
+    pub type_probabilities: [f32; 7],
     /// Each block's score.
     #[serde(skip)]
     pub scores: Vec<f32>,
@@ -440,6 +442,7 @@ fn held_out_fold(
             fold: k,
             page_type: s.page_type.map(|t| PAGE_TYPES[t as usize].to_string()),
             predicted_type: PAGE_TYPES[best].to_string(),
+            type_probabilities: p,
             scores,
             text,
         });
@@ -475,8 +478,8 @@ pub fn samples_of(
 }
 
 /// The thresholds a page type's policy is chosen among.
-pub const POLICY_THRESHOLDS: [f32; 13] =
-    [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
+pub const POLICY_THRESHOLDS: [f32; 16] =
+    [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
 
 /// Fewest held-out pages of a dataset in a predicted type for the dataset
 /// to count in the type's choice.
@@ -584,8 +587,13 @@ pub fn choose_policies(
 ) -> ([TypePolicy; 7], Vec<PolicyChoice>) {
     let mut policies = [TypePolicy::blocks(default); 7];
     let mut choices = Vec::new();
-    let default_at =
-        POLICY_THRESHOLDS.iter().position(|&t| (t - default).abs() < 1e-6).unwrap_or(6);
+    // The grid point nearest the default threshold.
+    let default_at = (0..POLICY_THRESHOLDS.len()).fold(0, |b, k| {
+        match (POLICY_THRESHOLDS[k] - default).abs() < (POLICY_THRESHOLDS[b] - default).abs() {
+            true => k,
+            false => b,
+        }
+    });
     for (t, policy) in policies.iter_mut().enumerate() {
         let of_type: Vec<&&PolicyScores> = scores.iter().filter(|s| s.predicted == t).collect();
         if of_type.is_empty() {
@@ -710,8 +718,8 @@ mod tests {
 
     #[test]
     fn the_threshold_is_the_best_over_the_datasets_means() {
-        // One big dataset peaks at 0.3 (index 2), a small one at 0.7
-        // (index 10) by more: the mean of the means decides, not the pages.
+        // One big dataset peaks at index 2, a small one at index 10 by
+        // more: the mean of the means decides, not the pages.
         let mut all = pages(0, 100, 0.5, 0.70, 2, 0.72);
         all.extend(pages(1, 5, 0.5, 0.70, 10, 0.80));
         let (p, choices) = choose_policies(&all.iter().collect::<Vec<_>>(), 0.5);
