@@ -41,6 +41,7 @@ assert_eq!(gleaner::metadata::title(&doc).as_deref(), Some("Hello world"));
 #![forbid(unsafe_code)]
 
 pub mod boost;
+mod controls;
 pub mod document;
 mod error;
 pub mod extract;

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::ops::{Deref, Range};
 
-use super::Element;
+use super::node::Element;
 
 use html5ever::{local_name, namespace_prefix, ns, Attribute, LocalName, QualName};
 

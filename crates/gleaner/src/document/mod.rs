@@ -9,223 +9,63 @@
 //! walking a slice, and no traversal needs recursion.
 
 mod attributes;
+mod boxes;
 mod character_tokens;
+#[cfg(any(test, feature = "internals"))]
+#[doc(hidden)]
+pub mod conformance;
 mod deadline;
 mod density;
 mod encoding;
 mod entities;
+mod node;
+mod options;
+mod packed_names;
+mod parse;
+mod scan;
 mod script_data;
 mod sink;
+mod sniff;
 mod source;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod stages;
 mod stats;
 mod tag_attributes;
 pub mod tags;
+mod token;
 mod tree_builder;
+#[cfg(any(test, feature = "internals"))]
 mod tree_dump;
 mod tree_feed;
 
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::Duration;
 
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
-use html5ever::tendril::TendrilSink;
+use encoding_rs::Encoding;
 use html5ever::{local_name, LocalName};
 
 pub use self::attributes::ElementRef;
+// Documented where they are made: `gleaner::layout`.
 pub(crate) use self::attributes::{AttributeNs, AttributeTable, TagAttributes};
+#[doc(hidden)]
+pub use self::boxes::{Layout, LayoutBox, LayoutOrigin, Rect, Rgba};
 pub use self::deadline::Deadline;
 pub use self::density::MEMORY_ALLOWANCE;
 pub use self::encoding::{encoding_for_label, EncodingSource};
 pub use self::entities::{decode as decode_entities, for_each_decoded_char};
-use self::sink::{ArenaSink, NONE};
-pub use self::source::{split_words, Source, SourceToken, TokenKind, Unit};
+pub(crate) use self::node::Node;
+use self::node::NONE;
+pub use self::node::{Element, NodeFlags, NodeId};
+pub use self::options::{ParseOptions, DEFAULT_TIME_BUDGET, MAX_SUPPORTED_BYTES};
+pub use self::parse::{RENDERED_GAIN, RENDERED_MIN_CHARS};
+pub use self::sniff::binary_kind;
+pub use self::source::{split_words, Source, Unit};
+pub use self::stats::NodeStats;
 pub(crate) use self::stats::{count_text, is_ascii_blank};
-pub use self::stats::{NodeFlags, NodeStats};
+pub use self::token::{SourceToken, TokenKind};
 pub(crate) use self::tree_feed::drops_content;
 pub use self::tree_feed::TreeBuilderKind;
-use crate::error::{BinaryKind, Error, Result};
-use crate::layout::Layout;
-
-/// Identifies a node of a [`Document`]: its index in document order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct NodeId(pub u32);
-
-impl NodeId {
-    /// The index as `usize`.
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// The largest input any [`ParseOptions::max_bytes`] admits: offsets are
-/// 32-bit, and decoding can triple the size of legacy-encoded text.
-pub const MAX_SUPPORTED_BYTES: usize = 1 << 30;
-
-/// The default [`ParseOptions::time_budget`].
-pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(60);
-
-/// Options for [`Document::parse`].
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ParseOptions {
-    /// Largest accepted input in bytes; larger inputs are an
-    /// [`Error::TooLarge`]. Default 64 MiB; at most
-    /// [`MAX_SUPPORTED_BYTES`] (1 GiB) whatever is set here.
-    pub max_bytes: usize,
-    /// The character encoding if known from outside the page (an HTTP
-    /// header, a WARC record, the command line). Default: detect.
-    pub encoding: Option<&'static Encoding>,
-    /// Most elements the tree builder may hold open, not counting
-    /// formatting elements (those count against
-    /// [`ParseOptions::max_formatting`]); deeper start tags are ignored,
-    /// with their end tags. Counted as the tree builder holds them, so
-    /// elements left open (`<div></x>`, `<optgroup>`, `<rb>`) count too.
-    /// Default 512, Chromium's parser limit.
-    pub max_nesting: usize,
-    /// Most formatting elements (`a`, `b`, `font`, `i`, …: WHATWG
-    /// §13.2.4.3) the tree builder may hold, counting each once in the
-    /// stack of open elements and once in the list of active formatting
-    /// elements; further formatting start tags are ignored (their text
-    /// stays). The tree builder re-creates every active formatting element
-    /// a paragraph closed at the next text, so without a cap 500 unclosed
-    /// `<b>`s make each later paragraph 500 elements deep. Default 32.
-    pub max_formatting: usize,
-    /// Most elements in the tree. A page that would make more is an
-    /// [`Error::TooManyElements`] (an error, not a truncation: a tree cut
-    /// short would pass for the whole page). Default 16 000 000, twice
-    /// the elements of a 64 MiB page of `<p>x</p>`.
-    pub max_elements: usize,
-    /// Most memory a page may need, as a multiple of its size, above
-    /// [`MEMORY_ALLOWANCE`] (24 MiB): a page whose markup is so dense
-    /// that its nodes and tokens would need more is an
-    /// [`Error::TooDense`] (issue 13: `<p>x</p>` makes two nodes and
-    /// three tokens in eight bytes). 0 for no limit. Default 10; real
-    /// pages need 4 to 8.
-    pub max_memory_factor: usize,
-    /// Most attributes of one element handed to the tree builder; further
-    /// ones are dropped (the source view keeps them). Default 256.
-    pub max_attributes: usize,
-    /// The most time one page's work may take, from the start of
-    /// [`Document::parse`] to the end of extraction: parsing past it is an
-    /// [`Error::TimeBudget`], and extractors stop early (the document's
-    /// [`Deadline`] says so; batch runs report the page as failed). `None`
-    /// for no limit. Default 60 s: the densest accepted page (64 MiB of
-    /// `<p>x</p>`) takes about 24 s on one core; a real page takes
-    /// milliseconds.
-    pub time_budget: Option<Duration>,
-    /// The page's URL, used to resolve links in output.
-    pub url: Option<String>,
-    /// Keep every attribute in the DOM. By default only the attributes
-    /// the library reads are kept (`id`, `class`, `href`, `src`, `style`,
-    /// …), which makes tree building much faster.
-    pub keep_all_attributes: bool,
-    /// Which tree builder builds the tree: gleaner's own (the default,
-    /// issue 12) or html5ever's.
-    pub tree_builder: TreeBuilderKind,
-    /// Read a page without visible text again for the content a browser
-    /// shows once its scripts ran: hidden wrappers shown, `<noscript>`
-    /// parsed (see [`Document::parse`]'s notes). Default on.
-    pub render_fallbacks: bool,
-}
-
-impl Default for ParseOptions {
-    fn default() -> ParseOptions {
-        ParseOptions {
-            max_bytes: 64 << 20,
-            encoding: None,
-            max_nesting: 512,
-            max_formatting: 32,
-            max_elements: 16_000_000,
-            max_memory_factor: 10,
-            max_attributes: 256,
-            time_budget: Some(DEFAULT_TIME_BUDGET),
-            url: None,
-            keep_all_attributes: false,
-            tree_builder: TreeBuilderKind::Own,
-            render_fallbacks: true,
-        }
-    }
-}
-
-impl ParseOptions {
-    /// Sets [`ParseOptions::max_bytes`].
-    pub fn max_bytes(mut self, bytes: usize) -> ParseOptions {
-        self.max_bytes = bytes;
-        self
-    }
-
-    /// Sets [`ParseOptions::encoding`].
-    pub fn encoding(mut self, encoding: Option<&'static Encoding>) -> ParseOptions {
-        self.encoding = encoding;
-        self
-    }
-
-    /// Sets [`ParseOptions::max_nesting`].
-    pub fn max_nesting(mut self, depth: usize) -> ParseOptions {
-        self.max_nesting = depth;
-        self
-    }
-
-    /// Sets [`ParseOptions::max_formatting`].
-    pub fn max_formatting(mut self, count: usize) -> ParseOptions {
-        self.max_formatting = count;
-        self
-    }
-
-    /// Sets [`ParseOptions::max_elements`].
-    pub fn max_elements(mut self, count: usize) -> ParseOptions {
-        self.max_elements = count;
-        self
-    }
-
-    /// Sets [`ParseOptions::max_memory_factor`].
-    pub fn max_memory_factor(mut self, factor: usize) -> ParseOptions {
-        self.max_memory_factor = factor;
-        self
-    }
-
-    /// Sets [`ParseOptions::max_attributes`].
-    pub fn max_attributes(mut self, count: usize) -> ParseOptions {
-        self.max_attributes = count;
-        self
-    }
-
-    /// Sets [`ParseOptions::time_budget`].
-    pub fn time_budget(mut self, budget: Option<Duration>) -> ParseOptions {
-        self.time_budget = budget;
-        self
-    }
-
-    /// Sets [`ParseOptions::tree_builder`].
-    pub fn tree_builder(mut self, kind: TreeBuilderKind) -> ParseOptions {
-        self.tree_builder = kind;
-        self
-    }
-
-    /// Sets [`ParseOptions::keep_all_attributes`].
-    pub fn keep_all_attributes(mut self, yes: bool) -> ParseOptions {
-        self.keep_all_attributes = yes;
-        self
-    }
-
-    /// Sets [`ParseOptions::url`].
-    pub fn url(mut self, url: Option<String>) -> ParseOptions {
-        self.url = url;
-        self
-    }
-}
-
-/// An element's name, kept once by the document for all its elements of
-/// that name (their nodes index it); [`ElementRef`] dereferences to it,
-/// so `e.name` is an element's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Element {
-    /// The local name (`div`, `a`, …; lower-case but for SVG's and
-    /// MathML's adjusted names, such as `foreignObject`).
-    pub name: LocalName,
-}
 
 /// What a node is, as [`Document::kind`] gives it.
 #[derive(Debug, Clone)]
@@ -240,127 +80,6 @@ pub enum NodeKind<'a> {
     Element(ElementRef<'a>),
     /// A text node; the range indexes the document's text buffer.
     Text(Range<u32>),
-}
-
-/// One node of the arena: 24 bytes with its share of the statistics
-/// (issue 13: a page of `<p>x</p>` has a node for every 4 bytes). An
-/// element keeps the index of its name in the document's names rather
-/// than the name itself, whose single niche value left an enum of names
-/// and ranges 24 bytes and the node 32; a text node keeps its statistics
-/// itself (its counts in `stats`, its flags in `name_or_kind`), and so
-/// does a node without children or whose only child is text (a
-/// [`stats::Derived`] code in `stats`: its sums are read from that
-/// child), so that only the other nodes have a [`NodeStats`] of 28 bytes.
-/// What the node is, is [`Document::kind`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Node {
-    parent: u32,
-    end: u32,
-    /// An element's name: its index in the document's names; for other
-    /// nodes one of the kind codes above any index (`Node::TEXT` with the
-    /// text node's [`NodeFlags`] in the low byte, …).
-    name_or_kind: u32,
-    /// An element's run of the attribute table, a text node's range of
-    /// the text; empty for other nodes.
-    start: u32,
-    stop: u32,
-    /// Set by the statistics ([`stats::compute`]): a text node's counts
-    /// (see [`stats::TextCounts`]), a [`stats::Derived`] code, or the
-    /// index of the node's [`NodeStats`]. Before that, while the tree is
-    /// built, the node's previous sibling plus one (0: none; see
-    /// [`sink::prev_sibling`]), and 0 once [`sink::BuiltTree::lay_out`]
-    /// has put the nodes in document order, until the statistics set it.
-    stats: u32,
-}
-
-// See `Node`'s docs (issue 13).
-const _: () = assert!(std::mem::size_of::<Node>() == 24);
-
-impl Node {
-    const DOCUMENT: u32 = u32::MAX;
-    const DOCTYPE: u32 = u32::MAX - 1;
-    const COMMENT: u32 = u32::MAX - 2;
-    /// Text nodes' codes: this, with the node's flags in the low byte.
-    const TEXT: u32 = 0xFFFF_FE00;
-
-    /// A node of a kind without a payload (`kind`: one of the codes).
-    const fn of(kind: u32) -> Node {
-        Node { parent: NONE, end: NONE, name_or_kind: kind, start: 0, stop: 0, stats: 0 }
-    }
-
-    /// The document root (also a `<template>`'s contents).
-    pub(crate) const fn document() -> Node {
-        Node::of(Node::DOCUMENT)
-    }
-
-    /// A doctype.
-    pub(crate) const fn doctype() -> Node {
-        Node::of(Node::DOCTYPE)
-    }
-
-    /// A comment.
-    pub(crate) const fn comment() -> Node {
-        Node::of(Node::COMMENT)
-    }
-
-    /// An element whose name is `name` of the document's names, with the
-    /// attribute run `attrs`.
-    pub(crate) fn element(name: u32, attrs: Range<u32>) -> Node {
-        // Indexes are far below the codes (a name per tag of a page of at
-        // most 1 GiB); were one not, it would stay an element.
-        let code = name.min(Node::TEXT - 1);
-        Node { start: attrs.start, stop: attrs.end, ..Node::of(code) }
-    }
-
-    /// A text node holding `range` of the text buffer.
-    pub(crate) fn text(range: Range<u32>) -> Node {
-        Node { start: range.start, stop: range.end, ..Node::of(Node::TEXT) }
-    }
-
-    /// True for a text node.
-    #[inline]
-    pub(crate) fn is_text(&self) -> bool {
-        self.name_or_kind & !0xFF == Node::TEXT
-    }
-
-    /// A text node's flags (as [`stats::compute`] set them).
-    #[inline]
-    fn text_flags(&self) -> NodeFlags {
-        NodeFlags::from_byte(self.name_or_kind as u8)
-    }
-
-    /// The index of an element's name in the document's names.
-    #[inline]
-    pub(crate) fn name_index(&self) -> Option<u32> {
-        (self.name_or_kind < Node::TEXT).then_some(self.name_or_kind)
-    }
-
-    /// A text node's range of the text buffer.
-    #[inline]
-    pub(crate) fn text_range(&self) -> Option<Range<u32>> {
-        self.is_text().then_some(self.start..self.stop)
-    }
-
-    /// An element's attribute run.
-    #[inline]
-    pub(crate) fn attribute_run(&self) -> Option<Range<u32>> {
-        self.name_index().map(|_| self.start..self.stop)
-    }
-
-    /// Points a text node at `range` (for other nodes, nothing).
-    pub(crate) fn set_text_range(&mut self, range: Range<u32>) {
-        if self.is_text() {
-            (self.start, self.stop) = (range.start, range.end);
-        }
-    }
-
-    /// Gives an element the attribute run `run` (for other nodes,
-    /// nothing).
-    pub(crate) fn set_attribute_run(&mut self, run: Range<u32>) {
-        if self.name_index().is_some() {
-            (self.start, self.stop) = (run.start, run.end);
-        }
-    }
 }
 
 /// A parsed page. See the [module docs](self).
@@ -391,253 +110,7 @@ pub struct Document {
     visibility: stats::Visibility,
 }
 
-/// Bytes inside `<noscript>` elements of a page's source: what a reader
-/// without scripts would be shown (the tree built with scripting on keeps
-/// none of it).
-fn noscript_bytes(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let mut total = 0;
-    let mut at = 0;
-    let opens =
-        |i: usize| bytes.get(i..i + 9).is_some_and(|w| w.eq_ignore_ascii_case(b"<noscript"));
-    while let Some(i) = memchr::memchr(b'<', bytes.get(at..).unwrap_or(&[])).map(|i| at + i) {
-        if !opens(i) {
-            at = i + 1;
-            continue;
-        }
-        let body = i + 9;
-        let end = memchr::memmem::find_iter(bytes.get(body..).unwrap_or(&[]), b"</")
-            .map(|j| body + j)
-            .find(|&j| {
-                bytes.get(j + 2..j + 10).is_some_and(|w| w.eq_ignore_ascii_case(b"noscript"))
-            })
-            .unwrap_or(bytes.len());
-        total += end - body;
-        at = end + 1;
-    }
-    total
-}
-
-/// Below this many characters of visible text, a page is read again for
-/// content a browser would show once its scripts ran
-/// (`Document::rendered_fallback`, internal) \[I\].
-pub const RENDERED_MIN_CHARS: u32 = 250;
-
-/// … and the other reading is kept when it shows this many times the
-/// text \[I\].
-pub const RENDERED_GAIN: u32 = 4;
-
 impl Document {
-    /// Parses a page from raw bytes: detects the encoding, tokenizes the
-    /// page and builds the DOM with html5ever's tree builder from those
-    /// tokens (each token mapped to the node it made), and computes node
-    /// statistics.
-    ///
-    /// # Errors
-    /// [`Error::TooLarge`] when `bytes` exceeds `options.max_bytes`,
-    /// [`Error::TooManyElements`] when the tree would have more than
-    /// `options.max_elements` elements, and [`Error::NotHtml`] for recognisable binary data (images, archives,
-    /// PDFs, data full of control bytes). Malformed HTML is never an error.
-    ///
-    /// ```
-    /// use gleaner::{Document, ParseOptions};
-    /// let doc = Document::parse(b"<p>Hello <b>world</b></p>", &ParseOptions::default())?;
-    /// assert_eq!(doc.text_nodes().count(), 2);
-    /// # Ok::<(), gleaner::Error>(())
-    /// ```
-    pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
-        let deadline = Deadline::starting_now(options.time_budget);
-        let given = Document::accept(bytes, options)?;
-        let decoded = encoding::decode(bytes, given);
-        Document::from_bytes_decoded(decoded, bytes.len(), options, deadline)
-    }
-
-    /// As [`Document::parse`], taking the bytes over: a page in UTF-8
-    /// (most pages) becomes the document's text without a copy, so the
-    /// page is not held twice while it is parsed.
-    ///
-    /// # Errors
-    /// As [`Document::parse`].
-    pub fn parse_vec(bytes: Vec<u8>, options: &ParseOptions) -> Result<Document> {
-        let deadline = Deadline::starting_now(options.time_budget);
-        let given = Document::accept(&bytes, options)?;
-        let size = bytes.len();
-        let decoded = encoding::decode_vec(bytes, given);
-        Document::from_bytes_decoded(decoded, size, options, deadline)
-    }
-
-    /// The checks before decoding: the size limit and binary data. Gives
-    /// the encoding known from outside the page, if any.
-    fn accept(bytes: &[u8], options: &ParseOptions) -> Result<Option<&'static Encoding>> {
-        let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
-        if bytes.len() > limit {
-            return Err(Error::TooLarge { size: bytes.len(), limit });
-        }
-        let given = options.encoding.or_else(|| utf16_without_bom(bytes));
-        // A byte order mark settles the question: UTF-16 text is half NULs.
-        if given.is_none() && Encoding::for_bom(bytes).is_none() {
-            if let Some(kind) = binary_kind(bytes) {
-                return Err(Error::NotHtml { kind });
-            }
-        }
-        Ok(given)
-    }
-
-    fn from_bytes_decoded(
-        (text, encoding, encoding_source): (String, &'static Encoding, EncodingSource),
-        input_bytes: usize,
-        options: &ParseOptions,
-        deadline: Deadline,
-    ) -> Result<Document> {
-        let mut doc = Document::from_decoded(text, options, deadline)?;
-        doc.encoding = encoding;
-        doc.encoding_source = encoding_source;
-        doc.input_bytes = input_bytes;
-        Ok(doc)
-    }
-
-    /// Parses an already decoded page.
-    ///
-    /// # Errors
-    /// [`Error::TooLarge`] when the text exceeds `options.max_bytes`, and
-    /// [`Error::TooManyElements`] when the tree would have more than
-    /// `options.max_elements` elements.
-    pub fn parse_str(html: &str, options: &ParseOptions) -> Result<Document> {
-        let deadline = Deadline::starting_now(options.time_budget);
-        let limit = options.max_bytes.min(MAX_SUPPORTED_BYTES);
-        if html.len() > limit {
-            return Err(Error::TooLarge { size: html.len(), limit });
-        }
-        Document::from_decoded(html.to_owned(), options, deadline)
-    }
-
-    fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
-        let feed = tree_feed::FeedOptions::of(options);
-        let doc = Document::build(text, options, &feed, deadline)?;
-        if doc.stats(doc.root()).chars >= RENDERED_MIN_CHARS || !options.render_fallbacks {
-            return Ok(doc);
-        }
-        doc.rendered_fallback(options)
-    }
-
-    /// The tree and statistics of a decoded page, read as `feed` says.
-    fn build(
-        text: String,
-        options: &ParseOptions,
-        feed: &tree_feed::FeedOptions,
-        deadline: Deadline,
-    ) -> Result<Document> {
-        let input_bytes = text.len();
-        let visibility =
-            stats::Visibility { noscript: !feed.scripting, ..stats::Visibility::BROWSER };
-        let built = match tree_feed::build_tree(&text, feed, &deadline) {
-            Ok(built) => built,
-            Err(tree_feed::Stopped::TooManyElements) => {
-                return Err(Error::TooManyElements { limit: options.max_elements })
-            }
-            Err(tree_feed::Stopped::TooDense) => {
-                return Err(Error::TooDense {
-                    size: input_bytes,
-                    factor: options.max_memory_factor,
-                })
-            }
-            Err(tree_feed::Stopped::OutOfTime) => return Err(deadline.error()),
-        };
-        deadline.check()?;
-        let tree_feed::Built { tree, tokens } = built;
-        // The tree's links are freed here, before the statistics.
-        let (mut nodes, names, dom_text, attrs, position) = tree.lay_out();
-        let mut source = Source::new(text, tokens, names);
-        let names: Vec<Element> =
-            source.tag_names().iter().map(|name| Element { name: name.clone() }).collect();
-        source.map_nodes(position.as_deref());
-        drop(position);
-        let (stats, long_texts) =
-            stats::compute(&mut nodes, &names, &dom_text, &attrs, None, visibility);
-        let doc = Document {
-            visibility,
-            nodes,
-            names,
-            text: dom_text,
-            attrs,
-            stats,
-            long_texts,
-            source,
-            encoding: encoding_rs::UTF_8,
-            encoding_source: EncodingSource::Given,
-            url: options.url.clone(),
-            input_bytes,
-            layout: None,
-            deadline,
-        };
-        doc.deadline.check()?;
-        Ok(doc)
-    }
-
-    /// A page with almost no visible text whose content a browser would
-    /// show once its scripts ran \[I\] (issue 30: 2 % of today's pages in
-    /// WCXB-dev, most of them forum threads): the content held in
-    /// elements hidden until then (`<div hidden>` of React's streamed
-    /// rendering, a `visibility:hidden` wrapper of the whole page), or in
-    /// `<noscript>` for readers without scripts (Discourse's threads). The
-    /// page is read again without hiding those elements, then with the
-    /// scripting flag off (`<noscript>` parsed as markup, WHATWG
-    /// §13.2.6.4.4), and the first reading that shows at least
-    /// [`RENDERED_GAIN`] times the text, and [`RENDERED_MIN_CHARS`], is
-    /// kept. Pages with visible text cost nothing more.
-    fn rendered_fallback(mut self, options: &ParseOptions) -> Result<Document> {
-        let visible = self.stats(self.root()).chars;
-        let enough = |chars: u32| {
-            chars >= RENDERED_MIN_CHARS && chars >= visible.saturating_mul(RENDERED_GAIN)
-        };
-        // Hidden elements shown.
-        self = self.with_hidden_honoured(false);
-        if enough(self.stats(self.root()).chars) {
-            return Ok(self);
-        }
-        if noscript_bytes(self.source.text()) < RENDERED_MIN_CHARS as usize {
-            return Ok(self.with_hidden_honoured(true));
-        }
-        // `<noscript>` read as markup, from the same decoded text.
-        let feed =
-            tree_feed::FeedOptions { scripting: false, ..tree_feed::FeedOptions::of(options) };
-        let text = self.source.text().to_owned();
-        let (encoding, encoding_source, input_bytes) =
-            (self.encoding, self.encoding_source, self.input_bytes);
-        let deadline = std::mem::take(&mut self.deadline);
-        match Document::build(text, options, &feed, deadline) {
-            Ok(mut again) if enough(again.stats(again.root()).chars) => {
-                again.encoding = encoding;
-                again.encoding_source = encoding_source;
-                again.input_bytes = input_bytes;
-                Ok(again)
-            }
-            Ok(again) => {
-                self.deadline = again.deadline;
-                Ok(self.with_hidden_honoured(true))
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The statistics recomputed with hidden elements hidden (`true`, the
-    /// first reading) or shown (`false`), for
-    /// [`Document::rendered_fallback`].
-    fn with_hidden_honoured(mut self, honour: bool) -> Document {
-        self.visibility.honour_hidden = honour;
-        let (stats, long_texts) = stats::compute(
-            &mut self.nodes,
-            &self.names,
-            &self.text,
-            &self.attrs,
-            None,
-            self.visibility,
-        );
-        self.stats = stats;
-        self.long_texts = long_texts;
-        self
-    }
-
     /// The time budget of this page's work, started when parsing began
     /// ([`ParseOptions::time_budget`]). Extractors check it in their loops
     /// and stop early once it is spent; callers ask
@@ -907,7 +380,7 @@ impl Document {
     fn hide(&mut self, aside: &[bool]) {
         let mut hidden = vec![false; self.nodes.len()];
         for (i, node) in self.nodes.iter().enumerate() {
-            let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
+            let inherited = node.parent != NONE && hidden[node.parent as usize];
             hidden[i] = inherited || aside.get(i).copied().unwrap_or(false);
         }
         // What an earlier call set aside stays aside: the statistics are
@@ -950,7 +423,7 @@ impl Document {
         let mut hidden = vec![false; self.nodes.len()];
         let (mut hidden_words, mut words) = (0u64, 0u64);
         for (i, node) in self.nodes.iter().enumerate() {
-            let inherited = node.parent != sink::NONE && hidden[node.parent as usize];
+            let inherited = node.parent != NONE && hidden[node.parent as usize];
             let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
             hidden[i] = inherited || own;
             if node.is_text() {
@@ -1009,114 +482,6 @@ impl Document {
     }
 }
 
-/// Tree building alone, for the parse benchmark's reference figure: runs
-/// html5ever (its tokenizer and tree builder) with gleaner's arena sink
-/// over `html` as given (no encoding detection, statistics or source
-/// mapping) and returns the node count.
-#[doc(hidden)]
-pub fn bench_tree_building(html: &str) -> usize {
-    html5ever::parse_document(ArenaSink::new(), Default::default()).one(html).len()
-}
-
-/// The html5lib tree-construction test format of a page's tree, built by
-/// gleaner's parse and by html5ever alone, for the conformance test
-/// (`tests/html5lib_tree.rs`). Not part of the API.
-#[doc(hidden)]
-pub mod conformance {
-    use html5ever::tendril::TendrilSink;
-    use html5ever::tree_builder::TreeBuilderOpts;
-    use html5ever::ParseOpts;
-
-    use super::sink::ArenaSink;
-    use super::tree_feed::{build_tree, FeedOptions, TreeBuilderKind, TreeLimits};
-    use super::{tree_dump, Deadline, ParseOptions};
-
-    /// The tree [`Document::parse`](super::Document::parse) builds for
-    /// `html` (its default limits, every attribute and comment kept), in
-    /// the html5lib format; `scripting` is the scripting flag.
-    pub fn gleaner_tree(html: &str, scripting: bool) -> String {
-        tree_with(html, scripting, TreeBuilderKind::Html5ever)
-    }
-
-    /// [`gleaner_tree`] with gleaner's own tree builder.
-    pub fn own_tree(html: &str, scripting: bool) -> String {
-        tree_with(html, scripting, TreeBuilderKind::Own)
-    }
-
-    fn tree_with(html: &str, scripting: bool, tree_builder: TreeBuilderKind) -> String {
-        let limits = TreeLimits::of(&ParseOptions::default().keep_all_attributes(true));
-        let options = FeedOptions { limits, scripting, keep_everything: true, tree_builder };
-        match build_tree(html, &options, &Deadline::never()) {
-            Ok(built) => tree_dump::dump(&built.tree),
-            Err(_) => String::new(),
-        }
-    }
-
-    /// The tree `tree_builder` builds for `html` with the options of
-    /// [`Document::parse_str`](super::Document::parse_str) (every attribute
-    /// kept), reachable from its root, next to the document that parse
-    /// makes of `html`, laid out, in the same outline: equal unless
-    /// `BuiltTree::lay_out` (the tree store's, internal) misplaced a
-    /// node (a `<template>`'s content, not in the document, left out of
-    /// both). Empty strings when the page is refused.
-    pub fn layout_outlines(html: &str, tree_builder: TreeBuilderKind) -> (String, String) {
-        let options = ParseOptions::default().keep_all_attributes(true).tree_builder(tree_builder);
-        let built = match build_tree(html, &FeedOptions::of(&options), &Deadline::never()) {
-            Ok(built) => tree_dump::built_outline(&built.tree),
-            Err(_) => String::new(),
-        };
-        let laid_out = match super::Document::parse_str(html, &options) {
-            Ok(doc) => tree_dump::document_outline(&doc),
-            Err(_) => String::new(),
-        };
-        (built, laid_out)
-    }
-
-    /// The tree html5ever's own tokenizer and tree builder make of `html`,
-    /// in the html5lib format.
-    pub fn html5ever_tree(html: &str, scripting: bool) -> String {
-        let opts = ParseOpts {
-            tree_builder: TreeBuilderOpts { scripting_enabled: scripting, ..Default::default() },
-            ..Default::default()
-        };
-        tree_dump::dump(&html5ever::parse_document(ArenaSink::with_details(), opts).one(html))
-    }
-}
-
-/// The parse's stages one at a time, for the per-stage benchmarks
-/// (`cargo bench -p gleaner --bench parse`, issue 12). Not part of the API.
-#[doc(hidden)]
-pub mod stages {
-    use super::{encoding, source, stats, tree_feed, Deadline, Document, ParseOptions, Source};
-
-    /// Encoding detection and decoding.
-    pub fn decode(bytes: &[u8]) -> String {
-        encoding::decode(bytes, None).0
-    }
-
-    /// The source tokenizer on its own (content models guessed from tag
-    /// names; the parse lets the tree builder decide).
-    pub fn tokenize(text: String) -> Source {
-        source::tokenize(text)
-    }
-
-    /// Tree construction: the source tokenizer feeding html5ever's tree
-    /// builder, with the token↔node records. The number of nodes built.
-    pub fn tree(text: &str) -> usize {
-        let options = tree_feed::FeedOptions::of(&ParseOptions::default());
-        tree_feed::build_tree(text, &options, &Deadline::never()).map_or(0, |b| b.tree.len())
-    }
-
-    /// Node statistics over a parsed document, computed again in place
-    /// (its text nodes and derived nodes keep theirs): the number of nodes.
-    pub fn stats(doc: &mut Document) -> usize {
-        let (stats, long_texts) =
-            stats::compute(&mut doc.nodes, &doc.names, &doc.text, &doc.attrs, None, doc.visibility);
-        (doc.stats, doc.long_texts) = (stats, long_texts);
-        doc.nodes.len()
-    }
-}
-
 /// Appends `text` to `out` with runs of whitespace collapsed to one space
 /// and no leading space at the start of `out`.
 pub fn push_collapsed(out: &mut String, text: &str) {
@@ -1134,102 +499,12 @@ pub fn push_collapsed(out: &mut String, text: &str) {
     }
 }
 
-/// UTF-16 without a BOM: `<\0` or `\0<` at the start.
-fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
-    let head: Vec<u8> = bytes.iter().take(2).copied().collect();
-    match head.as_slice() {
-        [b'<', 0] => Some(UTF_16LE),
-        [0, b'<'] => Some(UTF_16BE),
-        _ => None,
-    }
-}
-
-/// The bytes of a page's head that [`binary_kind`] reads.
-const SNIFF_HEAD: usize = 8192;
-
-/// What kind of binary data `bytes` are, or `None` for text: a known
-/// signature (gzip, PDF, PNG, JPEG, GIF, ZIP), or a head (the first 8 KiB)
-/// that is not text in any encoding. Two tests, either enough:
-///
-/// - **control bytes** (C0 other than TAB, LF, FF, CR and ESC): random
-///   data has 27 in 256 (10.5 %); the real pages of every corpus at hand
-///   (the WCEB datasets and the WCXB dev set, 4 484 pages, checked by
-///   `gleaner-eval`'s `issue_31_no_real_page_is_taken_for_binary`) have
-///   at most 0.16 %. More than 1 % (at least 8 of them), or more than a
-///   tenth of a short head, is binary: a margin of six over the pages,
-///   and twenty standard deviations under random data of 4 KiB.
-/// - **byte entropy** of a head of 1 KiB or more that is not UTF-8:
-///   compressed and random data are at 7.95 bits a byte over 4 KiB, the
-///   corpus's heads at most 6.13, and text in legacy multi-byte encodings
-///   (GBK, Shift_JIS, Big5: two bytes a character from a few thousand)
-///   stays near 7 even without markup; 7.5 bits or more is binary. UTF-8
-///   is exempt: its continuation bytes take 64 values only, so no text
-///   reaches it, and a valid UTF-8 head is text by construction.
-///
-/// Deviation from the WHATWG MIME Sniffing Standard §7.2 ("binary data
-/// byte" = any of those control bytes makes a resource binary): one stray
-/// control byte is common in real pages (a 0x0B from a word processor,
-/// a 0x1F in a tracking script), so a density is used, not a presence.
-///
-/// Text in UTF-16 or with a byte order mark is never sniffed (see
-/// [`Document::parse`]).
-pub fn binary_kind(bytes: &[u8]) -> Option<BinaryKind> {
-    const SIGNATURES: &[(&[u8], BinaryKind)] = &[
-        (b"\x1f\x8b", BinaryKind::Gzip),
-        (b"%PDF-", BinaryKind::Pdf),
-        (b"\x89PNG", BinaryKind::Png),
-        (b"\xff\xd8\xff", BinaryKind::Jpeg),
-        (b"GIF8", BinaryKind::Gif),
-        (b"PK\x03\x04", BinaryKind::Zip),
-    ];
-    if let Some((_, kind)) = SIGNATURES.iter().find(|(sig, _)| bytes.starts_with(sig)) {
-        return Some(*kind);
-    }
-    let head = &bytes[..bytes.len().min(SNIFF_HEAD)];
-    if head.len() < 16 {
-        return None;
-    }
-    let mut counts = [0usize; 256];
-    for &b in head {
-        counts[usize::from(b)] += 1;
-    }
-    let control: usize = (0u8..0x20)
-        .filter(|b| !matches!(b, b'\n' | b'\r' | b'\t' | 0x0C | 0x1B))
-        .map(|b| counts[usize::from(b)])
-        .sum();
-    if control * 10 > head.len() || (control >= 8 && control * 100 > head.len()) {
-        return Some(BinaryKind::Binary);
-    }
-    if head.len() >= 1024 && !is_utf8_prefix(head) && entropy(&counts, head.len()) >= 7.5 {
-        return Some(BinaryKind::Binary);
-    }
-    None
-}
-
-/// Whether `bytes` are UTF-8, but for a character cut at the end.
-fn is_utf8_prefix(bytes: &[u8]) -> bool {
-    match std::str::from_utf8(bytes) {
-        Ok(_) => true,
-        Err(e) => e.error_len().is_none(),
-    }
-}
-
-/// Shannon entropy of a byte histogram over `n` bytes, in bits a byte.
-fn entropy(counts: &[usize; 256], n: usize) -> f64 {
-    let n = n as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = c as f64 / n;
-            -p * p.log2()
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::error::{BinaryKind, Error};
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse")

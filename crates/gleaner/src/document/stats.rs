@@ -17,76 +17,11 @@
 //! is a link) and its statistics are derived from it and that child when
 //! read; only the other nodes have a [`NodeStats`] of 28 bytes.
 
-use std::ops::{BitOr, BitOrAssign};
-
 use markup5ever::local_name;
 
+use super::attributes::AttributeTable;
+use super::node::{Element, Node, NodeFlags};
 use super::tags::{is_block, is_invisible};
-use super::{AttributeTable, Element, Node};
-
-/// Boolean properties of a node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct NodeFlags(u16);
-
-impl NodeFlags {
-    /// A text node.
-    pub const TEXT: NodeFlags = NodeFlags(1);
-    /// An element.
-    pub const ELEMENT: NodeFlags = NodeFlags(1 << 1);
-    /// Rendered: not inside `<head>`, `<script>`, `<style>`, `<noscript>`,
-    /// `<template>`, embedded objects, or an element hidden by the
-    /// `hidden` attribute, `aria-hidden="true"` or an inline
-    /// `display:none` / `visibility:hidden` style.
-    pub const VISIBLE: NodeFlags = NodeFlags(1 << 2);
-    /// A block-level element ([`is_block`]).
-    pub const BLOCK: NodeFlags = NodeFlags(1 << 3);
-    /// The node is an `<a href>` or inside one.
-    pub const IN_LINK: NodeFlags = NodeFlags(1 << 4);
-    /// Inside `<pre>`, `<textarea>`, `<listing>` or `<plaintext>`, where
-    /// whitespace is significant.
-    pub const IN_PRE: NodeFlags = NodeFlags(1 << 5);
-
-    /// True if all bits of `other` are set.
-    #[inline]
-    pub fn contains(self, other: NodeFlags) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// The flags as one byte (all fit), as a text node keeps them.
-    pub(crate) fn byte(self) -> u8 {
-        self.0 as u8
-    }
-
-    /// The flags kept as [`NodeFlags::byte`].
-    pub(crate) fn from_byte(byte: u8) -> NodeFlags {
-        NodeFlags(u16::from(byte))
-    }
-}
-
-// Every flag fits in a text node's byte (`NodeFlags::byte`).
-const _: () = assert!(
-    (NodeFlags::TEXT.0
-        | NodeFlags::ELEMENT.0
-        | NodeFlags::VISIBLE.0
-        | NodeFlags::BLOCK.0
-        | NodeFlags::IN_LINK.0
-        | NodeFlags::IN_PRE.0)
-        >> 8
-        == 0
-);
-
-impl BitOr for NodeFlags {
-    type Output = NodeFlags;
-    fn bitor(self, rhs: NodeFlags) -> NodeFlags {
-        NodeFlags(self.0 | rhs.0)
-    }
-}
-
-impl BitOrAssign for NodeFlags {
-    fn bitor_assign(&mut self, rhs: NodeFlags) {
-        self.0 |= rhs.0;
-    }
-}
 
 /// Statistics of a node's subtree. Text counts include visible text only.
 ///

@@ -14,7 +14,7 @@ use markup5ever::{local_name, LocalName};
 
 use super::character_tokens::{push_normalized, zero_bytes};
 use super::entities::{for_each_piece, Piece};
-use super::source::{lowercase_packed, pack, pack_lower, packed_names, PackedNameSlots};
+use super::packed_names::{lowercase_packed, pack, pack_lower, packed_names, PackedNameSlots};
 use super::tags::LowerName;
 use super::TagAttributes;
 

@@ -65,9 +65,11 @@ use super::character_tokens::{
 use super::deadline::Deadline;
 use super::density::DensityLimit;
 use super::entities::{for_each_piece, Piece};
-use super::sink::{ArenaSink, BuiltTree, NONE};
-use super::source::{is_blank, Markup, ScanState, Scanner, StoredToken, TokenKind};
+use super::scan::{Markup, ScanState, Scanner};
+use super::sink::{ArenaSink, BuiltTree, Room, NONE};
+use super::source::is_blank;
 use super::tag_attributes::{has_special_at, start_tag_attributes, AttributeFilter};
+use super::token::{StoredToken, TokenKind};
 use super::tree_builder::{class, html_class, OwnTreeBuilder, Tag as OwnTag};
 use super::TagAttributes;
 
@@ -298,16 +300,6 @@ fn room(markup: usize, bytes: usize) -> Room {
         attributes: markup.min(MOST_RESERVED),
         attribute_bytes: (bytes / 2).min(MOST_RESERVED * 16),
     }
-}
-
-/// What [`room`] reserves.
-pub(crate) struct Room {
-    pub nodes: usize,
-    pub text: usize,
-    pub tokens: usize,
-    /// Attributes, and bytes of their values.
-    pub attributes: usize,
-    pub attribute_bytes: usize,
 }
 
 /// The most nodes or tokens reserved ahead: a page of many megabytes grows

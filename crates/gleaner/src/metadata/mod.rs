@@ -494,7 +494,7 @@ pub fn frameset_sources(doc: &Document) -> Option<Vec<String>> {
         doc.ids()
             .filter(|&id| doc.is(id, local_name!("frame")))
             .filter_map(|id| doc.attr(id, "src"))
-            .map(|src| crate::render::strip_controls(src).into_owned())
+            .map(|src| crate::controls::strip_controls(src).into_owned())
             .collect(),
     )
 }
@@ -523,7 +523,7 @@ fn all_text(doc: &Document, id: NodeId) -> String {
 /// (issue 13: a title is printed to terminals; see
 /// [`strip_controls`](crate::render::strip_controls)).
 fn collapse(s: &str) -> String {
-    let s = crate::render::strip_controls(s);
+    let s = crate::controls::strip_controls(s);
     let mut out = String::with_capacity(s.len());
     crate::document::push_collapsed(&mut out, &s);
     out.truncate(out.trim_end().len());

@@ -13,7 +13,6 @@
 //! output cannot act on the user's terminal.
 
 mod code;
-mod controls;
 mod front_matter;
 mod html;
 mod image;
@@ -25,12 +24,12 @@ mod writer;
 
 use markup5ever::{local_name, LocalName};
 
-pub use self::controls::{is_output_control, strip_controls};
 pub use self::front_matter::front_matter;
 pub use self::html::html;
 pub(crate) use self::image::is_source_attribute;
 pub use self::node_ids::{html_with_node_ids, NODE_ID_ATTRIBUTE};
 pub use self::title::markdown_with_title;
+pub use crate::controls::{is_output_control, strip_controls};
 
 /// Escapes `text` for HTML or XML text and attribute values (`&`, `<`,
 /// `>`, `"`, `'`), appending to `out`. Reports and plots use it; the

@@ -81,7 +81,7 @@ impl Writer {
     /// Notes whether `s`, about to be written other than as text, holds
     /// a control character.
     fn note_controls(&mut self, s: &str) {
-        self.may_hold_controls = self.may_hold_controls || super::controls::has_control(s);
+        self.may_hold_controls = self.may_hold_controls || crate::controls::has_control(s);
     }
 
     pub fn request(&mut self, b: Break) {
@@ -390,7 +390,7 @@ impl Writer {
         let trimmed = self.out.trim_end().len();
         self.out.truncate(trimmed);
         if !self.may_hold_controls {
-            debug_assert!(!super::controls::has_control(&self.out));
+            debug_assert!(!crate::controls::has_control(&self.out));
             return self.out;
         }
         match super::strip_controls(&self.out) {
@@ -417,9 +417,9 @@ const MAY_START_SPACE: [bool; 256] = {
 /// where the byte is in [`MAY_START_SPACE`] but is not a space followed
 /// by a byte that is not (`next`: the byte after the eighth is): the
 /// bytes [`push_collapsed`] must look at, and no others (exact:
-/// [`EightBytes`](super::controls::EightBytes)).
+/// [`EightBytes`](crate::controls::EightBytes)).
 fn collapse_candidates(w: u64, next: bool) -> u64 {
-    let b = super::controls::EightBytes(w);
+    let b = crate::controls::EightBytes(w);
     let spaces = b.ascii_in(b' ', b' ');
     let starts = spaces | b.ascii_in(0x09, 0x0D) | b.high_in(0xC2, 0xC2) | b.high_in(0xE1, 0xE3);
     let before_start = (starts >> 8) | (u64::from(next) << 63);
@@ -552,7 +552,7 @@ mod tests {
             write(&mut w);
             w.text("words", false);
             let out = w.finish();
-            assert!(!crate::render::controls::has_control(&out), "{out:?}");
+            assert!(!crate::controls::has_control(&out), "{out:?}");
             assert!(out.contains("words"), "{out:?}");
         }
         // Text alone is stripped as it is written.

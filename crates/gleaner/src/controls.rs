@@ -88,7 +88,7 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
 }
 
 /// Does `text` hold a character [`is_output_control`] is true of?
-pub(super) fn has_control(text: &str) -> bool {
+pub(crate) fn has_control(text: &str) -> bool {
     first_control(text).is_some()
 }
 
@@ -149,7 +149,7 @@ fn control_starts(w: u64) -> u64 {
 /// carries into the next byte and every bit is exact (a plain
 /// subtraction marks falsely above a true match).
 #[derive(Clone, Copy)]
-pub(super) struct EightBytes(pub(super) u64);
+pub(crate) struct EightBytes(pub(crate) u64);
 
 impl EightBytes {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -169,13 +169,13 @@ impl EightBytes {
 
     /// Bit 7 set at the ASCII bytes in `lo..=hi` (both below 0x80).
     #[inline]
-    pub(super) fn ascii_in(self, lo: u8, hi: u8) -> u64 {
+    pub(crate) fn ascii_in(self, lo: u8, hi: u8) -> u64 {
         self.low_in(lo, hi) & !self.0 & Self::HIGH
     }
 
     /// Bit 7 set at the bytes in `lo..=hi` (both 0x80 or above).
     #[inline]
-    pub(super) fn high_in(self, lo: u8, hi: u8) -> u64 {
+    pub(crate) fn high_in(self, lo: u8, hi: u8) -> u64 {
         self.low_in(lo & 0x7F, hi & 0x7F) & self.0 & Self::HIGH
     }
 }
