@@ -8,6 +8,8 @@
 //! (apart from NUL and the C1 range it remaps). Printed as is, extracted
 //! text would act on the user's terminal, so every renderer and the title
 //! pass their text through [`strip_controls`] (issue 13, defect 8).
+//! Below both the renderers and the metadata, which use it (it is
+//! re-exported as `gleaner::render::strip_controls`).
 //!
 //! What goes:
 //! - C0 controls (U+0000–U+001F) except tab and line feed, and DEL

@@ -17,11 +17,16 @@
 //! separated by a blank line, with whitespace inside a block collapsed to
 //! single spaces. See [`GoldFormat`] for what each format contributes.
 //!
-//! Input HTML is returned as raw bytes for [`Document::parse`], except
+//! Input HTML is returned as raw bytes for
+//! [`Document::parse`](gleaner::Document::parse), except
 //! that CleanEval's `<text id="URL" title="…" encoding="…">` wrapper line
 //! (and its closing `</text>`) is removed wherever a page starts with it
 //! (see [`strip_text_wrapper`]): it is an artefact of how CleanEval stored
 //! the pages, not part of them.
+//!
+//! Finding the pages is `discovery`; the gold formats are `gold`, with one
+//! converter a format (`cleaneval`, `dragnet`, `l3s`, `readability`,
+//! `plain`) and the block shape they share (`blocks`).
 //!
 //! ```no_run
 //! use gleaner_eval::dataset::Dataset;

@@ -7,6 +7,22 @@
 //! Nodes are stored in document order (pre-order), so the descendants of
 //! node `n` are exactly the ids `n+1 .. end(n)`; walking a subtree is
 //! walking a slice, and no traversal needs recursion.
+//!
+//! This module is the [`Document`] and its read API; the rest is one
+//! concept a module (`docs/architecture.md`):
+//! - what is parsed: `options` ([`ParseOptions`]), `node` ([`NodeId`], the
+//!   24-byte node, [`NodeFlags`]), `boxes` (a layout's boxes, attached
+//!   with [`Document::with_layout`]);
+//! - how: `parse` (the pipeline), `sniff` (binary data), `encoding`,
+//!   `scan` (the tokenizer) with `tag_attributes`, `character_tokens`,
+//!   `script_data`, `entities` and `packed_names`, `tree_feed` (tokens
+//!   into a tree builder: `tree_builder`, or html5ever's), `sink` (the
+//!   arena the tree is built in), `stats` (per-node statistics);
+//! - the source view: `token` (the token store) and `source` (its
+//!   queries, [`Source`]);
+//! - test and bench hooks, with the `internals` feature only:
+//!   `conformance` (html5lib tree dumps) and `stages` (the parse one stage
+//!   at a time).
 
 mod attributes;
 mod boxes;

@@ -17,6 +17,11 @@
 //!
 //! Coordinates are CSS pixels from the top-left corner of the page (not
 //! the viewport), as `DOMSnapshot.captureSnapshot` reports them.
+//!
+//! The boxes ([`Layout`], [`LayoutBox`], [`Rect`], [`Rgba`]) are data that
+//! a document carries, so they are kept with the document (re-exported
+//! here); this module holds what makes them, and reads the document, so
+//! imports run one way: layout → document.
 
 mod heuristic;
 
