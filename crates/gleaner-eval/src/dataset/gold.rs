@@ -12,8 +12,6 @@ use super::dragnet::cut_dragnet_comments;
 use super::l3s::l3s_gold;
 use super::plain::plain_gold;
 use super::readability::html_gold;
-#[cfg(doc)]
-use crate::error::Error;
 use crate::error::Result;
 
 /// How a dataset writes its gold main content.
@@ -104,8 +102,8 @@ impl GoldFormat {
     /// dropped) and, if they are not valid UTF-8, as windows-1252.
     ///
     /// # Errors
-    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`]) for HTML gold files (L3S-GN1, Readability)
-    /// larger than [`ParseOptions::max_bytes`]; the text formats never
+    /// [`gleaner::Error::TooLarge`] (as [`Error::Core`](crate::Error::Core)) for HTML gold files (L3S-GN1, Readability)
+    /// larger than [`ParseOptions::max_bytes`](gleaner::ParseOptions::max_bytes); the text formats never
     /// fail.
     ///
     /// ```

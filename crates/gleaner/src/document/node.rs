@@ -24,7 +24,7 @@ impl NodeId {
 }
 
 /// An element's name, kept once by the document for all its elements of
-/// that name (their nodes index it); [`ElementRef`] dereferences to it,
+/// that name (their nodes index it); [`ElementRef`](super::ElementRef) dereferences to it,
 /// so `e.name` is an element's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Element {

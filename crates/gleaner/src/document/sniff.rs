@@ -44,7 +44,7 @@ const SNIFF_HEAD: usize = 8192;
 /// a 0x1F in a tracking script), so a density is used, not a presence.
 ///
 /// Text in UTF-16 or with a byte order mark is never sniffed (see
-/// [`Document::parse`]).
+/// [`Document::parse`](super::Document::parse)).
 pub fn binary_kind(bytes: &[u8]) -> Option<BinaryKind> {
     const SIGNATURES: &[(&[u8], BinaryKind)] = &[
         (b"\x1f\x8b", BinaryKind::Gzip),
