@@ -69,6 +69,44 @@ pub const CSV_COLUMNS: &[&str] = &[
 ];
 
 impl OutputFormat {
+    /// Every format with its name and a line of help, in the order
+    /// `--help` lists them. [`OutputFormat::from_str`] reads these names
+    /// (and a few aliases): the one mapping from strings that the command
+    /// line, `gleaner warc`, Python and the server share.
+    pub const NAMES: &'static [(&'static str, OutputFormat, &'static str)] = &[
+        ("txt", OutputFormat::Txt, "Plain text with paragraph breaks"),
+        ("markdown", OutputFormat::Markdown, "Markdown"),
+        ("html", OutputFormat::Html, "A clean HTML fragment"),
+        (
+            "json",
+            OutputFormat::Json,
+            "One JSON object, pretty-printed (an array when the command line can name several \
+             pages)",
+        ),
+        ("jsonl", OutputFormat::Jsonl, "One JSON object per input per line"),
+        (
+            "csv",
+            OutputFormat::Csv,
+            "One row per input under a header row: the JSON record's keys as columns (RFC 4180 \
+             quoting; lists as JSON text, null as empty)",
+        ),
+        (
+            "xml",
+            OutputFormat::Xml,
+            "trafilatura's XML: `<doc>` with the metadata as attributes, `<main>`, `<comments>`",
+        ),
+        (
+            "xmltei",
+            OutputFormat::XmlTei,
+            "TEI P5 XML: a `teiHeader` with the metadata, the text in `<body>`",
+        ),
+    ];
+
+    /// The format's name, as [`OutputFormat::from_str`] reads it.
+    pub fn name(self) -> &'static str {
+        OutputFormat::NAMES.iter().find(|(_, f, _)| *f == self).map_or("txt", |(n, _, _)| n)
+    }
+
     /// The file extension for one file per input.
     pub fn extension(self) -> &'static str {
         match self {
@@ -80,6 +118,43 @@ impl OutputFormat {
             OutputFormat::Csv => "csv",
             OutputFormat::Xml | OutputFormat::XmlTei => "xml",
         }
+    }
+}
+
+/// A name that is no [`OutputFormat`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown output format {name:?}: one of txt, markdown, html, json, jsonl, csv, xml or xmltei"
+)]
+pub struct UnknownFormat {
+    /// The name given.
+    pub name: String,
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = UnknownFormat;
+
+    /// A format by its name ([`OutputFormat::NAMES`]) or an alias: `text`,
+    /// `md`, `dict` (Python's word for JSON), `tei`.
+    fn from_str(name: &str) -> std::result::Result<OutputFormat, UnknownFormat> {
+        let alias = match name {
+            "text" => "txt",
+            "md" => "markdown",
+            "dict" => "json",
+            "tei" => "xmltei",
+            other => other,
+        };
+        OutputFormat::NAMES
+            .iter()
+            .find(|(n, _, _)| *n == alias)
+            .map(|(_, f, _)| *f)
+            .ok_or_else(|| UnknownFormat { name: name.to_string() })
+    }
+}
+
+impl std::fmt::Display for OutputFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -892,23 +967,6 @@ pub fn isolate<T>(work: impl FnOnce() -> T) -> std::result::Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gleaner::Selection;
-
-    /// An extractor that panics on pages that mention "boom".
-    #[derive(Debug)]
-    struct Fragile;
-
-    impl Extractor for Fragile {
-        fn extract(&self, doc: &Document) -> Selection {
-            let all = Selection::all(doc);
-            if render::text(doc, &all).contains("boom") {
-                panic!("fragile extractor met a boom");
-            }
-            all
-        }
-    }
-
-    const PAGE: &str = "<title>T</title><p>Some text of a page.</p>";
 
     /// A shop page whose description is only in its JSON-LD.
     const SHOP: &str = r#"<html><head><title>Dark Roast</title>
@@ -945,31 +1003,6 @@ mod tests {
         // The papers' algorithms give their output as it is.
         let plain = spec("json", "plain").record_for_page(&page, None);
         assert!(!plain.text.contains("bold & smooth"), "{}", plain.text);
-    }
-
-    #[test]
-    fn a_panicking_page_is_one_failed_record_and_the_batch_goes_on() {
-        let job = Job::new(Box::new(Fragile), "fragile", OutputFormat::Jsonl);
-        let inputs = vec![
-            Input::from_bytes("a", PAGE.as_bytes().to_vec()),
-            Input::from_bytes("b", b"<p>boom</p>".to_vec()),
-            Input::from_bytes("c", PAGE.as_bytes().to_vec()),
-        ];
-        let mut records = Vec::new();
-        crate::run(&inputs, &job, None, 2, |_, r| {
-            records.push(r);
-            Ok(crate::Flow::Continue)
-        })
-        .expect("batch runs");
-        let errors: Vec<_> = records.iter().map(|r| r.error.as_deref()).collect();
-        assert_eq!(records.iter().map(|r| r.source.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
-        assert_eq!(errors[0], None);
-        assert_eq!(
-            errors[1],
-            Some("internal error, please report it: fragile extractor met a boom")
-        );
-        assert_eq!(errors[2], None);
-        assert_eq!(records[2].text, "Some text of a page.");
     }
 
     #[test]

@@ -1,36 +1,41 @@
 /*!
-The one batch path of gleaner: **inputs → records → sinks**.
+The one batch engine of gleaner: **source → job → records → sink**.
 
-Every front end — the `gleaner` command line today; the crawler, WARC
-reader, Python package and server to come — hands pages to the same
-code, so that limits, error reporting and the record format are the same
-everywhere:
+Every batch front end — `gleaner extract` (files, folders, standard
+input, URLs), `gleaner warc`, Python's `extract_batch` and `iter_warc` —
+runs through [`Engine::run`], so that limits, the time budget, error
+reporting, ordering and the record format are the same everywhere:
 
+- [`engine`]: the [`Engine`] — one worker pool, a source of [`Work`]
+  items pulled lazily (an archive of millions of records is never held
+  whole), each made a [`Unit`] and a [`Record`] on the pool and handed
+  to a [`Sink`] in source order through a bounded reorder window; a
+  [`Fetch`] supplied by the front end for URLs (this crate has no
+  network); [`Engine::learn_sites`], the one pre-pass that clusters a
+  batch's pages by template and learns a model per cluster;
 - [`input`]: where pages come from (files, folders walked recursively,
   standard input, bytes already in memory) and reading them with a size
   limit and transparent gzip;
 - [`job`]: one page through the core library — parse, page-level checks
   (a frameset page is reported, not silently empty), extract, render —
   into a [`Record`], with a panic turned into that record's error so one
-  page never takes a batch down;
-- [`sink`]: where records go (standard output in txt, Markdown, HTML,
-  JSON or JSON Lines, or one file per input);
-- [`run()`]: a batch of inputs through a [`Job`] on a thread pool, with
-  results handed back in input order; [`learn_site_templates`] first
-  clusters a collection by template and learns a model per cluster, so
-  that each page is extracted with its site's template set aside;
-  [`ordered`] is the same pool and reorder window over any stream of
-  items (the records of a WARC archive read as they come).
+  page never takes a batch down; [`OutputFormat`] and its one `FromStr`;
+- [`sink`]: [`OutputSink`], records to standard output (txt, Markdown,
+  HTML, JSON, JSON Lines, CSV, XML) or one file per input;
+- [`spec`]: [`JobSpec`], the options every front end shares by name.
 
 ```
-use gleaner_batch::{Input, Job, OutputFormat};
+use gleaner_batch::{Engine, Input, Job, OutputFormat, OutputSink};
 
-let job = Job::new(gleaner::extract::by_name("article")?, "article", OutputFormat::Jsonl);
-let input = Input::from_bytes("mem:1", b"<p>A short page, with one sentence of text in it.</p>".to_vec());
-let record = job.record(&input);
-assert_eq!(record.error, None);
-assert_eq!(record.text, "A short page, with one sentence of text in it.");
-# Ok::<(), gleaner::Error>(())
+let job = Job::new(gleaner::extract::by_name("article")?, "article", OutputFormat::Txt);
+let pages = vec![
+    Input::from_bytes("mem:1", b"<p>A short page, with one sentence of text in it.</p>".to_vec()),
+    Input::from_bytes("mem:2", b"<p>Another page, which says something else again.</p>".to_vec()),
+];
+let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Txt, true);
+let totals = Engine::new(&job, 2)?.run(pages, &mut sink)?;
+assert_eq!((totals.pages, totals.failed), (2, 0));
+# Ok::<(), Box<dyn std::error::Error>>(())
 ```
 */
 #![deny(missing_docs)]
@@ -38,6 +43,7 @@ assert_eq!(record.text, "A short page, with one sentence of text in it.");
 
 pub mod algorithms;
 pub mod corpus;
+pub mod engine;
 mod error;
 pub mod input;
 pub mod job;
@@ -47,14 +53,14 @@ pub mod spec;
 pub mod xml;
 
 pub use crate::algorithms::{algorithm_specs, with_preset};
+pub use crate::engine::{Engine, Fetch, Sink, SiteKey, Sites, Unit, Work};
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;
 pub use crate::job::{
-    isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining, CSV_COLUMNS,
+    isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining, UnknownFormat, CSV_COLUMNS,
 };
 pub use crate::run::{
-    learn_site_templates, ordered, run, summarize, summarize_all, worker_threads, Flow, Totals,
-    MAX_THREADS, MAX_THREADS_PER_CORE,
+    summarize, summarize_all, worker_threads, Flow, Totals, MAX_THREADS, MAX_THREADS_PER_CORE,
 };
-pub use crate::sink::Sink;
+pub use crate::sink::OutputSink;
 pub use crate::spec::{Favor, JobSpec, ParamValue, SpecError};

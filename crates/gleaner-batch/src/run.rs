@@ -1,17 +1,18 @@
-//! A batch of inputs through a [`Job`] on a thread pool.
+//! The worker pool of a batch and its ordered stream (`ordered`); the
+//! engine ([`crate::Engine`]) runs every batch on it.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
-use gleaner::template::{PageSummary, SiteOptions, SiteTemplates};
+use gleaner::template::{PageSummary, SiteOptions};
 use gleaner::{Document, ParseOptions};
 
 use crate::error::Result;
 use crate::input::Input;
-use crate::job::{isolate, Job, Record};
+use crate::job::isolate;
 
 /// Records in flight per worker thread: inputs handed to the pool but not
 /// yet written. A slow page holds back at most this many × threads
@@ -70,75 +71,7 @@ impl Totals {
     }
 }
 
-/// Runs every input through `job` on `threads` worker threads (0: one per
-/// core; see [`worker_threads`] for the cap), handing each record to
-/// `each` in input order as soon as it and every record before it are
-/// done: output streams, and a slow page holds back only the records
-/// after it. At most 4 × threads inputs are in flight at once, so the
-/// reorder buffer stays bounded however long the batch. One failed or
-/// panicking page is one record with its error; the batch goes on until
-/// the inputs run out or `each` says [`Flow::Stop`] (the inputs already
-/// in flight are finished, not written). With `site`, each page is
-/// extracted with its cluster's template model.
-///
-/// # Errors
-/// The worker pool cannot start, or `each` fails (a write error).
-pub fn run(
-    inputs: &[Input],
-    job: &Job,
-    site: Option<&SiteTemplates>,
-    threads: usize,
-    each: impl FnMut(&Input, Record) -> Result<Flow>,
-) -> Result<Totals> {
-    let process = |k: usize, input: &Input| match site {
-        Some(site) => job.record_in_site(input, site, k),
-        None => job.record(input),
-    };
-    let panicked = |input: &Input, what: String| {
-        let mut record = job.failed_record(&input.source, "");
-        record.error = Some(format!("internal error, please report it: {what}"));
-        record.failure = Some(crate::job::Failure::Internal);
-        record.unreadable = false;
-        record
-    };
-    stream(inputs, threads, process, panicked, each)
-}
-
-/// The streaming core of [`run`] over a slice of inputs: each record is
-/// counted into the [`Totals`] and handed to `each` with its input.
-fn stream<F, P>(
-    inputs: &[Input],
-    threads: usize,
-    process: F,
-    panicked: P,
-    mut each: impl FnMut(&Input, Record) -> Result<Flow>,
-) -> Result<Totals>
-where
-    F: Fn(usize, &Input) -> Record + Sync,
-    P: Fn(&Input, String) -> Record + Sync,
-{
-    let started = Instant::now();
-    let mut totals = Totals::default();
-    let missing = |k: usize, what: String| match inputs.get(k) {
-        Some(input) => panicked(input, what),
-        None => Record::new("", ""),
-    };
-    ordered(inputs.iter(), threads, process, missing, |k, record| {
-        let Some(input) = inputs.get(k) else { return Ok(Flow::Stop) };
-        totals.pages += 1;
-        totals.bytes += record.bytes;
-        if record.error.is_some() {
-            totals.failed += 1;
-            totals.unreadable += usize::from(record.unreadable);
-        }
-        each(input, record)
-    })?;
-    totals.elapsed = started.elapsed();
-    Ok(totals)
-}
-
-/// Runs `process` over `items` on a pool of `threads` workers (0: one per
-/// core) and hands each result to `each` on the calling thread, in the
+/// Runs `process` over `items` on `pool` and hands each result to `each` on the calling thread, in the
 /// items' order, as soon as it and every result before it are done.
 /// Items are pulled from the iterator (on the calling thread) only while
 /// fewer than 4 × threads are in flight, so a reorder buffer of at most
@@ -152,9 +85,9 @@ where
 ///
 /// # Errors
 /// The worker pool cannot start, or `each` fails (a write error).
-pub fn ordered<T, R, F, P>(
+pub(crate) fn ordered<T, R, F, P>(
+    pool: &WorkerPool,
     items: impl IntoIterator<Item = T>,
-    threads: usize,
     process: F,
     panicked: P,
     mut each: impl FnMut(usize, R) -> Result<Flow>,
@@ -165,8 +98,7 @@ where
     F: Fn(usize, T) -> R + Sync,
     P: Fn(usize, String) -> R + Sync,
 {
-    let pool = pool(threads)?;
-    let window = pool.current_num_threads().max(1) * WINDOW_PER_THREAD;
+    let window = pool.threads().max(1) * WINDOW_PER_THREAD;
     let (done, finished) = mpsc::channel::<(usize, R)>();
     let (process, panicked) = (&process, &panicked);
     let mut items = items.into_iter();
@@ -208,24 +140,6 @@ where
     })
 }
 
-/// Reads and parses every input on `threads` workers, clusters the pages
-/// by template and learns one model per cluster (see
-/// [`SiteTemplates::learn`]). Inputs that cannot be read or parsed are
-/// clusters of their own.
-///
-/// # Errors
-/// The worker pool cannot start.
-pub fn learn_site_templates(
-    inputs: &[Input],
-    job: &Job,
-    options: &SiteOptions,
-    threads: usize,
-) -> Result<SiteTemplates> {
-    let summaries = summarize_all(inputs, job.parse(), options, threads)?;
-    let names: Vec<String> = inputs.iter().map(|i| i.source.clone()).collect();
-    Ok(SiteTemplates::learn(&summaries, &names, options))
-}
-
 /// The [`PageSummary`] of every input (read and parsed with `parse`, on
 /// `threads` workers); `None` for inputs that cannot be read or parsed.
 ///
@@ -237,7 +151,8 @@ pub fn summarize_all(
     options: &SiteOptions,
     threads: usize,
 ) -> Result<Vec<Option<PageSummary>>> {
-    Ok(pool(threads)?.install(|| inputs.par_iter().map(|i| summarize(i, parse, options)).collect()))
+    Ok(WorkerPool::new(threads)?
+        .install(|| inputs.par_iter().map(|i| summarize(i, parse, options)).collect()))
 }
 
 /// What clustering and template learning need of one input; `None` when
@@ -256,89 +171,88 @@ pub fn summarize(
     .flatten()
 }
 
-/// A pool of `threads` workers (0: one per core), capped by
-/// [`worker_threads`].
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    Ok(rayon::ThreadPoolBuilder::new()
-        .num_threads(worker_threads(threads).0)
-        .build()
-        .map_err(|e| std::io::Error::other(format!("cannot start worker threads: {e}")))?)
+/// The worker pool of a batch: its own, of `threads` workers (0: one
+/// per core) capped by [`worker_threads`], or rayon's global pool. The
+/// one place a batch's threads are started.
+pub(crate) enum WorkerPool {
+    /// A pool of the batch's own.
+    Own(rayon::ThreadPool),
+    /// rayon's global pool.
+    Global,
+}
+
+impl WorkerPool {
+    /// A pool of `threads` workers (0: one per core), capped by
+    /// [`worker_threads`].
+    pub(crate) fn new(threads: usize) -> Result<WorkerPool> {
+        let pool =
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(worker_threads(threads).0)
+                .build()
+                .map_err(|e| std::io::Error::other(format!("cannot start worker threads: {e}")))?;
+        Ok(WorkerPool::Own(pool))
+    }
+
+    /// Its worker threads.
+    pub(crate) fn threads(&self) -> usize {
+        match self {
+            WorkerPool::Own(pool) => pool.current_num_threads(),
+            WorkerPool::Global => rayon::current_num_threads(),
+        }
+    }
+
+    /// Runs `op` with the pool's parallel iterators.
+    pub(crate) fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        match self {
+            WorkerPool::Own(pool) => pool.install(op),
+            WorkerPool::Global => op(),
+        }
+    }
+
+    /// Runs `op` on the calling thread with a scope on the pool.
+    fn in_place_scope<'scope, R>(&self, op: impl FnOnce(&rayon::Scope<'scope>) -> R) -> R {
+        match self {
+            WorkerPool::Own(pool) => pool.in_place_scope(op),
+            WorkerPool::Global => rayon::in_place_scope(op),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::{Duration, Instant};
-
-    use gleaner::extract::Extractor;
-    use gleaner::{render, Document, Selection};
+    use std::time::Duration;
 
     use super::*;
-    use crate::OutputFormat;
-
-    /// An extractor that takes its time on pages that say "slow".
-    #[derive(Debug)]
-    struct Slow;
-
-    impl Extractor for Slow {
-        fn extract(&self, doc: &Document) -> Selection {
-            let all = Selection::all(doc);
-            if render::text(doc, &all).contains("slow") {
-                std::thread::sleep(Duration::from_millis(1500));
-            }
-            all
-        }
-    }
-
-    // See: issue 13, defect 6.
-    #[test]
-    fn issue_13_records_stream_before_a_slow_page_ends() {
-        let job = Job::new(Box::new(Slow), "slow", OutputFormat::Jsonl);
-        let mut inputs = vec![Input::from_bytes("fast", b"<p>fast</p>".to_vec())];
-        inputs.push(Input::from_bytes("slow", b"<p>slow</p>".to_vec()));
-        inputs.extend((0..10).map(|k| Input::from_bytes(format!("p{k}"), b"<p>x</p>".to_vec())));
-        let started = Instant::now();
-        let mut seen = Vec::new();
-        run(&inputs, &job, None, 2, |_, record| {
-            seen.push((record.source, started.elapsed()));
-            Ok(Flow::Continue)
-        })
-        .expect("batch runs");
-        let order: Vec<&str> = seen.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(order.len(), 12);
-        assert_eq!(order.get(..2), Some(&["fast", "slow"][..]), "input order");
-        let first = seen.first().map(|(_, t)| *t).unwrap_or_default();
-        let last = seen.last().map(|(_, t)| *t).unwrap_or_default();
-        assert!(first < Duration::from_millis(1000), "the first record waited: {first:?}");
-        assert!(last >= Duration::from_millis(1500), "the slow page was slow: {last:?}");
-    }
 
     // See: issue 13, defect 6.
     #[test]
     fn issue_13_the_reorder_window_is_bounded_and_keeps_input_order() {
-        let inputs: Vec<Input> =
-            (0..200).map(|k| Input::from_bytes(format!("{k}"), Vec::new())).collect();
         let started = AtomicUsize::new(0);
         let threads = 3;
-        let process = |k: usize, input: &Input| {
+        let process = |k: usize, item: usize| {
             started.fetch_add(1, Ordering::SeqCst);
-            // Early pages are the slow ones, so later ones pile up.
+            // Early items are the slow ones, so later ones pile up.
             std::thread::sleep(Duration::from_millis(if k % 50 == 0 { 60 } else { 1 }));
-            let job = Job::new(Box::new(Slow), "fake", OutputFormat::Jsonl);
-            job.failed_record(&input.source, "fake")
+            item
         };
-        let panicked = |input: &Input, _: String| Record::new(&input.source, "fake");
         let mut written = Vec::new();
         let mut most_in_flight = 0;
-        stream(&inputs, threads, process, panicked, |_, record| {
-            written.push(record.source);
-            let in_flight = started.load(Ordering::SeqCst) - (written.len() - 1);
-            most_in_flight = most_in_flight.max(in_flight);
-            Ok(Flow::Continue)
-        })
+        let pool = WorkerPool::new(threads).expect("pool");
+        ordered(
+            &pool,
+            0..200,
+            process,
+            |k, _| k,
+            |_, item| {
+                written.push(item);
+                let in_flight = started.load(Ordering::SeqCst) - (written.len() - 1);
+                most_in_flight = most_in_flight.max(in_flight);
+                Ok(Flow::Continue)
+            },
+        )
         .expect("batch runs");
-        let expected: Vec<String> = (0..200).map(|k| k.to_string()).collect();
-        assert_eq!(written, expected);
+        assert_eq!(written, (0..200).collect::<Vec<_>>());
         assert!(most_in_flight <= threads * WINDOW_PER_THREAD, "{most_in_flight} in flight");
     }
 

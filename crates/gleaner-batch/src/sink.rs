@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::input::{output_path, Input};
 use crate::job::{OutputFormat, Record};
+use crate::run::Flow;
 
 /// Writes records in one [`OutputFormat`], either to a stream — JSON
 /// Lines one per line, JSON as one object or an array, text formats with
 /// a `==> source <==` header between several — or, given a folder, to one
 /// file per input mirroring the inputs' relative names.
-pub struct Sink<W: Write> {
+pub struct OutputSink<W: Write> {
     dir: Option<PathBuf>,
     format: OutputFormat,
     several: bool,
@@ -24,12 +25,12 @@ pub struct Sink<W: Write> {
     taken: HashSet<PathBuf>,
 }
 
-impl<W: Write> Sink<W> {
+impl<W: Write> OutputSink<W> {
     /// A sink writing to `out`, or to files under `dir` when given.
     /// `several` says whether more than one record will come (an array
     /// for JSON, headers for text).
-    pub fn new(out: W, dir: Option<PathBuf>, format: OutputFormat, several: bool) -> Sink<W> {
-        Sink { dir, format, several, out, written: 0, taken: HashSet::new() }
+    pub fn new(out: W, dir: Option<PathBuf>, format: OutputFormat, several: bool) -> OutputSink<W> {
+        OutputSink { dir, format, several, out, written: 0, taken: HashSet::new() }
     }
 
     fn body(&self, record: &Record) -> Result<String> {
@@ -133,6 +134,18 @@ impl<W: Write> Sink<W> {
     }
 }
 
+/// Records written in order; a reader that went away stops the batch.
+impl<W: Write> crate::engine::Sink<Input> for OutputSink<W> {
+    fn write(&mut self, tag: Option<Input>, record: Option<Record>) -> Result<Flow> {
+        let Some(record) = record else { return Ok(Flow::Continue) };
+        let input = tag.unwrap_or_else(|| Input::from_bytes(record.source.clone(), Vec::new()));
+        match OutputSink::write(self, &input, &record) {
+            Err(e) if e.is_broken_pipe() => Ok(Flow::Stop),
+            other => other.map(|()| Flow::Continue),
+        }
+    }
+}
+
 /// Writes `bytes` to a temporary file beside `path` and renames it to
 /// `path`: rename within a folder is atomic, so `path` is never seen half
 /// written. The temporary file is removed when writing fails.
@@ -204,13 +217,13 @@ mod tests {
     #[test]
     fn json_arrays_and_text_headers_for_several_records() {
         let (a, b) = (Input::from_bytes("a", vec![]), Input::from_bytes("b", vec![]));
-        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Json, true);
+        let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Json, true);
         sink.write(&a, &record("a", "one")).expect("write");
         sink.write(&b, &record("b", "two")).expect("write");
         sink.finish().expect("finish");
         let json: serde_json::Value = serde_json::from_slice(&sink.out).expect("valid JSON");
         assert_eq!(json[1]["text"], "two");
-        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Txt, true);
+        let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Txt, true);
         sink.write(&a, &record("a", "one")).expect("write");
         sink.write(&b, &record("b", "two")).expect("write");
         assert_eq!(String::from_utf8_lossy(&sink.out), "==> a <==\none\n\n==> b <==\ntwo\n");
@@ -218,7 +231,7 @@ mod tests {
 
     #[test]
     fn an_empty_json_batch_is_an_empty_array() {
-        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Json, true);
+        let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Json, true);
         sink.finish().expect("finish");
         assert_eq!(String::from_utf8_lossy(&sink.out), "[\n]\n");
     }
@@ -227,7 +240,7 @@ mod tests {
     fn colliding_output_names_get_numbers() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut sink =
-            Sink::new(Vec::new(), Some(dir.path().to_path_buf()), OutputFormat::Txt, true);
+            OutputSink::new(Vec::new(), Some(dir.path().to_path_buf()), OutputFormat::Txt, true);
         let a = Input::from_bytes("x/page.html", vec![]);
         let b = Input::from_bytes("x/page.htm", vec![]);
         sink.write(&a, &record("a", "one")).expect("write");
@@ -245,21 +258,21 @@ mod tests {
         let (bad, good) =
             (Input::from_bytes("x/bad.html", vec![]), Input::from_bytes("x/ok.html", vec![]));
         for several in [false, true] {
-            let mut sink = Sink::new(Vec::new(), None, OutputFormat::Txt, several);
+            let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Txt, several);
             sink.write(&bad, &failed).expect("write");
             sink.finish().expect("finish");
             assert_eq!(sink.out, b"", "no blank line for a failed input");
         }
-        let mut sink = Sink::new(Vec::new(), None, OutputFormat::Markdown, true);
+        let mut sink = OutputSink::new(Vec::new(), None, OutputFormat::Markdown, true);
         sink.write(&bad, &failed).expect("write");
         sink.write(&good, &record("ok", "one")).expect("write");
         assert_eq!(String::from_utf8_lossy(&sink.out), "==> ok <==\n\n");
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().to_path_buf();
-        let mut sink = Sink::new(Vec::new(), Some(out.clone()), OutputFormat::Txt, true);
+        let mut sink = OutputSink::new(Vec::new(), Some(out.clone()), OutputFormat::Txt, true);
         sink.write(&bad, &failed).expect("write");
         sink.write(&good, &record("ok", "one")).expect("write");
-        let mut sink = Sink::new(Vec::new(), Some(out), OutputFormat::Jsonl, true);
+        let mut sink = OutputSink::new(Vec::new(), Some(out), OutputFormat::Jsonl, true);
         sink.write(&bad, &failed).expect("write");
         let mut names: Vec<String> = std::fs::read_dir(dir.path().join("x"))
             .expect("read dir")

@@ -189,22 +189,10 @@ impl JobSpec {
     /// A name that is no format.
     pub fn format(&self) -> Result<OutputFormat, SpecError> {
         let Some(name) = &self.output_format else { return Ok(OutputFormat::Txt) };
-        Ok(match name.as_str() {
-            "txt" | "text" => OutputFormat::Txt,
-            "markdown" | "md" => OutputFormat::Markdown,
-            "html" => OutputFormat::Html,
-            "json" | "dict" => OutputFormat::Json,
-            "jsonl" => OutputFormat::Jsonl,
-            "csv" => OutputFormat::Csv,
-            "xml" => OutputFormat::Xml,
-            "xmltei" | "tei" => OutputFormat::XmlTei,
-            other => {
-                return Err(SpecError::Value {
-                    key: "output_format",
-                    value: other.to_string(),
-                    expected: "txt, markdown, html, json, jsonl, csv, xml or xmltei",
-                })
-            }
+        name.parse().map_err(|_| SpecError::Value {
+            key: "output_format",
+            value: name.clone(),
+            expected: "txt, markdown, html, json, jsonl, csv, xml or xmltei",
         })
     }
 

@@ -6,23 +6,26 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use gleaner::render::strip_controls;
-use gleaner_batch::corpus::Verdict;
-use gleaner_batch::{input, Flow, Job, Sink};
+use gleaner_batch::corpus::{CorpusFilter, Verdict};
+use gleaner_batch::{
+    input, Engine, Flow, Input, Job, OutputFormat, OutputSink, Record, Sink, Unit, Work,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flags::ExtractArgs;
 use crate::UsageError;
 
-/// Runs `extract`.
+/// Runs `extract`: `Engine::run` over the files (and folders, and `-`)
+/// then the URLs, into the output sink (standard output or `-o DIR`),
+/// the URLs fetched on the engine's workers by [`crate::fetch::UrlFetch`].
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let (algorithm, extractor) = args.extractor.build(args.content.preset)?;
     let mut corpus = args.corpus.filter()?;
     let text_only = match args.output_format {
-        crate::flags::OutputFormat::Txt => !args.content.with_metadata && !args.content.comments,
-        crate::flags::OutputFormat::Markdown
-        | crate::flags::OutputFormat::Html
-        | crate::flags::OutputFormat::Xml
-        | crate::flags::OutputFormat::Xmltei => false,
+        OutputFormat::Txt => !args.content.with_metadata && !args.content.comments,
+        OutputFormat::Markdown | OutputFormat::Html | OutputFormat::Xml | OutputFormat::XmlTei => {
+            false
+        }
         _ => true,
     };
     if args.corpus.deduplicate && !text_only {
@@ -33,7 +36,6 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
-    let mut left_out: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let encoding = match &args.encoding {
         None => None,
         Some(label) => Some(gleaner::document::encoding_for_label(label).ok_or_else(|| {
@@ -50,14 +52,26 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
-    // URLs given on the command line (a bad one is a usage error), then
-    // the lists' lines (a bad one is a failed record).
-    let mut urls: Vec<UrlLine> =
-        urls.iter().map(|u| UrlLine::Given(u.to_string_lossy().into_owned())).collect();
-    for list in &args.input_list {
-        urls.extend(read_url_list(list)?);
+    // URLs given on the command line (a bad one is a usage error, before
+    // anything is written), then the lists' lines (a bad one is a failed
+    // record in its place).
+    let from = args.fetch.source.as_deref();
+    let mut url_items = Vec::new();
+    for u in &urls {
+        url_items.push(Item::Url(crate::fetch::parse_url(&u.to_string_lossy(), from)?));
     }
-    if args.site_training.is_some() && urls.is_empty() {
+    for list in &args.input_list {
+        for line in read_url_list(list)? {
+            url_items.push(match line {
+                UrlLine::Listed(text) => match crate::fetch::parse_url(&text, from) {
+                    Ok(url) => Item::Url(url),
+                    Err(why) => Item::BadUrl { text, why: why.0 },
+                },
+                UrlLine::Bad(text, why) => Item::BadUrl { why: format!("{text}: {why}"), text },
+            });
+        }
+    }
+    if args.site_training.is_some() && url_items.is_empty() {
         return Err(
             UsageError("--site-training learns from a page's links: give a URL".into()).into()
         );
@@ -69,7 +83,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         gleaner_batch::Error::StdinTwice => anyhow::Error::from(UsageError(e.to_string())),
         other => other.into(),
     })?;
-    if inputs.is_empty() && urls.is_empty() {
+    if inputs.is_empty() && url_items.is_empty() {
         return Err(UsageError("no inputs: give files, URLs, `-` or --input-dir DIR".into()).into());
     }
     crate::check_template(algorithm, args.templates.given())?;
@@ -83,7 +97,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let parse = args.limits.parse_options()?;
     let max_bytes = parse.max_bytes;
     let threads = crate::worker_threads(args.parallel);
-    let mut job = Job::new(extractor, algorithm.name, args.output_format.into())
+    let mut job = Job::new(extractor, algorithm.name, args.output_format)
         .parse_options(parse.encoding(encoding).url(args.url.clone()))
         .render_options(args.render.options())
         .with_metadata(args.content.with_metadata)
@@ -94,14 +108,24 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.templates.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
+    let fetch = match url_items.iter().find_map(Item::url) {
+        Some(first) => Some(crate::fetch::UrlFetch {
+            training: args.site_training,
+            max_links: args.max_links,
+            menu_pages: args.menu_pages,
+            site: site_options,
+            source: crate::fetch::page_source(&args.fetch, first, max_bytes as u64)?,
+        }),
+        None => None,
+    };
+    let engine = Engine::new(&job, threads)?;
     let site = if args.templates.site_templates {
-        let site = gleaner_batch::learn_site_templates(&inputs, &job, &site_options, threads)?;
-        let with_model = site.models.iter().filter(|m| m.is_some()).count();
-        let pages_with_model = (0..inputs.len()).filter(|&i| site.model_of(i).is_some()).count();
+        let site = engine.learn_sites(inputs.iter().cloned().map(Item::Input), &site_options)?;
+        let (clusters, with_model) = site.clusters();
+        let pages_with_model = site.pages_with_model().1;
         eprintln!(
-            "gleaner: {} template clusters ({} distance, threshold {}), {with_model} with a model \
-             covering {pages_with_model} of {} pages",
-            site.sizes.len(),
+            "gleaner: {clusters} template clusters ({} distance, threshold {}), {with_model} \
+             with a model covering {pages_with_model} of {} pages",
             site_options.distance,
             site_options.threshold,
             inputs.len()
@@ -110,9 +134,17 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let several = inputs.len() + urls.len() > 1;
-    let progress = (several && !args.no_progress && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(inputs.len() as u64);
+    let mut engine = engine.sites(site.as_ref());
+    if let Some(fetch) = &fetch {
+        engine = engine.fetch(fetch);
+    }
+    // The shape of the output depends on the command line alone: several
+    // records (a JSON array, text headers) when it can name several pages.
+    let several =
+        args.inputs.len() > 1 || !args.input_dir.is_empty() || !args.input_list.is_empty();
+    let count = inputs.len() + url_items.len();
+    let progress = (count > 1 && !args.no_progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(count as u64);
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} pages {per_sec} ETA {eta}")
         {
@@ -121,147 +153,130 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         bar
     });
     let stdout = std::io::BufWriter::new(std::io::stdout());
-    let mut sink = Sink::new(stdout, args.output.clone(), job.format(), several);
-    let ran = gleaner_batch::run(&inputs, &job, site.as_ref(), threads, |input, mut record| {
-        if let Verdict::Drop(why) = corpus.admit(&mut record) {
-            *left_out.entry(why).or_default() += 1;
-            if let Some(bar) = &progress {
-                bar.inc(1);
+    let mut sink = ExtractSink {
+        out: OutputSink::new(stdout, args.output.clone(), job.format(), several),
+        corpus: &mut corpus,
+        left_out: Default::default(),
+        progress: progress.as_ref(),
+        stopped: false,
+    };
+    let items = inputs.into_iter().map(Item::Input).chain(url_items);
+    let totals = match engine.run(items, &mut sink) {
+        Ok(totals) => totals,
+        Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e.into()),
+    };
+    if sink.stopped {
+        // The reader went away: nothing more to say to it.
+        return Ok(ExitCode::SUCCESS);
+    }
+    match sink.out.finish() {
+        Err(e) if !e.is_broken_pipe() => return Err(e.into()),
+        _ => {}
+    }
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let (pages, failed) = (totals.pages, totals.failed);
+    if count > 1 {
+        eprintln!("{pages} pages, {failed} failed, {:.1} MB/s", totals.megabytes_per_second());
+    }
+    if !sink.left_out.is_empty() {
+        let reasons: Vec<String> =
+            sink.left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
+        eprintln!("left out by the corpus filters: {}", reasons.join(", "));
+    }
+    // The exit status: 1 when no input was extracted (every one failed:
+    // unreadable, over --max-bytes, not HTML, …), else 0; see `--help`.
+    Ok(if pages > 0 && failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// An input of `extract`: a file (or `-`, or a folder's file), a URL, or
+/// a line of a URL list that is no URL.
+enum Item {
+    /// A file or standard input.
+    Input(Input),
+    /// A URL to fetch.
+    Url(gleaner_crawl::Url),
+    /// A list's line that cannot be fetched: the line, and why.
+    BadUrl { text: String, why: String },
+}
+
+impl Item {
+    fn url(&self) -> Option<&gleaner_crawl::Url> {
+        match self {
+            Item::Url(url) => Some(url),
+            _ => None,
+        }
+    }
+}
+
+impl Work for Item {
+    type Tag = Input;
+
+    fn unit(self, position: usize, job: &Job) -> Unit<Input> {
+        match self {
+            Item::Input(input) => input.unit(position, job),
+            Item::Url(url) => {
+                // Under -o DIR: HOST[_PORT]/PATH, never `http:/…`.
+                let mut name = Input::from_bytes(url.as_str(), Vec::new());
+                name.relative = gleaner_crawl::output_name(&url);
+                Unit::Url { url: url.to_string(), tag: name }
             }
+            Item::BadUrl { text, why } => {
+                let record = job.failed_record(&text, &why);
+                Unit::Ready { record: Some(record), tag: Input::from_bytes(text, Vec::new()) }
+            }
+        }
+    }
+}
+
+/// `extract`'s sink: the corpus filters, error lines on stderr (above
+/// the progress bar), then the output.
+struct ExtractSink<'a, W: std::io::Write> {
+    out: OutputSink<W>,
+    corpus: &'a mut CorpusFilter,
+    left_out: std::collections::BTreeMap<&'static str, usize>,
+    progress: Option<&'a ProgressBar>,
+    /// The reader went away.
+    stopped: bool,
+}
+
+impl<W: std::io::Write> Sink<Input> for ExtractSink<'_, W> {
+    fn write(&mut self, tag: Option<Input>, record: Option<Record>) -> gleaner_batch::Result<Flow> {
+        let Some(mut record) = record else { return Ok(Flow::Continue) };
+        if let Some(bar) = self.progress {
+            bar.inc(1);
+        }
+        if let Verdict::Drop(why) = self.corpus.admit(&mut record) {
+            *self.left_out.entry(why).or_default() += 1;
             return Ok(Flow::Continue);
         }
         if let Some(e) = &record.error {
             let message =
                 format!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
-            match &progress {
+            match self.progress {
                 Some(bar) => bar.println(message),
                 None => eprintln!("{message}"),
             }
         }
-        match sink.write(input, &record) {
-            Err(e) if e.is_broken_pipe() => return Ok(Flow::Stop),
-            other => other?,
-        }
-        if let Some(bar) = &progress {
-            bar.inc(1);
-        }
-        Ok(Flow::Continue)
-    });
-    let totals = match ran {
-        Ok(totals) => totals,
-        Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(e.into()),
-    };
-    if totals.pages < inputs.len() {
-        // The reader went away: nothing more to say to it.
-        return Ok(ExitCode::SUCCESS);
-    }
-    // Pages given as URLs, after the files, one at a time (politely).
-    let mut url_pages = 0usize;
-    let mut url_failed = 0usize;
-    if !urls.is_empty() {
-        let url_job = crate::fetch::UrlJob {
-            job: &job,
-            training: args.site_training,
-            max_links: args.max_links,
-            menu_pages: args.menu_pages,
-            site: site_options,
-        };
-        let mut source = None;
-        for line in &urls {
-            // A command-line URL that is not one is a usage error; a list's
-            // line that is not one is a failed record.
-            let parsed = match line {
-                UrlLine::Given(text) => {
-                    Ok(crate::fetch::parse_url(text, args.fetch.source.as_deref())?)
-                }
-                UrlLine::Listed(text) => {
-                    crate::fetch::parse_url(text, args.fetch.source.as_deref()).map_err(|e| e.0)
-                }
-                UrlLine::Bad(text, why) => Err(format!("{text}: {why}")),
-            };
-            let url = match parsed {
-                Ok(url) => url,
-                Err(why) => {
-                    let text = line.text();
-                    let record = job.failed_record(text, &why);
-                    url_pages += 1;
-                    url_failed += 1;
-                    eprintln!("gleaner: {}", strip_controls(&why));
-                    let name = gleaner_batch::Input::from_bytes(text, Vec::new());
-                    match sink.write(&name, &record) {
-                        Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
-                        other => other?,
-                    }
-                    continue;
-                }
-            };
-            if source.is_none() {
-                source = Some(crate::fetch::page_source(&args.fetch, &url, max_bytes as u64)?);
+        let input = tag.unwrap_or_else(|| Input::from_bytes(record.source.clone(), Vec::new()));
+        match self.out.write(&input, &record) {
+            Err(e) if e.is_broken_pipe() => {
+                self.stopped = true;
+                Ok(Flow::Stop)
             }
-            let Some(from) = source.as_deref() else { continue };
-            let mut record = url_job.record(&url, from);
-            if let Verdict::Drop(why) = corpus.admit(&mut record) {
-                *left_out.entry(why).or_default() += 1;
-                continue;
-            }
-            url_pages += 1;
-            if let Some(e) = &record.error {
-                url_failed += 1;
-                eprintln!("gleaner: {}: {}", strip_controls(&record.source), strip_controls(e));
-            }
-            // Under -o DIR: HOST[_PORT]/PATH, never `http:/…`.
-            let mut name = gleaner_batch::Input::from_bytes(url.as_str(), Vec::new());
-            name.relative = gleaner_crawl::output_name(&url);
-            match sink.write(&name, &record) {
-                Err(e) if e.is_broken_pipe() => return Ok(ExitCode::SUCCESS),
-                other => other?,
-            }
+            other => other.map(|()| Flow::Continue),
         }
     }
-    match sink.finish() {
-        Err(e) if !e.is_broken_pipe() => return Err(e.into()),
-        _ => {}
-    }
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    if several {
-        eprintln!(
-            "{} pages, {} failed, {:.1} MB/s",
-            totals.pages + url_pages,
-            totals.failed + url_failed,
-            totals.megabytes_per_second()
-        );
-    }
-    if !left_out.is_empty() {
-        let reasons: Vec<String> = left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
-        eprintln!("left out by the corpus filters: {}", reasons.join(", "));
-    }
-    // The exit status: 1 when no input was extracted (every one failed:
-    // unreadable, over --max-bytes, not HTML, …), else 0; see `--help`.
-    let pages = totals.pages + url_pages;
-    let failed = totals.failed + url_failed;
-    Ok(if pages > 0 && failed == pages { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// A URL to fetch: typed on the command line, or a line of a `-i` list.
+/// A line of a `-i` list.
 enum UrlLine {
-    /// A command-line argument.
-    Given(String),
     /// A list's line (trimmed).
     Listed(String),
     /// A list's line that cannot be a URL: its start, and why.
     Bad(String, String),
-}
-
-impl UrlLine {
-    /// The line as given (its start, for a line too long to be a URL).
-    fn text(&self) -> &str {
-        match self {
-            UrlLine::Given(t) | UrlLine::Listed(t) | UrlLine::Bad(t, _) => t,
-        }
-    }
 }
 
 /// The longest line of a URL list read whole; a longer one is a failed

@@ -104,10 +104,14 @@ pub fn source_at(
     Err(UsageError(format!("--source {}: no such folder or file", path.display())).into())
 }
 
-/// What `extract` needs to turn a URL into a record.
-pub struct UrlJob<'a> {
-    /// The extraction job.
-    pub job: &'a Job,
+/// What `extract` needs to turn a URL into a record: the engine's
+/// fetcher ([`gleaner_batch::Fetch`]), called on its workers, so that
+/// the pages of a list are fetched concurrently (each host still waits
+/// its delay: the source keeps one slot per host).
+pub struct UrlFetch {
+    /// Where pages come from: the web (through the address policy, after
+    /// DNS and every redirect), a folder or an archive.
+    pub source: Box<dyn PageSource + Sync>,
     /// How to learn the page's template, if at all.
     pub training: Option<Mode>,
     /// Links fetched at most (`links`).
@@ -118,18 +122,28 @@ pub struct UrlJob<'a> {
     pub site: gleaner::template::SiteOptions,
 }
 
-impl UrlJob<'_> {
-    /// The record of the page at `url`, fetched from `source`. Failures
+impl gleaner_batch::Fetch for UrlFetch {
+    fn record(&self, job: &Job, url: &str) -> Record {
+        match Url::parse(url) {
+            Ok(url) => self.fetched(job, &url),
+            Err(e) => job.failed_record(url, &e.to_string()),
+        }
+    }
+}
+
+impl UrlFetch {
+    /// The record of the page at `url`, fetched from the source. Failures
     /// (the page cannot be fetched or parsed) are the record's error.
-    pub fn record(&self, url: &Url, source: &dyn PageSource) -> Record {
+    fn fetched(&self, job: &Job, url: &Url) -> Record {
         let name = url.as_str();
+        let source = &*self.source;
         match self.training {
-            None => match gleaner_crawl::training::fetch_page(source, url, self.job.parse()) {
-                Ok(key) => self.job.record_for_document(name, &key.doc, None, None),
-                Err(e) => self.job.failed_record(name, &e.to_string()),
+            None => match gleaner_crawl::training::fetch_page(source, url, job.parse()) {
+                Ok(key) => job.record_for_document(name, &key.doc, None, None),
+                Err(e) => job.failed_record(name, &e.to_string()),
             },
             Some(Mode::Links) => {
-                match links_training(url, source, self.max_links, &self.site, self.job.parse()) {
+                match links_training(url, source, self.max_links, &self.site, job.parse()) {
                     Ok(t) => {
                         let marks = t.model.as_ref().map(|m| m.mark(&t.key.doc));
                         let training = SiteTraining {
@@ -139,20 +153,15 @@ impl UrlJob<'_> {
                             subdigraph: None,
                             template_applied: marks.is_some(),
                         };
-                        self.job.record_for_document(
-                            name,
-                            &t.key.doc,
-                            marks.as_deref(),
-                            Some(training),
-                        )
+                        job.record_for_document(name, &t.key.doc, marks.as_deref(), Some(training))
                     }
-                    Err(e) => self.job.failed_record(name, &e.to_string()),
+                    Err(e) => job.failed_record(name, &e.to_string()),
                 }
             }
             Some(Mode::Menu) => {
                 let menu = gleaner::template::menu::MenuConfig::default().n(self.menu_pages.max(1));
                 let etdm = gleaner::template::etdm::EtdmConfig::default();
-                match menu_training(url, source, &menu, &etdm, self.job.parse()) {
+                match menu_training(url, source, &menu, &etdm, job.parse()) {
                     Ok(t) => {
                         let applied = !t.subdigraph.is_empty();
                         let training = SiteTraining {
@@ -163,9 +172,9 @@ impl UrlJob<'_> {
                             template_applied: applied,
                         };
                         let aside = applied.then_some(t.template.as_slice());
-                        self.job.record_for_document(name, &t.key.doc, aside, Some(training))
+                        job.record_for_document(name, &t.key.doc, aside, Some(training))
                     }
-                    Err(e) => self.job.failed_record(name, &e.to_string()),
+                    Err(e) => job.failed_record(name, &e.to_string()),
                 }
             }
         }

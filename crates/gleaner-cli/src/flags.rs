@@ -476,42 +476,16 @@ pub struct ShowArgs {
     pub limits: LimitArgs,
 }
 
-/// Output formats of `extract`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Plain text with paragraph breaks.
-    Txt,
-    /// Markdown.
-    Markdown,
-    /// A clean HTML fragment.
-    Html,
-    /// One JSON object per input (an array for several), pretty-printed.
-    Json,
-    /// One JSON object per input per line.
-    Jsonl,
-    /// One row per input under a header row: the JSON record's keys as
-    /// columns (RFC 4180 quoting; lists as JSON text, null as empty).
-    Csv,
-    /// trafilatura's XML: `<doc>` with the metadata as attributes,
-    /// `<main>`, `<comments>`.
-    Xml,
-    /// TEI P5 XML: a `teiHeader` with the metadata, the text in `<body>`.
-    Xmltei,
-}
-
-impl From<OutputFormat> for gleaner_batch::OutputFormat {
-    fn from(f: OutputFormat) -> gleaner_batch::OutputFormat {
-        match f {
-            OutputFormat::Txt => gleaner_batch::OutputFormat::Txt,
-            OutputFormat::Markdown => gleaner_batch::OutputFormat::Markdown,
-            OutputFormat::Html => gleaner_batch::OutputFormat::Html,
-            OutputFormat::Json => gleaner_batch::OutputFormat::Json,
-            OutputFormat::Jsonl => gleaner_batch::OutputFormat::Jsonl,
-            OutputFormat::Csv => gleaner_batch::OutputFormat::Csv,
-            OutputFormat::Xml => gleaner_batch::OutputFormat::Xml,
-            OutputFormat::Xmltei => gleaner_batch::OutputFormat::XmlTei,
-        }
-    }
+/// `-f`'s values: the batch's output formats, read by their one
+/// `FromStr` (`gleaner_batch::OutputFormat::NAMES`, shared with the
+/// server and Python), each with its help line.
+fn output_format_parser(
+) -> impl clap::builder::TypedValueParser<Value = gleaner_batch::OutputFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = gleaner_batch::OutputFormat::NAMES
+        .iter()
+        .map(|(name, _, help)| PossibleValue::new(*name).help(*help));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<gleaner_batch::OutputFormat>())
 }
 
 /// How line-based algorithms (the TTR family, CETR) cut the source.
@@ -692,9 +666,28 @@ impl ExtractorArgs {
     }
 }
 
-/// Output formats of `warc`.
+/// `warc -f`: the text format under `extract`'s name for it (`txt`,
+/// `markdown`, `html`), or, as before, the container (`jsonl`, `warc`;
+/// also `--container`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WarcFormat {
+    /// JSON Lines of plain text (the container; as `--container jsonl`).
+    Jsonl,
+    /// A WARC of conversion records (the container; as `--container
+    /// warc`).
+    Warc,
+    /// Plain text with paragraph breaks, in JSON Lines unless `--container
+    /// warc`.
+    Txt,
+    /// Markdown (`--links`, `--images` keep links and images).
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+}
+
+/// What `warc` writes the extracted texts into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WarcContainer {
     /// One JSON object per HTML record per line: the `extract` keys plus
     /// `url` (WARC-Target-URI) and `date` (WARC-Date).
     Jsonl,
@@ -746,14 +739,22 @@ pub struct WarcArgs {
     #[command(flatten)]
     pub extractor: ExtractorArgs,
 
-    /// Output format.
-    #[arg(short = 'f', long, value_enum, default_value_t = WarcFormat::Jsonl)]
-    pub output_format: WarcFormat,
+    /// The form of the extracted text, as in `extract` (`txt`, `markdown`,
+    /// `html`: the `text` key, or the body of the conversion records); or
+    /// the container, as before --container (`jsonl`: txt in JSON Lines,
+    /// `warc`: conversion records).
+    #[arg(short = 'f', long, value_enum)]
+    pub output_format: Option<WarcFormat>,
 
-    /// The form of the extracted text (the `text` key, or the body of the
-    /// conversion records).
-    #[arg(long, value_enum, default_value_t = TextFormat::Txt)]
-    pub text_format: TextFormat,
+    /// What the texts are written into: JSON Lines (default) or a WARC of
+    /// conversion records.
+    #[arg(long, value_enum)]
+    pub container: Option<WarcContainer>,
+
+    /// The form of the extracted text (`-f txt|markdown|html` says the
+    /// same).
+    #[arg(long, value_enum)]
+    pub text_format: Option<TextFormat>,
 
     /// The output file (`.gz` gzips, `.zst` compresses with zstd), with
     /// its manifest OUT.manifest.json beside it. Default: standard output.
@@ -823,9 +824,12 @@ pub struct ExtractArgs {
     #[command(flatten)]
     pub extractor: ExtractorArgs,
 
-    /// Output format.
-    #[arg(short = 'f', long, value_enum, default_value_t = OutputFormat::Txt)]
-    pub output_format: OutputFormat,
+    /// Output format. `json` is one object when the command line names
+    /// one page (one file, URL or `-`), and an array of objects when it
+    /// can name several (several inputs, --input-dir, -i), however many
+    /// pages a folder or list turns out to hold.
+    #[arg(short = 'f', long, value_parser = output_format_parser(), default_value = "txt")]
+    pub output_format: gleaner_batch::OutputFormat,
 
     /// Write one file per input into this directory, mirroring relative
     /// names, with the format's extension.

@@ -5,11 +5,42 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use gleaner_batch::{Job, OutputFormat};
+use gleaner_batch::{Engine, Job, OutputFormat};
 use gleaner_crawl::warc::{self, WarcEvent, WarcOptions, WarcOutputFormat};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::flags::{TextFormat, WarcArgs, WarcFormat};
+use crate::flags::{TextFormat, WarcArgs, WarcContainer, WarcFormat};
+use crate::UsageError;
+
+/// The container and the text format `warc`'s flags ask for: `-f` names
+/// either — the text format, as `extract -f` does, or the container, as
+/// `-f jsonl|warc` always has — and `--container`, `--text-format` name
+/// each on its own; two flags that disagree are a usage error.
+///
+/// # Errors
+/// `-f` and `--container` or `--text-format` disagree.
+fn formats(args: &WarcArgs) -> Result<(WarcContainer, TextFormat), UsageError> {
+    let (container, text) = match args.output_format {
+        None => (None, None),
+        Some(WarcFormat::Jsonl) => (Some(WarcContainer::Jsonl), None),
+        Some(WarcFormat::Warc) => (Some(WarcContainer::Warc), None),
+        Some(WarcFormat::Txt) => (None, Some(TextFormat::Txt)),
+        Some(WarcFormat::Markdown) => (None, Some(TextFormat::Markdown)),
+        Some(WarcFormat::Html) => (None, Some(TextFormat::Html)),
+    };
+    let disagree = |what: &str| {
+        UsageError(format!("-f and --{what} disagree: give the {what} once (-f names either)"))
+    };
+    let container = match (container, args.container) {
+        (Some(a), Some(b)) if a != b => return Err(disagree("container")),
+        (a, b) => a.or(b).unwrap_or(WarcContainer::Jsonl),
+    };
+    let text = match (text, args.text_format) {
+        (Some(a), Some(b)) if a != b => return Err(disagree("text-format")),
+        (a, b) => a.or(b).unwrap_or(TextFormat::Txt),
+    };
+    Ok((container, text))
+}
 
 /// Runs `warc`.
 pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
@@ -19,12 +50,13 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     let parse = args.limits.parse_options()?;
     let max_bytes = parse.max_bytes;
     let threads = crate::worker_threads(args.parallel);
+    let (container, text_format) = formats(&args)?;
     // JSON Lines keep the main text in `text` (and the comments in their
     // key); a conversion record's body is the whole rendered text, with
     // the header and the comments when asked for.
-    let whole_txt = args.output_format == WarcFormat::Warc
-        && (args.content.with_metadata || args.content.comments);
-    let format = match args.text_format {
+    let whole_txt =
+        container == WarcContainer::Warc && (args.content.with_metadata || args.content.comments);
+    let format = match text_format {
         TextFormat::Txt if whole_txt => OutputFormat::Txt,
         TextFormat::Txt => OutputFormat::Jsonl,
         TextFormat::Markdown => OutputFormat::Markdown,
@@ -38,15 +70,15 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.templates.template {
         job = job.template(std::sync::Arc::new(crate::template_cmd::load_model(path)?));
     }
-    let options = WarcOptions::new(match args.output_format {
-        WarcFormat::Jsonl => WarcOutputFormat::Jsonl,
-        WarcFormat::Warc => WarcOutputFormat::Warc,
+    let options = WarcOptions::new(match container {
+        WarcContainer::Jsonl => WarcOutputFormat::Jsonl,
+        WarcContainer::Warc => WarcOutputFormat::Warc,
     })
     .output(args.output.clone())
     .resume(args.resume)
     .max_bytes(max_bytes)
     .threads(threads)
-    .settings(output_settings(&args));
+    .settings(output_settings(&args, text_format));
     if args.resume {
         if let Some(out) = &args.output {
             if !warc::manifest_path(out).exists() {
@@ -57,14 +89,14 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let engine = Engine::new(&job, threads)?;
     let site = if args.templates.site_templates {
-        let site =
-            warc::learn_host_templates(&args.inputs, &job, &site_options, max_bytes, threads)?;
+        let site = warc::learn_host_templates(&args.inputs, &engine, &site_options)?;
         let (clusters, with_model) = site.clusters();
         eprintln!(
             "gleaner: {} hosts, {clusters} template clusters ({} distance, threshold {}), \
              {with_model} with a model",
-            site.hosts(),
+            site.groups(),
             site_options.distance,
             site_options.threshold,
         );
@@ -82,7 +114,8 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
         }
         bar
     });
-    let ran = warc::run_warc(&args.inputs, &job, site.as_ref(), &options, |event| match event {
+    let engine = engine.sites(site.as_ref());
+    let ran = warc::run_archives(&args.inputs, &engine, &options, |event| match event {
         WarcEvent::Progress(bytes) => {
             if let Some(bar) = &progress {
                 bar.set_position(bytes);
@@ -138,8 +171,11 @@ pub fn run(args: WarcArgs) -> anyhow::Result<ExitCode> {
 /// groups are shown as the parser holds them (`--links`, `--images`, …
 /// in `render`); `--parallel`, `--no-progress` and the inputs change
 /// nothing in the output and are left out.
-fn output_settings(args: &WarcArgs) -> std::collections::BTreeMap<String, String> {
-    let text_format = match args.text_format {
+fn output_settings(
+    args: &WarcArgs,
+    text_format: TextFormat,
+) -> std::collections::BTreeMap<String, String> {
+    let text_format = match text_format {
         TextFormat::Txt => "txt",
         TextFormat::Markdown => "markdown",
         TextFormat::Html => "html",

@@ -133,6 +133,13 @@ fn json_is_an_object_for_one_input_and_an_array_for_several() {
     assert!(records[0]["source"].as_str().is_some_and(|s| s.ends_with("ars-1.html")));
     assert!(records[1]["source"].as_str().is_some_and(|s| s.ends_with("heise.html")));
     assert!(records[1]["text"].as_str().is_some_and(|t| t.contains("AgileBits hat Version 5.3")));
+    // A folder can name several pages: an array, whatever it holds (one
+    // page here), so the shape is known from the command line (issue 33).
+    let src = tempfile::tempdir().expect("tempdir");
+    put(src.path(), "only.html", ARTICLE);
+    let folder = run_ok(gleaner().args(["extract", "-f", "json", "--input-dir"]).arg(src.path()));
+    let v: serde_json::Value = serde_json::from_slice(&folder.stdout).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(1), "{v}");
 }
 
 #[test]

@@ -349,6 +349,42 @@ fn markdown_text_keeps_links_when_asked() {
     );
 }
 
+/// `-f` names the text format as `extract -f` does, and still the
+/// container (`-f jsonl`, `-f warc`); `--container` names the container
+/// alone; flags that disagree are a usage error (issue 33).
+#[test]
+fn issue_33_warc_takes_the_text_format_under_extracts_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = format!("<html><body><h2>Head</h2><p>{ARTICLE}</p></body></html>");
+    let archive = support::put(
+        dir.path(),
+        "a.warc",
+        response(
+            "http://a.example/x/",
+            "90000000-0000-0000-0000-000000000010",
+            "Content-Type: text/html\r\n",
+            page.as_bytes(),
+        ),
+    );
+    let warc = |args: &[&str]| run_ok(gleaner().arg("warc").args(args).arg(&archive));
+    let old = warc(&["--text-format", "markdown", "-a", "plain"]);
+    assert_eq!(warc(&["-f", "markdown", "-a", "plain"]).stdout, old.stdout);
+    assert_eq!(warc(&["-f", "jsonl"]).stdout, warc(&[]).stdout);
+    let text = jsonl(&old)[0]["text"].as_str().expect("text").to_string();
+    assert!(text.contains("## Head"), "{text}");
+    let conversion = warc(&["-f", "markdown", "--container", "warc", "-a", "plain"]);
+    let body = String::from_utf8_lossy(&conversion.stdout).into_owned();
+    assert!(body.starts_with("WARC/1.1") && body.contains("## Head"), "{body}");
+    assert!(warc(&["-f", "warc"]).stdout.starts_with(b"WARC/1.1"));
+    for bad in
+        [&["-f", "markdown", "--text-format", "html"][..], &["-f", "warc", "--container", "jsonl"]]
+    {
+        let out = run(gleaner().arg("warc").args(bad).arg(&archive));
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("disagree"), "{}", stderr(&out));
+    }
+}
+
 /// `extract`'s metadata, comment and preset options work on `warc` too:
 /// `--comments` fills the `comments` key (and leaves the comments out of
 /// `text`), `-f warc --with-metadata` opens each conversion record with the

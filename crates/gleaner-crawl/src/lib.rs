@@ -45,9 +45,9 @@ mod warc_io;
 pub mod warc {
     pub use gleaner_warc::{
         block_bytes_to_keep, damage_message, failed_record, learn_host_templates, manifest_path,
-        page_record, run_warc, select, HostTemplates, RecordOffset, Selected, Skip, WarcBatchError,
-        WarcError, WarcEvent, WarcOptions, WarcOutputFormat, WarcPage, WarcReader, WarcRecord,
-        WarcTotals, HTTP_HEAD_ALLOWANCE, MAX_GZIP_NAME_BYTES, MAX_HEADER_BYTES,
+        run_archives, run_warc, select, ArchiveSource, ArchiveTag, RecordOffset, Selected, Skip,
+        WarcBatchError, WarcError, WarcEvent, WarcOptions, WarcOutputFormat, WarcPage, WarcReader,
+        WarcRecord, WarcTotals, HTTP_HEAD_ALLOWANCE, MAX_GZIP_NAME_BYTES, MAX_HEADER_BYTES,
     };
 }
 pub use url::Url;

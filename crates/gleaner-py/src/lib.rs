@@ -14,7 +14,9 @@ use std::sync::Arc;
 use gleaner::extract as extractors;
 use gleaner::template::{ModelBuilder, TemplateModel, DEFAULT_SHARE};
 use gleaner::{Document, ParseOptions};
-use gleaner_batch::{Failure, Job, JobSpec, OutputFormat, Page, Record, SpecError};
+use gleaner_batch::{
+    Engine, Failure, Flow, Job, JobSpec, OutputFormat, Page, Record, Sink, SpecError, Unit, Work,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -228,21 +230,11 @@ fn extract_batch(
         }
     }
     let settings = Settings::new(spec, template.map(|t| t.model.clone()))?;
-    let extract_all = || -> Vec<Option<String>> {
-        pages
-            .par_iter()
-            .enumerate()
-            .map(|(i, html)| {
-                let url = urls.as_ref().and_then(|u| u.get(i).cloned().flatten());
-                let source = format!("<page {i}>");
-                settings.output(settings.record_at(html, &source, url)).ok()
-            })
-            .collect()
-    };
     // All cores: rayon's global pool, started once per process rather
-    // than a pool per call (datatrove calls once per small batch).
-    let out = match parallel {
-        None => py.detach(extract_all),
+    // than a pool per call (datatrove calls once per small batch); or a
+    // pool of `parallel` threads.
+    let engine = match parallel {
+        None => Engine::on_global_pool(&settings.job),
         Some(requested) => {
             // The CLI's cap (issue 31: 10**6 threads were still starting
             // after 9 minutes): refused rather than silently lowered, so the
@@ -256,14 +248,51 @@ fn extract_batch(
                     gleaner_batch::MAX_THREADS
                 )));
             }
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
-            py.detach(|| pool.install(extract_all))
+            Engine::new(&settings.job, threads).map_err(|e| PyOSError::new_err(e.to_string()))?
         }
     };
-    Ok(out)
+    let urls = urls.unwrap_or_default().into_iter().chain(std::iter::repeat(None));
+    let items = pages.into_iter().zip(urls).map(|(html, url)| Item { html, url });
+    let mut sink = Outputs { settings: &settings, out: Vec::new() };
+    py.detach(|| engine.run(items, &mut sink)).map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok(sink.out)
+}
+
+/// A page of `extract_batch` with its URL: a [`Unit::Page`] named
+/// `<page N>`.
+struct Item {
+    html: Html,
+    url: Option<String>,
+}
+
+impl Work for Item {
+    type Tag = ();
+
+    fn unit(self, position: usize, _job: &Job) -> Unit<()> {
+        let encoding = self.html.encoding();
+        let bytes = match self.html {
+            Html::Text(s) => s.into_bytes(),
+            Html::Bytes(b) => b,
+        };
+        let source = format!("<page {position}>");
+        Unit::Page { source, bytes, url: self.url, encoding, site: None, tag: () }
+    }
+}
+
+/// What `extract_batch` hands back, in order: each page's output, `None`
+/// for one that failed.
+struct Outputs<'a> {
+    settings: &'a Settings,
+    out: Vec<Option<String>>,
+}
+
+impl Sink<()> for Outputs<'_> {
+    fn write(&mut self, _: Option<()>, record: Option<Record>) -> gleaner_batch::Result<Flow> {
+        if let Some(record) = record {
+            self.out.push(self.settings.output(python_words(record)).ok());
+        }
+        Ok(Flow::Continue)
+    }
 }
 
 /// A site's template model (Gottron's template text, learned from pages of

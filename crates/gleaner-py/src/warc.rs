@@ -1,32 +1,23 @@
 //! `gleaner.iter_warc`: the HTML pages of a WARC file, extracted, one
-//! record at a time, streamed: the archive is read a batch of pages ahead
-//! (never whole), and each batch is extracted on all cores with the GIL
-//! released.
+//! record at a time, streamed: `Engine::run(ArchiveSource, channel)` on
+//! a thread of its own, every core extracting, and the records handed
+//! to Python through a bounded channel (the archive is read a window of
+//! records ahead, never whole; the GIL is released while Python waits).
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::BufReader;
+use std::path::PathBuf;
+use std::sync::{mpsc, Mutex};
 
-use gleaner_batch::{Job, Record};
-use gleaner_warc::{
-    block_bytes_to_keep, damage_message, failed_record, page_record, select, Selected, WarcReader,
-};
+use gleaner_batch::{Engine, Flow, Record, Sink};
+use gleaner_warc::{ArchiveSource, ArchiveTag, WarcReader};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 use crate::Settings;
 
-/// Pages read ahead and extracted together.
-const BATCH: usize = 64;
-
-/// A record the archive holds, judged but not yet extracted.
-enum Item {
-    /// A page or an unreadable response, named `FILE#OFFSET`.
-    Selected { source: String, selected: Selected },
-    /// A damaged stretch of the archive, skipped.
-    Failed(Box<Record>),
-}
+/// Records extracted ahead of Python at most.
+const AHEAD: usize = 64;
 
 /// The extracted records of a WARC file's HTML responses, as JSON (the
 /// Python side decodes them): `url` and `date` from the WARC headers, the
@@ -36,10 +27,10 @@ enum Item {
 /// after which reading goes on at the next intact record.
 #[pyclass(module = "gleaner._gleaner")]
 pub struct WarcRecords {
-    path: String,
-    reader: Option<WarcReader<BufReader<File>>>,
-    settings: Settings,
-    ready: VecDeque<String>,
+    /// The engine's records as JSON; `None` once they are all read. (A
+    /// `Mutex` makes the receiver `Sync`, as a Python object must be;
+    /// `__next__` holds `&mut self` and never locks it.)
+    records: Option<Mutex<mpsc::Receiver<String>>>,
 }
 
 #[pymethods]
@@ -48,10 +39,37 @@ impl WarcRecords {
     #[pyo3(signature = (path, spec="{}"))]
     fn new(path: String, spec: &str) -> PyResult<Self> {
         let settings = Settings::new(spec, None)?;
+        // An archive that cannot be opened is an OSError now, not a
+        // record later.
         let file = File::open(&path).map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
-        let reader = WarcReader::new(BufReader::with_capacity(1 << 16, file))
+        WarcReader::new(BufReader::with_capacity(1 << 16, file))
             .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
-        Ok(WarcRecords { path, reader: Some(reader), settings, ready: VecDeque::new() })
+        let (send, records) = mpsc::sync_channel(AHEAD);
+        let files = [PathBuf::from(&path)];
+        std::thread::Builder::new()
+            .name("gleaner-iter-warc".into())
+            .spawn(move || {
+                let engine = Engine::on_global_pool(&settings.job);
+                let source = ArchiveSource::new(&files, settings.job.parse().max_bytes);
+                let mut sink = Channel { settings: &settings, send };
+                match source.items() {
+                    Ok(items) => {
+                        // Errors are records; a sink that stops is Python
+                        // dropping the iterator.
+                        let _ = engine.run(items, &mut sink);
+                    }
+                    Err(e) => {
+                        let failed = gleaner_warc::failed_record(
+                            &settings.job,
+                            &path,
+                            &format!("cannot read: {e}"),
+                        );
+                        let _ = sink.send.send(settings.json(&failed));
+                    }
+                }
+            })
+            .map_err(|e| PyOSError::new_err(format!("cannot start a thread: {e}")))?;
+        Ok(WarcRecords { records: Some(Mutex::new(records)) })
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -59,61 +77,30 @@ impl WarcRecords {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> Option<String> {
-        if self.ready.is_empty() {
-            let WarcRecords { path, reader, settings, ready } = self;
-            py.detach(|| {
-                let items = read_batch(path, reader, &settings.job);
-                let records: Vec<String> = items
-                    .into_par_iter()
-                    .filter_map(|item| match item {
-                        Item::Failed(record) => Some(*record),
-                        Item::Selected { source, selected } => {
-                            page_record(&settings.job, &source, selected, None).ok().map(|r| r.0)
-                        }
-                    })
-                    .map(|record| settings.json(&crate::python_words(record)))
-                    .collect();
-                ready.extend(records);
-            });
+        let records = self.records.as_mut()?.get_mut().ok()?;
+        let next = py.detach(move || records.recv().ok());
+        if next.is_none() {
+            self.records = None;
         }
-        self.ready.pop_front()
+        next
     }
 }
 
-/// Up to [`BATCH`] pages (and failures) from the archive; at its end or
-/// after an error the reader is dropped (an error becomes a record).
-fn read_batch(
-    path: &str,
-    reader: &mut Option<WarcReader<BufReader<File>>>,
-    job: &Job,
-) -> Vec<Item> {
-    let mut items = Vec::new();
-    let max_bytes = job.parse().max_bytes;
-    while items.len() < BATCH {
-        let Some(r) = reader.as_mut() else { break };
-        match r.next_record(|headers| block_bytes_to_keep(headers, max_bytes)) {
-            None => {
-                *reader = None;
-            }
-            Some(Err(e)) => {
-                // The reader goes on after the damage (or ends, when the
-                // file cannot be read at all: then the next call is None).
-                let skip = r.last_skip();
-                let source = match skip {
-                    Some(skip) => format!("{path}#{}", skip.from),
-                    None => path.to_string(),
-                };
-                let message = damage_message(&e, skip);
-                items.push(Item::Failed(Box::new(failed_record(job, &source, &message))));
-            }
-            Some(Ok(record)) => {
-                let source = format!("{path}#{}", record.offset);
-                match select(record, max_bytes) {
-                    Selected::Skipped(_) => {}
-                    selected => items.push(Item::Selected { source, selected }),
-                }
-            }
-        }
+/// The engine's sink for Python: each record as JSON into the channel,
+/// in archive order.
+struct Channel<'a> {
+    settings: &'a Settings,
+    send: mpsc::SyncSender<String>,
+}
+
+impl Sink<ArchiveTag> for Channel<'_> {
+    fn write(
+        &mut self,
+        _: Option<ArchiveTag>,
+        record: Option<Record>,
+    ) -> gleaner_batch::Result<Flow> {
+        let Some(record) = record else { return Ok(Flow::Continue) };
+        let json = self.settings.json(&crate::python_words(record));
+        Ok(if self.send.send(json).is_ok() { Flow::Continue } else { Flow::Stop })
     }
-    items
 }

@@ -2,15 +2,12 @@
 //! of archives (shards) extracted in parallel, in archive order, into JSON
 //! Lines or a WARC of `conversion` records — streamed, resumable.
 //!
-//! A reader thread streams the archives one after the other
-//! ([`WarcReader`]); records are selected ([`select`]) and extracted on a
-//! worker pool through [`gleaner_batch::ordered`], whose window of
-//! 4 × threads records in flight spans the end of one archive and the
-//! start of the next; the writer gets them back in order. With the
-//! reader's queue of another 4 × threads records, at most 8 × threads
-//! records are in memory at once, each at most the page limit (plus
-//! 64 KiB of HTTP header); records that are not responses are never read
-//! into memory.
+//! The batch is the engine's (`gleaner_batch::Engine::run`): an
+//! [`ArchiveSource`] (the archives read one after the other on a thread
+//! of their own, each record judged on the engine's workers) into the
+//! WARC sink of this module, whose writer gets the records back in
+//! archive order; the engine's window of 4 × threads records in flight
+//! spans the end of one archive and the start of the next.
 //!
 //! # Resume
 //! With an output file, each finished shard ends a compression member
@@ -27,21 +24,18 @@
 //! missing, shorter or changed, or with other options, is refused
 //! ([`WarcBatchError::Manifest`]), and the output is never made longer.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::io::{self, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use gleaner::template::{PageSummary, SiteOptions, SiteTemplates};
-use gleaner::Document;
-use gleaner_batch::{Flow, Job, OutputFormat, Page, Record};
+use gleaner::template::SiteOptions;
+use gleaner_batch::{Engine, Flow, Job, OutputFormat, Record, Sink, Sites};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
 
-use crate::page::{block_bytes_to_keep, select, Selected, WarcPage};
-use crate::read::{RecordOffset, Skip, WarcError, WarcReader, WarcRecord};
+use crate::source::{failed_record, ArchiveSource, ArchiveTag};
 use crate::write::{self, warc_date, Head};
 
 /// What a WARC batch writes.
@@ -268,262 +262,6 @@ pub fn manifest_path(output: &Path) -> PathBuf {
     let mut name = output.as_os_str().to_owned();
     name.push(".manifest.json");
     PathBuf::from(name)
-}
-
-/// The template models of a collection, one set per host (of
-/// `WARC-Target-URI`), and which page of its host each page is.
-#[derive(Debug, Default)]
-pub struct HostTemplates {
-    hosts: HashMap<String, SiteTemplates>,
-    /// (archive, record offset) → (host, index among its host's pages).
-    pages: HashMap<(usize, u64, u64), (String, usize)>,
-}
-
-impl HostTemplates {
-    /// Hosts with at least one page.
-    pub fn hosts(&self) -> usize {
-        self.hosts.len()
-    }
-
-    /// Template clusters over every host, and how many have a model.
-    pub fn clusters(&self) -> (usize, usize) {
-        self.hosts.values().fold((0, 0), |(all, with), site| {
-            (all + site.sizes.len(), with + site.models.iter().filter(|m| m.is_some()).count())
-        })
-    }
-
-    fn of(&self, file: usize, offset: RecordOffset) -> Option<(&SiteTemplates, usize)> {
-        let (host, index) = self.pages.get(&(file, offset.file, offset.within))?;
-        Some((self.hosts.get(host)?, *index))
-    }
-}
-
-/// The host of a page's URL, the key of its template set.
-fn host_of(url: Option<&str>) -> String {
-    url.and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
-        .unwrap_or_default()
-}
-
-/// What the reader thread hands on.
-enum Item {
-    /// A record of archive `file`; `position`: archive bytes read so far.
-    Record { file: usize, record: WarcRecord, position: u64 },
-    /// A damaged stretch of archive `file`, skipped: where it starts, why,
-    /// and how many bytes it was.
-    Damaged { file: usize, from: RecordOffset, error: String, skipped: u64, position: u64 },
-    /// Archive `file` ended (`error`: it could not be opened).
-    End { file: usize, error: Option<String>, bytes: u64 },
-}
-
-/// The message of a damaged stretch of an archive: what is wrong and
-/// what was skipped (`WarcReader::last_skip`). Shared by [`run_warc`] and
-/// the Python package's `iter_warc`.
-pub fn damage_message(error: &WarcError, skip: Option<Skip>) -> String {
-    match skip {
-        Some(skip) => format!("corrupt or truncated WARC: {error}; {skip}"),
-        None => format!("corrupt or truncated WARC: {error}; the rest of the file is not read"),
-    }
-}
-
-/// Streams the records of `files` into `items` (stops when it is gone).
-fn read_archives(files: &[(usize, PathBuf)], max_bytes: usize, items: &mpsc::SyncSender<Item>) {
-    for (file, path) in files {
-        let file = *file;
-        let opened = File::open(path)
-            .map_err(WarcError::from)
-            .and_then(|f| WarcReader::new(BufReader::with_capacity(1 << 16, f)));
-        let mut reader = match opened {
-            Ok(r) => r,
-            Err(e) => {
-                let error = Some(format!("cannot open: {e}"));
-                if items.send(Item::End { file, error, bytes: 0 }).is_err() {
-                    return;
-                }
-                continue;
-            }
-        };
-        while let Some(read) = reader.next_record(|h| block_bytes_to_keep(h, max_bytes)) {
-            let position = reader.file_position();
-            let item = match read {
-                Ok(record) => Item::Record { file, record, position },
-                Err(e) => {
-                    let skip = reader.last_skip();
-                    let from = skip.map_or(RecordOffset { file: position, within: 0 }, |s| s.from);
-                    let skipped = skip.map_or(0, |s| s.bytes);
-                    let error = damage_message(&e, skip);
-                    Item::Damaged { file, from, error, skipped, position }
-                }
-            };
-            if items.send(item).is_err() {
-                return;
-            }
-        }
-        let bytes = reader.file_position();
-        if items.send(Item::End { file, error: None, bytes }).is_err() {
-            return;
-        }
-    }
-}
-
-/// Runs `process` over the records of `files` (archive index, path) on
-/// `threads` workers and hands the results to `each` in archive order.
-fn stream_archives<R: Send>(
-    files: &[(usize, PathBuf)],
-    max_bytes: usize,
-    threads: usize,
-    process: impl Fn(Item) -> R + Sync,
-    panicked: impl Fn(String) -> R + Sync,
-    each: impl FnMut(R) -> gleaner_batch::Result<Flow>,
-) -> gleaner_batch::Result<()> {
-    let mut each = each;
-    let threads = gleaner_batch::worker_threads(threads).0;
-    let (send, receive) = mpsc::sync_channel(threads * 4);
-    std::thread::scope(|scope| {
-        scope.spawn(move || read_archives(files, max_bytes, &send));
-        let outcome = gleaner_batch::ordered(
-            receive.iter(),
-            threads,
-            |_, item| process(item),
-            |_, what| panicked(what),
-            |_, result| each(result),
-        );
-        // Dropping the receiver stops the reader if the batch stopped early.
-        drop(receive);
-        outcome
-    })
-}
-
-/// The path of archive `file`.
-fn path_of(files: &[PathBuf], file: usize) -> &Path {
-    files.get(file).map_or(Path::new(""), PathBuf::as_path)
-}
-
-/// The `source` of a record: `FILE#OFFSET`.
-fn source_of(path: &Path, offset: RecordOffset) -> String {
-    format!("{}#{offset}", path.display())
-}
-
-/// Reads every archive once and learns the template models of each host
-/// (Gottron's clusters per host, as `extract --site-templates` does for
-/// a folder). Keeps one [`PageSummary`] per page in memory until the
-/// models are learned.
-///
-/// # Errors
-/// The worker pool cannot start.
-pub fn learn_host_templates(
-    files: &[PathBuf],
-    job: &Job,
-    options: &SiteOptions,
-    max_bytes: usize,
-    threads: usize,
-) -> Result<HostTemplates, WarcBatchError> {
-    let indexed: Vec<(usize, PathBuf)> = files.iter().cloned().enumerate().collect();
-    type Summary = Option<(usize, RecordOffset, String, Option<PageSummary>)>;
-    let summarize = |item: Item| -> Summary {
-        let Item::Record { file, record, .. } = item else { return None };
-        let offset = record.offset;
-        let Selected::Page(page) = select(record, max_bytes) else { return None };
-        let host = host_of(page.url.as_deref());
-        let parse = batch_page(&page, "").parse_options(job.parse());
-        let summary =
-            Document::parse(page.body(), &parse).ok().map(|d| PageSummary::of(&d, options));
-        Some((file, offset, host, summary))
-    };
-    let mut by_host: HashMap<String, (Vec<Option<PageSummary>>, Vec<String>)> = HashMap::new();
-    let mut templates = HostTemplates::default();
-    stream_archives(
-        &indexed,
-        max_bytes,
-        threads,
-        summarize,
-        |_| None,
-        |summary| {
-            if let Some((file, offset, host, summary)) = summary {
-                let (summaries, names) = by_host.entry(host.clone()).or_default();
-                templates.pages.insert((file, offset.file, offset.within), (host, summaries.len()));
-                summaries.push(summary);
-                names.push(format!("{file}#{offset}"));
-            }
-            Ok(Flow::Continue)
-        },
-    )?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(gleaner_batch::worker_threads(threads).0)
-        .build()
-        .map_err(|e| gleaner_batch::Error::Io(io::Error::other(e.to_string())))?;
-    let learned: Vec<(String, SiteTemplates)> = pool.install(|| {
-        use rayon::prelude::*;
-        by_host
-            .into_par_iter()
-            .map(|(host, (summaries, names))| {
-                let site = SiteTemplates::learn(&summaries, &names, options);
-                (host, site)
-            })
-            .collect()
-    });
-    templates.hosts = learned.into_iter().collect();
-    Ok(templates)
-}
-
-/// The batch's view of a page.
-fn batch_page<'a>(page: &'a WarcPage, source: &'a str) -> Page<'a> {
-    Page { source, bytes: page.body(), url: page.url.as_deref(), encoding: page.encoding }
-}
-
-/// A failed record of `gleaner warc` (a damaged stretch, an unreadable
-/// response, an archive that ends early): [`Job::failed_record`] with
-/// `published_date` null, the key every WARC record has.
-pub fn failed_record(job: &Job, source: &str, error: &str) -> Record {
-    let mut record = job.failed_record(source, error);
-    record.published_date = Some(None);
-    record
-}
-
-/// The record of a WARC record that [`select`] judged, named `source`
-/// (`FILE#OFFSET`), and the source record's id: a page extracted with
-/// `templates` (`url` from `WARC-Target-URI`; `date` the capture date,
-/// `WARC-Date`, and the page's own date in `published_date`, null when it
-/// gives none), or a response that could not be read as a failed record.
-/// `Err` with the kind for a record that is not a page. Shared by [`run_warc`] and the
-/// Python package's `iter_warc`.
-pub fn page_record(
-    job: &Job,
-    source: &str,
-    selected: Selected,
-    templates: Option<(&SiteTemplates, usize)>,
-) -> Result<(Record, Option<String>), String> {
-    match selected {
-        Selected::Skipped(kind) => Err(kind),
-        Selected::Failed { url, date, error } => {
-            let mut failed = failed_record(job, source, &error);
-            failed.unreadable = false;
-            failed.url = url;
-            failed.date = date;
-            Ok((failed, None))
-        }
-        Selected::Page(page) => {
-            let mut out = job.record_for_page(&batch_page(&page, source), templates);
-            out.published_date = Some(std::mem::replace(&mut out.date, page.date));
-            Ok((out, page.record_id))
-        }
-    }
-}
-
-/// What became of one item.
-enum Outcome {
-    /// A page's record, with the source record's id.
-    Page { record: Box<Record>, record_id: Option<String>, position: u64 },
-    /// A record that is not a page.
-    Skipped { kind: String, position: u64 },
-    /// A damaged stretch of an archive (its error as a record), and the
-    /// bytes skipped.
-    Damaged { record: Box<Record>, skipped: u64, position: u64 },
-    /// An archive ended (the error of one that could not be opened as a
-    /// record).
-    End { file: usize, error: Option<Box<Record>>, bytes: u64 },
-    /// The worker panicked outside the job's own guard.
-    Panicked(String),
 }
 
 /// The output stream: one compression member (gzip) or frame (zstd) at
@@ -832,30 +570,64 @@ fn open_output(
 
 /// Extracts every HTML record of the archives `files` with `job` into the
 /// output of `options` (see the module docs), telling `events` how it
-/// goes. With `site`, each page is extracted with its host's template
-/// model ([`learn_host_templates`]). A record that fails is a record
-/// with `error`; an archive that cannot be opened is one record with
-/// `error`, and so is each damaged stretch of an archive (source
-/// `FILE#OFFSET` of the stretch, [`damage_message`]), after which the
-/// archive is read on at its next intact record; the batch goes on.
+/// goes: [`run_archives`] on an engine of `options.threads` workers.
+/// With `site`, each page is extracted with its host's template model
+/// ([`learn_host_templates`]).
 ///
 /// # Errors
-/// The output or manifest cannot be written, the manifest to resume from
-/// does not fit, or the worker pool cannot start.
+/// As [`run_archives`], and the worker pool cannot start.
 pub fn run_warc(
     files: &[PathBuf],
     job: &Job,
-    site: Option<&HostTemplates>,
+    site: Option<&Sites>,
     options: &WarcOptions,
-    mut events: impl FnMut(WarcEvent<'_>),
+    events: impl FnMut(WarcEvent<'_>),
+) -> Result<WarcTotals, WarcBatchError> {
+    let engine = Engine::new(job, options.threads)?.sites(site);
+    run_archives(files, &engine, options, events)
+}
+
+/// Reads every archive once and learns the template models of each host
+/// (Gottron's clusters per host, as `extract --site-templates` does for
+/// a folder): [`Engine::learn_sites`] over an [`ArchiveSource`], whose
+/// pages are grouped by the host of their `WARC-Target-URI`.
+///
+/// # Errors
+/// The reader thread cannot start.
+pub fn learn_host_templates(
+    files: &[PathBuf],
+    engine: &Engine<'_>,
+    options: &SiteOptions,
+) -> Result<Sites, WarcBatchError> {
+    let max_bytes = engine.job().parse().max_bytes;
+    let source = ArchiveSource::new(files, max_bytes).read_ahead(engine.threads() * 4);
+    let items = source.items().map_err(gleaner_batch::Error::Io)?;
+    Ok(engine.learn_sites(items, options)?)
+}
+
+/// Extracts every HTML record of the archives `files` with the engine's
+/// job into the output of `options` (see the module docs), telling
+/// `events` how it goes: `Engine::run(ArchiveSource, WarcSink)`. A record
+/// that fails is a record with `error`; an archive that cannot be opened
+/// is one record with `error`, and so is each damaged stretch of an
+/// archive (source `FILE#OFFSET` of the stretch, [`damage_message`](crate::damage_message)),
+/// after which the archive is read on at its next intact record; the
+/// batch goes on.
+///
+/// # Errors
+/// The output or manifest cannot be written, the manifest to resume from
+/// does not fit, or the reader thread cannot start.
+pub fn run_archives(
+    files: &[PathBuf],
+    engine: &Engine<'_>,
+    options: &WarcOptions,
+    events: impl FnMut(WarcEvent<'_>),
 ) -> Result<WarcTotals, WarcBatchError> {
     let started = Instant::now();
-    let run_date = warc_date(std::time::SystemTime::now());
+    let job = engine.job();
     let algorithm = job.algorithm().to_string();
-    let (mut writer, done) = open_output(options, &algorithm)?;
-    let mut totals = WarcTotals::default();
-    let sizes: Vec<u64> =
-        files.iter().map(|p| std::fs::metadata(p).map_or(0, |m| m.len())).collect();
+    let (writer, done) = open_output(options, &algorithm)?;
+    let mut sink = WarcSink::new(writer, files, job, events);
     let mut todo: Vec<(usize, PathBuf)> = Vec::new();
     for (k, path) in files.iter().enumerate() {
         let name = path.display().to_string();
@@ -863,7 +635,7 @@ pub fn run_warc(
             todo.push((k, path.clone()));
             continue;
         };
-        let size = sizes.get(k).copied().unwrap_or(0);
+        let size = sink.sizes.get(k).copied().unwrap_or(0);
         if shard.input_bytes != size {
             return Err(WarcBatchError::Manifest {
                 path: options.output.as_deref().map(manifest_path).unwrap_or_default(),
@@ -873,130 +645,160 @@ pub fn run_warc(
                 ),
             });
         }
-        totals.files_resumed += 1;
+        sink.totals.files_resumed += 1;
     }
-    let max_bytes = options.max_bytes;
-    let text_in_rendered = matches!(job.format(), OutputFormat::Markdown | OutputFormat::Html);
-    // Txt renders only with a metadata header or comments found (`gleaner
-    // warc -f warc --with-metadata`); otherwise `text` is the plain text.
-    let txt_rendered = job.format() == OutputFormat::Txt;
-    let process = |item: Item| match item {
-        Item::End { file, error, bytes } => {
-            let error = error.map(|e| {
-                let source = path_of(files, file).display().to_string();
-                Box::new(failed_record(job, &source, &e))
-            });
-            Outcome::End { file, error, bytes }
-        }
-        Item::Damaged { file, from, error, skipped, position } => {
-            let source = source_of(path_of(files, file), from);
-            let record = Box::new(failed_record(job, &source, &error));
-            Outcome::Damaged { record, skipped, position }
-        }
-        Item::Record { file, record, position } => {
-            let source = source_of(path_of(files, file), record.offset);
-            let templates = site.and_then(|s| s.of(file, record.offset));
-            match page_record(job, &source, select(record, max_bytes), templates) {
-                Err(kind) => Outcome::Skipped { kind, position },
-                Ok((mut out, record_id)) => {
-                    if text_in_rendered || (txt_rendered && !out.rendered.is_empty()) {
-                        out.text = std::mem::take(&mut out.rendered);
-                    }
-                    Outcome::Page { record: Box::new(out), record_id, position }
-                }
-            }
-        }
-    };
-    let mut before = 0u64; // archive bytes of the shards finished this run
-    let mut shard = Shard::default();
-    let mut failure: Option<WarcBatchError> = None;
-    if writer.format == WarcOutputFormat::Warc && done.is_empty() {
-        writer.write(&warcinfo(&run_date))?;
-        writer.end_member()?;
+    if sink.writer.format == WarcOutputFormat::Warc && done.is_empty() {
+        sink.writer.write(&warcinfo(&sink.run_date))?;
+        sink.writer.end_member()?;
     }
-    let ran = stream_archives(&todo, max_bytes, options.threads, process, Outcome::Panicked, |o| {
-        let step = (|| -> Result<(), WarcBatchError> {
-            match o {
-                Outcome::Skipped { kind, position } => {
-                    shard.records += 1;
-                    shard.skipped += 1;
-                    *totals.skipped.entry(kind).or_default() += 1;
-                    events(WarcEvent::Progress(before + position));
-                }
-                Outcome::Page { record, record_id, position } => {
-                    shard.records += 1;
-                    if let Some(e) = &record.error {
-                        shard.failed += 1;
-                        events(WarcEvent::Failed(&record.source, e));
-                    } else {
-                        shard.extracted += 1;
-                        totals.page_bytes += record.bytes as u64;
-                    }
-                    write_record(&mut writer, &record, record_id.as_deref(), &run_date)?;
-                    events(WarcEvent::Progress(before + position));
-                }
-                Outcome::Damaged { record, skipped, position } => {
-                    shard.failed += 1;
-                    shard.damaged += 1;
-                    shard.skipped_bytes += skipped;
-                    events(WarcEvent::Failed(
-                        &record.source,
-                        record.error.as_deref().unwrap_or(""),
-                    ));
-                    write_record(&mut writer, &record, None, &run_date)?;
-                    events(WarcEvent::Progress(before + position));
-                }
-                Outcome::End { file, error, bytes } => {
-                    totals.files += 1;
-                    if shard.damaged > 0 {
-                        totals.files_failed += 1;
-                    }
-                    totals.skipped_bytes += shard.skipped_bytes;
-                    if let Some(record) = error {
-                        totals.files_failed += 1;
-                        shard.failed += 1;
-                        events(WarcEvent::Failed(
-                            &record.source,
-                            record.error.as_deref().unwrap_or(""),
-                        ));
-                        write_record(&mut writer, &record, None, &run_date)?;
-                    }
-                    let size = sizes.get(file).copied().unwrap_or(bytes);
-                    before += size.max(bytes);
-                    totals.input_bytes += size.max(bytes);
-                    totals.records += shard.records;
-                    totals.extracted += shard.extracted;
-                    totals.failed += shard.failed;
-                    let entry = shard.entry(path_of(files, file), size);
-                    shard = Shard::default();
-                    writer.end_shard(entry)?;
-                    events(WarcEvent::Progress(before));
-                }
-                Outcome::Panicked(what) => {
-                    let source = "(unknown record)";
-                    let error = format!("internal error, please report it: {what}");
-                    events(WarcEvent::Failed(source, &error));
-                    shard.failed += 1;
-                    let failed = failed_record(job, source, &error);
-                    write_record(&mut writer, &failed, None, &run_date)?;
-                }
-            }
-            Ok(())
-        })();
-        match step {
-            Ok(()) => Ok(Flow::Continue),
-            Err(e) => {
-                failure = Some(e);
-                Ok(Flow::Stop)
-            }
-        }
-    });
-    if let Some(e) = failure {
+    let source = ArchiveSource::indexed(todo, options.max_bytes).read_ahead(engine.threads() * 4);
+    let items = source.items().map_err(gleaner_batch::Error::Io)?;
+    let ran = engine.run(items, &mut sink);
+    if let Some(e) = sink.failure.take() {
         return Err(e);
     }
     ran?;
+    let mut totals = sink.totals;
     totals.elapsed = started.elapsed();
     Ok(totals)
+}
+
+/// The sink of a WARC batch: JSON Lines or `conversion` records, in
+/// shards that end with the manifest (see the module docs), with the
+/// counts of each shard and the front end told as it goes.
+struct WarcSink<'a, E: FnMut(WarcEvent<'_>)> {
+    writer: Writer,
+    files: &'a [PathBuf],
+    sizes: Vec<u64>,
+    job: &'a Job,
+    events: E,
+    run_date: String,
+    totals: WarcTotals,
+    shard: Shard,
+    /// Archive bytes of the shards finished this run.
+    before: u64,
+    /// Markdown or HTML: the record's `text` is the rendered text.
+    text_in_rendered: bool,
+    /// Txt renders only with a metadata header or comments found
+    /// (`gleaner warc -f warc --with-metadata`); otherwise `text` is the
+    /// plain text.
+    txt_rendered: bool,
+    /// The write error that stopped the batch.
+    failure: Option<WarcBatchError>,
+}
+
+impl<'a, E: FnMut(WarcEvent<'_>)> WarcSink<'a, E> {
+    fn new(writer: Writer, files: &'a [PathBuf], job: &'a Job, events: E) -> Self {
+        WarcSink {
+            writer,
+            files,
+            sizes: files.iter().map(|p| std::fs::metadata(p).map_or(0, |m| m.len())).collect(),
+            job,
+            events,
+            run_date: warc_date(std::time::SystemTime::now()),
+            totals: WarcTotals::default(),
+            shard: Shard::default(),
+            before: 0,
+            text_in_rendered: matches!(job.format(), OutputFormat::Markdown | OutputFormat::Html),
+            txt_rendered: job.format() == OutputFormat::Txt,
+            failure: None,
+        }
+    }
+
+    fn failed(&mut self, record: &Record) {
+        (self.events)(WarcEvent::Failed(&record.source, record.error.as_deref().unwrap_or("")));
+    }
+
+    fn step(
+        &mut self,
+        tag: Option<ArchiveTag>,
+        record: Option<Record>,
+    ) -> Result<(), WarcBatchError> {
+        let run_date = self.run_date.clone();
+        match (tag, record) {
+            (Some(ArchiveTag::Skipped { kind, position }), _) => {
+                self.shard.records += 1;
+                self.shard.skipped += 1;
+                *self.totals.skipped.entry(kind).or_default() += 1;
+                (self.events)(WarcEvent::Progress(self.before + position));
+            }
+            (Some(ArchiveTag::Page { record_id, position, .. }), Some(mut record)) => {
+                self.shard.records += 1;
+                if record.error.is_some() {
+                    self.shard.failed += 1;
+                    self.failed(&record);
+                } else {
+                    self.shard.extracted += 1;
+                    self.totals.page_bytes += record.bytes as u64;
+                    if self.text_in_rendered || (self.txt_rendered && !record.rendered.is_empty()) {
+                        record.text = std::mem::take(&mut record.rendered);
+                    }
+                }
+                write_record(&mut self.writer, &record, record_id.as_deref(), &run_date)?;
+                (self.events)(WarcEvent::Progress(self.before + position));
+            }
+            (Some(ArchiveTag::Damaged { skipped, position }), Some(record)) => {
+                self.shard.failed += 1;
+                self.shard.damaged += 1;
+                self.shard.skipped_bytes += skipped;
+                self.failed(&record);
+                write_record(&mut self.writer, &record, None, &run_date)?;
+                (self.events)(WarcEvent::Progress(self.before + position));
+            }
+            (Some(ArchiveTag::End { file, bytes }), error) => {
+                self.totals.files += 1;
+                if self.shard.damaged > 0 {
+                    self.totals.files_failed += 1;
+                }
+                self.totals.skipped_bytes += self.shard.skipped_bytes;
+                if let Some(record) = error {
+                    self.totals.files_failed += 1;
+                    self.shard.failed += 1;
+                    self.failed(&record);
+                    write_record(&mut self.writer, &record, None, &run_date)?;
+                }
+                let size = self.sizes.get(file).copied().unwrap_or(bytes).max(bytes);
+                self.before += size;
+                self.totals.input_bytes += size;
+                self.totals.records += self.shard.records;
+                self.totals.extracted += self.shard.extracted;
+                self.totals.failed += self.shard.failed;
+                let path = self.files.get(file).map_or(Path::new(""), PathBuf::as_path);
+                let size = self.sizes.get(file).copied().unwrap_or(bytes);
+                let entry = self.shard.entry(path, size);
+                self.shard = Shard::default();
+                self.writer.end_shard(entry)?;
+                (self.events)(WarcEvent::Progress(self.before));
+            }
+            (tag, record) => {
+                // A panic outside the job's guard (no tag), or a tag
+                // without its record: a failed record, never a lost one.
+                let record = record.unwrap_or_else(|| {
+                    failed_record(self.job, "(unknown record)", &format!("no record for {tag:?}"))
+                });
+                self.shard.failed += 1;
+                self.failed(&record);
+                write_record(&mut self.writer, &record, None, &run_date)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<E: FnMut(WarcEvent<'_>)> Sink<ArchiveTag> for WarcSink<'_, E> {
+    fn write(
+        &mut self,
+        tag: Option<ArchiveTag>,
+        record: Option<Record>,
+    ) -> gleaner_batch::Result<Flow> {
+        match self.step(tag, record) {
+            Ok(()) => Ok(Flow::Continue),
+            Err(e) => {
+                self.failure = Some(e);
+                Ok(Flow::Stop)
+            }
+        }
+    }
 }
 
 /// Counts of the shard being written.

@@ -19,11 +19,12 @@ pub mod decode;
 mod page;
 mod read;
 pub mod sniff;
+mod source;
 pub mod write;
 
 pub use crate::batch::{
-    damage_message, failed_record, learn_host_templates, manifest_path, page_record, run_warc,
-    HostTemplates, WarcBatchError, WarcEvent, WarcOptions, WarcOutputFormat, WarcTotals,
+    learn_host_templates, manifest_path, run_archives, run_warc, WarcBatchError, WarcEvent,
+    WarcOptions, WarcOutputFormat, WarcTotals,
 };
 pub use crate::page::{block_bytes_to_keep, select, Selected, WarcPage, HTTP_HEAD_ALLOWANCE};
 pub use crate::read::{
@@ -31,3 +32,6 @@ pub use crate::read::{
     MAX_HEADER_BYTES,
 };
 pub use crate::sniff::{looks_like_html, parse_content_type, NotHtml};
+pub use crate::source::{
+    damage_message, failed_record, ArchiveItem, ArchiveItems, ArchiveSource, ArchiveTag,
+};

@@ -62,6 +62,13 @@ impl WarcPage {
     pub fn body(&self) -> &[u8] {
         self.bytes.get(self.body_start..).unwrap_or_default()
     }
+
+    /// The HTTP body, owned (the record's head cut off its front).
+    pub fn into_body(self) -> Vec<u8> {
+        let mut bytes = self.bytes;
+        bytes.drain(..self.body_start.min(bytes.len()));
+        bytes
+    }
 }
 
 /// What a record is to a batch.
