@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     for algorithm in extract::algorithms() {
         let mut extractors = vec![algorithm.build(&Params::new()).expect("defaults are valid")];
         extractors.extend(algorithm.build(&blocks).ok());
-        if extract::needs_template(algorithm.name) {
+        if algorithm.capabilities.needs_template {
             let inner = algorithm.build(&Params::new()).expect("defaults are valid");
             extractors.push(Box::new(Templated::new(inner, Arc::clone(&model))));
         }

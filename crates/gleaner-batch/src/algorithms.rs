@@ -3,7 +3,11 @@
 //! /v1/algorithms` returns.
 
 /// Every algorithm as `{name, summary, paper, default, needs_template,
-/// params: [{name, default}]}`, in the library's order.
+/// line_based, curve, params: [{name, default, type, choices, optional,
+/// range, doc, source, aliases}]}`, in the library's order. Each
+/// parameter comes from its configuration's declaration
+/// ([`gleaner::extract::ParamSpec`]); `default` is the algorithm's own
+/// (empty for an optional parameter left unset).
 pub fn algorithm_specs() -> serde_json::Value {
     let list: Vec<serde_json::Value> = gleaner::extract::algorithms()
         .iter()
@@ -13,16 +17,34 @@ pub fn algorithm_specs() -> serde_json::Value {
                 "summary": a.summary,
                 "paper": a.paper,
                 "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
-                "needs_template": gleaner::extract::needs_template(a.name),
-                "params": a
-                    .params()
-                    .into_iter()
-                    .map(|(name, default)| serde_json::json!({"name": name, "default": default}))
-                    .collect::<Vec<_>>(),
+                "needs_template": a.capabilities.needs_template,
+                "line_based": a.capabilities.line_based,
+                "curve": a.capabilities.curve,
+                "params": a.params().iter().map(param_spec).collect::<Vec<_>>(),
             })
         })
         .collect();
     serde_json::Value::Array(list)
+}
+
+/// One parameter of [`algorithm_specs`].
+fn param_spec(p: &gleaner::extract::Param) -> serde_json::Value {
+    let spec = p.spec;
+    let choices = match spec.kind {
+        gleaner::extract::params::Kind::Choice(names) => Some(names),
+        _ => None,
+    };
+    serde_json::json!({
+        "name": spec.name,
+        "default": p.default,
+        "type": spec.kind.name(),
+        "choices": choices,
+        "optional": spec.optional,
+        "range": spec.range.map(|r| r.to_string()),
+        "doc": spec.summary(),
+        "source": spec.source,
+        "aliases": spec.aliases,
+    })
 }
 
 /// `params` over `preset`'s assignments for `algorithm` (so the given
@@ -50,6 +72,32 @@ mod tests {
         let article = list.iter().find(|a| a["name"] == "article").expect("article");
         assert!(article["params"].as_array().is_some_and(|p| !p.is_empty()));
         assert_eq!(list.iter().filter(|a| a["default"] == true).count(), 1);
+    }
+
+    /// The JSON lists every declared parameter of every algorithm, with
+    /// its declaration and the algorithm's default.
+    #[test]
+    fn the_spec_table_matches_the_declarations() {
+        let specs = super::algorithm_specs();
+        for (a, json) in gleaner::extract::algorithms().iter().zip(specs.as_array().expect("list")) {
+            assert_eq!(json["name"], a.name);
+            assert_eq!(json["needs_template"], a.capabilities.needs_template);
+            let params = json["params"].as_array().expect("params");
+            assert_eq!(params.len(), a.params().len(), "{}", a.name);
+            for (p, j) in a.params().iter().zip(params) {
+                assert_eq!(j["name"], p.spec.name);
+                assert_eq!(j["default"], p.default.as_str());
+                assert_eq!(j["type"], p.spec.kind.name());
+                assert_eq!(j["source"], p.spec.source);
+                assert!(j["doc"].as_str().is_some_and(|d| !d.is_empty()), "{} {}", a.name, p.spec.name);
+            }
+        }
+        let lqf = specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "lqf")).expect("lqf");
+        let threshold = &lqf["params"][0];
+        assert_eq!((&threshold["name"], &threshold["default"]), (&"threshold".into(), &"0.5".into()));
+        assert_eq!((&threshold["type"], &threshold["range"]), (&"float".into(), &"[0, 1]".into()));
+        let tccb = specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "tccb")).expect("tccb");
+        assert_eq!(tccb["params"][0]["default"], "30");
     }
 
     #[test]

@@ -721,7 +721,9 @@ impl Job {
 
     /// Extracts `doc` and fills in the record's text, title and checks.
     fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
-        let keep_prose = !gleaner::extract::needs_template(&self.algorithm);
+        let needs_template = gleaner::extract::algorithm(&self.algorithm)
+            .is_ok_and(|a| a.capabilities.needs_template);
+        let keep_prose = !needs_template;
         let meta = Metadata::extract(doc);
         let (mut selection, page_type, type_probabilities) = match aside {
             Aside::Model(m) => (

@@ -208,7 +208,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     }
     let sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
     let names = algorithm_names(&args.algorithms, args.site_templates)?;
-    if let Some(name) = names.iter().find(|n| extract::needs_template(n) && !args.site_templates) {
+    let needs_template =
+        |name: &str| extract::algorithm(name).is_ok_and(|a| a.capabilities.needs_template);
+    if let Some(name) = names.iter().find(|n| needs_template(n) && !args.site_templates) {
         return Err(UsageError(format!("{name} needs a template: add --site-templates")).into());
     }
     if let Some(p) = args.preset.preset() {
@@ -247,7 +249,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         // Without --site-templates, every algorithm alone; with it, also
         // each with its pages' templates (`NAME+templates`), and the
         // template-only ones (entropy) that way alone, under their name.
-        let needs = extract::needs_template(name);
+        let needs = algorithm.capabilities.needs_template;
         let variants: &[bool] = match (args.site_templates, needs) {
             (false, _) => &[false],
             (true, false) => &[false, true],
@@ -477,7 +479,7 @@ fn algorithm_names(spec: &str, templates: bool) -> Result<Vec<String>, UsageErro
             names.extend(
                 extract::algorithms()
                     .iter()
-                    .filter(|a| templates || !extract::needs_template(a.name))
+                    .filter(|a| templates || !a.capabilities.needs_template)
                     .map(|a| a.name.to_string()),
             );
         } else if part == "none" {

@@ -103,7 +103,7 @@ pub fn check_template(
     algorithm: &gleaner::extract::Algorithm,
     given: bool,
 ) -> Result<(), UsageError> {
-    if gleaner::extract::needs_template(algorithm.name) && !given {
+    if algorithm.capabilities.needs_template && !given {
         return Err(UsageError(format!(
             "{} needs a template: give --template site.model or --site-templates",
             algorithm.name
@@ -112,16 +112,18 @@ pub fn check_template(
     Ok(())
 }
 
-/// `params` plus `lines=<mode>` when `algorithm` is line-based (has a
-/// `lines` parameter, which only the TTR family and CETR have); `None`
-/// when it is not.
+/// `params` plus `lines=<mode>` when `algorithm` is line-based
+/// ([`Capabilities::line_based`](gleaner::extract::Capabilities::line_based):
+/// the TTR family and CETR); `None` when it is not.
 pub fn with_lines(
     algorithm: &gleaner::extract::Algorithm,
     params: &gleaner::extract::Params,
     lines: flags::Lines,
 ) -> Option<gleaner::extract::Params> {
-    let probe = gleaner::extract::Params::new().with("lines", lines.as_param());
-    algorithm.build(&probe).is_ok().then(|| params.clone().with("lines", lines.as_param()))
+    algorithm
+        .capabilities
+        .line_based
+        .then(|| params.clone().with("lines", lines.as_param()))
 }
 
 /// The learned extractor with the model in `path` and these parameters.

@@ -1192,7 +1192,12 @@ fn issue_11_parameters_are_discoverable_and_inspect_uses_the_default() {
     let json = run_ok(gleaner().args(["algorithms", "--json"]));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     let lqf = v.as_array().expect("array").iter().find(|a| a["name"] == "lqf").expect("lqf");
-    assert_eq!(lqf["params"], serde_json::json!([{"name": "threshold", "default": "0.5"}]));
+    let params = lqf["params"].as_array().expect("params");
+    assert_eq!(params.len(), 1, "{params:?}");
+    assert_eq!((&params[0]["name"], &params[0]["default"]), (&"threshold".into(), &"0.5".into()));
+    // Issue 33: each parameter's declaration comes along.
+    assert_eq!((&params[0]["type"], &params[0]["range"]), (&"float".into(), &"[0, 1]".into()));
+    assert!(params[0]["doc"].as_str().is_some_and(|d| d.contains("link quota")));
     let report = run_ok(gleaner().arg("inspect").arg(fixture("heise.html")));
     assert!(stdout(&report).contains("gleaner inspect: learned on"), "{}", stdout(&report));
 }

@@ -26,52 +26,21 @@ use gleaner::document::{Document, NodeId};
 use std::sync::Arc;
 
 use gleaner::extract::learned::{Decision, Learned, LearnedModel, PAGE_TYPES};
-use gleaner::extract::{
-    self, Article, Ccb, CcbConfig, CcbVariant, Cetr, Curve, Explanation, Params, Ttr, TtrConfig,
-    TtrMethod,
-};
+use gleaner::extract::{self, Article, Curve, Explanation, Params};
 use gleaner::render::escape;
 use gleaner::Selection;
 
-/// The algorithms that have a curve ([`curve`] returns one for them).
-pub const CURVE_ALGORITHMS: &[&str] = &[
-    "ccb",
-    "accb",
-    "tccb",
-    "ttr",
-    "ttr-kmeans",
-    "ttr-em",
-    "ttr-farthest-first",
-    "ttr-prediction",
-    "cetr",
-];
-
-/// The curve of a curve algorithm with these parameters, `None` for the
-/// algorithms without one.
+/// The curve of a curve algorithm
+/// ([`Capabilities::curve`](gleaner::extract::Capabilities::curve)) with
+/// these parameters, `None` for the algorithms without one.
 ///
 /// # Errors
-/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm) and
-/// [`Error::InvalidConfig`](gleaner::Error::InvalidConfig) for bad
+/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm), and
+/// [`Error::UnknownParam`](gleaner::Error::UnknownParam) or
+/// [`Error::InvalidParam`](gleaner::Error::InvalidParam) for bad
 /// parameters.
 pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<Curve>> {
-    let name = extract::algorithm(algorithm)?.name;
-    let ccb =
-        |v| -> Result<Curve> { Ok(Ccb::new(params.apply(CcbConfig::for_variant(v))?).curve(doc)) };
-    let ttr = |m| -> Result<Curve> {
-        Ok(Ttr::new(params.apply(TtrConfig::default().method(m))?).curve(doc))
-    };
-    Ok(Some(match name {
-        "ccb" => ccb(CcbVariant::Ccb)?,
-        "accb" => ccb(CcbVariant::Accb)?,
-        "tccb" => ccb(CcbVariant::Tccb)?,
-        "ttr" => ttr(TtrMethod::Threshold)?,
-        "ttr-kmeans" => ttr(TtrMethod::KMeans)?,
-        "ttr-em" => ttr(TtrMethod::Em)?,
-        "ttr-farthest-first" => ttr(TtrMethod::FarthestFirst)?,
-        "ttr-prediction" => ttr(TtrMethod::Prediction)?,
-        "cetr" => Cetr::new(params.build()?).curve(doc),
-        _ => return Ok(None),
-    }))
+    Ok(extract::algorithm(algorithm)?.curve(doc, params)?)
 }
 
 /// A self-contained HTML report of `algorithm` on `doc`: a summary, the
@@ -79,8 +48,9 @@ pub fn curve(doc: &Document, algorithm: &str, params: &Params) -> Result<Option<
 /// selected text nodes highlighted (hover shows a node's score).
 ///
 /// # Errors
-/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm) and
-/// [`Error::InvalidConfig`](gleaner::Error::InvalidConfig) for bad
+/// [`Error::UnknownAlgorithm`](gleaner::Error::UnknownAlgorithm), and
+/// [`Error::UnknownParam`](gleaner::Error::UnknownParam) or
+/// [`Error::InvalidParam`](gleaner::Error::InvalidParam) for bad
 /// parameters.
 pub fn report(doc: &Document, algorithm: &str, params: &Params) -> Result<String> {
     report_with_model(doc, algorithm, params, None)
@@ -423,7 +393,10 @@ mod tests {
     #[test]
     fn every_curve_algorithm_has_a_curve_and_others_do_not() {
         let d = doc("<div>\n<a href=/>x</a>\n</div>\n<p>\nSome article text here.\n</p>");
-        for name in CURVE_ALGORITHMS {
+        let curves = extract::algorithms().iter().filter(|a| a.capabilities.curve);
+        let names: Vec<&str> = curves.map(|a| a.name).collect();
+        assert_eq!(names.len(), 9, "{names:?}");
+        for name in names {
             let c = curve(&d, name, &Params::new()).expect("curve").expect(name);
             assert!(!c.series.is_empty() && !c.is_empty(), "{name}");
             assert!(c.series.iter().all(|(_, v)| v.len() == c.selected.len()), "{name}");

@@ -92,7 +92,7 @@ fn every_algorithm_reaches_its_floor_on_every_fixture() {
         println!("{row}");
     }
     let listed: Vec<&str> = FLOORS.iter().map(|(n, _, _)| *n).collect();
-    for a in extract::algorithms().iter().filter(|a| !extract::needs_template(a.name)) {
+    for a in extract::algorithms().iter().filter(|a| !a.capabilities.needs_template) {
         assert!(listed.contains(&a.name), "{} has no floors", a.name);
     }
     assert!(failures.is_empty(), "{failures:#?}");

@@ -297,7 +297,7 @@ pub fn extractor_for(
     };
     let bad = |e: gleaner_batch::SpecError| ApiError::BadRequest(e.to_string());
     let (algorithm, params) = spec.algorithm_params().map_err(bad)?;
-    if gleaner::extract::needs_template(algorithm.name) && !templated {
+    if algorithm.capabilities.needs_template && !templated {
         return Err(ApiError::BadRequest(format!(
             "{} needs a template: learn one with POST /v1/templates and give its id as template",
             algorithm.name

@@ -70,7 +70,32 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
-    /// A configuration value is out of its valid range.
+    /// A parameter key the algorithm does not have
+    /// ([`Configure::set`](crate::extract::Configure::set)).
+    #[error("{algorithm} has no parameter {key:?}; its parameters: {}", keys(.valid))]
+    UnknownParam {
+        /// The algorithm (or its configuration's family, `ttr`, `ccb`).
+        algorithm: &'static str,
+        /// The key as given.
+        key: String,
+        /// The keys it has, in the order of its configuration's fields.
+        valid: Vec<&'static str>,
+    },
+    /// A parameter value that does not parse as the parameter's type or
+    /// lies outside its [`Range`](crate::extract::params::Range).
+    #[error("invalid parameter: {algorithm} {key}={value}: must be {expected}")]
+    InvalidParam {
+        /// The algorithm (or its configuration's family).
+        algorithm: &'static str,
+        /// The parameter.
+        key: &'static str,
+        /// The value as given (or as the configuration holds it).
+        value: String,
+        /// What it must be: `a number`, `in [0, 1]`, `one of source, blocks`.
+        expected: String,
+    },
+    /// A configuration value is out of its valid range, or values that
+    /// do not go together.
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
     /// A template model that cannot be read: not a gleaner model, another
@@ -124,5 +149,14 @@ impl fmt::Display for BinaryKind {
             BinaryKind::Zip => "a ZIP archive",
             BinaryKind::Binary => "binary data",
         })
+    }
+}
+
+/// The keys of [`Error::UnknownParam`], or `none`.
+fn keys(valid: &[&str]) -> String {
+    if valid.is_empty() {
+        "none".into()
+    } else {
+        valid.join(", ")
     }
 }

@@ -59,7 +59,7 @@ fn extractors(model: &Arc<TemplateModel>) -> Vec<(&'static str, Box<dyn Extracto
         .iter()
         .map(|a| {
             let inner = a.build(&Params::new()).expect("defaults are valid");
-            let e: Box<dyn Extractor> = if extract::needs_template(a.name) {
+            let e: Box<dyn Extractor> = if a.capabilities.needs_template {
                 Box::new(Templated::new(inner, Arc::clone(model)))
             } else {
                 inner

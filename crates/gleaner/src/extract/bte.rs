@@ -22,42 +22,21 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
-use super::{unknown_param, Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Range};
 use crate::document::Document;
-use crate::error::Result;
 use crate::selection::Selection;
 
-/// Parameters of [`Bte`]. The algorithm as published has none; the tag
-/// weight generalises it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct BteConfig {
-    /// Cost of a tag inside the window relative to the gain of a word.
-    /// Default 1.0, the paper's objective [S-2 via K]. Larger values make
-    /// the window tighter.
-    pub tag_weight: f64,
-}
-
-impl Default for BteConfig {
-    fn default() -> BteConfig {
-        BteConfig { tag_weight: 1.0 }
-    }
-}
-
-impl Configure for BteConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "tag_weight" => self.tag_weight = super::parse_param(key, value)?,
-            _ => return Err(unknown_param("bte", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.tag_weight.is_finite() && self.tag_weight > 0.0) {
-            return Err(crate::Error::InvalidConfig("bte tag_weight must be > 0".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Bte`]. The algorithm as published has none; the tag
+    /// weight generalises it.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct BteConfig for "bte" {
+        /// Cost of a tag inside the window relative to the gain of a word.
+        /// Default 1.0, the paper's objective [S-2 via K]. Larger values make
+        /// the window tighter.
+        tag_weight: f64 = 1.0, range Range::above(0.0), source "S-2 via K";
     }
 }
 

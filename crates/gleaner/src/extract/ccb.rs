@@ -45,9 +45,11 @@ use std::str::FromStr;
 
 use markup5ever::local_name;
 
+use super::extractor::Extractor;
 use super::grouped_votes::GroupedVotes;
+use super::params::{config, Range};
 use super::signal::{for_each_blurred_binary, gaussian_blur_binary};
-use super::{parse_param, unknown_param, Configure, Curve, Extractor};
+use super::Curve;
 use crate::document::{for_each_decoded_char, Document, NodeId, Source, SourceToken};
 use crate::error::{Error, Result};
 use crate::selection::{NodeVotes, Selection};
@@ -99,33 +101,34 @@ impl fmt::Display for CcbVariant {
     }
 }
 
-/// Parameters of [`Ccb`]. The slides name a threshold and a neighbourhood
-/// size but not their values (`docs/algorithms.md#ccb`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct CcbConfig {
-    /// Which CCV: characters with anchors (CCB), characters without
-    /// anchors (ACCB) or tokens without anchors (TCCB) \[S-2\].
-    pub variant: CcbVariant,
-    /// Effective standard deviation of the Gaussian blur, in CCV entries
-    /// (characters, or tokens for TCCB). Default 40 characters [I, a weak
-    /// recollection of "ACCB-40"], 30 tokens for TCCB [R: third-party
-    /// Python CCB, `gaussian_filter1d(ccv, sigma=30)`].
-    pub sigma: f64,
-    /// Content entries with a CCR at or above this are kept. Default 0.7
-    /// for characters \[I\], 0.75 for tokens \[R: third-party Python CCB\].
-    pub threshold: f64,
-    /// Keep a whole text block when any of its entries passes the
-    /// threshold [S-2 "maintain text blocks"]. Default on.
-    pub keep_blocks: bool,
-    /// Box-filter passes approximating the Gaussian (3 is within a few per
-    /// cent of it). Default 3 \[I\].
-    pub box_passes: usize,
-}
-
-impl Default for CcbConfig {
-    fn default() -> CcbConfig {
-        CcbConfig::for_variant(CcbVariant::Ccb)
+config! {
+    /// Parameters of [`Ccb`]. The slides name a threshold and a neighbourhood
+    /// size but not their values (`docs/algorithms.md#ccb`).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct CcbConfig for "ccb" {
+        /// Effective standard deviation of the Gaussian blur, in CCV entries
+        /// (characters, or tokens for TCCB). Default 40 characters [I, a weak
+        /// recollection of "ACCB-40"], 30 tokens for TCCB [R: third-party
+        /// Python CCB, `gaussian_filter1d(ccv, sigma=30)`].
+        sigma: f64 = 40.0, range Range::closed(0.0, 1e6),
+            source "I (characters); R: third-party Python CCB (tokens)";
+        /// Content entries with a CCR at or above this are kept. Default 0.7
+        /// for characters \[I\], 0.75 for tokens \[R: third-party Python CCB\].
+        threshold: f64 = 0.7, range Range::closed(0.0, 1.0),
+            source "I (characters); R: third-party Python CCB (tokens)";
+        /// Keep a whole text block when any of its entries passes the
+        /// threshold [S-2 "maintain text blocks"]. Default on.
+        keep_blocks: bool = true, source "S-2";
+        /// Box-filter passes approximating the Gaussian (3 is within a few per
+        /// cent of it). Default 3 \[I\].
+        box_passes: usize = 3, range Range::closed(1.0, 8.0), source "I";
+    }
+    fixed {
+        /// Which CCV: characters with anchors (CCB), characters without
+        /// anchors (ACCB) or tokens without anchors (TCCB) \[S-2\]; the
+        /// registry's `ccb`, `accb` and `tccb`.
+        variant: CcbVariant = CcbVariant::Ccb;
     }
 }
 
@@ -136,57 +139,7 @@ impl CcbConfig {
             CcbVariant::Ccb | CcbVariant::Accb => (40.0, 0.7),
             CcbVariant::Tccb => (30.0, 0.75),
         };
-        CcbConfig { variant, sigma, threshold, keep_blocks: true, box_passes: 3 }
-    }
-
-    /// Sets [`CcbConfig::sigma`].
-    pub fn sigma(mut self, sigma: f64) -> CcbConfig {
-        self.sigma = sigma;
-        self
-    }
-
-    /// Sets [`CcbConfig::threshold`].
-    pub fn threshold(mut self, threshold: f64) -> CcbConfig {
-        self.threshold = threshold;
-        self
-    }
-
-    /// Sets [`CcbConfig::keep_blocks`].
-    pub fn keep_blocks(mut self, yes: bool) -> CcbConfig {
-        self.keep_blocks = yes;
-        self
-    }
-
-    /// Sets [`CcbConfig::box_passes`].
-    pub fn box_passes(mut self, passes: usize) -> CcbConfig {
-        self.box_passes = passes;
-        self
-    }
-}
-
-impl Configure for CcbConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "sigma" => self.sigma = parse_param(key, value)?,
-            "threshold" => self.threshold = parse_param(key, value)?,
-            "keep_blocks" => self.keep_blocks = parse_param(key, value)?,
-            "box_passes" => self.box_passes = parse_param(key, value)?,
-            _ => return Err(unknown_param(self.variant.name(), key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.sigma.is_finite() && self.sigma >= 0.0 && self.sigma <= 1e6) {
-            return Err(Error::InvalidConfig("ccb sigma must be in [0, 1e6]".into()));
-        }
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return Err(Error::InvalidConfig("ccb threshold must be in [0, 1]".into()));
-        }
-        if !(1..=8).contains(&self.box_passes) {
-            return Err(Error::InvalidConfig("ccb box_passes must be in 1..=8".into()));
-        }
-        Ok(())
+        CcbConfig { variant, sigma, threshold, ..CcbConfig::default() }
     }
 }
 
@@ -754,6 +707,7 @@ impl Extractor for Ccb {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::Configure;
     use crate::render;
 
     fn doc(html: &str) -> Document {

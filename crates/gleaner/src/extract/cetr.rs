@@ -32,127 +32,40 @@
 //! ```
 
 use super::cluster::kmeans;
+use super::extractor::Extractor;
 use super::lines::{LineMode, LineTable};
+use super::params::{config, Range};
 use super::signal::gaussian_kernel_smooth;
-use super::{parse_param, unknown_param, Configure, Curve, Extractor};
+use super::Curve;
 use crate::document::Document;
-use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// Parameters of [`Cetr`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct CetrConfig {
-    /// Standard deviation of the Gaussian smoothing kernel, in lines.
-    /// Default 1.0 \[R: dragnet `weninger.py`; third-party `CETR(sigma=1)`\].
-    pub sigma: f64,
-    /// Kernel half-width in standard deviations: `r = ⌈truncate·σ⌉`.
-    /// Default 3 \[I\]; the kernel is renormalised over the lines in range at
-    /// the ends \[I\] (dragnet reflected at the borders).
-    pub truncate: f64,
-    /// Lines after line `i` averaged by the derivative feature. Default 3
-    /// [K + R dragnet].
-    pub alpha: usize,
-    /// Clusters, the origin cluster included. Default 3 [R: dragnet
-    /// `WeningerKMeanModel(clusters=3)`].
-    pub k: usize,
-    /// Rescale `G'` so that `‖G'‖ = ‖T'‖` before clustering. Default off
-    /// \[R: dragnet does not; a third-party CETR does\].
-    pub rescale: bool,
-    /// How lines are cut. Default [`LineMode::Source`] \[K\]; `blocks` is
-    /// ours \[I\].
-    pub lines: LineMode,
-    /// Iteration cap of k-means. Default 100 \[I\].
-    pub max_iterations: usize,
-}
-
-impl Default for CetrConfig {
-    fn default() -> CetrConfig {
-        CetrConfig {
-            sigma: 1.0,
-            truncate: 3.0,
-            alpha: 3,
-            k: 3,
-            rescale: false,
-            lines: LineMode::Source,
-            max_iterations: 100,
-        }
-    }
-}
-
-impl CetrConfig {
-    /// Sets [`CetrConfig::sigma`].
-    pub fn sigma(mut self, sigma: f64) -> CetrConfig {
-        self.sigma = sigma;
-        self
-    }
-
-    /// Sets [`CetrConfig::truncate`].
-    pub fn truncate(mut self, truncate: f64) -> CetrConfig {
-        self.truncate = truncate;
-        self
-    }
-
-    /// Sets [`CetrConfig::alpha`].
-    pub fn alpha(mut self, alpha: usize) -> CetrConfig {
-        self.alpha = alpha;
-        self
-    }
-
-    /// Sets [`CetrConfig::k`].
-    pub fn k(mut self, k: usize) -> CetrConfig {
-        self.k = k;
-        self
-    }
-
-    /// Sets [`CetrConfig::rescale`].
-    pub fn rescale(mut self, yes: bool) -> CetrConfig {
-        self.rescale = yes;
-        self
-    }
-
-    /// Sets [`CetrConfig::lines`].
-    pub fn lines(mut self, lines: LineMode) -> CetrConfig {
-        self.lines = lines;
-        self
-    }
-
-    /// Sets [`CetrConfig::max_iterations`].
-    pub fn max_iterations(mut self, n: usize) -> CetrConfig {
-        self.max_iterations = n;
-        self
-    }
-}
-
-impl Configure for CetrConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "sigma" => self.sigma = parse_param(key, value)?,
-            "truncate" => self.truncate = parse_param(key, value)?,
-            "alpha" => self.alpha = parse_param(key, value)?,
-            "k" => self.k = parse_param(key, value)?,
-            "rescale" => self.rescale = parse_param(key, value)?,
-            "lines" => self.lines = value.parse()?,
-            "max_iterations" => self.max_iterations = parse_param(key, value)?,
-            _ => return Err(unknown_param("cetr", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.sigma.is_finite() && self.sigma >= 0.0 && self.sigma <= 1000.0) {
-            return Err(Error::InvalidConfig("cetr sigma must be in [0, 1000]".into()));
-        }
-        if !(self.truncate.is_finite() && self.truncate >= 0.0 && self.truncate <= 10.0) {
-            return Err(Error::InvalidConfig("cetr truncate must be in [0, 10]".into()));
-        }
-        if self.alpha == 0 {
-            return Err(Error::InvalidConfig("cetr alpha must be ≥ 1".into()));
-        }
-        if !(2..=16).contains(&self.k) {
-            return Err(Error::InvalidConfig("cetr k must be in 2..=16".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Cetr`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct CetrConfig for "cetr" {
+        /// Standard deviation of the Gaussian smoothing kernel, in lines.
+        /// Default 1.0 \[R: dragnet `weninger.py`; third-party `CETR(sigma=1)`\].
+        sigma: f64 = 1.0, range Range::closed(0.0, 1000.0), source "R: dragnet weninger.py";
+        /// Kernel half-width in standard deviations: `r = ⌈truncate·σ⌉`.
+        /// Default 3 \[I\]; the kernel is renormalised over the lines in range at
+        /// the ends \[I\] (dragnet reflected at the borders).
+        truncate: f64 = 3.0, range Range::closed(0.0, 10.0), source "I";
+        /// Lines after line `i` averaged by the derivative feature. Default 3
+        /// [K + R dragnet].
+        alpha: usize = 3, range Range::at_least(1.0), source "K + R: dragnet";
+        /// Clusters, the origin cluster included. Default 3 [R: dragnet
+        /// `WeningerKMeanModel(clusters=3)`].
+        k: usize = 3, range Range::closed(2.0, 16.0), source "R: dragnet";
+        /// Rescale `G'` so that `‖G'‖ = ‖T'‖` before clustering. Default off
+        /// \[R: dragnet does not; a third-party CETR does\].
+        rescale: bool = false, source "R: dragnet";
+        /// How lines are cut. Default [`LineMode::Source`] \[K\]; `blocks` is
+        /// ours \[I\].
+        lines: LineMode = LineMode::Source, source "K";
+        /// Iteration cap of k-means. Default 100 \[I\].
+        max_iterations: usize = 100, source "I";
     }
 }
 
@@ -256,6 +169,7 @@ pub(crate) fn derivative(smoothed: &[f64], alpha: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::Configure;
 
     #[test]
     fn derivative_uses_the_next_alpha_lines_and_pins_the_end() {

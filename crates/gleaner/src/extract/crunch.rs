@@ -39,86 +39,29 @@
 
 use markup5ever::{local_name, LocalName};
 
-use super::{parse_param, unknown_param, Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Range};
 use crate::document::{Document, NodeFlags, NodeId};
-use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// Parameters of [`Crunch`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct CrunchConfig {
-    /// A container whose linked-to-non-linked word ratio exceeds this is a
-    /// link list. Default 0.35 \[K, unverified\].
-    pub link_ratio: f64,
-    /// A list is a text list, and removed, when none of its items has this
-    /// many words ("sentence length"). Default 6 \[I\]; 0 turns the filter
-    /// off.
-    pub list_item_words: u32,
-    /// Remove forms. Default on \[K\].
-    pub remove_forms: bool,
-    /// A form holding more than this share of the body's words wraps the
-    /// whole page (ASP.NET pages do) and is kept. Default 0.5 \[I\].
-    pub max_form_share: f64,
-}
-
-impl Default for CrunchConfig {
-    fn default() -> CrunchConfig {
-        CrunchConfig {
-            link_ratio: 0.35,
-            list_item_words: 6,
-            remove_forms: true,
-            max_form_share: 0.5,
-        }
-    }
-}
-
-impl CrunchConfig {
-    /// Sets [`CrunchConfig::link_ratio`].
-    pub fn link_ratio(mut self, ratio: f64) -> CrunchConfig {
-        self.link_ratio = ratio;
-        self
-    }
-
-    /// Sets [`CrunchConfig::list_item_words`].
-    pub fn list_item_words(mut self, words: u32) -> CrunchConfig {
-        self.list_item_words = words;
-        self
-    }
-
-    /// Sets [`CrunchConfig::remove_forms`].
-    pub fn remove_forms(mut self, yes: bool) -> CrunchConfig {
-        self.remove_forms = yes;
-        self
-    }
-
-    /// Sets [`CrunchConfig::max_form_share`].
-    pub fn max_form_share(mut self, share: f64) -> CrunchConfig {
-        self.max_form_share = share;
-        self
-    }
-}
-
-impl Configure for CrunchConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "link_ratio" | "threshold" => self.link_ratio = parse_param(key, value)?,
-            "list_item_words" => self.list_item_words = parse_param(key, value)?,
-            "remove_forms" => self.remove_forms = parse_param(key, value)?,
-            "max_form_share" => self.max_form_share = parse_param(key, value)?,
-            _ => return Err(unknown_param("crunch", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.link_ratio.is_finite() && self.link_ratio >= 0.0) {
-            return Err(Error::InvalidConfig("crunch link_ratio must be ≥ 0".into()));
-        }
-        if !(0.0..=1.0).contains(&self.max_form_share) {
-            return Err(Error::InvalidConfig("crunch max_form_share must be in [0, 1]".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Crunch`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct CrunchConfig for "crunch" {
+        /// A container whose linked-to-non-linked word ratio exceeds this is a
+        /// link list. Default 0.35 \[K, unverified\].
+        link_ratio: f64 = 0.35, range Range::at_least(0.0), source "K, unverified",
+            alias "threshold";
+        /// A list is a text list, and removed, when none of its items has this
+        /// many words ("sentence length"). Default 6 \[I\]; 0 turns the filter
+        /// off.
+        list_item_words: u32 = 6, source "I";
+        /// Remove forms. Default on \[K\].
+        remove_forms: bool = true, source "K";
+        /// A form holding more than this share of the body's words wraps the
+        /// whole page (ASP.NET pages do) and is kept. Default 0.5 \[I\].
+        max_form_share: f64 = 0.5, range Range::closed(0.0, 1.0), source "I";
     }
 }
 

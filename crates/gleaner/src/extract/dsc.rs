@@ -26,51 +26,27 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
-use super::{parse_param, unknown_param, Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Range};
 use crate::document::Document;
-use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// Parameters of [`Dsc`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct DscConfig {
-    /// Window size in tokens; 0 picks it from the page length: 8 tokens up
-    /// to 200, 50 from 5 000, linear in between \[R: third-party DSC\].
-    pub window: usize,
-    /// A window is low when its slope is at most `beta` times the page's
-    /// slope. Default 0.5 \[R: third-party DSC\].
-    pub beta: f64,
-    /// Consecutive low windows needed to start a region. Default 3
-    /// \[R: third-party DSC\].
-    pub min_windows: usize,
-    /// Words a region needs to be kept. Default 10 \[I\].
-    pub min_words: usize,
-}
-
-impl Default for DscConfig {
-    fn default() -> DscConfig {
-        DscConfig { window: 0, beta: 0.5, min_windows: 3, min_words: 10 }
-    }
-}
-
-impl Configure for DscConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "window" => self.window = parse_param(key, value)?,
-            "beta" => self.beta = parse_param(key, value)?,
-            "min_windows" => self.min_windows = parse_param(key, value)?,
-            "min_words" => self.min_words = parse_param(key, value)?,
-            _ => return Err(unknown_param("dsc", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.beta.is_finite() && self.beta > 0.0) {
-            return Err(Error::InvalidConfig("dsc beta must be > 0".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Dsc`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct DscConfig for "dsc" {
+        /// Window size in tokens; 0 picks it from the page length: 8 tokens up
+        /// to 200, 50 from 5 000, linear in between \[R: third-party DSC\].
+        window: usize = 0, source "R: third-party DSC";
+        /// A window is low when its slope is at most `beta` times the page's
+        /// slope. Default 0.5 \[R: third-party DSC\].
+        beta: f64 = 0.5, range Range::above(0.0), source "R: third-party DSC";
+        /// Consecutive low windows needed to start a region. Default 3
+        /// \[R: third-party DSC\].
+        min_windows: usize = 3, source "R: third-party DSC";
+        /// Words a region needs to be kept. Default 10 \[I\].
+        min_words: usize = 10, source "I";
     }
 }
 

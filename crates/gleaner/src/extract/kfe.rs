@@ -29,46 +29,24 @@
 
 use markup5ever::local_name;
 
+use super::extractor::Extractor;
 use super::lqf::BlockOwnText;
-use super::{parse_param, unknown_param, Configure, Extractor};
+use super::params::{config, Range};
 use crate::document::{Document, NodeFlags};
-use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// Parameters of [`Kfe`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct KfeConfig {
-    /// A block takes part when it has at least this many words of its own
-    /// text (links included). Default 1 \[I\]: a block of images or
-    /// controls alone has no text to extract.
-    pub min_words: u32,
-    /// Return only the single most probable block (FE) instead of the high
-    /// cluster (K-FE). Default false.
-    pub single: bool,
-}
-
-impl Default for KfeConfig {
-    fn default() -> KfeConfig {
-        KfeConfig { min_words: 1, single: false }
-    }
-}
-
-impl Configure for KfeConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "min_words" => self.min_words = parse_param(key, value)?,
-            "single" => self.single = parse_param(key, value)?,
-            _ => return Err(unknown_param("kfe", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if self.min_words > 1_000_000 {
-            return Err(Error::InvalidConfig("kfe min_words must be at most 1000000".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Kfe`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct KfeConfig for "kfe" {
+        /// A block takes part when it has at least this many words of its own
+        /// text (links included). Default 1 \[I\]: a block of images or
+        /// controls alone has no text to extract.
+        min_words: u32 = 1, range Range::at_most(1_000_000.0), source "I";
+        /// Return only the single most probable block (FE) instead of the high
+        /// cluster (K-FE). Default false.
+        single: bool = false, source "S-4 §3";
     }
 }
 

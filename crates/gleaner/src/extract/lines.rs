@@ -63,6 +63,11 @@ impl fmt::Display for LineMode {
     }
 }
 
+super::params::choice_param!(LineMode {
+    LineMode::Source => "source",
+    LineMode::Blocks => "blocks",
+});
+
 /// Text of one DOM text node on one line.
 #[derive(Debug, Clone, Copy)]
 struct Piece {

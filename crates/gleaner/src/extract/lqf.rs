@@ -26,41 +26,20 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
-use super::{parse_param, unknown_param, Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Range};
 use crate::document::{Document, NodeFlags, NodeId};
-use crate::error::{Error, Result};
 use crate::selection::Selection;
 
-/// Parameters of [`Lqf`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct LqfConfig {
-    /// A block whose link quota exceeds this is removed. The published
-    /// value was not recovered; default 0.5 \[I\], `docs/algorithms.md#lqf` suggests
-    /// tuning in 0.3–0.7.
-    pub threshold: f64,
-}
-
-impl Default for LqfConfig {
-    fn default() -> LqfConfig {
-        LqfConfig { threshold: 0.5 }
-    }
-}
-
-impl Configure for LqfConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "threshold" => self.threshold = parse_param(key, value)?,
-            _ => return Err(unknown_param("lqf", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return Err(Error::InvalidConfig("lqf threshold must be in [0, 1]".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Lqf`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct LqfConfig for "lqf" {
+        /// A block whose link quota exceeds this is removed. The published
+        /// value was not recovered; default 0.5 \[I\], `docs/algorithms.md#lqf` suggests
+        /// tuning in 0.3–0.7.
+        threshold: f64 = 0.5, range Range::closed(0.0, 1.0), source "I";
     }
 }
 

@@ -12,7 +12,7 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
-use super::Extractor;
+use super::extractor::Extractor;
 use crate::document::Document;
 use crate::selection::Selection;
 

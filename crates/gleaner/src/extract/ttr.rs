@@ -46,9 +46,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::cluster::{em_1d, farthest_first_1d, kmeans_1d, Clustering};
+use super::extractor::Extractor;
 use super::lines::{LineMode, LineTable};
+use super::params::{choice_param, config, Range};
 use super::signal::{mean, moving_mean, std_dev};
-use super::{parse_param, unknown_param, Configure, Curve, Extractor};
+use super::Curve;
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
@@ -104,128 +106,43 @@ impl fmt::Display for TtrMethod {
     }
 }
 
-/// Parameters of [`Ttr`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct TtrConfig {
-    /// The clustering method. Default threshold \[S-3\].
-    pub method: TtrMethod,
-    /// Coefficient λ of the standard deviation: the threshold (threshold
-    /// method), the bar a cluster mean must exceed (clusterings) or the
-    /// jump size (prediction). Default 1.0 \[S-3\]; the paper's Figure 5
-    /// sweeps it from 0 to 2.
-    pub lambda: f64,
-    /// Smoothing radius in lines on each side (window `2r + 1`). Default 2
-    /// [S-3 §IV]; the divisor is the number of lines in range \[I\].
-    pub radius: usize,
-    /// Largest number of clusters tried by the clusterings (1..=max_k).
-    /// Default 3 [S-3 §V-A].
-    pub max_k: usize,
-    /// Prediction: lines averaged before a line to detect a jump in.
-    /// Default 3 [S-3 §V-C].
-    pub lookback: usize,
-    /// Prediction: lines averaged after a line to detect a fall. Default 3
-    /// [S-3 §V-C].
-    pub lookahead: usize,
-    /// How lines are cut. Default [`LineMode::Source`], the paper's
-    /// physical lines \[S-3\]; `blocks` is ours \[I\].
-    pub lines: LineMode,
-    /// Iteration cap of k-means and EM. Default 100 \[I\].
-    pub max_iterations: usize,
-}
+choice_param!(TtrMethod {
+    TtrMethod::Threshold => "threshold",
+    TtrMethod::KMeans => "kmeans",
+    TtrMethod::Em => "em",
+    TtrMethod::FarthestFirst => "farthest-first",
+    TtrMethod::Prediction => "prediction",
+});
 
-impl Default for TtrConfig {
-    fn default() -> TtrConfig {
-        TtrConfig {
-            method: TtrMethod::Threshold,
-            lambda: 1.0,
-            radius: 2,
-            max_k: 3,
-            lookback: 3,
-            lookahead: 3,
-            lines: LineMode::Source,
-            max_iterations: 100,
-        }
-    }
-}
-
-impl TtrConfig {
-    /// Sets [`TtrConfig::method`].
-    pub fn method(mut self, method: TtrMethod) -> TtrConfig {
-        self.method = method;
-        self
-    }
-
-    /// Sets [`TtrConfig::lambda`].
-    pub fn lambda(mut self, lambda: f64) -> TtrConfig {
-        self.lambda = lambda;
-        self
-    }
-
-    /// Sets [`TtrConfig::radius`].
-    pub fn radius(mut self, radius: usize) -> TtrConfig {
-        self.radius = radius;
-        self
-    }
-
-    /// Sets [`TtrConfig::max_k`].
-    pub fn max_k(mut self, max_k: usize) -> TtrConfig {
-        self.max_k = max_k;
-        self
-    }
-
-    /// Sets [`TtrConfig::lookback`].
-    pub fn lookback(mut self, lines: usize) -> TtrConfig {
-        self.lookback = lines;
-        self
-    }
-
-    /// Sets [`TtrConfig::lookahead`].
-    pub fn lookahead(mut self, lines: usize) -> TtrConfig {
-        self.lookahead = lines;
-        self
-    }
-
-    /// Sets [`TtrConfig::lines`].
-    pub fn lines(mut self, lines: LineMode) -> TtrConfig {
-        self.lines = lines;
-        self
-    }
-
-    /// Sets [`TtrConfig::max_iterations`].
-    pub fn max_iterations(mut self, n: usize) -> TtrConfig {
-        self.max_iterations = n;
-        self
-    }
-}
-
-impl Configure for TtrConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "method" => self.method = value.parse()?,
-            "lambda" => self.lambda = parse_param(key, value)?,
-            "radius" => self.radius = parse_param(key, value)?,
-            "k" | "max_k" => self.max_k = parse_param(key, value)?,
-            "lookback" => self.lookback = parse_param(key, value)?,
-            "lookahead" => self.lookahead = parse_param(key, value)?,
-            "lines" => self.lines = value.parse()?,
-            "max_iterations" => self.max_iterations = parse_param(key, value)?,
-            _ => return Err(unknown_param(self.method.name(), key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        if !(self.lambda.is_finite() && self.lambda >= 0.0) {
-            return Err(Error::InvalidConfig("ttr lambda must be ≥ 0".into()));
-        }
-        if self.max_k == 0 || self.max_k > 16 {
-            return Err(Error::InvalidConfig("ttr k must be in 1..=16".into()));
-        }
-        if self.lookback == 0 || self.lookahead == 0 {
-            return Err(Error::InvalidConfig("ttr lookback and lookahead must be ≥ 1".into()));
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Ttr`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct TtrConfig for "ttr" {
+        /// The clustering method. Default threshold \[S-3\].
+        method: TtrMethod = TtrMethod::Threshold, source "S-3 §V";
+        /// Coefficient λ of the standard deviation: the threshold (threshold
+        /// method), the bar a cluster mean must exceed (clusterings) or the
+        /// jump size (prediction). Default 1.0 \[S-3\]; the paper's Figure 5
+        /// sweeps it from 0 to 2.
+        lambda: f64 = 1.0, range Range::at_least(0.0), source "S-3 §V-B";
+        /// Smoothing radius in lines on each side (window `2r + 1`). Default 2
+        /// [S-3 §IV]; the divisor is the number of lines in range \[I\].
+        radius: usize = 2, source "S-3 §IV";
+        /// Largest number of clusters tried by the clusterings (1..=max_k).
+        /// Default 3 [S-3 §V-A].
+        max_k: usize = 3, range Range::closed(1.0, 16.0), source "S-3 §V-A", alias "k";
+        /// Prediction: lines averaged before a line to detect a jump in.
+        /// Default 3 [S-3 §V-C].
+        lookback: usize = 3, range Range::at_least(1.0), source "S-3 §V-C";
+        /// Prediction: lines averaged after a line to detect a fall. Default 3
+        /// [S-3 §V-C].
+        lookahead: usize = 3, range Range::at_least(1.0), source "S-3 §V-C";
+        /// How lines are cut. Default [`LineMode::Source`], the paper's
+        /// physical lines \[S-3\]; `blocks` is ours \[I\].
+        lines: LineMode = LineMode::Source, source "S-3";
+        /// Iteration cap of k-means and EM. Default 100 \[I\].
+        max_iterations: usize = 100, source "I";
     }
 }
 
@@ -365,6 +282,7 @@ fn predict(raw: &[f64], jump: f64, lookback: usize, lookahead: usize) -> Vec<boo
 mod tests {
     use super::*;
     use crate::document::Deadline;
+    use crate::extract::Configure;
 
     fn doc(html: &str) -> Document {
         Document::parse(html.as_bytes(), &Default::default()).expect("parse")

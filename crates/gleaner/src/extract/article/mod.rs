@@ -143,7 +143,8 @@ use self::tail::remove_end_boilerplate;
 use self::title_match::{drop_other_articles, titled_container};
 use self::unrendered::remove_unrendered;
 use self::votes::vote;
-use super::{Crunch, Extractor};
+use super::extractor::Extractor;
+use super::Crunch;
 use crate::document::Document;
 use crate::selection::Selection;
 

@@ -62,7 +62,8 @@ pub use self::model::{
     MODEL_VERSION,
 };
 
-use super::{Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Kind, ParamType, Range};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::metadata::Metadata;
@@ -151,40 +152,31 @@ impl FromStr for PageType {
     }
 }
 
-/// The learned extractor's settings: `-p key=value` keys.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct LearnedConfig {
-    /// Keep blocks scoring at least this (default: the model's own).
-    pub threshold: Option<f32>,
-    /// Decide as for this page type instead of the classifier's guess.
-    pub page_type: Option<PageType>,
-    /// Added to every page type's threshold (clamped to [0, 1]): above 0
-    /// keeps fewer doubtful blocks (`--precision`), below 0 more
-    /// (`--recall`). A `threshold` replaces the types' thresholds instead.
-    pub shift: f32,
+impl ParamType for PageType {
+    const KIND: Kind = Kind::Choice(&PAGE_TYPES);
+
+    fn parse(text: &str) -> std::result::Result<PageType, Option<Error>> {
+        text.parse().map_err(Some)
+    }
+
+    fn show(&self) -> String {
+        self.name().to_string()
+    }
 }
 
-impl Configure for LearnedConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "threshold" => {
-                let t: f32 = super::parse_param(key, value)?;
-                if !(0.0..=1.0).contains(&t) {
-                    return Err(Error::InvalidConfig(format!("threshold {t} is not in [0, 1]")));
-                }
-                self.threshold = Some(t);
-            }
-            "page_type" => self.page_type = Some(value.parse()?),
-            "shift" => {
-                let d: f32 = super::parse_param(key, value)?;
-                if !(-1.0..=1.0).contains(&d) {
-                    return Err(Error::InvalidConfig(format!("shift {d} is not in [-1, 1]")));
-                }
-                self.shift = d;
-            }
-            _ => return Err(super::unknown_param("learned", key)),
-        }
-        Ok(())
+config! {
+    /// The learned extractor's settings: `-p key=value` keys.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct LearnedConfig for "learned" {
+        /// Keep blocks scoring at least this (default, when unset: the
+        /// model's own, one per page type).
+        threshold: Option<f32> = None, range Range::closed(0.0, 1.0), source "the model";
+        /// Decide as for this page type instead of the classifier's guess.
+        page_type: Option<PageType> = None;
+        /// Added to every page type's threshold (clamped to [0, 1]): above 0
+        /// keeps fewer doubtful blocks (`--precision`), below 0 more
+        /// (`--recall`). A `threshold` replaces the types' thresholds instead.
+        shift: f32 = 0.0, range Range::closed(-1.0, 1.0), source "I";
     }
 }
 

@@ -57,138 +57,58 @@ mod main_block;
 
 pub use self::block_tree::{visual_distance, Averages, Block, BlockSpec, BlockTree};
 pub use self::main_block::{factor_value, is_valid};
-use super::{parse_param, unknown_param, Configure, Extractor};
+use super::extractor::Extractor;
+use super::params::{config, Range};
 use crate::document::Document;
-use crate::error::{Error, Result};
 use crate::layout::{HeuristicConfig, HeuristicLayout, Layout};
 use crate::selection::Selection;
 
-/// Parameters of [`Vce`]. The paper gives no values; all are \[I\].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct VceConfig {
-    /// An element roots a new block when this many of its six visual
-    /// properties differ from its parent's. Default 2 \[I\].
-    pub distance_threshold: u32,
-    /// Two lengths (px) differ when further apart than this. Default 5
-    /// \[I\].
-    pub absolute_tolerance: f32,
-    /// …and, for sizes (width, height, font size), further apart than
-    /// this share of the larger. Default 0.10 \[I\].
-    pub relative_tolerance: f32,
-    /// TextManipulation: a child whose link density reaches this keeps its
-    /// text from its parent (unless it is a leaf link). Default 0.5 \[I\].
-    pub link_density: f64,
-    /// Validity: a candidate's link density must not exceed this. Default
-    /// 0.5 \[I\].
-    pub max_link_density: f64,
-    /// Validity: a candidate must be at least this share of the average
-    /// block width. Default 0.5 \[I\]: at 1 a main column of two thirds
-    /// fails wherever full-width headers, footers and wrappers are many.
-    pub min_width_share: f64,
-    /// A block with this many repeated child patterns is comment-like.
-    /// Default 3 \[I\].
-    pub comment_repetitions: u32,
-    /// ε added to the FactorValue denominator. Default 0.1 \[I\]:
-    /// 0.01 was the first guess, but then a paragraph without a link
-    /// outscores the article around it (link density 0.05) sixfold and
-    /// wins; with 0.1 a few links weigh at most about 2× (LCS F1 macro
-    /// 0.741 → 0.780 on the dev sets, flat beyond).
-    pub epsilon: f64,
-    /// Let inline elements (links, spans) root blocks as the paper's
-    /// literal rule would. Default false \[I, deviation\].
-    pub inline_blocks: bool,
-    /// Measure `Bottom` from the block's top edge (page height − top)
-    /// rather than its bottom edge. Default true \[I, deviation\].
-    pub bottom_from_top_edge: bool,
-    /// Leave link lists (link density above [`VceConfig::link_density`])
-    /// and comment-like blocks inside the main block out of the output.
-    /// Default true \[I, deviation\].
-    pub prune: bool,
-    /// Viewport width (px) of the heuristic layout used when the document
-    /// carries none. Default 1280 \[I\].
-    pub viewport_width: f32,
-}
-
-impl Default for VceConfig {
-    fn default() -> VceConfig {
-        VceConfig {
-            distance_threshold: 2,
-            absolute_tolerance: 5.0,
-            relative_tolerance: 0.10,
-            link_density: 0.5,
-            max_link_density: 0.5,
-            min_width_share: 0.5,
-            comment_repetitions: 3,
-            epsilon: 0.1,
-            inline_blocks: false,
-            bottom_from_top_edge: true,
-            prune: true,
-            viewport_width: 1280.0,
-        }
-    }
-}
-
-impl VceConfig {
-    /// Sets [`VceConfig::distance_threshold`].
-    pub fn distance_threshold(mut self, n: u32) -> VceConfig {
-        self.distance_threshold = n;
-        self
-    }
-
-    /// Sets [`VceConfig::epsilon`].
-    pub fn epsilon(mut self, e: f64) -> VceConfig {
-        self.epsilon = e;
-        self
-    }
-}
-
-impl Configure for VceConfig {
-    fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        match key {
-            "distance_threshold" => self.distance_threshold = parse_param(key, value)?,
-            "absolute_tolerance" => self.absolute_tolerance = parse_param(key, value)?,
-            "relative_tolerance" => self.relative_tolerance = parse_param(key, value)?,
-            "link_density" => self.link_density = parse_param(key, value)?,
-            "max_link_density" => self.max_link_density = parse_param(key, value)?,
-            "min_width_share" => self.min_width_share = parse_param(key, value)?,
-            "comment_repetitions" => self.comment_repetitions = parse_param(key, value)?,
-            "epsilon" => self.epsilon = parse_param(key, value)?,
-            "inline_blocks" => self.inline_blocks = parse_param(key, value)?,
-            "bottom_from_top_edge" => self.bottom_from_top_edge = parse_param(key, value)?,
-            "prune" => self.prune = parse_param(key, value)?,
-            "viewport_width" => self.viewport_width = parse_param(key, value)?,
-            _ => return Err(unknown_param("vce", key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<()> {
-        let bad = |what: &str| Err(Error::InvalidConfig(format!("vce {what}")));
-        if !(1..=6).contains(&self.distance_threshold) {
-            return bad("distance_threshold must be in 1..=6");
-        }
-        if !(self.absolute_tolerance >= 0.0 && self.absolute_tolerance.is_finite()) {
-            return bad("absolute_tolerance must be a finite number ≥ 0");
-        }
-        if !(0.0..=1.0).contains(&self.relative_tolerance) {
-            return bad("relative_tolerance must be in [0, 1]");
-        }
-        if !(0.0..=1.0).contains(&self.link_density)
-            || !(0.0..=1.0).contains(&self.max_link_density)
-        {
-            return bad("link densities must be in [0, 1]");
-        }
-        if !(0.0..=10.0).contains(&self.min_width_share) {
-            return bad("min_width_share must be in [0, 10]");
-        }
-        if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
-            return bad("epsilon must be a finite number > 0");
-        }
-        if !(self.viewport_width >= 1.0 && self.viewport_width <= 1.0e5) {
-            return bad("viewport_width must be in [1, 100000]");
-        }
-        Ok(())
+config! {
+    /// Parameters of [`Vce`]. The paper gives no values; all are \[I\].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct VceConfig for "vce" {
+        /// An element roots a new block when this many of its six visual
+        /// properties differ from its parent's. Default 2 \[I\].
+        distance_threshold: u32 = 2, range Range::closed(1.0, 6.0), source "I";
+        /// Two lengths (px) differ when further apart than this. Default 5
+        /// \[I\].
+        absolute_tolerance: f32 = 5.0, range Range::at_least(0.0), source "I";
+        /// …and, for sizes (width, height, font size), further apart than
+        /// this share of the larger. Default 0.10 \[I\].
+        relative_tolerance: f32 = 0.10, range Range::closed(0.0, 1.0), source "I";
+        /// TextManipulation: a child whose link density reaches this keeps its
+        /// text from its parent (unless it is a leaf link). Default 0.5 \[I\].
+        link_density: f64 = 0.5, range Range::closed(0.0, 1.0), source "I";
+        /// Validity: a candidate's link density must not exceed this. Default
+        /// 0.5 \[I\].
+        max_link_density: f64 = 0.5, range Range::closed(0.0, 1.0), source "I";
+        /// Validity: a candidate must be at least this share of the average
+        /// block width. Default 0.5 \[I\]: at 1 a main column of two thirds
+        /// fails wherever full-width headers, footers and wrappers are many.
+        min_width_share: f64 = 0.5, range Range::closed(0.0, 10.0), source "I";
+        /// A block with this many repeated child patterns is comment-like.
+        /// Default 3 \[I\].
+        comment_repetitions: u32 = 3, source "I";
+        /// ε added to the FactorValue denominator. Default 0.1 \[I\]:
+        /// 0.01 was the first guess, but then a paragraph without a link
+        /// outscores the article around it (link density 0.05) sixfold and
+        /// wins; with 0.1 a few links weigh at most about 2× (LCS F1 macro
+        /// 0.741 → 0.780 on the dev sets, flat beyond).
+        epsilon: f64 = 0.1, range Range::above(0.0), source "I";
+        /// Let inline elements (links, spans) root blocks as the paper's
+        /// literal rule would. Default false \[I, deviation\].
+        inline_blocks: bool = false, source "I, deviation";
+        /// Measure `Bottom` from the block's top edge (page height − top)
+        /// rather than its bottom edge. Default true \[I, deviation\].
+        bottom_from_top_edge: bool = true, source "I, deviation";
+        /// Leave link lists (link density above [`VceConfig::link_density`])
+        /// and comment-like blocks inside the main block out of the output.
+        /// Default true \[I, deviation\].
+        prune: bool = true, source "I, deviation";
+        /// Viewport width (px) of the heuristic layout used when the document
+        /// carries none. Default 1280 \[I\].
+        viewport_width: f32 = 1280.0, range Range::closed(1.0, 1.0e5), source "I";
     }
 }
 
