@@ -79,7 +79,8 @@ mod tests {
     #[test]
     fn the_spec_table_matches_the_declarations() {
         let specs = super::algorithm_specs();
-        for (a, json) in gleaner::extract::algorithms().iter().zip(specs.as_array().expect("list")) {
+        for (a, json) in gleaner::extract::algorithms().iter().zip(specs.as_array().expect("list"))
+        {
             assert_eq!(json["name"], a.name);
             assert_eq!(json["needs_template"], a.capabilities.needs_template);
             let params = json["params"].as_array().expect("params");
@@ -89,14 +90,24 @@ mod tests {
                 assert_eq!(j["default"], p.default.as_str());
                 assert_eq!(j["type"], p.spec.kind.name());
                 assert_eq!(j["source"], p.spec.source);
-                assert!(j["doc"].as_str().is_some_and(|d| !d.is_empty()), "{} {}", a.name, p.spec.name);
+                assert!(
+                    j["doc"].as_str().is_some_and(|d| !d.is_empty()),
+                    "{} {}",
+                    a.name,
+                    p.spec.name
+                );
             }
         }
-        let lqf = specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "lqf")).expect("lqf");
+        let lqf =
+            specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "lqf")).expect("lqf");
         let threshold = &lqf["params"][0];
-        assert_eq!((&threshold["name"], &threshold["default"]), (&"threshold".into(), &"0.5".into()));
+        assert_eq!(
+            (&threshold["name"], &threshold["default"]),
+            (&"threshold".into(), &"0.5".into())
+        );
         assert_eq!((&threshold["type"], &threshold["range"]), (&"float".into(), &"[0, 1]".into()));
-        let tccb = specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "tccb")).expect("tccb");
+        let tccb =
+            specs.as_array().and_then(|l| l.iter().find(|a| a["name"] == "tccb")).expect("tccb");
         assert_eq!(tccb["params"][0]["default"], "30");
     }
 

@@ -120,10 +120,7 @@ pub fn with_lines(
     params: &gleaner::extract::Params,
     lines: flags::Lines,
 ) -> Option<gleaner::extract::Params> {
-    algorithm
-        .capabilities
-        .line_based
-        .then(|| params.clone().with("lines", lines.as_param()))
+    algorithm.capabilities.line_based.then(|| params.clone().with("lines", lines.as_param()))
 }
 
 /// The learned extractor with the model in `path` and these parameters.

@@ -84,7 +84,9 @@ pub struct ParamSpec {
 impl ParamSpec {
     /// The doc comment as one line.
     pub fn summary(&self) -> String {
-        self.doc.split_whitespace().collect::<Vec<_>>().join(" ")
+        // Rustdoc's escapes (`\[I\]`, kept from a link) are not for readers.
+        let words: Vec<&str> = self.doc.split_whitespace().collect();
+        words.join(" ").replace("\\[", "[").replace("\\]", "]")
     }
 }
 
