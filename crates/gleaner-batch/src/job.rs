@@ -70,7 +70,7 @@ pub const CSV_COLUMNS: &[&str] = &[
 
 impl OutputFormat {
     /// Every format with its name and a line of help, in the order
-    /// `--help` lists them. [`OutputFormat::from_str`] reads these names
+    /// `--help` lists them. `OutputFormat::from_str` reads these names
     /// (and a few aliases): the one mapping from strings that the command
     /// line, `gleaner warc`, Python and the server share.
     pub const NAMES: &'static [(&'static str, OutputFormat, &'static str)] = &[
@@ -102,7 +102,7 @@ impl OutputFormat {
         ),
     ];
 
-    /// The format's name, as [`OutputFormat::from_str`] reads it.
+    /// The format's name, as `OutputFormat::from_str` reads it.
     pub fn name(self) -> &'static str {
         OutputFormat::NAMES.iter().find(|(_, f, _)| *f == self).map_or("txt", |(n, _, _)| n)
     }
@@ -570,7 +570,7 @@ impl Job {
     }
 
     /// [`Job::record`] for page `index` of a collection whose templates
-    /// were learned ([`learn_site_templates`](crate::learn_site_templates)):
+    /// were learned ([`Engine::learn_sites`](crate::engine::Engine::learn_sites)):
     /// with its cluster's model when it has one.
     pub fn record_in_site(&self, input: &Input, site: &SiteTemplates, index: usize) -> Record {
         let template = TemplateUse::Site {

@@ -1,5 +1,5 @@
 //! Typed parameters: every algorithm's configuration is declared once,
-//! with [`config!`], as a table of fields with their type, default, range,
+//! with `config!`, as a table of fields with their type, default, range,
 //! provenance and doc comment.
 //!
 //! From that one table the macro makes the configuration struct (each
@@ -27,7 +27,7 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 
-/// A configuration that can be set by parameter name: what [`config!`]
+/// A configuration that can be set by parameter name: what `config!`
 /// implements for every algorithm's configuration.
 pub trait Configure: Default {
     /// The name its errors give: the algorithm's, or its family's (`ttr`,
@@ -59,7 +59,7 @@ pub trait Configure: Default {
     fn validate(&self) -> Result<()>;
 }
 
-/// One parameter of a configuration, as [`config!`] declares it.
+/// One parameter of a configuration, as `config!` declares it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct ParamSpec {

@@ -3,7 +3,7 @@
 //! ([`Capabilities`]) and how to build it.
 //!
 //! This is the one module that imports every algorithm; the algorithms
-//! import only the trait ([`Extractor`](super::Extractor)) and the
+//! import only the trait ([`Extractor`]) and the
 //! parameter system ([`params`](super::params)). An algorithm is added by
 //! one entry of `ALGORITHMS`.
 
