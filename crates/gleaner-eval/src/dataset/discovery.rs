@@ -89,19 +89,8 @@ impl Dataset {
             let field = |key: &str| entry.get(key).and_then(|v| v.as_str()).map(str::to_owned);
             truth.insert(id, ShEntry { body: field("articleBody"), url: field("url") });
         }
-        let html_dir = dir.join(SH_HTML_DIR);
-        let (mut ids, bad_gz) = stems(&html_dir, ".html.gz")?;
-        let (plain, bad_plain) = stems(&html_dir, ".html")?;
-        ids.extend(plain);
-        sort_naturally(&mut ids);
-        ids.dedup();
-        let files = ids.len();
-        ids.retain(|id| truth.contains_key(id));
-        let unpaired = Unpaired {
-            pages_without_gold: files - ids.len(),
-            gold_without_pages: truth.len() - ids.len(),
-            names_not_utf8: bad_gz + bad_plain,
-        };
+        let (ids, unpaired) =
+            paired_pages(&dir.join(SH_HTML_DIR), |id| truth.contains_key(id), truth.len())?;
         Ok(Dataset {
             name,
             parse: ParseOptions::default(),
@@ -161,19 +150,9 @@ impl Dataset {
                 },
             );
         }
-        let html_dir = dir.join(SH_HTML_DIR);
-        let (mut ids, bad_gz) = stems(&html_dir, ".html.gz")?;
-        let (plain, bad_plain) = stems(&html_dir, ".html")?;
-        ids.extend(plain);
-        sort_naturally(&mut ids);
-        ids.dedup();
-        let files = ids.len();
-        ids.retain(|id| truth.contains_key(id));
-        let unpaired = Unpaired {
-            pages_without_gold: files - ids.len(),
-            gold_without_pages: truth.len() - ids.len(),
-            names_not_utf8: bad_gz + bad_plain + bad_json,
-        };
+        let (ids, mut unpaired) =
+            paired_pages(&dir.join(SH_HTML_DIR), |id| truth.contains_key(id), truth.len())?;
+        unpaired.names_not_utf8 += bad_json;
         Ok(Dataset {
             name,
             parse: ParseOptions::default(),
@@ -269,4 +248,27 @@ pub(super) fn natural_cmp(a: &str, b: &str) -> Ordering {
             }
         }
     }
+}
+
+/// The page ids of `html_dir` (`ID.html.gz` or `ID.html`, in natural
+/// order) that have gold, and what could not be paired: `golds` entries
+/// of which `has_gold` says which ids are among them.
+fn paired_pages(
+    html_dir: &Path,
+    has_gold: impl Fn(&str) -> bool,
+    golds: usize,
+) -> Result<(Vec<String>, Unpaired)> {
+    let (mut ids, bad_gz) = stems(html_dir, ".html.gz")?;
+    let (plain, bad_plain) = stems(html_dir, ".html")?;
+    ids.extend(plain);
+    sort_naturally(&mut ids);
+    ids.dedup();
+    let files = ids.len();
+    ids.retain(|id| has_gold(id));
+    let unpaired = Unpaired {
+        pages_without_gold: files - ids.len(),
+        gold_without_pages: golds - ids.len(),
+        names_not_utf8: bad_gz + bad_plain,
+    };
+    Ok((ids, unpaired))
 }
