@@ -277,7 +277,7 @@ impl<'a> Engine<'a> {
             record.unreadable = false;
             (None, Some(record))
         };
-        ordered(&self.pool, source, process, panicked, |_, (tag, record)| {
+        self.for_each(source, process, panicked, |_, (tag, record)| {
             if let Some(record) = &record {
                 totals.pages += 1;
                 totals.bytes += record.bytes;
@@ -290,6 +290,26 @@ impl<'a> Engine<'a> {
         })?;
         totals.elapsed = started.elapsed();
         Ok(totals)
+    }
+
+    /// Runs `work` on every item of `source` on the engine's pool and
+    /// hands each result to `each` in source order, with [`Engine::run`]'s
+    /// bounded window; a panic in `work` is `panicked(position, message)`
+    /// in its place. The loop under [`Engine::run`] and
+    /// [`Engine::learn_sites`], for a front end whose work on an item is
+    /// more than one record: `gleaner eval` parses each page once and
+    /// scores every contender's [`Job::text_for_document`] on it.
+    ///
+    /// # Errors
+    /// `each` fails; the batch stops with its error.
+    pub fn for_each<T: Send, R: Send>(
+        &self,
+        source: impl IntoIterator<Item = T>,
+        work: impl Fn(usize, T) -> R + Sync,
+        panicked: impl Fn(usize, String) -> R + Sync,
+        each: impl FnMut(usize, R) -> Result<Flow>,
+    ) -> Result<()> {
+        ordered(&self.pool, source, work, panicked, each)
     }
 
     /// One unit's record (on a worker).
@@ -351,8 +371,7 @@ impl<'a> Engine<'a> {
         let mut by_group: BTreeMap<String, (Vec<Option<PageSummary>>, Vec<String>)> =
             BTreeMap::new();
         let mut sites = Sites::default();
-        ordered(
-            &self.pool,
+        self.for_each(
             source,
             summarize_unit,
             |_, _| None,

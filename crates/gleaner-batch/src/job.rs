@@ -719,12 +719,42 @@ impl Job {
         })
     }
 
-    /// Extracts `doc` and fills in the record's text, title and checks.
-    fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
+    /// The text a record of `doc` carries (its `text`), with `model`'s
+    /// template text set aside when given; `meta` is the page's metadata,
+    /// read once by the caller. `gleaner eval` scores every contender on
+    /// one parse of a page with this, so that it scores exactly what
+    /// `extract` writes.
+    ///
+    /// # Errors
+    /// The page's time budget ran out during extraction
+    /// ([`gleaner::Error::TimeBudget`]).
+    pub fn text_for_document(
+        &self,
+        doc: &Document,
+        meta: &Metadata,
+        model: Option<&Arc<TemplateModel>>,
+    ) -> gleaner::Result<String> {
+        let aside = model.map_or(Aside::Nothing, Aside::Model);
+        // The page type matters to the text only where structured data
+        // completes it (the default extractor's product pages).
+        let typed = self.algorithm == "learned";
+        Ok(self.content(doc, meta, aside, typed)?.text)
+    }
+
+    /// What `doc` holds for this job: the selection (with `aside` set
+    /// aside), the comment section apart, the page's type when `typed`
+    /// (always for a record; only the default extractor's text depends on
+    /// it) and the plain text.
+    fn content<'m>(
+        &self,
+        doc: &Document,
+        meta: &'m Metadata,
+        aside: Aside<'_>,
+        typed: bool,
+    ) -> gleaner::Result<Content<'m>> {
         let needs_template = gleaner::extract::algorithm(&self.algorithm)
             .is_ok_and(|a| a.capabilities.needs_template);
         let keep_prose = !needs_template;
-        let meta = Metadata::extract(doc);
         let (mut selection, page_type, type_probabilities) = match aside {
             Aside::Model(m) => (
                 Templated::new(&*self.extractor, Arc::clone(m))
@@ -739,26 +769,14 @@ impl Job {
                 None,
             ),
             Aside::Nothing => {
-                let typed = self.extractor.extract_typed_with(doc, &meta);
+                let typed = self.extractor.extract_typed_with(doc, meta);
                 (typed.selection, typed.page_type, typed.type_probabilities)
             }
         };
         // An extractor that ran out of the page's time budget stopped
         // early: its selection is not the page's content (issue 13).
         if doc.deadline().expired() {
-            record.error = Some(doc.deadline().error().to_string());
-            record.failure = Some(Failure::TimeBudget);
-            return;
-        }
-        if selection.count() == 0 {
-            if let Some(frames) = gleaner::metadata::frameset_sources(doc) {
-                let frames =
-                    if frames.is_empty() { "no frame sources".into() } else { frames.join(", ") };
-                record.failure = Some(Failure::NoContent);
-                record.error = Some(format!(
-                    "frameset page: its content is in the frames ({frames}); extract those pages"
-                ));
-            }
+            return Err(doc.deadline().error());
         }
         // With --comments the comment section is printed apart and is not
         // main content (unless it is all the page has). The default
@@ -776,6 +794,60 @@ impl Job {
         } else {
             None
         };
+        // The classifier's type, unless `article`'s rules see a list,
+        // index or search page where it says article (then its next
+        // guess); a forced type as it is; `other` without a classifier.
+        let (page_type, rules_article) = if typed {
+            let rules_article = gleaner::extract::page_kind::is_article(doc, &selection, meta);
+            let probabilities = match (page_type, type_probabilities) {
+                (_, Some(p)) => Some(p),
+                (None, None) => gleaner::extract::learned::classify(doc, meta),
+                (Some(_), None) => None,
+            };
+            let page_type = match probabilities {
+                Some(p) => Some(gleaner::extract::learned::most_probable(&p, !rules_article)),
+                None => page_type,
+            };
+            (page_type, rules_article)
+        } else {
+            (None, false)
+        };
+        // The plain text, in every format: the fingerprint and the
+        // corpus filters read it.
+        let mut text = render::text(doc, &selection);
+        // A product page whose description is only in its JSON-LD (the
+        // default extractor's output; the papers' algorithms give theirs
+        // as they are).
+        let type_name = page_type.map_or("other", |(t, _)| t.name());
+        let supplement = match self.algorithm == "learned" {
+            true => gleaner::extract::structured::complete(&mut text, type_name, meta),
+            false => None,
+        };
+        Ok(Content { selection, comments, page_type, rules_article, text, supplement })
+    }
+
+    /// Extracts `doc` and fills in the record's text, title and checks.
+    fn fill(&self, record: &mut Record, doc: &Document, aside: Aside<'_>) {
+        let meta = Metadata::extract(doc);
+        let content = match self.content(doc, &meta, aside, true) {
+            Ok(content) => content,
+            Err(e) => {
+                record.error = Some(e.to_string());
+                record.failure = Some(Failure::TimeBudget);
+                return;
+            }
+        };
+        let Content { selection, comments, page_type, rules_article, text, supplement } = content;
+        if selection.count() == 0 {
+            if let Some(frames) = gleaner::metadata::frameset_sources(doc) {
+                let frames =
+                    if frames.is_empty() { "no frame sources".into() } else { frames.join(", ") };
+                record.failure = Some(Failure::NoContent);
+                record.error = Some(format!(
+                    "frameset page: its content is in the frames ({frames}); extract those pages"
+                ));
+            }
+        }
         record.title = meta.title.clone();
         record.url = doc.url().map(str::to_string);
         record.encoding = Some(doc.encoding().name().to_string());
@@ -787,20 +859,7 @@ impl Job {
         record.image = meta.image.clone();
         record.categories = meta.categories.clone();
         record.tags = meta.tags.clone();
-        // The classifier's type, unless `article`'s rules see a list,
-        // index or search page where it says article (then its next
-        // guess); a forced type as it is; `other` without a classifier.
-        let rules_article = gleaner::extract::page_kind::is_article(doc, &selection, &meta);
-        let probabilities = match (page_type, type_probabilities) {
-            (_, Some(p)) => Some(p),
-            (None, None) => gleaner::extract::learned::classify(doc, &meta),
-            (Some(_), None) => None,
-        };
-        let typed = match probabilities {
-            Some(p) => Some(gleaner::extract::learned::most_probable(&p, !rules_article)),
-            None => page_type,
-        };
-        match typed {
+        match page_type {
             Some((t, p)) => {
                 record.page_type = t.name().to_string();
                 record.page_type_confidence = p;
@@ -813,16 +872,6 @@ impl Job {
             }
         }
         record.comments = comments.as_ref().map(|c| render::text(doc, c));
-        // The plain text, in every format: the fingerprint and the
-        // corpus filters read it.
-        let mut text = render::text(doc, &selection);
-        // A product page whose description is only in its JSON-LD (the
-        // default extractor's output; the papers' algorithms give theirs
-        // as they are).
-        let supplement = match self.algorithm == "learned" {
-            true => gleaner::extract::structured::complete(&mut text, &record.page_type, &meta),
-            false => None,
-        };
         record.fingerprint = crate::corpus::fingerprint(&text).map(|f| format!("{f:016x}"));
         record.language = meta
             .language
@@ -921,6 +970,22 @@ fn with_supplement(body: String, supplement: Option<&str>, format: Format) -> St
         (false, Format::Html) => format!("{body}\n{more}"),
         (false, _) => format!("{body}\n\n{more}"),
     }
+}
+
+/// What a job makes of a parsed page ([`Job::content`]), before the
+/// record describes it.
+struct Content<'m> {
+    selection: Selection,
+    /// The comment section, apart (with `--comments`).
+    comments: Option<Selection>,
+    /// The page's type and its confidence (`None`: `other`).
+    page_type: Option<(gleaner::extract::learned::PageType, f32)>,
+    /// Whether `article`'s rules take the page for an article.
+    rules_article: bool,
+    /// The plain text, structured data's supplement included.
+    text: String,
+    /// What the page's structured data added to the text.
+    supplement: Option<&'m str>,
 }
 
 /// What a page's outputs are rendered from.

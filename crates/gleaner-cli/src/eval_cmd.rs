@@ -1,11 +1,15 @@
 //! `gleaner eval`: every algorithm (and peer outputs) on every dataset,
 //! scored by one implementation of the papers' metrics.
 //!
-//! Each page is loaded and parsed once; every algorithm runs on the same
-//! `Document`. Timing is per page on the thread that processed it, so
-//! `ms_per_page` is single-threaded time even when pages run in parallel:
-//! the parse (and with `--layout browser` the page's layout) plus the
-//! algorithm plus rendering the text.
+//! Pages run through the batch engine ([`Engine::for_each`], site
+//! templates by [`Engine::learn_sites`]), each loaded and parsed once;
+//! every algorithm is a [`Job`] scored on the same `Document` by the text
+//! `gleaner extract` writes ([`Job::text_for_document`]: the time budget,
+//! the page type and the structured data's supplement as there). Timing
+//! is per page on the thread that processed it, so `ms_per_page` is
+//! single-threaded time even when pages run in parallel: the parse (and
+//! with `--layout browser` the page's layout) and the page's metadata,
+//! plus the algorithm and rendering the text.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,12 +20,12 @@ use anyhow::{bail, Context};
 use gleaner::extract::{self, Extractor, Params};
 use gleaner::layout::LayoutProvider;
 use gleaner::metadata::Metadata;
-use gleaner::template::{PageSummary, SiteOptions, SiteTemplates, TemplateModel, Templated};
-use gleaner::{render, Document};
+use gleaner::template::TemplateModel;
+use gleaner::Document;
+use gleaner_batch::{Engine, Flow, Job, OutputFormat, SiteKey, Sites, Unit, Work};
 use gleaner_eval::dataset::{Dataset, Page};
 use gleaner_eval::{self as eval, Prf, ShinglePage};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::flags::{EvalArgs, EvalFormat};
@@ -121,15 +125,13 @@ pub struct Row {
     pub page_type: Option<String>,
 }
 
-/// One contender: a gleaner extractor or a peer's outputs.
+/// One contender: a gleaner algorithm's job or a peer's outputs.
 enum Contender {
-    /// `templated`: run with the page's site template set aside;
-    /// `prose`: template prose inside the content is kept (all but entropy).
+    /// `templated`: run with the page's site template set aside.
     Algorithm {
         label: String,
-        extractor: Box<dyn Extractor>,
+        job: Job,
         templated: bool,
-        prose: bool,
     },
     Peer {
         label: String,
@@ -260,7 +262,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
             let suffix = format!("{preset_suffix}{suffix}");
             match &sweep {
                 None => {
-                    let (extractor, name) = match (&args.model, name.as_str()) {
+                    let (extractor, label) = match (&args.model, name.as_str()) {
                         (Some(path), "learned") => {
                             let stem = path.file_stem().map_or_else(
                                 || "model".into(),
@@ -270,25 +272,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
                         }
                         _ => (build(name, &base)?, name.clone()),
                     };
-                    let label = format!("{name}{suffix}{layout_suffix}");
-                    contenders.push(Contender::Algorithm {
-                        label,
-                        extractor,
-                        templated,
-                        prose: !needs,
-                    });
+                    let label = format!("{label}{suffix}{layout_suffix}");
+                    let job = Job::new(extractor, name.as_str(), OutputFormat::Txt);
+                    contenders.push(Contender::Algorithm { label, job, templated });
                 }
                 Some(s) => {
                     for v in &s.values {
                         let params = base.clone().with(&s.key, v);
-                        let extractor = build(name, &params)?;
+                        let job = Job::new(build(name, &params)?, name.as_str(), OutputFormat::Txt);
                         let label = format!("{name}{suffix}{layout_suffix}[{}={v}]", s.key);
-                        contenders.push(Contender::Algorithm {
-                            label,
-                            extractor,
-                            templated,
-                            prose: !needs,
-                        });
+                        contenders.push(Contender::Algorithm { label, job, templated });
                     }
                 }
             }
@@ -315,10 +308,6 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     };
     let datasets: Vec<Dataset> =
         datasets.into_iter().map(|d| d.with_parse_options(parse.clone())).collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
     let total: usize = datasets.iter().map(|d| limit(d.len(), args.limit)).sum();
     let progress = (!args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .then(|| {
@@ -348,16 +337,26 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         if let Some(bar) = &progress {
             bar.set_message(dataset.name().to_string());
         }
-        let site = if args.site_templates {
-            Some(pool.install(|| site_templates(dataset, &site_options, args.limit)))
-        } else {
-            None
+        // The engine's job reads the pages for the site-template pre-pass
+        // (with the dataset's parse options); the contenders' jobs score.
+        let reader =
+            Job::new(build(extract::DEFAULT_ALGORITHM, &Params::new())?, "", OutputFormat::Txt)
+                .parse_options(dataset.parse_options().clone());
+        let engine = Engine::new(&reader, threads)?;
+        let pages =
+            || (0..limit(dataset.len(), args.limit)).map(|index| DatasetPage { dataset, index });
+        let sites = match args.site_templates {
+            true => Some(engine.learn_sites(pages(), &site_options)?),
+            false => None,
         };
-        let scores = pool.install(|| {
-            let site = site.as_ref();
-            let layout = layout.as_deref();
-            score_dataset(dataset, &all, site, layout, &metrics, args.limit, progress.as_ref())
-        });
+        let scoring = Scoring {
+            dataset,
+            contenders: &all,
+            sites: sites.as_ref(),
+            layout: layout.as_deref(),
+            metrics: &metrics,
+        };
+        let scores = score_dataset(&engine, &scoring, pages(), progress.as_ref())?;
         warn_unscored(dataset, scores.first().map_or(&[][..], Vec::as_slice));
         let mut by_type = Vec::new();
         for (c, page_scores) in all.iter().zip(scores) {
@@ -450,24 +449,40 @@ fn build(name: &str, params: &Params) -> anyhow::Result<Box<dyn Extractor>> {
     Ok(algorithm.build(params).map_err(UsageError::from)?)
 }
 
-/// The dataset's pages clustered by template, a model learned per
-/// cluster (pages that cannot be loaded or parsed stand alone).
-fn site_templates(
-    dataset: &Dataset,
-    options: &SiteOptions,
-    limit_pages: Option<usize>,
-) -> SiteTemplates {
-    let n = limit(dataset.len(), limit_pages);
-    let summaries: Vec<Option<PageSummary>> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let page = dataset.load(i).ok()?;
-            let doc = Document::parse(&page.html, dataset.parse_options()).ok()?;
-            Some(PageSummary::of(&doc, options))
-        })
-        .collect();
-    let names: Vec<String> = dataset.ids().iter().take(n).cloned().collect();
-    SiteTemplates::learn(&summaries, &names, options)
+/// Page `index` of a dataset, as an item of the engine's source: its
+/// site key names it for [`Engine::learn_sites`] (one group: the
+/// dataset).
+struct DatasetPage<'d> {
+    dataset: &'d Dataset,
+    index: usize,
+}
+
+impl DatasetPage<'_> {
+    fn site_key(&self) -> SiteKey {
+        let name = self.dataset.ids().get(self.index).cloned().unwrap_or_default();
+        SiteKey { group: String::new(), id: self.index.to_string(), name }
+    }
+}
+
+/// For the site-template pre-pass: the page's bytes and URL (a page that
+/// cannot be loaded has no model, as one that does not parse).
+impl Work for DatasetPage<'_> {
+    type Tag = ();
+
+    fn unit(self, _position: usize, _job: &Job) -> Unit<()> {
+        let site = Some(self.site_key());
+        match self.dataset.load(self.index) {
+            Ok(page) => Unit::Page {
+                source: page.id,
+                bytes: page.html,
+                url: page.url,
+                encoding: None,
+                site,
+                tag: (),
+            },
+            Err(_) => Unit::Ready { record: None, tag: () },
+        }
+    }
 }
 
 /// `all`, or a comma-separated list of registered names. `all` leaves out
@@ -541,48 +556,68 @@ fn peers_for(dir: &Path, dataset: &str) -> anyhow::Result<Vec<Contender>> {
         .collect()
 }
 
-/// Scores every contender on every page; the outer vector is per
-/// contender, the inner per page.
-fn score_dataset(
-    dataset: &Dataset,
-    contenders: &[&Contender],
-    site: Option<&SiteTemplates>,
-    layout: Option<&dyn LayoutProvider>,
-    metrics: &[Metric],
-    limit_pages: Option<usize>,
+/// What scoring a page needs besides the page.
+struct Scoring<'a> {
+    dataset: &'a Dataset,
+    contenders: &'a [&'a Contender],
+    sites: Option<&'a Sites>,
+    layout: Option<&'a dyn LayoutProvider>,
+    metrics: &'a [Metric],
+}
+
+/// Scores every contender on every page of `pages` on the engine's
+/// workers; the outer vector is per contender, the inner per page.
+fn score_dataset<'d>(
+    engine: &Engine<'_>,
+    scoring: &Scoring<'_>,
+    pages: impl Iterator<Item = DatasetPage<'d>>,
     progress: Option<&ProgressBar>,
-) -> Vec<Vec<PageScore>> {
-    let n = limit(dataset.len(), limit_pages);
-    let per_page: Vec<Vec<PageScore>> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let model = site.and_then(|s| s.model_of(i));
-            let scores = score_page(dataset, i, contenders, model, layout, metrics);
+) -> anyhow::Result<Vec<Vec<PageScore>>> {
+    let mut per_contender = vec![Vec::new(); scoring.contenders.len()];
+    let score = |_: usize, page: DatasetPage<'d>| {
+        let model = scoring
+            .sites
+            .and_then(|s| s.of(&page.site_key()))
+            .and_then(|(site, i)| site.model_of(i));
+        Some(score_page(scoring, page.index, model))
+    };
+    engine.for_each(
+        pages,
+        score,
+        // score_page guards every contender itself; a panic outside them
+        // (loading, parsing) costs the page, reported as unscored.
+        |k, what| {
+            eprintln!(
+                "gleaner: {}: page {k}: internal error, please report it: {what}",
+                scoring.dataset.name()
+            );
+            None
+        },
+        |_, scores| {
             if let Some(bar) = progress {
                 bar.inc(1);
             }
-            scores
-        })
-        .collect();
-    let mut per_contender = vec![Vec::with_capacity(n); contenders.len()];
-    for page in per_page {
-        for (c, s) in page.into_iter().enumerate() {
-            if let Some(v) = per_contender.get_mut(c) {
-                v.push(s);
+            for (c, s) in scores.into_iter().flatten().enumerate() {
+                if let Some(v) = per_contender.get_mut(c) {
+                    v.push(s);
+                }
             }
-        }
-    }
-    per_contender
+            Ok(Flow::Continue)
+        },
+    )?;
+    Ok(per_contender)
 }
 
+/// Every contender's scores on page `index`: the page parsed once (and
+/// laid out), its metadata read once, each algorithm's job run on it
+/// with `model` (the page's site template) where the contender is
+/// templated.
 fn score_page(
-    dataset: &Dataset,
+    scoring: &Scoring<'_>,
     index: usize,
-    contenders: &[&Contender],
     model: Option<&Arc<TemplateModel>>,
-    layout: Option<&dyn LayoutProvider>,
-    metrics: &[Metric],
 ) -> Vec<PageScore> {
+    let Scoring { dataset, contenders, layout, metrics, .. } = *scoring;
     let id = dataset.ids().get(index).cloned().unwrap_or_default();
     let page = match dataset.load(index) {
         Ok(p) => p,
@@ -626,54 +661,35 @@ fn score_page(
         }
         None => Ok(doc),
     });
-    let parse_ms = started.elapsed().as_secs_f64() * 1e3;
     if let Err(e) = &doc {
         eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
     }
-    // The page's metadata, read once for the contenders that use it.
-    let meta = std::cell::OnceCell::new();
+    // The page's metadata, read once for every contender (the default
+    // extractor reads it), counted with the parse.
+    let doc = doc.map(|doc| {
+        let meta = Metadata::extract(&doc);
+        (doc, meta)
+    });
+    let parse_ms = started.elapsed().as_secs_f64() * 1e3;
     contenders
         .iter()
         .map(|c| {
             let (text, failed, ms) = match c {
-                Contender::Algorithm { label, extractor, templated, prose } => match &doc {
-                    Ok(doc) => {
+                Contender::Algorithm { job, templated, .. } => match &doc {
+                    Ok((doc, meta)) => {
                         let t = Instant::now();
-                        let ran = gleaner_batch::isolate(|| match model.filter(|_| *templated) {
-                            Some(m) => render::text(
-                                doc,
-                                &Templated::new(&**extractor, Arc::clone(m))
-                                    .keep_content_prose(*prose)
-                                    .extract(doc),
-                            ),
-                            // The default extractor's text as `extract`
-                            // writes it: with what the page's structured
-                            // data adds (gleaner_batch::Job).
-                            None if label.starts_with("learned") => {
-                                let meta = meta.get_or_init(|| Metadata::extract(doc));
-                                let typed = extractor.extract_typed_with(doc, meta);
-                                let mut text = render::text(doc, &typed.selection);
-                                if let Some((t, _)) = typed.page_type {
-                                    extract::structured::complete(&mut text, t.name(), meta);
-                                }
-                                text
-                            }
-                            None => render::text(doc, &extractor.extract(doc)),
-                        });
+                        let model = model.filter(|_| *templated);
+                        let ran =
+                            gleaner_batch::isolate(|| job.text_for_document(doc, meta, model));
                         let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
                         match ran {
+                            Ok(Ok(text)) => (text, false, ms),
                             // Out of the page's time budget (shared by
                             // every contender): an early stop, not its text.
-                            Ok(_) if doc.deadline().expired() => {
-                                eprintln!(
-                                    "gleaner: {}: {}: {}",
-                                    dataset.name(),
-                                    page.id,
-                                    doc.deadline().error()
-                                );
+                            Ok(Err(e)) => {
+                                eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
                                 (String::new(), true, ms)
                             }
-                            Ok(text) => (text, false, ms),
                             Err(what) => {
                                 eprintln!(
                                     "gleaner: {}: {}: internal error, please report it: {what}",
