@@ -60,7 +60,8 @@ pub use crate::job::{
     isolate, Failure, Job, OutputFormat, Page, Record, SiteTraining, UnknownFormat, CSV_COLUMNS,
 };
 pub use crate::run::{
-    summarize, summarize_all, worker_threads, Flow, Totals, MAX_THREADS, MAX_THREADS_PER_CORE,
+    summarize, summarize_all, worker_threads, Flow, Totals, WorkerPool, MAX_THREADS,
+    MAX_THREADS_PER_CORE,
 };
 pub use crate::sink::OutputSink;
 pub use crate::spec::{Favor, JobSpec, ParamValue, SpecError};

@@ -173,8 +173,10 @@ pub fn summarize(
 
 /// The worker pool of a batch: its own, of `threads` workers (0: one
 /// per core) capped by [`worker_threads`], or rayon's global pool. The
-/// one place a batch's threads are started.
-pub(crate) enum WorkerPool {
+/// one place a batch's threads are started (`gleaner train` reads its
+/// pages on one too).
+#[derive(Debug)]
+pub enum WorkerPool {
     /// A pool of the batch's own.
     Own(rayon::ThreadPool),
     /// rayon's global pool.
@@ -184,7 +186,10 @@ pub(crate) enum WorkerPool {
 impl WorkerPool {
     /// A pool of `threads` workers (0: one per core), capped by
     /// [`worker_threads`].
-    pub(crate) fn new(threads: usize) -> Result<WorkerPool> {
+    ///
+    /// # Errors
+    /// The threads cannot start.
+    pub fn new(threads: usize) -> Result<WorkerPool> {
         let pool =
             rayon::ThreadPoolBuilder::new()
                 .num_threads(worker_threads(threads).0)
@@ -194,7 +199,7 @@ impl WorkerPool {
     }
 
     /// Its worker threads.
-    pub(crate) fn threads(&self) -> usize {
+    pub fn threads(&self) -> usize {
         match self {
             WorkerPool::Own(pool) => pool.current_num_threads(),
             WorkerPool::Global => rayon::current_num_threads(),
@@ -202,7 +207,7 @@ impl WorkerPool {
     }
 
     /// Runs `op` with the pool's parallel iterators.
-    pub(crate) fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+    pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
         match self {
             WorkerPool::Own(pool) => pool.install(op),
             WorkerPool::Global => op(),

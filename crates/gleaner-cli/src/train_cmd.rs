@@ -59,7 +59,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         options.dataset_weights[i] = w;
     }
     let threads = crate::worker_threads(args.parallel);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = gleaner_batch::WorkerPool::new(threads)?;
     let started = Instant::now();
     let (samples, skipped) = training::samples_of(&datasets, set, args.limit, |n, _, one| {
         pool.install(|| (0..n).into_par_iter().map(one).collect())
