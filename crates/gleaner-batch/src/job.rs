@@ -444,6 +444,12 @@ impl PageBytes<'_> {
 pub struct Job {
     extractor: Box<dyn Extractor>,
     algorithm: String,
+    /// What the registry says of the algorithm, looked up once: template
+    /// prose is kept in the content unless the algorithm needs a template
+    /// (entropy), and only the default extractor's text is completed
+    /// from the page's structured data.
+    needs_template: bool,
+    is_default: bool,
     parse: ParseOptions,
     format: OutputFormat,
     render: RenderOptions,
@@ -479,9 +485,13 @@ impl Job {
         format: OutputFormat,
     ) -> Job {
         let parse = ParseOptions::default();
+        let algorithm = algorithm.into();
+        let registered = gleaner::extract::algorithm(&algorithm).ok();
         Job {
             extractor,
-            algorithm: algorithm.into(),
+            needs_template: registered.is_some_and(|a| a.capabilities.needs_template),
+            is_default: registered.is_some_and(|a| a.name == gleaner::extract::DEFAULT_ALGORITHM),
+            algorithm,
             max_bytes: parse.max_bytes,
             parse,
             format,
@@ -737,7 +747,7 @@ impl Job {
         let aside = model.map_or(Aside::Nothing, Aside::Model);
         // The page type matters to the text only where structured data
         // completes it (the default extractor's product pages).
-        let typed = self.algorithm == "learned";
+        let typed = self.is_default;
         Ok(self.content(doc, meta, aside, typed)?.text)
     }
 
@@ -752,9 +762,7 @@ impl Job {
         aside: Aside<'_>,
         typed: bool,
     ) -> gleaner::Result<Content<'m>> {
-        let needs_template = gleaner::extract::algorithm(&self.algorithm)
-            .is_ok_and(|a| a.capabilities.needs_template);
-        let keep_prose = !needs_template;
+        let keep_prose = !self.needs_template;
         let (mut selection, page_type, type_probabilities) = match aside {
             Aside::Model(m) => (
                 Templated::new(&*self.extractor, Arc::clone(m))
@@ -819,7 +827,7 @@ impl Job {
         // default extractor's output; the papers' algorithms give theirs
         // as they are).
         let type_name = page_type.map_or("other", |(t, _)| t.name());
-        let supplement = match self.algorithm == "learned" {
+        let supplement = match self.is_default {
             true => gleaner::extract::structured::complete(&mut text, type_name, meta),
             false => None,
         };
