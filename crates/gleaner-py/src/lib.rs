@@ -395,12 +395,21 @@ fn algorithms() -> Vec<&'static str> {
     extractors::algorithms().iter().map(|a| a.name).collect()
 }
 
+/// Every extractor with its parameters, as JSON: what `gleaner
+/// algorithms --json` prints ([`gleaner_batch::algorithm_specs`]), for
+/// `gleaner.parameters`.
+#[pyfunction]
+fn algorithm_specs_json() -> String {
+    gleaner_batch::algorithm_specs().to_string()
+}
+
 #[pymodule]
 fn _gleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(extract_batch, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithm_specs_json, m)?)?;
     m.add_class::<Template>()?;
     m.add_class::<warc::WarcRecords>()?;
     m.add("GleanerError", py.get_type::<GleanerError>())?;

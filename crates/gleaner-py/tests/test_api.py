@@ -67,6 +67,24 @@ def test_formats_and_algorithms():
     assert len(strict) < len(loose)
 
 
+def test_parameters_are_the_specs_extract_accepts():
+    specs = {p["name"]: p for p in gleaner.parameters("lqf")}
+    assert specs["threshold"]["type"] == "float" and specs["threshold"]["range"]
+    assert specs["threshold"]["doc"]
+    assert gleaner.parameters("default") == gleaner.parameters("learned")
+    raw = page("ars-1.html")
+    # Every parameter with a default is taken back by extract() at that default.
+    for name in ("lqf", "article", "ccb"):
+        for p in gleaner.parameters(name):
+            typed = {"float": float, "integer": int}.get(p["type"])
+            if typed and p["default"] not in ("", None):
+                gleaner.extract(raw, algorithm=name, **{p["name"]: typed(p["default"])})
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        gleaner.parameters("nope")
+    with pytest.raises(TypeError):
+        gleaner.parameters(3)
+
+
 def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="gleaner algorithms"):
         gleaner.extract("<p>x</p>", algorithm="no-such")

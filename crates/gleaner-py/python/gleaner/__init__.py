@@ -30,6 +30,7 @@ __all__ = [
     "extract_batch",
     "iter_warc",
     "algorithms",
+    "parameters",
     "Template",
     "GleanerError",
     "InputTooLarge",
@@ -49,6 +50,23 @@ _BOOL_OPTIONS = ("links", "images", "comments", "with_metadata", "precision", "r
 _INT_OPTIONS = ("max_bytes", "time_budget_ms", "max_memory_factor")
 _STR_OPTIONS = ("algorithm", "output_format", "page_type", "favor", "encoding", "url")
 _FAVORS = ("precision", "balanced", "recall")
+
+
+def parameters(algorithm="learned"):
+    """The parameters `algorithm` takes as keyword arguments of `extract()`,
+    `extract_batch()` and `iter_warc()`: a list of dicts with `name`,
+    `default`, `type`, `choices`, `optional`, `range`, `doc`, `source` and
+    `aliases`, read from the same declarations as `gleaner algorithms
+    --json` and the server's `GET /v1/algorithms` (``"default"`` names the
+    default extractor). Raises ValueError for an unknown algorithm."""
+    if not isinstance(algorithm, str):
+        raise TypeError(f"algorithm must be a str, not {_type_name(algorithm)}")
+    specs = _json.loads(_gleaner.algorithm_specs_json())
+    for spec in specs:
+        if spec["name"] == algorithm or (algorithm == "default" and spec["default"]):
+            return spec["params"]
+    names = ", ".join(spec["name"] for spec in specs)
+    raise ValueError(f"unknown algorithm {algorithm!r}; known: {names}")
 
 
 def _type_name(value):
