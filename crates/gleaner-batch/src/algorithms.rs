@@ -9,22 +9,31 @@
 /// ([`gleaner::extract::ParamSpec`]); `default` is the algorithm's own
 /// (empty for an optional parameter left unset).
 pub fn algorithm_specs() -> serde_json::Value {
-    let list: Vec<serde_json::Value> = gleaner::extract::algorithms()
-        .iter()
-        .map(|a| {
-            serde_json::json!({
-                "name": a.name,
-                "summary": a.summary,
-                "paper": a.paper,
-                "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
-                "needs_template": a.capabilities.needs_template,
-                "line_based": a.capabilities.line_based,
-                "curve": a.capabilities.curve,
-                "params": a.params().iter().map(param_spec).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    serde_json::Value::Array(list)
+    serde_json::Value::Array(gleaner::extract::algorithms().iter().map(algorithm_spec).collect())
+}
+
+/// The parameters of the algorithm registered as `name` (`default` too),
+/// as [`algorithm_specs`] lists them.
+///
+/// # Errors
+/// [`gleaner::Error::UnknownAlgorithm`].
+pub fn parameter_specs(name: &str) -> gleaner::Result<serde_json::Value> {
+    let algorithm = gleaner::extract::algorithm(name)?;
+    Ok(serde_json::Value::Array(algorithm.params().iter().map(param_spec).collect()))
+}
+
+/// One algorithm of [`algorithm_specs`].
+fn algorithm_spec(a: &gleaner::extract::Algorithm) -> serde_json::Value {
+    serde_json::json!({
+        "name": a.name,
+        "summary": a.summary,
+        "paper": a.paper,
+        "default": a.name == gleaner::extract::DEFAULT_ALGORITHM,
+        "needs_template": a.capabilities.needs_template,
+        "line_based": a.capabilities.line_based,
+        "curve": a.capabilities.curve,
+        "params": a.params().iter().map(param_spec).collect::<Vec<_>>(),
+    })
 }
 
 /// One parameter of [`algorithm_specs`].

@@ -729,9 +729,17 @@ impl Job {
         })
     }
 
+    /// Whether [`Job::text_for_document`] reads the page's metadata: the
+    /// default extractor's does (its features, the page type, the
+    /// structured data's supplement); the papers' algorithms read the page
+    /// alone, so a caller may hand them [`Metadata::default`].
+    pub fn reads_metadata(&self) -> bool {
+        self.is_default
+    }
+
     /// The text a record of `doc` carries (its `text`), with `model`'s
     /// template text set aside when given; `meta` is the page's metadata,
-    /// read once by the caller. `gleaner eval` scores every contender on
+    /// read once by the caller (see [`Job::reads_metadata`]). `gleaner eval` scores every contender on
     /// one parse of a page with this, so that it scores exactly what
     /// `extract` writes.
     ///
@@ -841,7 +849,7 @@ impl Job {
             Ok(content) => content,
             Err(e) => {
                 record.error = Some(e.to_string());
-                record.failure = Some(Failure::TimeBudget);
+                record.failure = Some(Failure::of(&e));
                 return;
             }
         };

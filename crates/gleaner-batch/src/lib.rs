@@ -52,7 +52,7 @@ pub mod sink;
 pub mod spec;
 pub mod xml;
 
-pub use crate::algorithms::{algorithm_specs, with_preset};
+pub use crate::algorithms::{algorithm_specs, parameter_specs, with_preset};
 pub use crate::engine::{Engine, Fetch, Sink, SiteKey, Sites, Unit, Work};
 pub use crate::error::{Error, Result};
 pub use crate::input::Input;

@@ -8,8 +8,9 @@
 //! the page type and the structured data's supplement as there). Timing
 //! is per page on the thread that processed it, so `ms_per_page` is
 //! single-threaded time even when pages run in parallel: the parse (and
-//! with `--layout browser` the page's layout) and the page's metadata,
-//! plus the algorithm and rendering the text.
+//! with `--layout browser` the page's layout) plus the algorithm plus
+//! rendering the text (and, for the first contender that reads it, the
+//! page's metadata).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -337,11 +338,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         if let Some(bar) = &progress {
             bar.set_message(dataset.name().to_string());
         }
-        // The engine's job reads the pages for the site-template pre-pass
-        // (with the dataset's parse options); the contenders' jobs score.
-        let reader =
-            Job::new(build(extract::DEFAULT_ALGORITHM, &Params::new())?, "", OutputFormat::Txt)
-                .parse_options(dataset.parse_options().clone());
+        // The engine's job only reads the pages for the site-template
+        // pre-pass (with the dataset's parse options; its extractor never
+        // runs); the contenders' jobs score.
+        let reader = Job::new(build("plain", &Params::new())?, "plain", OutputFormat::Txt)
+            .parse_options(dataset.parse_options().clone());
         let engine = Engine::new(&reader, threads)?;
         let pages =
             || (0..limit(dataset.len(), args.limit)).map(|index| DatasetPage { dataset, index });
@@ -664,23 +665,24 @@ fn score_page(
     if let Err(e) = &doc {
         eprintln!("gleaner: {}: {}: {e}", dataset.name(), page.id);
     }
-    // The page's metadata, read once for every contender (the default
-    // extractor reads it), counted with the parse.
-    let doc = doc.map(|doc| {
-        let meta = Metadata::extract(&doc);
-        (doc, meta)
-    });
     let parse_ms = started.elapsed().as_secs_f64() * 1e3;
+    // The page's metadata, read once for the contenders that read it.
+    let (meta, unread) = (std::cell::OnceCell::new(), Metadata::default());
     contenders
         .iter()
         .map(|c| {
             let (text, failed, ms) = match c {
                 Contender::Algorithm { job, templated, .. } => match &doc {
-                    Ok((doc, meta)) => {
+                    Ok(doc) => {
                         let t = Instant::now();
                         let model = model.filter(|_| *templated);
-                        let ran =
-                            gleaner_batch::isolate(|| job.text_for_document(doc, meta, model));
+                        let ran = gleaner_batch::isolate(|| {
+                            let meta = match job.reads_metadata() {
+                                true => meta.get_or_init(|| Metadata::extract(doc)),
+                                false => &unread,
+                            };
+                            job.text_for_document(doc, meta, model)
+                        });
                         let ms = Some(parse_ms + t.elapsed().as_secs_f64() * 1e3);
                         match ran {
                             Ok(Ok(text)) => (text, false, ms),

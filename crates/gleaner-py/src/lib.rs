@@ -395,12 +395,15 @@ fn algorithms() -> Vec<&'static str> {
     extractors::algorithms().iter().map(|a| a.name).collect()
 }
 
-/// Every extractor with its parameters, as JSON: what `gleaner
-/// algorithms --json` prints ([`gleaner_batch::algorithm_specs`]), for
-/// `gleaner.parameters`.
+/// The parameters of the algorithm named `algorithm`, as JSON: what
+/// `gleaner algorithms --json` lists for it
+/// ([`gleaner_batch::parameter_specs`]), for `gleaner.parameters`. An
+/// unknown name is a `ValueError`.
 #[pyfunction]
-fn algorithm_specs_json() -> String {
-    gleaner_batch::algorithm_specs().to_string()
+fn parameter_specs_json(algorithm: &str) -> PyResult<String> {
+    gleaner_batch::parameter_specs(algorithm)
+        .map(|specs| specs.to_string())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymodule]
@@ -409,7 +412,7 @@ fn _gleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(extract_batch, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
-    m.add_function(wrap_pyfunction!(algorithm_specs_json, m)?)?;
+    m.add_function(wrap_pyfunction!(parameter_specs_json, m)?)?;
     m.add_class::<Template>()?;
     m.add_class::<warc::WarcRecords>()?;
     m.add("GleanerError", py.get_type::<GleanerError>())?;

@@ -61,12 +61,7 @@ def parameters(algorithm="learned"):
     default extractor). Raises ValueError for an unknown algorithm."""
     if not isinstance(algorithm, str):
         raise TypeError(f"algorithm must be a str, not {_type_name(algorithm)}")
-    specs = _json.loads(_gleaner.algorithm_specs_json())
-    for spec in specs:
-        if spec["name"] == algorithm or (algorithm == "default" and spec["default"]):
-            return spec["params"]
-    names = ", ".join(spec["name"] for spec in specs)
-    raise ValueError(f"unknown algorithm {algorithm!r}; known: {names}")
+    return _json.loads(_gleaner.parameter_specs_json(algorithm))
 
 
 def _type_name(value):
