@@ -47,6 +47,7 @@ mod source;
 #[doc(hidden)]
 pub mod stages;
 mod stats;
+mod streamed;
 mod tag_attributes;
 pub mod tags;
 mod token;

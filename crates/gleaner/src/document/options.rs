@@ -72,9 +72,11 @@ pub struct ParseOptions {
     /// Which tree builder builds the tree: gleaner's own (the default,
     /// issue 12) or html5ever's.
     pub tree_builder: TreeBuilderKind,
-    /// Read a page without visible text again for the content a browser
-    /// shows once its scripts ran: hidden wrappers shown, `<noscript>`
-    /// parsed (see [`Document::parse`](super::Document::parse)'s notes). Default on.
+    /// Read a page the way a browser shows it once its scripts ran: the
+    /// parts of React's streamed rendering moved to their places (see
+    /// `document/streamed.rs`), and a page without visible text read
+    /// again with its hidden wrappers shown and `<noscript>` parsed (see
+    /// [`Document::parse`](super::Document::parse)'s notes). Default on.
     pub render_fallbacks: bool,
 }
 

@@ -10,8 +10,8 @@ use encoding_rs::Encoding;
 
 use super::sniff::{binary_kind, utf16_without_bom};
 use super::{
-    encoding, stats, tree_feed, Deadline, Document, Element, EncodingSource, ParseOptions, Source,
-    MAX_SUPPORTED_BYTES,
+    encoding, stats, streamed, tree_feed, Deadline, Document, Element, EncodingSource,
+    ParseOptions, Source, MAX_SUPPORTED_BYTES,
 };
 use crate::error::{Error, Result};
 
@@ -136,6 +136,11 @@ impl Document {
     }
 
     fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
+        // React's streamed parts where its scripts put them.
+        let text = match options.render_fallbacks.then(|| streamed::place(&text)).flatten() {
+            Some(placed) => placed,
+            None => text,
+        };
         let feed = tree_feed::FeedOptions::of(options);
         let doc = Document::build(text, options, &feed, deadline)?;
         if doc.stats(doc.root()).chars >= RENDERED_MIN_CHARS || !options.render_fallbacks {

@@ -208,6 +208,9 @@ struct Walker<'a> {
     /// the first link or image written (a walk of the page for its
     /// `<base>`), not for text that has none (issue 12).
     base: std::cell::OnceCell<Option<url::Url>>,
+    /// The parent of the text node written last: text from another
+    /// element may need a space before it ([`Writer::separate_glued`]).
+    last_text_parent: Option<NodeId>,
 }
 
 impl<'a> Walker<'a> {
@@ -226,6 +229,7 @@ impl<'a> Walker<'a> {
             headings: 0,
             cell_depth: 0,
             base: std::cell::OnceCell::new(),
+            last_text_parent: None,
         }
     }
 
@@ -257,7 +261,13 @@ impl<'a> Walker<'a> {
             if stats.flags.contains(NodeFlags::TEXT) {
                 if self.sel.contains(id) {
                     let pre = stats.flags.contains(NodeFlags::IN_PRE);
-                    self.w.text(doc.text(id), pre);
+                    let text = doc.text(id);
+                    let parent = doc.parent(id);
+                    if !pre && parent != self.last_text_parent {
+                        self.w.separate_glued(text);
+                    }
+                    self.last_text_parent = parent;
+                    self.w.text(text, pre);
                 } else if stats.chars == 0 && stats.flags.contains(NodeFlags::VISIBLE) {
                     if stats.flags.contains(NodeFlags::IN_PRE) {
                         // Line breaks between highlighted spans of code.
@@ -949,6 +959,21 @@ mod tests {
             txt("<h1>Title</h1><p>a\n  b <i>c</i></p><p>d<br>e</p>"),
             "Title\n\na b c\n\nd\ne"
         );
+    }
+
+    #[test]
+    fn text_separates_elements_glued_across_a_case_change() {
+        // Key–value cells laid out by CSS, with no white space between.
+        let row = "<div><span><span>Publisher</span></span><span>Houghton Mifflin</span></div>";
+        assert_eq!(txt(row), "Publisher Houghton Mifflin");
+        assert_eq!(txt("<p><b>Rank</b><i>2</i><i>Master</i></p>"), "Rank2 Master");
+        assert_eq!(md("<p><span>Details</span><span>Fit</span></p>"), "Details Fit");
+        // Markup inside one word stays joined: a drop cap, a word in
+        // capitals, a unit, a footnote mark, one text node.
+        assert_eq!(txt("<p><span class=cap>T</span>he cat</p>"), "The cat");
+        assert_eq!(txt("<p><b>W</b>ORLD</p>"), "WORLD");
+        assert_eq!(txt("<p>12 km<sup>2</sup> and word<sup>1</sup></p>"), "12 km2 and word1");
+        assert_eq!(txt("<p>iPhone and McDonald</p>"), "iPhone and McDonald");
     }
 
     #[test]

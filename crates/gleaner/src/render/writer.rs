@@ -49,6 +49,9 @@ pub(crate) struct Writer {
     /// [`strip_controls`](super::strip_controls) only then, not every
     /// text a second time (issue 12).
     may_hold_controls: bool,
+    /// The length of `out` right after [`Writer::text`] last wrote prose
+    /// (not verbatim): the point where a following text would glue to it.
+    text_end: usize,
 }
 
 impl Default for Writer {
@@ -67,6 +70,7 @@ impl Default for Writer {
             in_cell: false,
             hard_break: false,
             may_hold_controls: false,
+            text_end: usize::MAX,
         }
     }
 }
@@ -218,8 +222,27 @@ impl Writer {
                 }
             }
         }
+        if self.verbatim == 0 {
+            self.text_end = self.out.len();
+        }
         if text.ends_with(char::is_whitespace) {
             self.request(Break::Space);
+        }
+    }
+
+    /// Asks for a space before `next`, the text of another element than
+    /// the text written last, when nothing separates them and the two
+    /// would otherwise read as one word across a case change
+    /// ([`glued`]): `<span>Publisher</span><span>Houghton</span>`, the
+    /// cells of a key–value row laid out by CSS, not by white space.
+    pub fn separate_glued(&mut self, next: &str) {
+        if self.pending != Break::None || self.fresh || self.text_end != self.out.len() {
+            return;
+        }
+        if let (Some(before), Some(after)) = (self.out.chars().next_back(), next.chars().next()) {
+            if glued(before, after) {
+                self.request(Break::Space);
+            }
         }
     }
 
@@ -398,6 +421,16 @@ impl Writer {
             std::borrow::Cow::Owned(clean) => clean,
         }
     }
+}
+
+/// Whether text ending in `before`, followed without white space by
+/// the text of another element starting with `after`, reads as two
+/// words: a lower-case letter or a digit before an upper-case letter.
+/// Within one word markup splits the other way (a drop cap, `T` + `he`)
+/// or keeps the case (`<b>W</b>ORLD`); a unit or a footnote mark
+/// (`km` + `2`, `word` + `1`) is not split.
+pub(crate) fn glued(before: char, after: char) -> bool {
+    after.is_uppercase() && (before.is_lowercase() || before.is_ascii_digit())
 }
 
 /// Bytes that may start a white space character: the ASCII ones and the
