@@ -236,35 +236,6 @@ fn small_cases() -> Vec<Case> {
     );
     // A PDF named `.html`.
     add("pdf.html", Box::new(|| b"%PDF-1.4\n".repeat(SIZE / 9)));
-    // React's streamed segments (`document/streamed.rs`): each move is a
-    // pass over the page. Segments with no boundary, segments that never
-    // end, and a boundary for every one of thousands of segments.
-    add(
-        "streamed-no-boundary.html",
-        Box::new(|| "<div hidden id=\"S:0\"><p>x</p></div>".repeat(SIZE / 36).into_bytes()),
-    );
-    add(
-        "streamed-unclosed.html",
-        Box::new(|| {
-            let mut page = "<template id=\"B:1\"></template>".to_string();
-            page.push_str(&"<div hidden id=\"S:1\"><div>x".repeat(SIZE / 30));
-            page.into_bytes()
-        }),
-    );
-    add(
-        "streamed-every-boundary.html",
-        Box::new(|| {
-            let n = SIZE / 100;
-            let mut page = String::new();
-            for i in 0..n {
-                page.push_str(&format!("<!--$?--><template id=\"B:{i:x}\"></template><!--/$-->"));
-            }
-            for i in 0..n {
-                page.push_str(&format!("<div hidden id=\"S:{i:x}\"><p>{i}</p></div>"));
-            }
-            page.into_bytes()
-        }),
-    );
     cases
 }
 

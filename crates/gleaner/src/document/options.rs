@@ -72,12 +72,17 @@ pub struct ParseOptions {
     /// Which tree builder builds the tree: gleaner's own (the default,
     /// issue 12) or html5ever's.
     pub tree_builder: TreeBuilderKind,
-    /// Read a page the way a browser shows it once its scripts ran: the
-    /// parts of React's streamed rendering moved to their places (see
-    /// `document/streamed.rs`), and a page without visible text read
-    /// again with its hidden wrappers shown and `<noscript>` parsed (see
-    /// [`Document::parse`](super::Document::parse)'s notes). Default on.
+    /// Read a page without visible text again for the content a browser
+    /// shows once its scripts ran: hidden wrappers shown, `<noscript>`
+    /// parsed (see [`Document::parse`](super::Document::parse)'s notes). Default on.
     pub render_fallbacks: bool,
+    /// Put the parts of React's streamed rendering (`<div hidden
+    /// id="S:1">` after the footer) where its scripts put them, in place
+    /// of their boundaries' loading fallbacks, as a browser shows the page
+    /// (`document/streamed.rs`). Default off: the shipped model was
+    /// trained on pages read without it, and a model retrained with it
+    /// called a handmade listing a service page (`docs/todays-web.md`).
+    pub streamed_parts: bool,
 }
 
 impl Default for ParseOptions {
@@ -95,6 +100,7 @@ impl Default for ParseOptions {
             keep_all_attributes: false,
             tree_builder: TreeBuilderKind::Own,
             render_fallbacks: true,
+            streamed_parts: false,
         }
     }
 }

@@ -137,7 +137,7 @@ impl Document {
 
     fn from_decoded(text: String, options: &ParseOptions, deadline: Deadline) -> Result<Document> {
         // React's streamed parts where its scripts put them.
-        let text = match options.render_fallbacks.then(|| streamed::place(&text)).flatten() {
+        let text = match options.streamed_parts.then(|| streamed::place(&text)).flatten() {
             Some(placed) => placed,
             None => text,
         };

@@ -75,24 +75,12 @@ impl NodeStats {
 }
 
 fn hidden_by_attributes(e: super::ElementRef<'_>) -> bool {
-    if (e.attr_named(&local_name!("hidden")).is_some() && !is_streamed_segment(e))
+    if e.attr_named(&local_name!("hidden")).is_some()
         || e.attr_named(&local_name!("aria-hidden")).is_some_and(|v| v.trim() == "true")
     {
         return true;
     }
     e.attr_named(&local_name!("style")).is_some_and(style_hides)
-}
-
-/// A segment of React's streamed server rendering: `<div hidden
-/// id="S:1">`, sent after the shell and hidden only until the inline
-/// script that follows it (`$RC("B:1", "S:1")`) moves it into its
-/// placeholder, so a browser always shows it (issue 30: 33 of WCXB-dev's
-/// 1 497 pages stream their body this way, some with the whole article).
-/// Its text stays where it was sent, at the end of the body.
-fn is_streamed_segment(e: super::ElementRef<'_>) -> bool {
-    e.attr_named(&local_name!("id"))
-        .and_then(|id| id.strip_prefix("S:"))
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Does an inline style say `display: none` or `visibility: hidden`

@@ -390,6 +390,11 @@ impl Analysis {
         self.explanation.selection
     }
 
+    /// `article`'s decision with the page's blocks.
+    pub fn into_article_and_blocks(self) -> (Selection, Blocks) {
+        (self.explanation.selection, self.blocks)
+    }
+
     /// The rows of the page for the feature set `set` (the seed
     /// algorithms run here when `set` asks for their signals).
     pub fn rows(self, doc: &Document, metadata: &Metadata, set: FeatureSet) -> PageRows {

@@ -47,6 +47,7 @@ pub mod features;
 mod model;
 pub mod names;
 pub mod page;
+pub mod repeats;
 pub mod text;
 
 use std::fmt;
@@ -293,8 +294,10 @@ impl Learned {
         let policy = self.model.policies[best];
         // A configured threshold asks for the forest on every type.
         if !policy.blocks && self.config.threshold.is_none() {
+            let (mut selection, blocks) = analysis.into_article_and_blocks();
+            repeats::drop_repeats(doc, &blocks, &mut selection);
             return Decision {
-                selection: analysis.into_article(),
+                selection,
                 page_type: PageType(best),
                 confidence,
                 type_probabilities: probs,
@@ -328,6 +331,7 @@ impl Learned {
         {
             selection = article;
         }
+        repeats::drop_repeats(doc, &blocks, &mut selection);
         Decision {
             selection,
             page_type: PageType(best),
