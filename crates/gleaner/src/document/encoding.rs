@@ -303,12 +303,19 @@ fn trim_start(mut s: &[u8]) -> &[u8] {
     s
 }
 
-/// Case-insensitive search of an ASCII needle.
+/// Case-insensitive search of an ASCII needle: the first place it
+/// occurs, candidates found by its first byte in either case.
 pub(crate) fn find_ascii_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || haystack.len() < needle.len() {
-        return None;
+    let (&first, _) = needle.split_first()?;
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut from = 0;
+    while let Some(at) = memchr::memchr2(lower, upper, &haystack[from..]).map(|k| from + k) {
+        if haystack.get(at..at + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle)) {
+            return Some(at);
+        }
+        from = at + 1;
     }
-    haystack.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle))
+    None
 }
 
 /// Looks up an encoding by its WHATWG label (`"utf-8"`, `"latin1"`, …).

@@ -22,9 +22,11 @@
 
 use memchr::memmem;
 
+use super::encoding::find_ascii_ci;
+
 /// The most segments moved in a page: each move is a pass over the page
 /// and a copy of it. (WCXB-dev's pages stream up to 59; segments past
-/// the last move stay where they were sent, shown.)
+/// the last move stay where they were sent, hidden.)
 const MAX_MOVES: usize = 128;
 
 /// The most bytes copied by all moves on a page (256 MiB): a page of
@@ -84,13 +86,11 @@ fn move_segment(page: &str, at: usize) -> Option<(String, usize)> {
     let segment_end = inner_end + b"</div>".len();
     let template = format!("<template id=\"B:{id}\"></template>");
     let boundary = memmem::find(bytes, template.as_bytes())?;
-    if (at..segment_end).contains(&boundary) {
-        return None;
-    }
     let fallback_start = boundary + template.len();
     let fallback_end = boundary_end(bytes, fallback_start).unwrap_or(fallback_start);
-    if fallback_end > at && boundary < segment_end {
-        // The fallback would reach into the segment: not React's shape.
+    // A boundary inside the segment, or a fallback reaching into it, is
+    // not React's shape.
+    if (at..segment_end).contains(&boundary) || (boundary < at && fallback_end > at) {
         return None;
     }
     let inner = &page[inner_start..inner_end];
@@ -162,20 +162,6 @@ fn starts_tag(rest: &[u8], tag: &[u8]) -> bool {
     rest.len() > tag.len()
         && rest[..tag.len()].eq_ignore_ascii_case(tag)
         && matches!(rest[tag.len()], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'>' | b'/')
-}
-
-/// The first place `needle` (lower-case ASCII) occurs in `hay`, any case.
-fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(k) = memchr::memchr(b'<', &hay[i..]) {
-        let at = i + k;
-        if hay.len() - at >= needle.len() && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
-        {
-            return Some(at);
-        }
-        i = at + 1;
-    }
-    None
 }
 
 /// Where the fallback starting at `from` ends: at the `<!--/$-->` closing

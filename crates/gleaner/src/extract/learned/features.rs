@@ -385,12 +385,7 @@ impl Analysis {
         &self.page.values
     }
 
-    /// `article`'s decision, which the rows read.
-    pub fn into_article(self) -> Selection {
-        self.explanation.selection
-    }
-
-    /// `article`'s decision with the page's blocks.
+    /// `article`'s decision, which the rows read, with the page's blocks.
     pub fn into_article_and_blocks(self) -> (Selection, Blocks) {
         (self.explanation.selection, self.blocks)
     }

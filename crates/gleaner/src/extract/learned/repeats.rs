@@ -16,7 +16,7 @@
 //! and code (inside `<pre>`) are what the page shows, and stay. Measured
 //! on WCXB-dev and the WCEB sets in `docs/todays-web.md` (issue 30).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::blocks::Blocks;
 use crate::document::{push_collapsed, Document, NodeFlags};
@@ -35,25 +35,29 @@ pub const MIN_RUN: usize = 3;
 /// when its text holds at least [`MIN_CHARS`] characters (see the
 /// [module docs](self)).
 pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) {
-    // Each block's selected text, white space collapsed ("" for code and
-    // for blocks with nothing selected, which repeat nothing).
-    let texts: Vec<String> = (0..blocks.len())
+    // Each block's selected text, white space collapsed, as a range of
+    // one buffer (empty for code and for blocks with nothing selected,
+    // which repeat nothing).
+    let mut buffer = String::new();
+    let ranges: Vec<std::ops::Range<usize>> = (0..blocks.len())
         .map(|i| {
             let nodes = blocks.texts(i);
-            let mut text = String::new();
-            if nodes.iter().any(|&t| doc.flags(t).contains(NodeFlags::IN_PRE)) {
-                return text;
+            let start = buffer.len();
+            if !nodes.iter().any(|&t| doc.flags(t).contains(NodeFlags::IN_PRE)) {
+                for &t in nodes.iter().filter(|&&t| selection.contains(t)) {
+                    push_collapsed(&mut buffer, doc.text(t));
+                }
             }
-            for &t in nodes.iter().filter(|&&t| selection.contains(t)) {
-                push_collapsed(&mut text, doc.text(t));
-            }
-            text.trim().to_string()
+            let text = &buffer[start..];
+            let end = start + text.trim_end().len();
+            (start + text.len() - text.trim_start().len()).min(end)..end
         })
         .collect();
-    let mut first: HashMap<&str, usize> = HashMap::new();
+    let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
+    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
     let mut j = 0;
     while j < texts.len() {
-        let text = texts[j].as_str();
+        let text = texts[j];
         let Some(&i) = first.get(text) else {
             if !text.is_empty() {
                 first.insert(text, j);
