@@ -192,9 +192,18 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
         gleaner::extract::learned::MAX_BLOCKS,
     );
     let names = model.blocks.feature_names();
+    if d.fell_back {
+        out.push_str(
+            "<p class=\"meta\">The forest kept too few words: the page's content is what \
+             `article`'s rules kept, whatever the scores below.</p>\n",
+        );
+    }
+    let repeat_of: std::collections::HashMap<usize, usize> =
+        d.repeated.iter().map(|r| (r.block, r.of)).collect();
     let _ = writeln!(
         out,
-        "<h3>Blocks ({}; kept at a score of {threshold:.2} or more)</h3>\n<table><tr><th>score</th>\
+        "<h3>Blocks ({}; the forest keeps a score of {threshold:.2} or more, a repeated run \
+         excepted)</h3>\n<table><tr><th>#</th><th>score</th>\
          <th>kept</th><th>element</th><th>what moved the score most (feature = value: change in \
          log-odds)</th><th>text</th></tr>",
         blocks.len()
@@ -225,10 +234,17 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
         let text = blocks.text(doc, i);
         let excerpt: String = text.chars().take(100).collect();
         let more = if text.chars().count() > 100 { "…" } else { "" };
+        // Kept is what the output holds: a block over the threshold may
+        // still be left out as a repeat, or the rules' selection taken.
+        let kept = match repeat_of.get(&i) {
+            Some(of) => format!("no: repeats block {of}"),
+            None if blocks.texts(i).iter().any(|&t| d.selection.contains(t)) => "yes".into(),
+            None => "no".into(),
+        };
         let _ = writeln!(
             out,
-            "<tr><td>{score:.3}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}{more}</td></tr>",
-            if score >= threshold { "yes" } else { "no" },
+            "<tr><td>{i}</td><td>{score:.3}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}{more}</td></tr>",
+            kept,
             escape(&doc.selector(blocks.blocks[i].owner)),
             escape(&why),
             escape(&text_for_terminal(&excerpt)),
@@ -418,5 +434,23 @@ mod tests {
         assert!(html.contains("T &amp; &lt;x&gt;"));
         let lqf = report(&d, "lqf", &Params::new()).expect("report");
         assert!(lqf.contains("has no curve") && !lqf.contains("<svg"));
+    }
+
+    #[test]
+    fn learned_report_marks_the_repeated_run_it_left_out() {
+        let a = "Home remodeling in California is a significant investment for any family.";
+        let b = "Costs vary with the size of the house, the materials and the contractor.";
+        let c = "Permits take two to six weeks, and inspections follow each stage of work.";
+        let d = doc(&format!(
+            "<title>Remodeling</title><main><div class=desktop><h1>Remodeling costs</h1><p>{a}</p>\
+             <p>{b}</p><p>{c}</p></div><div class=phone><h1>Remodeling costs</h1><p>{a}</p>\
+             <p>{b}</p><p>{c}</p></div></main>"
+        ));
+        let html = report(&d, "learned", &Params::new()).expect("report");
+        // Every type goes to the forest with the shipped model's policies.
+        let table = html.split("<h3>Blocks").nth(1).expect("the forest decided");
+        assert!(table.contains("no: repeats block 0"), "{table}");
+        assert!(table.contains("no: repeats block 3"), "{table}");
+        assert_eq!(html.matches(a).count(), 4, "block table and page text, twice each");
     }
 }

@@ -195,6 +195,12 @@ pub struct Decision {
     /// The blocks and their scores, when the model decided (`None` when
     /// the page went to the fallback).
     pub blocks: Option<(Blocks, Vec<f32>)>,
+    /// The forest kept too little and `article`'s rules' selection was
+    /// taken instead ([`falls_back`]).
+    pub fell_back: bool,
+    /// The blocks left out after the decision as repeats of earlier ones
+    /// ([`repeats::drop_repeats`]).
+    pub repeated: Vec<repeats::Repeat>,
 }
 
 /// The learned extractor; see the [module docs](self).
@@ -295,13 +301,15 @@ impl Learned {
         // A configured threshold asks for the forest on every type.
         if !policy.blocks && self.config.threshold.is_none() {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
-            repeats::drop_repeats(doc, &blocks, &mut selection);
+            let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
             return Decision {
                 selection,
                 page_type: PageType(best),
                 confidence,
                 type_probabilities: probs,
                 blocks: None,
+                fell_back: false,
+                repeated,
             };
         }
         let threshold = self.threshold(PageType(best));
@@ -326,18 +334,20 @@ impl Learned {
         }
         let features::PageRows { blocks, article, .. } = rows;
         let short = selected_words(doc, &selection, SHORT_SELECTION_WORDS);
-        if short < SHORT_SELECTION_WORDS
-            && falls_back(short, selected_words(doc, &article, RULES_FALLBACK_WORDS))
-        {
+        let fell_back = short < SHORT_SELECTION_WORDS
+            && falls_back(short, selected_words(doc, &article, RULES_FALLBACK_WORDS));
+        if fell_back {
             selection = article;
         }
-        repeats::drop_repeats(doc, &blocks, &mut selection);
+        let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
         Decision {
             selection,
             page_type: PageType(best),
             confidence,
             type_probabilities: probs,
             blocks: Some((blocks, scores)),
+            fell_back,
+            repeated,
         }
     }
 
@@ -353,6 +363,8 @@ impl Learned {
             confidence: 1.0,
             type_probabilities: probs,
             blocks: None,
+            fell_back: false,
+            repeated: Vec::new(),
         }
     }
 }

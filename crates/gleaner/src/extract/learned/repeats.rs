@@ -34,7 +34,9 @@ pub const MIN_RUN: usize = 3;
 /// that repeats, block for block, an earlier run of selected blocks,
 /// when its text holds at least [`MIN_CHARS`] characters (see the
 /// [module docs](self)).
-pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) {
+///
+/// Returns the blocks left out, each with the block it repeats.
+pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> Vec<Repeat> {
     // Each block's selected text, white space collapsed, as a range of
     // one buffer (empty for code and for blocks with nothing selected,
     // which repeat nothing).
@@ -55,6 +57,7 @@ pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
         .collect();
     let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
     let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut dropped = Vec::new();
     let mut j = 0;
     while j < texts.len() {
         let text = texts[j];
@@ -80,12 +83,23 @@ pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
                 for &t in blocks.texts(k) {
                     selection.set(t, false);
                 }
+                dropped.push(Repeat { block: k, of: i + (k - j) });
             }
             j += run;
         } else {
             j += 1;
         }
     }
+    dropped
+}
+
+/// A block [`drop_repeats`] left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repeat {
+    /// The block left out.
+    pub block: usize,
+    /// The earlier block whose text it repeats.
+    pub of: usize,
 }
 
 #[cfg(test)]
