@@ -235,6 +235,12 @@ pub struct TrainArgs {
     #[arg(long, value_name = "NAME=W")]
     pub dataset_weight: Vec<String>,
 
+    /// How far the block model evens out labelled page types: a page weighs
+    /// (pages of the commonest type / pages of its type)^P; 0 weighs every
+    /// page alike, 1 every type alike (pages without a type count as articles)
+    #[arg(long, value_name = "P", default_value_t = gleaner_eval::train::TYPE_BALANCE)]
+    pub type_balance: f32,
+
     /// Leave the seed algorithms' decisions out of the features.
     #[arg(long)]
     pub no_seeds: bool,

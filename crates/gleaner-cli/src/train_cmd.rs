@@ -42,6 +42,14 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if let Some(r) = args.rounds {
         options.blocks.rounds = r;
     }
+    if !(0.0..=4.0).contains(&args.type_balance) {
+        return Err(UsageError(format!(
+            "--type-balance {}: give a number from 0 to 4",
+            args.type_balance
+        ))
+        .into());
+    }
+    options.type_balance = args.type_balance;
     options.dataset_weights = vec![1.0; datasets.len()];
     for spec in &args.dataset_weight {
         let (name, w) = spec

@@ -160,6 +160,12 @@ pub struct TrainOptions {
     pub threshold: f32,
     /// Each dataset's weight, by index (1 when absent).
     pub dataset_weights: Vec<f32>,
+    /// How far the block forest evens out page types: a page of a
+    /// labelled type weighs `(most / pages of its type)^type_balance`,
+    /// `most` being the commonest type's pages among those trained on
+    /// (pages without a type label count as articles). 0 weighs every
+    /// page alike; 1 gives every type the same total weight.
+    pub type_balance: f32,
 }
 
 impl Default for TrainOptions {
@@ -194,8 +200,28 @@ impl Default for TrainOptions {
             },
             threshold: 0.5,
             dataset_weights: Vec::new(),
+            type_balance: TYPE_BALANCE,
         }
     }
+}
+
+/// The default [`TrainOptions::type_balance`]: the square root of the
+/// types' page ratio. WCXB-dev has a few hundred pages of each other type
+/// beside thousands of articles (its own and the older sets'); weighed
+/// alike, products and listings were too few for the forest to learn.
+pub const TYPE_BALANCE: f32 = 0.0;
+
+/// Each page type's weight (see [`TrainOptions::type_balance`]), in
+/// [`PAGE_TYPES`] order, from the pages of each type trained on.
+fn type_weights(pages: &[usize; 7], balance: f32) -> [f32; 7] {
+    let most = pages.iter().copied().max().unwrap_or(0) as f64;
+    pages.map(|n| {
+        if n == 0 || balance == 0.0 {
+            1.0
+        } else {
+            (most / n as f64).powf(f64::from(balance)) as f32
+        }
+    })
 }
 
 /// The fold of a page: a hash of its domain (FNV-1a, stable across
@@ -283,6 +309,11 @@ fn train_blocks(
     let width = names.len();
     let rows: usize =
         samples.iter().enumerate().filter(|(i, _)| use_page(*i)).map(|(_, s)| s.len()).sum();
+    let mut pages = [0usize; 7];
+    for (_, s) in samples.iter().enumerate().filter(|(i, _)| use_page(*i)) {
+        pages[s.page_type.map_or(0, |t| t as usize)] += 1;
+    }
+    let type_weight = type_weights(&pages, options.type_balance);
     let mut x = Vec::with_capacity(rows * width);
     let mut y = Vec::with_capacity(rows);
     let mut w = Vec::with_capacity(rows);
@@ -290,7 +321,8 @@ fn train_blocks(
         if !use_page(i) {
             continue;
         }
-        let dw = options.dataset_weights.get(s.dataset).copied().unwrap_or(1.0);
+        let dw = options.dataset_weights.get(s.dataset).copied().unwrap_or(1.0)
+            * type_weight[s.page_type.map_or(0, |t| t as usize)];
         for b in 0..s.len() {
             x.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
             x.extend_from_slice(&probs[i]);
@@ -675,6 +707,19 @@ pub fn routed_texts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_weights_even_out_page_types_by_the_balance() {
+        let pages = [400, 100, 25, 0, 0, 0, 0];
+        assert_eq!(type_weights(&pages, 0.0), [1.0; 7]);
+        assert_eq!(type_weights(&pages, 0.5), [1.0, 2.0, 4.0, 1.0, 1.0, 1.0, 1.0]);
+        let even = type_weights(&pages, 1.0);
+        // Every type present then weighs the same in all.
+        for (t, n) in pages.iter().enumerate().filter(|(_, &n)| n > 0) {
+            assert_eq!(even[t] * *n as f32, 400.0, "type {t}");
+        }
+        assert_eq!(type_weights(&[0; 7], 0.5), [1.0; 7]);
+    }
 
     /// Held-out scores of `n` pages of dataset `dataset`, predicted of
     /// type 0, with the rules at `rules` and the forest at `forest` at
