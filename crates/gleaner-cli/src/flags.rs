@@ -235,9 +235,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "NAME=W")]
     pub dataset_weight: Vec<String>,
 
-    /// How far the block model evens out labelled page types: a page weighs
-    /// (pages of the commonest type / pages of its type)^P; 0 weighs every
-    /// page alike, 1 every type alike (pages without a type count as articles)
+    /// How far the block model evens out labelled page types within each
+    /// dataset: a page weighs (the dataset's pages of its commonest type / its
+    /// pages of this type)^P, each dataset keeping its total weight; 0 weighs
+    /// every page alike, 1 every type alike (pages without a type count as
+    /// articles)
     #[arg(long, value_name = "P", default_value_t = gleaner_eval::train::TYPE_BALANCE)]
     pub type_balance: f32,
 

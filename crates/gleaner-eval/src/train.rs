@@ -160,11 +160,12 @@ pub struct TrainOptions {
     pub threshold: f32,
     /// Each dataset's weight, by index (1 when absent).
     pub dataset_weights: Vec<f32>,
-    /// How far the block forest evens out page types: a page of a
-    /// labelled type weighs `(most / pages of its type)^type_balance`,
-    /// `most` being the commonest type's pages among those trained on
-    /// (pages without a type label count as articles). 0 weighs every
-    /// page alike; 1 gives every type the same total weight.
+    /// How far the block forest evens out page types within a dataset: a
+    /// page of a labelled type weighs `(most / pages of its type)^
+    /// type_balance`, `most` being the dataset's commonest type's pages
+    /// among those trained on (pages without a type label count as
+    /// articles), scaled so that each dataset weighs what it did. 0 weighs
+    /// every page alike; 1 gives every type of a dataset the same weight.
     pub type_balance: f32,
 }
 
@@ -205,23 +206,21 @@ impl Default for TrainOptions {
     }
 }
 
-/// The default [`TrainOptions::type_balance`]: the square root of the
-/// types' page ratio. WCXB-dev has a few hundred pages of each other type
-/// beside thousands of articles (its own and the older sets'); weighed
-/// alike, products and listings were too few for the forest to learn.
+/// The default [`TrainOptions::type_balance`].
 pub const TYPE_BALANCE: f32 = 0.0;
 
-/// Each page type's weight (see [`TrainOptions::type_balance`]), in
-/// [`PAGE_TYPES`] order, from the pages of each type trained on.
+/// Each page type's weight within one dataset (see
+/// [`TrainOptions::type_balance`]), in [`PAGE_TYPES`] order, from its
+/// pages of each type trained on: `(most / pages)^balance`, scaled so
+/// that the dataset's pages weigh what they did (types trade weight
+/// within a dataset, datasets keep theirs).
 fn type_weights(pages: &[usize; 7], balance: f32) -> [f32; 7] {
     let most = pages.iter().copied().max().unwrap_or(0) as f64;
-    pages.map(|n| {
-        if n == 0 || balance == 0.0 {
-            1.0
-        } else {
-            (most / n as f64).powf(f64::from(balance)) as f32
-        }
-    })
+    let raw = pages.map(|n| if n == 0 { 1.0 } else { (most / n as f64).powf(f64::from(balance)) });
+    let total: usize = pages.iter().sum();
+    let weighed: f64 = pages.iter().zip(raw).map(|(&n, w)| n as f64 * w).sum();
+    let scale = if weighed > 0.0 { total as f64 / weighed } else { 1.0 };
+    raw.map(|w| (w * scale) as f32)
 }
 
 /// The fold of a page: a hash of its domain (FNV-1a, stable across
@@ -309,11 +308,14 @@ fn train_blocks(
     let width = names.len();
     let rows: usize =
         samples.iter().enumerate().filter(|(i, _)| use_page(*i)).map(|(_, s)| s.len()).sum();
-    let mut pages = [0usize; 7];
+    // Pages of each type in each dataset trained on, and the types' weights.
+    let datasets = samples.iter().map(|s| s.dataset + 1).max().unwrap_or(0);
+    let mut pages = vec![[0usize; 7]; datasets];
     for (_, s) in samples.iter().enumerate().filter(|(i, _)| use_page(*i)) {
-        pages[s.page_type.map_or(0, |t| t as usize)] += 1;
+        pages[s.dataset][s.page_type.map_or(0, |t| t as usize)] += 1;
     }
-    let type_weight = type_weights(&pages, options.type_balance);
+    let type_weight: Vec<[f32; 7]> =
+        pages.iter().map(|p| type_weights(p, options.type_balance)).collect();
     let mut x = Vec::with_capacity(rows * width);
     let mut y = Vec::with_capacity(rows);
     let mut w = Vec::with_capacity(rows);
@@ -322,7 +324,7 @@ fn train_blocks(
             continue;
         }
         let dw = options.dataset_weights.get(s.dataset).copied().unwrap_or(1.0)
-            * type_weight[s.page_type.map_or(0, |t| t as usize)];
+            * type_weight[s.dataset][s.page_type.map_or(0, |t| t as usize)];
         for b in 0..s.len() {
             x.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
             x.extend_from_slice(&probs[i]);
@@ -712,13 +714,18 @@ mod tests {
     fn type_weights_even_out_page_types_by_the_balance() {
         let pages = [400, 100, 25, 0, 0, 0, 0];
         assert_eq!(type_weights(&pages, 0.0), [1.0; 7]);
-        assert_eq!(type_weights(&pages, 0.5), [1.0, 2.0, 4.0, 1.0, 1.0, 1.0, 1.0]);
+        let total = |w: [f32; 7]| pages.iter().zip(w).map(|(&n, w)| n as f32 * w).sum::<f32>();
+        let half = type_weights(&pages, 0.5);
+        // Square roots of the ratios (1 : 2 : 4), the dataset's weight kept.
+        assert!((half[1] / half[0] - 2.0).abs() < 1e-5 && (half[2] / half[0] - 4.0).abs() < 1e-5);
+        assert!((total(half) - 525.0).abs() < 1e-3, "{half:?}");
         let even = type_weights(&pages, 1.0);
         // Every type present then weighs the same in all.
         for (t, n) in pages.iter().enumerate().filter(|(_, &n)| n > 0) {
-            assert_eq!(even[t] * *n as f32, 400.0, "type {t}");
+            assert!((even[t] * *n as f32 - 175.0).abs() < 1e-3, "type {t}: {even:?}");
         }
         assert_eq!(type_weights(&[0; 7], 0.5), [1.0; 7]);
+        assert_eq!(type_weights(&[7, 0, 0, 0, 0, 0, 0], 1.0)[0], 1.0);
     }
 
     /// Held-out scores of `n` pages of dataset `dataset`, predicted of
