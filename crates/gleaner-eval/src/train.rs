@@ -166,6 +166,9 @@ pub struct TrainOptions {
     /// among those trained on (pages without a type label count as
     /// articles), scaled so that each dataset weighs what it did. 0 weighs
     /// every page alike; 1 gives every type of a dataset the same weight.
+    /// Written to a model's options only when not 0, so that models
+    /// trained without it stay byte for byte what they were.
+    #[serde(skip_serializing_if = "is_zero")]
     pub type_balance: f32,
 }
 
@@ -204,6 +207,11 @@ impl Default for TrainOptions {
             type_balance: TYPE_BALANCE,
         }
     }
+}
+
+/// Is `x` zero? (For serde.)
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
 }
 
 /// The default [`TrainOptions::type_balance`].
