@@ -2,7 +2,11 @@
 //! `tests/fixtures/wcxb/` (CC-BY-4.0, attribution in its README.md), so
 //! that a clone of the repository alone checks the default extractor on
 //! today's pages: a floor of the benchmark's word F1 per page (issue 30),
-//! 0.02 under what the shipped model scores, and the page's type.
+//! 0.02 under what the shipped model scores, and the page's type. (The
+//! retrain of November 29, after the glue rule changed Readability's gold
+//! text, moved two: 0274 0.876 → 0.750 and 4852 0.93 → 0.875, while the
+//! in-sample means of their types rose, listings 0.783 → 0.793 and
+//! collections 0.688 → 0.706.)
 
 use gleaner::extract::{self, Extractor};
 use gleaner::{render, Document};
@@ -12,10 +16,10 @@ use gleaner_eval::word_prf;
 /// Page id, its labelled type, the word F1 floor.
 const FLOORS: &[(&str, &str, f64)] = &[
     ("4451", "article", 0.90),
-    ("4852", "collection", 0.91),
+    ("4852", "collection", 0.85),
     ("0239", "documentation", 0.94),
     ("0525", "forum", 0.90),
-    ("0274", "listing", 0.85),
+    ("0274", "listing", 0.73),
     ("4107", "product", 0.87),
     ("4854", "service", 0.90),
 ];
