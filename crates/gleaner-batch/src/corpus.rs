@@ -111,23 +111,13 @@ pub fn fingerprint(text: &str) -> Option<u64> {
     }
     let width = words.len().min(3);
     let mut counts = BitCounts::new();
-    let mut runs = 0u64;
     for run in words.windows(width) {
         counts.add(fnv1a_joined(run));
-        runs += 1;
     }
     // Bit i is set when more runs have it set than not: ones > runs − ones.
+    let runs = (words.len() - width + 1) as u64;
     let ones = counts.finish();
-    Some(ones.iter().enumerate().fold(
-        0u64,
-        |f, (bit, &n)| {
-            if 2 * u64::from(n) > runs {
-                f | 1 << bit
-            } else {
-                f
-            }
-        },
-    ))
+    Some((0..64).filter(|&bit| 2 * u64::from(ones[bit]) > runs).fold(0, |f, bit| f | 1 << bit))
 }
 
 /// Fingerprints seen so far, found again within [`NEAR_DUPLICATE_BITS`]

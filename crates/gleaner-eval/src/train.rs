@@ -314,13 +314,13 @@ fn train_blocks(
 ) -> Result<Forest> {
     let names = block_columns(options.features);
     let width = names.len();
-    let rows: usize =
-        samples.iter().enumerate().filter(|(i, _)| use_page(*i)).map(|(_, s)| s.len()).sum();
-    // Pages of each type in each dataset trained on, and the types' weights.
-    let datasets = samples.iter().map(|s| s.dataset + 1).max().unwrap_or(0);
-    let mut pages = vec![[0usize; 7]; datasets];
+    // The rows, and the pages of each type in each dataset, trained on.
+    let type_of = |s: &Sample| s.page_type.map_or(0, |t| t as usize);
+    let mut rows = 0;
+    let mut pages = vec![[0usize; 7]; samples.iter().map(|s| s.dataset + 1).max().unwrap_or(0)];
     for (_, s) in samples.iter().enumerate().filter(|(i, _)| use_page(*i)) {
-        pages[s.dataset][s.page_type.map_or(0, |t| t as usize)] += 1;
+        rows += s.len();
+        pages[s.dataset][type_of(s)] += 1;
     }
     let type_weight: Vec<[f32; 7]> =
         pages.iter().map(|p| type_weights(p, options.type_balance)).collect();
@@ -332,7 +332,7 @@ fn train_blocks(
             continue;
         }
         let dw = options.dataset_weights.get(s.dataset).copied().unwrap_or(1.0)
-            * type_weight[s.dataset][s.page_type.map_or(0, |t| t as usize)];
+            * type_weight[s.dataset][type_of(s)];
         for b in 0..s.len() {
             x.extend_from_slice(&s.rows[b * s.width..(b + 1) * s.width]);
             x.extend_from_slice(&probs[i]);
