@@ -239,13 +239,14 @@ fn policy_table(choices: &[training::PolicyChoice]) -> String {
     );
     for c in choices {
         out.push_str(&format!(
-            "| {} | {} | {:.3} | {:.3} | {:.3} | {:.2} | {} |\n",
+            "| {} | {} | {:.3} | {:.3} | {:.3} | {:.2}{} | {} |\n",
             c.page_type,
             c.pages,
             c.rules,
             c.forest_default,
             c.forest_best,
             c.threshold,
+            if c.adaptive { ", adaptive" } else { "" },
             if c.blocks { "forest" } else { "rules" }
         ));
     }

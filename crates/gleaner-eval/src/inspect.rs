@@ -184,7 +184,7 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
         return;
     };
     let model = l.model();
-    let threshold = l.threshold(d.page_type);
+    let threshold = d.threshold.unwrap_or_else(|| l.threshold(d.page_type));
     let rows = gleaner::extract::learned::page_rows(
         doc,
         &gleaner::metadata::Metadata::extract(doc),
@@ -196,6 +196,15 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
         out.push_str(
             "<p class=\"meta\">The forest kept too few words: the page's content is what \
              `article`'s rules kept, whatever the scores below.</p>\n",
+        );
+    }
+    let type_threshold = l.threshold(d.page_type);
+    if (threshold - type_threshold).abs() > f32::EPSILON {
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">This page's threshold, {threshold:.2}, is its type's \
+             {type_threshold:.2} drawn halfway to the cut that maximises the page's expected word \
+             F1 under these scores (the type's policy is adaptive).</p>"
         );
     }
     let repeat_of: std::collections::HashMap<usize, usize> =

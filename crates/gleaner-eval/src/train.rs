@@ -26,7 +26,8 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, page, page_rows, FeatureSet, LearnedModel, TypePolicy, PAGE_TYPES,
+    block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, TypePolicy,
+    PAGE_TYPES,
 };
 use gleaner::metadata::Metadata;
 use gleaner::Document;
@@ -65,6 +66,9 @@ pub struct Sample {
     pub weights: Vec<f32>,
     /// Each block's text, for scoring a held-out page.
     pub texts: Vec<String>,
+    /// Each block's words as the extractor counts them, for a page's own
+    /// threshold ([`gleaner::extract::learned::threshold`]).
+    pub words: Vec<u32>,
     /// The gold text.
     pub gold: String,
     /// What `article` (the rules alone) extracts, for comparison.
@@ -137,6 +141,7 @@ pub fn sample_page(
         rows: rows.values,
         labels,
         weights,
+        words: rows.blocks.blocks.iter().map(|b| b.words).collect(),
         texts,
         gold: page.gold.clone(),
         article: gleaner::render::text(&doc, &rows.article),
@@ -542,6 +547,17 @@ pub const POLICY_MARGIN: f64 = 0.01;
 /// than 0.001).
 pub const THRESHOLD_MARGIN: f64 = 0.005;
 
+/// The threshold a page of a type with this policy threshold gets: the
+/// threshold itself, or with `adaptive` the page's own
+/// ([`threshold::page_threshold`], over the sample's blocks' scores and
+/// words), as the extractor decides.
+pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive: bool) -> f32 {
+    match adaptive {
+        true => threshold::page_threshold(threshold, scores, &sample.words),
+        false => threshold,
+    }
+}
+
 /// The text of a sample's blocks scoring at least `threshold`.
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
     let mut text = String::new();
@@ -557,8 +573,9 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
 }
 
 /// A held-out page's word F1 by the rules and by the forest at every one
-/// of [`POLICY_THRESHOLDS`], what a policy is chosen from (and, in `gleaner
-/// train --report`, what other ways of choosing can be tried on).
+/// of [`POLICY_THRESHOLDS`], fixed and adaptive, what a policy is chosen
+/// from (and, in `gleaner train --report`, what other ways of choosing
+/// can be tried on).
 #[derive(Debug, Clone, Serialize)]
 pub struct PolicyScores {
     /// The held-out page ([`HeldOut::sample`]'s sample).
@@ -577,6 +594,30 @@ pub struct PolicyScores {
     pub rules_words: usize,
     /// The words the forest keeps at each threshold.
     pub forest_words: [usize; POLICY_THRESHOLDS.len()],
+    /// The forest's word F1 at each threshold made adaptive
+    /// ([`page_threshold`]).
+    pub adaptive: [f64; POLICY_THRESHOLDS.len()],
+    /// The words the forest keeps at each adaptive threshold.
+    pub adaptive_words: [usize; POLICY_THRESHOLDS.len()],
+}
+
+impl PolicyScores {
+    /// Word F1 and words kept by the forest at candidate `k` of
+    /// [`policy_candidates`].
+    fn forest_at(&self, k: usize) -> (f64, usize) {
+        let n = POLICY_THRESHOLDS.len();
+        match k < n {
+            true => (self.forest[k], self.forest_words[k]),
+            false => (self.adaptive[k - n], self.adaptive_words[k - n]),
+        }
+    }
+}
+
+/// The policies the forest's side of a type is chosen among: each of
+/// [`POLICY_THRESHOLDS`] fixed, then each adaptive, as
+/// `(threshold, adaptive)`.
+pub fn policy_candidates() -> impl Iterator<Item = (f32, bool)> {
+    [false, true].into_iter().flat_map(|a| POLICY_THRESHOLDS.iter().map(move |&t| (t, a)))
 }
 
 /// Every held-out page's [`PolicyScores`].
@@ -585,22 +626,31 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
         .filter_map(|h| {
             let s = samples.get(h.sample)?;
             let predicted = PAGE_TYPES.iter().position(|t| *t == h.predicted_type)?;
-            let mut forest = [0.0; POLICY_THRESHOLDS.len()];
-            let mut forest_words = [0; POLICY_THRESHOLDS.len()];
-            for ((f, w), &t) in forest.iter_mut().zip(&mut forest_words).zip(&POLICY_THRESHOLDS) {
-                let text = kept_text(s, &h.scores, t);
-                *f = word_prf(&text, &s.gold).f1;
-                *w = word_tokens(&text).len();
+            let n = POLICY_THRESHOLDS.len();
+            let (mut f1, mut words) =
+                ([0.0; 2 * POLICY_THRESHOLDS.len()], [0; 2 * POLICY_THRESHOLDS.len()]);
+            for (k, (t, adaptive)) in policy_candidates().enumerate() {
+                let text = kept_text(s, &h.scores, page_threshold(s, &h.scores, t, adaptive));
+                f1[k] = word_prf(&text, &s.gold).f1;
+                words[k] = word_tokens(&text).len();
             }
+            let half = |a: &[f64]| -> [f64; POLICY_THRESHOLDS.len()] {
+                a.try_into().expect("one per threshold")
+            };
+            let half_words = |a: &[usize]| -> [usize; POLICY_THRESHOLDS.len()] {
+                a.try_into().expect("one per threshold")
+            };
             Some(PolicyScores {
                 sample: h.sample,
                 dataset: s.dataset,
                 fold: h.fold,
                 predicted,
                 rules: word_prf(&s.article, &s.gold).f1,
-                forest,
+                forest: half(&f1[..n]),
                 rules_words: word_tokens(&s.article).len(),
-                forest_words,
+                forest_words: half_words(&words[..n]),
+                adaptive: half(&f1[n..]),
+                adaptive_words: half_words(&words[n..]),
             })
         })
         .collect()
@@ -621,12 +671,16 @@ pub struct PolicyChoice {
     pub forest_best: f64,
     /// That threshold.
     pub threshold: f32,
+    /// Whether each page's threshold is drawn halfway to its own cut.
+    pub adaptive: bool,
     /// Whether the forest decides the type.
     pub blocks: bool,
 }
 
 /// For each predicted page type, the forest or the rules, and the
-/// threshold (the default unless another gains [`THRESHOLD_MARGIN`]),
+/// threshold, fixed or adaptive (the default fixed one unless another
+/// gains [`THRESHOLD_MARGIN`]; of equals the first of
+/// [`policy_candidates`]),
 /// that give the held-out pages `scores` the higher mean word
 /// F1 — a mean over the datasets (with at least [`MIN_POLICY_PAGES`]
 /// pages of the type) of their means, so that one large dataset does not
@@ -665,17 +719,15 @@ pub fn choose_policies(
         };
         let rules = macro_mean(&|s| s.rules);
         let forest: Vec<f64> =
-            (0..POLICY_THRESHOLDS.len()).map(|k| macro_mean(&|s| s.forest[k])).collect();
+            (0..policy_candidates().count()).map(|k| macro_mean(&|s| s.forest_at(k).0)).collect();
         let top =
             (0..forest.len()).fold(default_at, |b, k| if forest[k] > forest[b] { k } else { b });
         let best = match forest[top] >= forest[default_at] + THRESHOLD_MARGIN {
             true => top,
             false => default_at,
         };
-        *policy = TypePolicy {
-            blocks: rules <= forest[best] + POLICY_MARGIN,
-            threshold: POLICY_THRESHOLDS[best],
-        };
+        let (threshold, adaptive) = policy_candidates().nth(best).expect("a candidate's index");
+        *policy = TypePolicy { blocks: rules <= forest[best] + POLICY_MARGIN, threshold, adaptive };
         choices.push(PolicyChoice {
             page_type: PAGE_TYPES[t].to_string(),
             pages: of_type.len(),
@@ -683,6 +735,7 @@ pub fn choose_policies(
             forest_default: forest[default_at],
             forest_best: forest[best],
             threshold: policy.threshold,
+            adaptive: policy.adaptive,
             blocks: policy.blocks,
         });
     }
@@ -716,11 +769,15 @@ pub fn routed_texts(
             // As the extractor does (`learned::falls_back`); a threshold
             // off the grid (a type no held-out page was predicted) has no counts.
             let short = counted.get(&h.sample).is_some_and(|p| {
-                let at = POLICY_THRESHOLDS.iter().position(|&x| x == policy.threshold);
-                at.is_some_and(|k| falls_back(p.forest_words[k], p.rules_words))
+                let at = policy_candidates().position(|c| c == (policy.threshold, policy.adaptive));
+                at.is_some_and(|k| falls_back(p.forest_at(k).1, p.rules_words))
             });
             match policy.blocks && !short {
-                true => kept_text(s, &h.scores, policy.threshold),
+                true => kept_text(
+                    s,
+                    &h.scores,
+                    page_threshold(s, &h.scores, policy.threshold, policy.adaptive),
+                ),
                 false => s.article.clone(),
             }
         })
@@ -751,7 +808,8 @@ mod tests {
 
     /// Held-out scores of `n` pages of dataset `dataset`, predicted of
     /// type 0, with the rules at `rules` and the forest at `forest` at
-    /// every threshold but `peak`, where it scores `best`.
+    /// every candidate threshold, fixed or adaptive, but `peak` (an index
+    /// of [`policy_candidates`]), where it scores `best`.
     fn pages(
         dataset: usize,
         n: usize,
@@ -762,8 +820,13 @@ mod tests {
     ) -> Vec<PolicyScores> {
         (0..n)
             .map(|i| {
-                let mut f = [forest; POLICY_THRESHOLDS.len()];
-                f[peak] = best;
+                let n = POLICY_THRESHOLDS.len();
+                let (mut f, mut a) =
+                    ([forest; POLICY_THRESHOLDS.len()], [forest; POLICY_THRESHOLDS.len()]);
+                match peak < n {
+                    true => f[peak] = best,
+                    false => a[peak - n] = best,
+                }
                 PolicyScores {
                     sample: i,
                     dataset,
@@ -773,6 +836,8 @@ mod tests {
                     forest: f,
                     rules_words: 100,
                     forest_words: [100; POLICY_THRESHOLDS.len()],
+                    adaptive: a,
+                    adaptive_words: [100; POLICY_THRESHOLDS.len()],
                 }
             })
             .collect()
@@ -812,6 +877,20 @@ mod tests {
             choose_policies(&clear.iter().collect::<Vec<_>>(), 0.5).0[0].threshold,
             POLICY_THRESHOLDS[3]
         );
+    }
+
+    #[test]
+    fn an_adaptive_threshold_is_chosen_when_it_wins_clearly() {
+        let n = POLICY_THRESHOLDS.len();
+        let clear = pages(0, 10, 0.5, 0.80, n + 4, 0.80 + 2.0 * THRESHOLD_MARGIN);
+        let (p, choices) = choose_policies(&clear.iter().collect::<Vec<_>>(), 0.5);
+        assert!(p[0].adaptive && choices[0].adaptive);
+        assert_eq!(p[0].threshold, POLICY_THRESHOLDS[4]);
+        // Level with the fixed thresholds, it is not.
+        let level = pages(0, 10, 0.5, 0.80, n + 4, 0.80);
+        assert!(!choose_policies(&level.iter().collect::<Vec<_>>(), 0.5).0[0].adaptive);
+        assert_eq!(policy_candidates().count(), 2 * n);
+        assert_eq!(policy_candidates().nth(n + 4), Some((POLICY_THRESHOLDS[4], true)));
     }
 
     #[test]

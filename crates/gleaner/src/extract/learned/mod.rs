@@ -18,7 +18,9 @@
 //!    learns what each type keeps (all posts of a thread, every card of a
 //!    listing, every section of a service page).
 //! 4. **Blocks kept**: a binary forest scores each block; those at or
-//!    above the type's threshold are the main content. For a page type on
+//!    above the type's threshold are the main content — or above the
+//!    page's own, when the type's policy says so ([`threshold`]: halfway
+//!    to the cut that maximises the page's expected F1). For a page type on
 //!    which the forest did not beat `article`'s rules out of fold, the
 //!    model says so ([`TypePolicy`]) and the rules decide, at the cost of
 //!    the page's features alone.
@@ -49,6 +51,7 @@ pub mod names;
 pub mod page;
 pub mod repeats;
 pub mod text;
+pub mod threshold;
 
 use std::fmt;
 use std::str::FromStr;
@@ -170,7 +173,8 @@ config! {
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct LearnedConfig for "learned" {
         /// Keep blocks scoring at least this (default, when unset: the
-        /// model's own, one per page type).
+        /// model's own, one per page type, or per page where the type's
+        /// policy is adaptive).
         threshold: Option<f32> = None, range Range::closed(0.0, 1.0), source "the model";
         /// Decide as for this page type instead of the classifier's guess.
         page_type: Option<PageType> = None;
@@ -201,6 +205,10 @@ pub struct Decision {
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
+    /// The score a block had to reach: the type's threshold, or the
+    /// page's own when the type's policy is adaptive
+    /// ([`threshold::page_threshold`]); `None` when the rules decided.
+    pub threshold: Option<f32>,
 }
 
 /// The learned extractor; see the [module docs](self).
@@ -260,11 +268,26 @@ impl Learned {
     }
 
     /// The score a block of a page of type `t` must reach to be kept: the
-    /// configured one, else the type's in the model.
+    /// configured one, else the type's in the model (before a page's own
+    /// cut moves it: [`Learned::page_threshold`]).
     pub fn threshold(&self, t: PageType) -> f32 {
         let shifted =
             || (self.model.policies[t.index()].threshold + self.config.shift).clamp(0.0, 1.0);
         self.config.threshold.unwrap_or_else(shifted)
+    }
+
+    /// The score a block of this page, of type `t`, with these blocks'
+    /// `scores` and `words`, must reach: [`Learned::threshold`], drawn
+    /// halfway to the page's expected-F1 cut when the type's policy is
+    /// adaptive and no threshold is configured (the shift applies after).
+    pub fn page_threshold(&self, t: PageType, scores: &[f32], words: &[u32]) -> f32 {
+        let policy = self.model.policies[t.index()];
+        match (self.config.threshold, policy.adaptive) {
+            (None, true) => (threshold::page_threshold(policy.threshold, scores, words)
+                + self.config.shift)
+                .clamp(0.0, 1.0),
+            _ => self.threshold(t),
+        }
     }
 
     /// The page's type probabilities from its page features.
@@ -310,9 +333,9 @@ impl Learned {
                 blocks: None,
                 fell_back: false,
                 repeated,
+                threshold: None,
             };
         }
-        let threshold = self.threshold(PageType(best));
         let rows = analysis.rows(doc, meta, self.model.features);
         // Every block's row with the type probabilities, scored at once.
         let width = rows.width + probs.len();
@@ -324,6 +347,8 @@ impl Learned {
         let mut scores = vec![0f32; rows.len()];
         self.model.blocks.predict_proba_batch(&matrix, &mut scores);
         drop(matrix);
+        let words: Vec<u32> = rows.blocks.blocks.iter().map(|b| b.words).collect();
+        let threshold = self.page_threshold(PageType(best), &scores, &words);
         let mut selection = Selection::none(doc);
         for (i, &score) in scores.iter().enumerate() {
             if score >= threshold {
@@ -348,6 +373,7 @@ impl Learned {
             blocks: Some((blocks, scores)),
             fell_back,
             repeated,
+            threshold: Some(threshold),
         }
     }
 
@@ -365,6 +391,7 @@ impl Learned {
             blocks: None,
             fell_back: false,
             repeated: Vec::new(),
+            threshold: None,
         }
     }
 }

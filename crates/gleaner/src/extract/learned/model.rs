@@ -15,7 +15,7 @@
 //! | 4 | format version, [`MODEL_VERSION`] |
 //! | 4 | feature set: bit 0 set when the seed algorithms' decisions are features |
 //! | 4 | threshold (f32): blocks scoring at least this are kept |
-//! | 7 × 8 | per page type, in [`PAGE_TYPES`] order: 4 bytes of flags (bit 0 set when the block forest decides, else `article`'s rules), the type's threshold (f32) |
+//! | 7 × 8 | per page type, in [`PAGE_TYPES`] order: 4 bytes of flags (bit 0 set when the block forest decides, else `article`'s rules; bit 1 set when each page's threshold is drawn halfway to its own cut), the type's threshold (f32) |
 //! | 4 + n | the page-type forest's bytes (`n` may be 0: no page types) |
 //! | 4 + n | the block forest's bytes |
 //! | 4 | CRC-32 (IEEE) of every byte before it |
@@ -66,16 +66,26 @@ pub struct TypePolicy {
     /// The block forest decides; else `article`'s rules do (for a type on
     /// which the forest did not beat them out of fold).
     pub blocks: bool,
-    /// Blocks of such a page scoring at least this are kept.
+    /// Blocks of such a page scoring at least this are kept (with
+    /// `adaptive`, the page's threshold is drawn halfway to its own cut).
     pub threshold: f32,
+    /// Each page gets a threshold of its own:
+    /// [`page_threshold`](super::threshold::page_threshold).
+    pub adaptive: bool,
 }
 
 impl TypePolicy {
     /// The block forest at `threshold`.
     pub fn blocks(threshold: f32) -> TypePolicy {
-        TypePolicy { blocks: true, threshold }
+        TypePolicy { blocks: true, threshold, adaptive: false }
     }
 }
+
+/// A policy's flags in a model file: bit 0 the forest decides, bit 1 the
+/// threshold is adaptive (a model written before adaptive policies reads
+/// as fixed thresholds).
+const POLICY_BLOCKS: u32 = 1;
+const POLICY_ADAPTIVE: u32 = 2;
 
 /// The column names of the page-type probabilities in a block row.
 pub fn type_columns() -> Vec<String> {
@@ -131,7 +141,9 @@ impl LearnedModel {
         out.extend_from_slice(&u32::from(self.features.seeds).to_le_bytes());
         out.extend_from_slice(&self.threshold.to_le_bytes());
         for p in &self.policies {
-            out.extend_from_slice(&u32::from(p.blocks).to_le_bytes());
+            let flags =
+                (u32::from(p.blocks) * POLICY_BLOCKS) | (u32::from(p.adaptive) * POLICY_ADAPTIVE);
+            out.extend_from_slice(&flags.to_le_bytes());
             out.extend_from_slice(&p.threshold.to_le_bytes());
         }
         let types = self.page_types.as_ref().map(Forest::to_bytes).unwrap_or_default();
@@ -186,7 +198,11 @@ impl LearnedModel {
         let mut policies = [TypePolicy::blocks(threshold); 7];
         for p in &mut policies {
             let flags = u32_at(&mut at)?;
-            p.blocks = flags & 1 != 0;
+            if flags & !(POLICY_BLOCKS | POLICY_ADAPTIVE) != 0 {
+                return Err(invalid(format!("unknown policy flags {flags:#x}")));
+            }
+            p.blocks = flags & POLICY_BLOCKS != 0;
+            p.adaptive = flags & POLICY_ADAPTIVE != 0;
             p.threshold = f32::from_bits(u32_at(&mut at)?);
         }
         let part = |at: &mut usize| -> Result<&[u8]> {
@@ -252,6 +268,39 @@ mod tests {
         assert_eq!(a.page_type, b.page_type);
         assert_eq!(a.type_probabilities, b.type_probabilities);
         assert_eq!(a.blocks.map(|b| b.1), b.blocks.map(|b| b.1), "every block's score");
+    }
+
+    // An adaptive policy survives the file; a flag this build does not know
+    // is an error, not a policy read wrong.
+    #[test]
+    fn adaptive_policies_round_trip_and_unknown_flags_are_refused() {
+        let mut model = (*LearnedModel::default_model().expect("model")).clone();
+        model.policies[3] = TypePolicy { blocks: true, threshold: 0.2, adaptive: true };
+        model.policies[4] = TypePolicy { blocks: false, threshold: 0.4, adaptive: true };
+        let bytes = model.to_bytes();
+        assert_eq!(LearnedModel::from_bytes(&bytes).expect("reads back"), model);
+        // The first policy's flags follow magic, version, feature set and
+        // threshold; the checksum is made again so only the flag is wrong.
+        let mut odd = bytes[..bytes.len() - 4].to_vec();
+        odd[20] = 4;
+        let crc = crc32fast::hash(&odd);
+        odd.extend_from_slice(&crc.to_le_bytes());
+        let err = LearnedModel::from_bytes(&odd).expect_err("refused").to_string();
+        assert!(err.contains("unknown policy flags"), "{err}");
+        // Configured, a threshold is the same on every page.
+        let adaptive = Arc::new(model);
+        let learned = Learned::with_model(adaptive.clone(), LearnedConfig::default());
+        let (scores, words) = ([0.1, 0.12, 0.02], [50, 50, 50]);
+        let own = learned.page_threshold(crate::extract::learned::PageType(3), &scores, &words);
+        assert!((own - 0.5 * (0.2 + 0.1)).abs() < 1e-6, "{own}");
+        let fixed = Learned::with_model(
+            adaptive,
+            LearnedConfig { threshold: Some(0.3), ..Default::default() },
+        );
+        assert_eq!(
+            fixed.page_threshold(crate::extract::learned::PageType(3), &scores, &words),
+            0.3
+        );
     }
 
     // See: issue 32: a damaged model is an error that says what is wrong.
