@@ -33,7 +33,7 @@
 /// that maximises the expected word F1; `None` for a page without words.
 ///
 /// `scores` and `words` are the blocks' scores and word counts, in any
-/// order; scores outside `[0, 1]` are clamped. Ties in the maximum go to
+/// order; scores outside `[0, 1]` are clamped, and a NaN counts as 0. Ties in the maximum go to
 /// the shorter prefix.
 ///
 /// ```
@@ -46,7 +46,8 @@
 /// ```
 pub fn expected_f1_cut(scores: &[f32], words: &[u32]) -> Option<f32> {
     let n = scores.len().min(words.len());
-    let p = |i: usize| f64::from(scores[i].clamp(0.0, 1.0));
+    let score = |i: usize| if scores[i].is_nan() { 0.0 } else { scores[i].clamp(0.0, 1.0) };
+    let p = |i: usize| f64::from(score(i));
     let expected_gold: f64 = (0..n).map(|i| p(i) * f64::from(words[i])).sum();
     if expected_gold <= 0.0 {
         return None;
@@ -61,7 +62,7 @@ pub fn expected_f1_cut(scores: &[f32], words: &[u32]) -> Option<f32> {
         kept += f64::from(words[i]);
         let f1 = 2.0 * overlap / (kept + expected_gold);
         if best.is_none_or(|(b, _)| f1 > b) {
-            best = Some((f1, scores[i].clamp(0.0, 1.0)));
+            best = Some((f1, score(i)));
         }
     }
     best.map(|(_, cut)| cut)
@@ -104,6 +105,7 @@ mod tests {
     #[test]
     fn out_of_range_scores_are_clamped() {
         assert_eq!(expected_f1_cut(&[1.5, -1.0], &[10, 10]), Some(1.0));
+        assert_eq!(expected_f1_cut(&[f32::NAN, 0.8, f32::INFINITY], &[10, 10, 10]), Some(0.8));
         assert_eq!(page_threshold(0.5, &[0.5], &[0]), 0.5);
     }
 }
