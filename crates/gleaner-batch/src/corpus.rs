@@ -17,6 +17,7 @@
 //! most [`NEAR_DUPLICATE_BITS`]. Hash and shingling are fixed, so
 //! fingerprints of different runs and versions compare.
 
+use gleaner::hash::{fnv1a_step, FNV_OFFSET};
 use std::collections::HashMap;
 
 use crate::job::Record;
@@ -30,18 +31,15 @@ pub const NEAR_DUPLICATE_BITS: u32 = 3;
 /// only.
 pub const MAX_FINGERPRINTS: usize = 20_000_000;
 
-/// 64-bit FNV-1a.
+/// 64-bit FNV-1a ([`gleaner::hash`]) of a stream of bytes.
 fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(FNV_OFFSET, fnv1a_step)
+    bytes.into_iter().fold(FNV_OFFSET, fnv1a_byte)
 }
-
-/// FNV-1a's starting value.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// One byte of FNV-1a.
 #[inline]
-fn fnv1a_step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+fn fnv1a_byte(h: u64, b: u8) -> u64 {
+    fnv1a_step(h, u64::from(b))
 }
 
 /// FNV-1a of `words` joined by one space, without joining them.
@@ -49,9 +47,9 @@ fn fnv1a_joined(words: &[&str]) -> u64 {
     let mut h = FNV_OFFSET;
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
-            h = fnv1a_step(h, b' ');
+            h = fnv1a_byte(h, b' ');
         }
-        h = w.bytes().fold(h, fnv1a_step);
+        h = w.bytes().fold(h, fnv1a_byte);
     }
     h
 }

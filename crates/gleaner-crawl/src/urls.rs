@@ -132,7 +132,7 @@ pub fn output_name(url: &Url) -> std::path::PathBuf {
     }
     let mut name = if last.is_empty() { "index".to_string() } else { safe_name(last) };
     if let Some(query) = url.query() {
-        name.push_str(&format!("_q{:016x}", fnv1a(query.as_bytes())));
+        name.push_str(&format!("_q{:016x}", gleaner::hash::fnv1a(query.as_bytes())));
     }
     path.push(name);
     path
@@ -151,14 +151,6 @@ fn safe_name(segment: &str) -> String {
     }
     out.truncate(MAX_NAME_BYTES);
     out
-}
-
-/// FNV-1a, 64 bits: a stable hash (the same on every run and platform),
-/// for names only.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 #[cfg(test)]

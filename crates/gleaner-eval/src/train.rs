@@ -239,12 +239,7 @@ fn type_weights(pages: &[usize; 7], balance: f32) -> [f32; 7] {
 /// The fold of a page: a hash of its domain (FNV-1a, stable across
 /// builds and platforms), so every page of a domain is in one fold.
 pub fn domain_fold(domain: &str, folds: u32) -> u32 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in domain.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % u64::from(folds.max(1))) as u32
+    (gleaner::hash::fnv1a(domain.as_bytes()) % u64::from(folds.max(1))) as u32
 }
 
 /// Trains the page-type forest on the samples with a type label among

@@ -400,13 +400,6 @@ pub struct TemplateResponse {
     pub template_segments: usize,
 }
 
-/// FNV-1a, 64 bits: a template's id from its JSON.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
 /// Learns a site's template from pages of it (at least 2: the template
 /// is the text they share) and stores it under an id.
 #[utoipa::path(
@@ -471,7 +464,10 @@ pub async fn learn(
         }
         let model = gleaner::template::TemplateModel::learn(&docs);
         let json = model.to_json().map_err(|e| ApiError::Internal(e.to_string()))?;
-        let id = request.id.clone().unwrap_or_else(|| format!("{:016x}", fnv1a(json.as_bytes())));
+        let id = request
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("{:016x}", gleaner::hash::fnv1a(json.as_bytes())));
         Ok((Arc::new(model), id))
     })
     .await?;

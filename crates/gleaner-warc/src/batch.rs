@@ -899,10 +899,8 @@ fn warcinfo(run_date: &str) -> Vec<u8> {
 /// A name-based UUID (RFC 9562 §5.8, version 8) from two 64-bit FNV-1a
 /// hashes of `seed`: the same seed, the same id.
 fn uuid_from(seed: &str) -> String {
-    let fnv = |basis: u64| {
-        seed.bytes().fold(basis, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
-    };
-    let (hi, lo) = (fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142));
+    let fnv = |basis: u64| gleaner::hash::fnv1a_from(basis, seed.as_bytes());
+    let (hi, lo) = (fnv(gleaner::hash::FNV_OFFSET), fnv(0x6c62_272e_07bb_0142));
     let hi = (hi & !0xf000) | 0x8000; // version 8
     let lo = (lo & !(0b11 << 62)) | (0b10 << 62); // variant 10
     format!(

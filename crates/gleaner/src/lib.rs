@@ -45,6 +45,7 @@ mod controls;
 pub mod document;
 mod error;
 pub mod extract;
+pub mod hash;
 pub mod layout;
 pub mod metadata;
 mod rank_bits;

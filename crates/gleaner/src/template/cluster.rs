@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::hash::{combine, mix};
+use crate::hash::{combine, mix};
 
 /// Disjoint sets with path halving and union by size.
 #[derive(Debug, Clone)]

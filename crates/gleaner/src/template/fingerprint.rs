@@ -19,7 +19,7 @@
 use crate::document::tags::is_void;
 use crate::document::{Document, NodeId, NodeKind};
 
-use super::hash::{combine, hash_bytes, mix};
+use crate::hash::{combine, hash_bytes, mix};
 
 /// The default shingle length `k` for CPS and CTSS. The paper does not
 /// give one; 4, Broder's usual shingle length, was the first guess. On today's

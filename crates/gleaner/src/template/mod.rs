@@ -41,7 +41,6 @@ pub mod cluster;
 pub mod distance;
 pub mod etdm;
 pub mod fingerprint;
-mod hash;
 pub mod menu;
 pub mod model;
 pub mod rtdm;

@@ -29,7 +29,7 @@ use crate::document::{Document, NodeFlags, NodeId};
 use crate::error::{Error, Result};
 use crate::extract::lqf::BlockOwnText;
 
-use super::hash::hash_bytes;
+use crate::hash::hash_bytes;
 
 /// The file format's name, the first thing a model file says.
 pub const MODEL_FORMAT: &str = "gleaner-template-model";

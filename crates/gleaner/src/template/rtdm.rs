@@ -18,7 +18,7 @@
 
 use crate::document::Document;
 
-use super::hash::{combine, hash_bytes};
+use crate::hash::{combine, hash_bytes};
 
 /// The element tree of a page, laid out for RTDM.
 #[derive(Debug, Clone, Default)]

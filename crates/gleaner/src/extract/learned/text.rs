@@ -267,7 +267,7 @@ pub fn word_hashes<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<u64> {
 
 /// FNV-1a of each lower-cased word of the pieces.
 fn for_each_word_hash<'a>(pieces: impl IntoIterator<Item = &'a str>, mut f: impl FnMut(u64)) {
-    const START: u64 = 0xcbf2_9ce4_8422_2325;
+    const START: u64 = crate::hash::FNV_OFFSET;
     let mut h = START;
     let mut in_word = false;
     for piece in pieces {
@@ -276,7 +276,7 @@ fn for_each_word_hash<'a>(pieces: impl IntoIterator<Item = &'a str>, mut f: impl
             // hash: an ASCII letter lower-cases to one ASCII letter).
             let word = if c.is_ascii() { c.is_ascii_alphanumeric() } else { c.is_alphanumeric() };
             if word {
-                let step = |h: u64, l: char| (h ^ u64::from(l)).wrapping_mul(0x0100_0000_01b3);
+                let step = |h: u64, l: char| crate::hash::fnv1a_step(h, u64::from(l));
                 if c.is_ascii() {
                     h = step(h, c.to_ascii_lowercase());
                 } else {
