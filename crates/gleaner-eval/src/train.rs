@@ -621,31 +621,27 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
         .filter_map(|h| {
             let s = samples.get(h.sample)?;
             let predicted = PAGE_TYPES.iter().position(|t| *t == h.predicted_type)?;
-            let n = POLICY_THRESHOLDS.len();
-            let (mut f1, mut words) =
-                ([0.0; 2 * POLICY_THRESHOLDS.len()], [0; 2 * POLICY_THRESHOLDS.len()]);
-            for (k, (t, adaptive)) in policy_candidates().enumerate() {
-                let text = kept_text(s, &h.scores, page_threshold(s, &h.scores, t, adaptive));
-                f1[k] = word_prf(&text, &s.gold).f1;
-                words[k] = word_tokens(&text).len();
-            }
-            let half = |a: &[f64]| -> [f64; POLICY_THRESHOLDS.len()] {
-                a.try_into().expect("one per threshold")
+            // Word F1 and words kept at threshold k, fixed or adaptive.
+            let at = |k: usize, adaptive: bool| {
+                let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
+                let text = kept_text(s, &h.scores, t);
+                (word_prf(&text, &s.gold).f1, word_tokens(&text).len())
             };
-            let half_words = |a: &[usize]| -> [usize; POLICY_THRESHOLDS.len()] {
-                a.try_into().expect("one per threshold")
-            };
+            let fixed: [(f64, usize); POLICY_THRESHOLDS.len()] =
+                std::array::from_fn(|k| at(k, false));
+            let adaptive: [(f64, usize); POLICY_THRESHOLDS.len()] =
+                std::array::from_fn(|k| at(k, true));
             Some(PolicyScores {
                 sample: h.sample,
                 dataset: s.dataset,
                 fold: h.fold,
                 predicted,
                 rules: word_prf(&s.article, &s.gold).f1,
-                forest: half(&f1[..n]),
+                forest: fixed.map(|(f1, _)| f1),
                 rules_words: word_tokens(&s.article).len(),
-                forest_words: half_words(&words[..n]),
-                adaptive: half(&f1[n..]),
-                adaptive_words: half_words(&words[n..]),
+                forest_words: fixed.map(|(_, words)| words),
+                adaptive: adaptive.map(|(f1, _)| f1),
+                adaptive_words: adaptive.map(|(_, words)| words),
             })
         })
         .collect()
