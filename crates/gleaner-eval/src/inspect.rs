@@ -198,8 +198,8 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              `article`'s rules kept, whatever the scores below.</p>\n",
         );
     }
-    let type_threshold = l.threshold(d.page_type);
-    if (threshold - type_threshold).abs() > f32::EPSILON {
+    if l.has_own_threshold(d.page_type) {
+        let type_threshold = l.threshold(d.page_type);
         let _ = writeln!(
             out,
             "<p class=\"meta\">This page's threshold, {threshold:.2}, is its type's \

@@ -709,22 +709,24 @@ pub fn choose_policies(
                 / groups.len() as f64
         };
         let rules = macro_mean(&|s| s.rules);
-        let forest: Vec<f64> =
-            (0..policy_candidates().count()).map(|k| macro_mean(&|s| s.forest_at(k).0)).collect();
-        let top =
-            (0..forest.len()).fold(default_at, |b, k| if forest[k] > forest[b] { k } else { b });
-        let best = match forest[top] >= forest[default_at] + THRESHOLD_MARGIN {
+        // Each candidate policy with its held-out mean, in candidate order.
+        let forest: Vec<((f32, bool), f64)> = policy_candidates()
+            .enumerate()
+            .map(|(k, c)| (c, macro_mean(&|s| s.forest_at(k).0)))
+            .collect();
+        let at_default = forest[default_at];
+        let top = forest.iter().fold(at_default, |b, &c| if c.1 > b.1 { c } else { b });
+        let ((threshold, adaptive), best) = match top.1 >= at_default.1 + THRESHOLD_MARGIN {
             true => top,
-            false => default_at,
+            false => at_default,
         };
-        let (threshold, adaptive) = policy_candidates().nth(best).expect("a candidate's index");
-        *policy = TypePolicy { blocks: rules <= forest[best] + POLICY_MARGIN, threshold, adaptive };
+        *policy = TypePolicy { blocks: rules <= best + POLICY_MARGIN, threshold, adaptive };
         choices.push(PolicyChoice {
             page_type: PAGE_TYPES[t].to_string(),
             pages: of_type.len(),
             rules,
-            forest_default: forest[default_at],
-            forest_best: forest[best],
+            forest_default: at_default.1,
+            forest_best: best,
             threshold: policy.threshold,
             adaptive: policy.adaptive,
             blocks: policy.blocks,

@@ -281,13 +281,20 @@ impl Learned {
     /// halfway to the page's expected-F1 cut when the type's policy is
     /// adaptive and no threshold is configured (the shift applies after).
     pub fn page_threshold(&self, t: PageType, scores: &[f32], words: &[u32]) -> f32 {
-        let policy = self.model.policies[t.index()];
-        match (self.config.threshold, policy.adaptive) {
-            (None, true) => (threshold::page_threshold(policy.threshold, scores, words)
-                + self.config.shift)
-                .clamp(0.0, 1.0),
-            _ => self.threshold(t),
+        match self.has_own_threshold(t) {
+            true => {
+                (threshold::page_threshold(self.model.policies[t.index()].threshold, scores, words)
+                    + self.config.shift)
+                    .clamp(0.0, 1.0)
+            }
+            false => self.threshold(t),
         }
+    }
+
+    /// Does a page of type `t` get a threshold of its own (the type's
+    /// policy is adaptive and no threshold is configured)?
+    pub fn has_own_threshold(&self, t: PageType) -> bool {
+        self.config.threshold.is_none() && self.model.policies[t.index()].adaptive
     }
 
     /// The page's type probabilities from its page features.
@@ -347,8 +354,14 @@ impl Learned {
         let mut scores = vec![0f32; rows.len()];
         self.model.blocks.predict_proba_batch(&matrix, &mut scores);
         drop(matrix);
-        let words: Vec<u32> = rows.blocks.blocks.iter().map(|b| b.words).collect();
-        let threshold = self.page_threshold(PageType(best), &scores, &words);
+        // The blocks' words are gathered only for a page that needs them.
+        let threshold = match self.has_own_threshold(PageType(best)) {
+            true => {
+                let words: Vec<u32> = rows.blocks.blocks.iter().map(|b| b.words).collect();
+                self.page_threshold(PageType(best), &scores, &words)
+            }
+            false => self.threshold(PageType(best)),
+        };
         let mut selection = Selection::none(doc);
         for (i, &score) in scores.iter().enumerate() {
             if score >= threshold {
