@@ -29,6 +29,7 @@ use gleaner::extract::learned::{
     block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, TypePolicy,
     PAGE_TYPES,
 };
+use gleaner::extract::structured;
 use gleaner::metadata::Metadata;
 use gleaner::Document;
 use rayon::prelude::*;
@@ -73,6 +74,9 @@ pub struct Sample {
     pub gold: String,
     /// What `article` (the rules alone) extracts, for comparison.
     pub article: String,
+    /// The page's JSON-LD product description, which the default adds to
+    /// a product page's short text ([`structured::complete_with`]).
+    pub product_description: Option<String>,
 }
 
 impl Sample {
@@ -145,6 +149,7 @@ pub fn sample_page(
         texts,
         gold: page.gold.clone(),
         article: gleaner::render::text(&doc, &rows.article),
+        product_description: meta.product_description.clone(),
     })
 }
 
@@ -567,6 +572,16 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
     text
 }
 
+/// `text`, a sample's extraction for a page predicted of type
+/// `predicted` (an index of [`PAGE_TYPES`]), as the default gives it:
+/// with the product description its structured data adds
+/// ([`structured::complete_with`]).
+pub fn completed(sample: &Sample, predicted: usize, mut text: String) -> String {
+    let page_type = PAGE_TYPES.get(predicted).copied().unwrap_or("article");
+    structured::complete_with(&mut text, page_type, sample.product_description.as_deref());
+    text
+}
+
 /// A held-out page's word F1 by the rules and by the forest at every one
 /// of [`POLICY_THRESHOLDS`], fixed and adaptive, what a policy is chosen
 /// from (and, in `gleaner train --report`, what other ways of choosing
@@ -624,8 +639,11 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
             // Word F1 and words kept at threshold k, fixed or adaptive.
             let at = |k: usize, adaptive: bool| {
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
+                // Words counted as the extractor's fallback counts them,
+                // before the structured data's supplement.
                 let text = kept_text(s, &h.scores, t);
-                (word_prf(&text, &s.gold).f1, word_tokens(&text).len())
+                let words = word_tokens(&text).len();
+                (word_prf(&completed(s, predicted, text), &s.gold).f1, words)
             };
             let fixed: [(f64, usize); POLICY_THRESHOLDS.len()] =
                 std::array::from_fn(|k| at(k, false));
@@ -636,7 +654,7 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 dataset: s.dataset,
                 fold: h.fold,
                 predicted,
-                rules: word_prf(&s.article, &s.gold).f1,
+                rules: word_prf(&completed(s, predicted, s.article.clone()), &s.gold).f1,
                 forest: fixed.map(|(f1, _)| f1),
                 rules_words: word_tokens(&s.article).len(),
                 forest_words: fixed.map(|(_, words)| words),
@@ -765,14 +783,15 @@ pub fn routed_texts(
                 let at = policy_candidates().position(|c| c == (policy.threshold, policy.adaptive));
                 at.is_some_and(|k| falls_back(p.forest_at(k).1, p.rules_words))
             });
-            match policy.blocks && !short {
+            let text = match policy.blocks && !short {
                 true => kept_text(
                     s,
                     &h.scores,
                     page_threshold(s, &h.scores, policy.threshold, policy.adaptive),
                 ),
                 false => s.article.clone(),
-            }
+            };
+            completed(s, t, text)
         })
         .collect()
 }
@@ -884,6 +903,29 @@ mod tests {
         assert!(!choose_policies(&level.iter().collect::<Vec<_>>(), 0.5).0[0].adaptive);
         assert_eq!(policy_candidates().count(), 2 * n);
         assert_eq!(policy_candidates().nth(n + 4), Some((POLICY_THRESHOLDS[4], true)));
+    }
+
+    #[test]
+    fn held_out_texts_get_the_product_description_as_the_default_adds_it() {
+        let html = r#"<html><head><script type="application/ld+json">
+            {"@type": "Product", "name": "Dark Roast", "description":
+             "A bold and smooth dark roast, fair trade and organic, for the whole long day."}
+            </script></head><body><h1>Dark Roast</h1><p>$19.99</p></body></html>"#;
+        let page = Page {
+            id: "p".into(),
+            html: html.as_bytes().to_vec(),
+            gold: "Dark Roast. A bold and smooth dark roast.".into(),
+            url: None,
+            labels: Default::default(),
+        };
+        let parse = gleaner::ParseOptions::default();
+        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        assert!(sample.product_description.as_deref().is_some_and(|d| d.contains("fair trade")));
+        let product = PAGE_TYPES.iter().position(|t| *t == "product").expect("a type");
+        let text = completed(&sample, product, "Dark Roast\n$19.99".into());
+        assert!(text.starts_with("Dark Roast\n$19.99\n\nA bold"), "{text}");
+        // Only a page predicted a product gets it.
+        assert_eq!(completed(&sample, 0, "Dark Roast".into()), "Dark Roast");
     }
 
     #[test]

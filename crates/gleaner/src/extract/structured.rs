@@ -26,7 +26,13 @@ pub const MIN_DESCRIPTION_WORDS: usize = 8;
 /// a page of type product: the JSON-LD description when `text` is short
 /// and shows little of it.
 pub fn missing_product_text<'m>(text: &str, meta: &'m Metadata) -> Option<&'m str> {
-    let description = meta.product_description.as_deref()?;
+    missing_description(text, meta.product_description.as_deref()?)
+}
+
+/// `description` when `text` is short and shows at most
+/// [`MAX_SHARE_SHOWN`] of its words ([`missing_product_text`] for a
+/// description already read).
+pub fn missing_description<'d>(text: &str, description: &'d str) -> Option<&'d str> {
     if words(text).nth(SHORT_TEXT_WORDS - 1).is_some() {
         return None;
     }
@@ -41,7 +47,19 @@ pub fn missing_product_text<'m>(text: &str, meta: &'m Metadata) -> Option<&'m st
 /// its structured data states and it lacks ([`missing_product_text`]
 /// for a product page), paragraphs apart; returns what was appended.
 pub fn complete<'m>(text: &mut String, page_type: &str, meta: &'m Metadata) -> Option<&'m str> {
-    let more = (page_type == "product").then(|| missing_product_text(text, meta)).flatten()?;
+    complete_with(text, page_type, meta.product_description.as_deref())
+}
+
+/// [`complete`] with the page's product description already read (what
+/// `gleaner train` keeps of a page to score its held-out texts as the
+/// extractor gives them).
+pub fn complete_with<'d>(
+    text: &mut String,
+    page_type: &str,
+    product_description: Option<&'d str>,
+) -> Option<&'d str> {
+    let description = product_description.filter(|_| page_type == "product")?;
+    let more = missing_description(text, description)?;
     if !text.is_empty() {
         text.push_str("\n\n");
     }
