@@ -198,6 +198,12 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              `article`'s rules kept, whatever the scores below.</p>\n",
         );
     }
+    if d.comments_apart {
+        out.push_str(
+            "<p class=\"meta\">The page's comment sections were taken out of what the forest \
+             kept: a comment section is main content only on a forum thread.</p>\n",
+        );
+    }
     if l.has_own_threshold(d.page_type) {
         let type_threshold = l.threshold(d.page_type);
         let _ = writeln!(

@@ -27,9 +27,9 @@ use std::collections::BTreeMap;
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
     block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, TypePolicy,
-    PAGE_TYPES,
+    COMMENTS_ARE_CONTENT, PAGE_TYPES,
 };
-use gleaner::extract::structured;
+use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
 use gleaner::Document;
 use rayon::prelude::*;
@@ -77,6 +77,10 @@ pub struct Sample {
     /// The page's JSON-LD product description, which the default adds to
     /// a product page's short text ([`structured::complete_with`]).
     pub product_description: Option<String>,
+    /// Each block: is it in one of the page's comment sections, which
+    /// the default sets apart on every type but forums
+    /// ([`gleaner::extract::learned::comment_sections`])?
+    pub in_comments: Vec<bool>,
 }
 
 impl Sample {
@@ -122,6 +126,13 @@ pub fn sample_page(
     let rows = page_rows(&doc, &meta, set, MAX_BLOCKS)?;
     let gold = GoldIndex::new(&page.gold);
     let texts: Vec<String> = (0..rows.len()).map(|i| rows.blocks.text(&doc, i)).collect();
+    let sections = comments::sections(&doc, &rows.article);
+    let in_comments: Vec<bool> = (0..rows.len())
+        .map(|i| {
+            let t = rows.blocks.texts(i);
+            !t.is_empty() && t.iter().all(|&id| sections.contains(id))
+        })
+        .collect();
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels: Vec<f32> = tokens.iter().map(|t| gold.coverage_of(t)).collect();
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -150,6 +161,7 @@ pub fn sample_page(
         gold: page.gold.clone(),
         article: gleaner::render::text(&doc, &rows.article),
         product_description: meta.product_description.clone(),
+        in_comments,
     })
 }
 
@@ -481,7 +493,7 @@ fn held_out_fold(
             row.extend_from_slice(&p);
             scores.push(blocks.predict_proba(&row));
         }
-        let text = kept_text(s, &scores, options.threshold);
+        let text = kept_text(s, &scores, options.threshold, best);
         out.push(HeldOut {
             sample: i,
             dataset: s.dataset,
@@ -558,16 +570,22 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
     }
 }
 
-/// The text of a sample's blocks scoring at least `threshold`.
-pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32) -> String {
+/// The text of a sample's blocks scoring at least `threshold`, as the
+/// extractor keeps them for a page predicted of type `predicted` (an
+/// index of [`PAGE_TYPES`]): less the blocks in comment sections on every
+/// type but forums, unless only they have text
+/// ([`gleaner::extract::learned::comment_sections`]).
+pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
+    let kept: Vec<usize> =
+        (0..scores.len().min(sample.texts.len())).filter(|&b| scores[b] >= threshold).collect();
+    let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
+    let apart = PAGE_TYPES.get(predicted).is_some_and(|t| *t != COMMENTS_ARE_CONTENT)
+        && kept.iter().any(|&b| in_comments(b))
+        && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
     let mut text = String::new();
-    for (b, &score) in scores.iter().enumerate() {
-        if score >= threshold {
-            if let Some(t) = sample.texts.get(b) {
-                text.push_str(t);
-                text.push('\n');
-            }
-        }
+    for b in kept.into_iter().filter(|&b| !(apart && in_comments(b))) {
+        text.push_str(&sample.texts[b]);
+        text.push('\n');
     }
     text
 }
@@ -641,7 +659,7 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
                 // Words counted as the extractor's fallback counts them,
                 // before the structured data's supplement.
-                let text = kept_text(s, &h.scores, t);
+                let text = kept_text(s, &h.scores, t, predicted);
                 let words = word_tokens(&text).len();
                 (word_prf(&completed(s, predicted, text), &s.gold).f1, words)
             };
@@ -788,6 +806,7 @@ pub fn routed_texts(
                     s,
                     &h.scores,
                     page_threshold(s, &h.scores, policy.threshold, policy.adaptive),
+                    t,
                 ),
                 false => s.article.clone(),
             };

@@ -1,8 +1,9 @@
 //! Small handmade pages of each kind the web is made of (issue 30): a
 //! forum thread of three posts, a grid of six cards beside a facet
 //! sidebar, a four-section service page, a product page, a documentation
-//! page with a sidebar and code. For each, what the learned extractor
-//! (with the compiled-in model) must keep and must leave out.
+//! page with a sidebar and code, an article under which readers comment.
+//! For each, what the learned extractor (with the compiled-in model) must
+//! keep and must leave out.
 //!
 //! The pages are in `tests/pages/`, written for these tests (no real
 //! site's text).
@@ -130,4 +131,22 @@ fn a_docs_page_keeps_its_body_and_code_and_not_its_navigation() {
             "Built with Sphinx",
         ],
     );
+}
+
+#[test]
+fn an_article_keeps_its_body_and_not_its_comment_section() {
+    let (text, page_type) = learned("article-comments");
+    assert_eq!(page_type, "article");
+    for kept in [
+        "Why sourdough starters go sluggish in winter",
+        "The culprit is almost always temperature.",
+        "let the dough tell you when it is ready",
+    ] {
+        assert!(text.contains(kept), "{kept:?} is content and was left out:\n{text}");
+    }
+    // The comment section (its heading, its comments, the reply form) is
+    // not the article's content; `--comments` gives it apart.
+    for left_out in ["thoughts on", "radiator", "cool box", "Leave a Reply", "The Crumb Journal."] {
+        assert!(!text.contains(left_out), "{left_out:?} is not content and was kept:\n{text}");
+    }
 }

@@ -80,6 +80,38 @@ pub fn comments(doc: &Document, main: &Selection) -> Selection {
     found
 }
 
+/// Every node of the page's comment regions ([`regions`] beside `main`),
+/// reply forms included: what [`set_apart`] takes out of a selection.
+pub fn sections(doc: &Document, main: &Selection) -> Selection {
+    let mut found = Selection::none(doc);
+    for region in regions(doc, main) {
+        found.select_subtree(doc, region);
+    }
+    found
+}
+
+/// Takes `sections` (the page's comment sections, [`sections`]) out of
+/// `selection`, unless that would leave it without text (a page whose
+/// text is all comments keeps them); returns whether anything was taken
+/// out.
+pub fn set_apart(doc: &Document, sections: &Selection, selection: &mut Selection) -> bool {
+    let mut rest = selection.clone();
+    let mut taken = false;
+    for id in sections.iter() {
+        if rest.contains(id) {
+            rest.set(id, false);
+            taken = true;
+        }
+    }
+    let has_text =
+        |s: &Selection| s.iter().any(|id| doc.is_text(id) && !doc.text(id).trim().is_empty());
+    if taken && has_text(&rest) {
+        *selection = rest;
+        return true;
+    }
+    false
+}
+
 /// The outermost comment regions of the page, in document order.
 pub fn regions(doc: &Document, main: &Selection) -> Vec<NodeId> {
     let main_chars: usize = main.iter().map(|id| doc.text(id).trim().len()).sum();
@@ -169,6 +201,25 @@ mod tests {
             "A reader says hi."
         );
         assert_eq!(found("<ul class='post-comments list'><li>Agreed.</li></ul>"), "Agreed.");
+    }
+
+    #[test]
+    fn set_apart_takes_the_sections_out_unless_nothing_else_is_left() {
+        let html = "<article><h1>T</h1><p>Body.</p></article>
+            <div id=comments><p>First!</p><div id=respond><form><p>Reply</p></form></div></div>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let all = Selection::subtree(&doc, doc.root());
+        let body = Selection::none(&doc);
+        let found = sections(&doc, &body);
+        let mut selection = all.clone();
+        assert!(set_apart(&doc, &found, &mut selection));
+        assert_eq!(crate::render::text(&doc, &selection), "T\n\nBody.");
+        // A selection of nothing but comments keeps them.
+        let mut only = comments(&doc, &body);
+        assert!(!set_apart(&doc, &found, &mut only));
+        assert_eq!(crate::render::text(&doc, &only), "First!");
+        // A section holding most of the main content is not one.
+        assert_eq!(sections(&doc, &only).count(), 0);
     }
 
     #[test]

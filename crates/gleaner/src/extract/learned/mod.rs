@@ -96,6 +96,28 @@ pub fn falls_back(forest_words: usize, rules_words: usize) -> bool {
     forest_words < SHORT_SELECTION_WORDS && rules_words >= RULES_FALLBACK_WORDS
 }
 
+/// The page type whose comments are its content: a forum thread's
+/// replies are the thread.
+pub const COMMENTS_ARE_CONTENT: &str = "forum";
+
+/// The comment sections a page of type `page_type` leaves out of the
+/// forest's selection: the page's comment regions
+/// ([`comments::sections`](super::comments::sections)) that do not hold
+/// most of `article`, the rules' selection; `None` on a forum thread.
+///
+/// Readers' comments under an article, a product or a service page are
+/// not its main content (WCXB's and Dragnet's gold leave them out, as
+/// trafilatura does; `--comments` gives them apart), but the forest,
+/// trained on sets that disagree (CleanEval's gold keeps them), kept many
+/// of them after the article on Dragnet's pages out of fold.
+pub fn comment_sections(
+    doc: &Document,
+    page_type: PageType,
+    article: &Selection,
+) -> Option<Selection> {
+    (page_type.name() != COMMENTS_ARE_CONTENT).then(|| super::comments::sections(doc, article))
+}
+
 /// The words (runs of letters and digits) of the text nodes `selection`
 /// holds, counted up to `cap`.
 fn selected_words(doc: &Document, selection: &Selection, cap: usize) -> usize {
@@ -202,6 +224,9 @@ pub struct Decision {
     /// The forest kept too little and `article`'s rules' selection was
     /// taken instead ([`falls_back`]).
     pub fell_back: bool,
+    /// The page's comment sections were taken out of the forest's
+    /// selection ([`comment_sections`]).
+    pub comments_apart: bool,
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
@@ -339,6 +364,7 @@ impl Learned {
                 type_probabilities: probs,
                 blocks: None,
                 fell_back: false,
+                comments_apart: false,
                 repeated,
                 threshold: None,
             };
@@ -371,12 +397,15 @@ impl Learned {
             }
         }
         let features::PageRows { blocks, article, .. } = rows;
+        let sections = comment_sections(doc, PageType(best), &article);
         let short = selected_words(doc, &selection, SHORT_SELECTION_WORDS);
         let fell_back = short < SHORT_SELECTION_WORDS
             && falls_back(short, selected_words(doc, &article, RULES_FALLBACK_WORDS));
         if fell_back {
             selection = article;
         }
+        let comments_apart = sections
+            .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
         Decision {
             selection,
@@ -385,6 +414,7 @@ impl Learned {
             type_probabilities: probs,
             blocks: Some((blocks, scores)),
             fell_back,
+            comments_apart,
             repeated,
             threshold: Some(threshold),
         }
@@ -403,6 +433,7 @@ impl Learned {
             type_probabilities: probs,
             blocks: None,
             fell_back: false,
+            comments_apart: false,
             repeated: Vec::new(),
             threshold: None,
         }
