@@ -119,7 +119,7 @@ pub fn regions(doc: &Document, main: &Selection) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = Vec::new();
     let mut skip_to = 0usize;
     for id in doc.ids() {
-        if id.index() < skip_to || !is_region_name(doc, id) || is_inline(doc, id) {
+        if id.index() < skip_to || is_inline(doc, id) || !is_region_name(doc, id) {
             continue;
         }
         if h1.is_some_and(|h| doc.contains(id, h)) {
@@ -151,6 +151,12 @@ fn is_region_name(doc: &Document, id: NodeId) -> bool {
     {
         return true;
     }
+    // Every region word says `comment` or `disqus`: an element whose
+    // `id` and class say neither (nearly all) is passed over without its
+    // tokens lower-cased one by one.
+    if !["id", "class"].iter().filter_map(|a| doc.attr(id, a)).any(may_name_a_region) {
+        return false;
+    }
     has_name(doc, id, |token| {
         REGION_WORDS.iter().any(|w| {
             token == *w
@@ -161,6 +167,22 @@ fn is_region_name(doc: &Document, id: NodeId) -> bool {
                             .any(|m| rest[1..].split(['-', '_']).next() == Some(*m))
                 })
         })
+    })
+}
+
+/// Does an `id` or class attribute value hold `comment` or `disqus`, in
+/// any case (a part of every one of [`REGION_WORDS`])?
+fn may_name_a_region(value: &str) -> bool {
+    let b = value.as_bytes();
+    // Found by their middles, `mm` and `sq`, which few names have: one
+    // test of a byte pair per position, the whole word compared only there.
+    let at = |start: usize, part: &[u8]| {
+        b.get(start..start + part.len()).is_some_and(|w| w.eq_ignore_ascii_case(part))
+    };
+    (2..b.len().saturating_sub(1)).any(|i| match (b[i] | 0x20, b[i + 1] | 0x20) {
+        (b'm', b'm') => at(i - 2, b"comment"),
+        (b's', b'q') => at(i - 2, b"disqus"),
+        _ => false,
     })
 }
 
@@ -220,6 +242,14 @@ mod tests {
         assert_eq!(crate::render::text(&doc, &only), "First!");
         // A section holding most of the main content is not one.
         assert_eq!(sections(&doc, &only).count(), 0);
+    }
+
+    #[test]
+    fn every_region_word_passes_the_quick_test() {
+        for w in REGION_WORDS {
+            assert!(may_name_a_region(w) && may_name_a_region(&w.to_ascii_uppercase()), "{w}");
+        }
+        assert!(!may_name_a_region("post-content entry") && !may_name_a_region(""));
     }
 
     #[test]
