@@ -796,16 +796,10 @@ impl Job {
         }
         // With --comments the comment section is printed apart and is not
         // main content (unless it is all the page has). The default
-        // extractor leaves comment sections out by itself.
+        // extractor leaves comment sections out by itself, but on forums.
         let comments = if self.comments {
             let found = gleaner::extract::comments::comments(doc, &Selection::none(doc));
-            let mut main = selection.clone();
-            for id in found.iter() {
-                main.set(id, false);
-            }
-            if main.count() > 0 {
-                selection = main;
-            }
+            gleaner::extract::comments::set_apart(doc, &found, &mut selection);
             Some(gleaner::extract::comments::comments(doc, &selection)).filter(|c| c.count() > 0)
         } else {
             None

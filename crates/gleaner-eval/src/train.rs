@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, TypePolicy,
-    COMMENTS_ARE_CONTENT, PAGE_TYPES,
+    block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, PageType,
+    TypePolicy, PAGE_TYPES,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -579,7 +579,7 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
     let kept: Vec<usize> =
         (0..scores.len().min(sample.texts.len())).filter(|&b| scores[b] >= threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
-    let apart = PAGE_TYPES.get(predicted).is_some_and(|t| *t != COMMENTS_ARE_CONTENT)
+    let apart = PageType::from_index(predicted).is_some_and(|t| !t.comments_are_content())
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
     let mut text = String::new();

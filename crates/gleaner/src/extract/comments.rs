@@ -65,15 +65,7 @@ const MAX_MAIN_SHARE: f64 = 0.5;
 /// and less anything in `main` (the extractor's selection): empty when
 /// the page has no comment section.
 pub fn comments(doc: &Document, main: &Selection) -> Selection {
-    let mut found = Selection::none(doc);
-    for region in regions(doc, main) {
-        found.select_subtree(doc, region);
-        for id in doc.subtree(region) {
-            if doc.is(id, local_name!("form")) || has_name(doc, id, |n| n == "respond") {
-                found.deselect_subtree(doc, id);
-            }
-        }
-    }
+    let mut found = subtrees(doc, &regions(doc, main), false);
     for id in main.iter() {
         found.set(id, false);
     }
@@ -81,11 +73,26 @@ pub fn comments(doc: &Document, main: &Selection) -> Selection {
 }
 
 /// Every node of the page's comment regions ([`regions`] beside `main`),
-/// reply forms included: what [`set_apart`] takes out of a selection.
+/// reply forms included: what [`set_apart`] takes out of a selection
+/// (and [`comments`] gives, less the forms and `main`).
 pub fn sections(doc: &Document, main: &Selection) -> Selection {
+    subtrees(doc, &regions(doc, main), true)
+}
+
+/// The nodes of `regions`, with or without their reply forms (`<form>`,
+/// WordPress's `#respond`).
+fn subtrees(doc: &Document, regions: &[NodeId], replies: bool) -> Selection {
     let mut found = Selection::none(doc);
-    for region in regions(doc, main) {
+    for &region in regions {
         found.select_subtree(doc, region);
+        if replies {
+            continue;
+        }
+        for id in doc.subtree(region) {
+            if doc.is(id, local_name!("form")) || has_name(doc, id, |n| n == "respond") {
+                found.deselect_subtree(doc, id);
+            }
+        }
     }
     found
 }

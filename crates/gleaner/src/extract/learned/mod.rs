@@ -96,10 +96,6 @@ pub fn falls_back(forest_words: usize, rules_words: usize) -> bool {
     forest_words < SHORT_SELECTION_WORDS && rules_words >= RULES_FALLBACK_WORDS
 }
 
-/// The page type whose comments are its content: a forum thread's
-/// replies are the thread.
-pub const COMMENTS_ARE_CONTENT: &str = "forum";
-
 /// The comment sections a page of type `page_type` leaves out of the
 /// forest's selection: the page's comment regions
 /// ([`comments::sections`](super::comments::sections)) that do not hold
@@ -115,7 +111,7 @@ pub fn comment_sections(
     page_type: PageType,
     article: &Selection,
 ) -> Option<Selection> {
-    (page_type.name() != COMMENTS_ARE_CONTENT).then(|| super::comments::sections(doc, article))
+    (!page_type.comments_are_content()).then(|| super::comments::sections(doc, article))
 }
 
 /// The words (runs of letters and digits) of the text nodes `selection`
@@ -149,6 +145,12 @@ impl PageType {
     /// Its index in [`PAGE_TYPES`].
     pub fn index(self) -> usize {
         self.0
+    }
+
+    /// Are a page's comments its content? Only on a forum thread, whose
+    /// replies are the thread ([`comment_sections`]).
+    pub fn comments_are_content(self) -> bool {
+        self.name() == "forum"
     }
 
     /// The type at an index of [`PAGE_TYPES`].
