@@ -74,13 +74,39 @@ impl NodeStats {
     }
 }
 
+/// Is `e` hidden by its `hidden` or `aria-hidden` attribute or by its
+/// inline style, and not a [`disclosure_panel`]?
 fn hidden_by_attributes(e: super::ElementRef<'_>) -> bool {
-    if e.attr_named(&local_name!("hidden")).is_some()
+    let hidden = e.attr_named(&local_name!("hidden")).is_some()
         || e.attr_named(&local_name!("aria-hidden")).is_some_and(|v| v.trim() == "true")
+        || e.attr_named(&local_name!("style")).is_some_and(style_hides);
+    hidden && !disclosure_panel(e)
+}
+
+/// Is `e` the panel of a tab set or an accordion: content a reader
+/// reveals with one click, hidden only until then? (`role="tabpanel"`,
+/// or a class such as `tab-pane`, `tabs__panel`, `accordion-body`,
+/// `accordion__content`.) Such panels hold a product's specifications,
+/// a documentation page's other languages, a service page's answers,
+/// and they are read as shown: what is kept of them is the extractor's
+/// choice, as for any other text.
+fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
+    // (Not `role="region"`, an accordion's panel in the ARIA authoring
+    // practices: cookie banners and consent centres are regions too.)
+    if e.attr_named(&local_name!("role")).is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
     {
         return true;
     }
-    e.attr_named(&local_name!("style")).is_some_and(style_hides)
+    e.attr_named(&local_name!("class")).is_some_and(|class| {
+        class.split_ascii_whitespace().any(|token| {
+            let token = token.to_ascii_lowercase();
+            let tab =
+                ["tab-pane", "tabpanel", "tab-panel", "tabs-panel", "tabs__panel", "tab__panel"];
+            let panel = ["content", "body", "panel", "collapse"];
+            tab.iter().any(|t| token.contains(t))
+                || (token.contains("accordion") && panel.iter().any(|p| token.contains(p)))
+        })
+    })
 }
 
 /// Does an inline style say `display: none` or `visibility: hidden`
@@ -877,6 +903,24 @@ mod tests {
                 assert_eq!(count_text(t), (0, 0), "{t:?}");
             }
         }
+    }
+
+    #[test]
+    fn hidden_tab_and_accordion_panels_are_read_as_shown() {
+        let html = "<div role=tabpanel hidden><p>first tab words</p></div>\
+             <div class='tab-pane fade' style='display:none'><p>second tab words</p></div>\
+             <div class='Accordion__Content' aria-hidden=true><p>an answer</p></div>\
+             <div role=region aria-label='Cookie banner' hidden><p>we use cookies</p></div>\
+             <div hidden><p>gone</p></div><div class=accordion hidden><p>gone too</p></div>\
+             <div role=dialog hidden><p>a modal</p></div>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+        let shown: Vec<String> = doc
+            .ids()
+            .filter(|&id| doc.is(id, markup5ever::local_name!("p")))
+            .filter(|&id| doc.stats(id).words > 0)
+            .map(|id| doc.text_content(id))
+            .collect();
+        assert_eq!(shown, ["first tab words", "second tab words", "an answer"]);
     }
 
     #[test]

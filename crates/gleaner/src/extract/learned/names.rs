@@ -94,7 +94,7 @@ const TAG_CUES: &[&str] = &[
 #[rustfmt::skip]
 const MARKUP_CUES: &[&str] = &[
     "role_navigation", "role_banner", "role_contentinfo", "role_complementary", "role_main",
-    "role_article", "role_dialog", "role_search", "prop_body", "prop_name", "prop_author",
+    "role_article", "role_dialog", "role_search", "role_tabpanel", "prop_body", "prop_name", "prop_author",
     "prop_date", "type_article", "type_comment", "type_product", "type_review", "type_offer",
     "type_person", "type_list",
 ];
@@ -322,6 +322,7 @@ pub fn element_cues(e: &ElementRef<'_>, names: &mut String) -> Cues {
             "article" => Some(const { markup_cue("role_article") }),
             "dialog" | "alertdialog" | "alert" => Some(const { markup_cue("role_dialog") }),
             "search" => Some(const { markup_cue("role_search") }),
+            "tabpanel" => Some(const { markup_cue("role_tabpanel") }),
             _ => None,
         };
         if let Some(c) = cue {
