@@ -424,7 +424,8 @@ impl Document {
     /// clipped to nothing — closed modals, cookie dialogs, off-canvas
     /// menus) is set aside for every extractor, as with
     /// [`Document::set_aside`]. A text node is hidden when an element
-    /// above it has an invisible box. A layout made
+    /// above it has an invisible box — but not for the box of a tab or
+    /// accordion panel or of anything in one, read as shown. A layout made
     /// for another document (a different node count) is ignored.
     ///
     /// A page that hides most of its own text is one that scripts reveal
@@ -438,11 +439,19 @@ impl Document {
             return self;
         }
         let mut hidden = vec![false; self.nodes.len()];
+        // Inside a tab or accordion panel the layout hides where its
+        // parent shows: the panel's own hiding (and so its boxes') is
+        // ignored, as the parse ignores it (`stats::disclosure_panel`).
+        let mut in_panel = vec![false; self.nodes.len()];
         let (mut hidden_words, mut words) = (0u64, 0u64);
         for (i, node) in self.nodes.iter().enumerate() {
-            let inherited = node.parent != NONE && hidden[node.parent as usize];
-            let own = layout.get(NodeId(i as u32)).is_some_and(|b| !b.visible);
-            hidden[i] = inherited || own;
+            let id = NodeId(i as u32);
+            let parent = (node.parent != NONE).then_some(node.parent as usize);
+            let inherited = parent.is_some_and(|p| hidden[p]);
+            let own = layout.get(id).is_some_and(|b| !b.visible);
+            in_panel[i] = parent.is_some_and(|p| in_panel[p])
+                || (own && !inherited && self.element(id).is_some_and(stats::disclosure_panel));
+            hidden[i] = inherited || (own && !in_panel[i]);
             if node.is_text() {
                 let w = u64::from(self.stats(NodeId(i as u32)).words);
                 words += w;

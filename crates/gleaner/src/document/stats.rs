@@ -88,34 +88,36 @@ fn hidden_by_attributes(e: super::ElementRef<'_>) -> bool {
 /// or a class such as `tab-pane`, `tabs__panel`, `accordion-body`,
 /// `accordion__content`.) Such panels hold a product's specifications,
 /// a documentation page's other languages, a service page's answers,
-/// and they are read as shown: what is kept of them is the extractor's
-/// choice, as for any other text.
-fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
+/// and they are read as shown, here and by [`Document::with_layout`]
+/// (super::Document::with_layout): what is kept of them is the
+/// extractor's choice, as for any other text.
+pub(super) fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
     // (Not `role="region"`, an accordion's panel in the ARIA authoring
     // practices: cookie banners and consent centres are regions too.)
     if e.attr_named(&local_name!("role")).is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
     {
         return true;
     }
+    const TAB: [&str; 5] = ["tab-pane", "tabpanel", "tabs-panel", "tabs__panel", "tab__panel"];
+    const ACCORDION_PART: [&str; 4] = ["content", "body", "panel", "collapse"];
     e.attr_named(&local_name!("class")).is_some_and(|class| {
         class.split_ascii_whitespace().any(|token| {
-            let token = token.to_ascii_lowercase();
-            let tab =
-                ["tab-pane", "tabpanel", "tab-panel", "tabs-panel", "tabs__panel", "tab__panel"];
-            let panel = ["content", "body", "panel", "collapse"];
-            tab.iter().any(|t| token.contains(t))
-                || (token.contains("accordion") && panel.iter().any(|p| token.contains(p)))
+            let has = |word: &str| contains_ignoring_case(token, word);
+            TAB.into_iter().any(has) || (has("accordion") && ACCORDION_PART.into_iter().any(has))
         })
     })
+}
+
+/// Does `text` contain `word`, ASCII case ignored?
+fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// Does an inline style say `display: none` or `visibility: hidden`
 /// (any case, any whitespace)? Most styles name neither value, and are
 /// ruled out without building the squeezed copy.
 fn style_hides(style: &str) -> bool {
-    let mentions =
-        |word: &[u8]| style.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
-    if !mentions(b"none") && !mentions(b"hidden") {
+    if !contains_ignoring_case(style, "none") && !contains_ignoring_case(style, "hidden") {
         return false;
     }
     let s: String =
