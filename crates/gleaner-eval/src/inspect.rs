@@ -204,6 +204,12 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              kept: a comment section is main content only on a forum thread.</p>\n",
         );
     }
+    if d.price_kept {
+        out.push_str(
+            "<p class=\"meta\">The block showing the price the page's structured data declares \
+             for its product was kept after the forest's decision, whatever its score.</p>\n",
+        );
+    }
     if l.has_own_threshold(d.page_type) {
         let type_threshold = l.threshold(d.page_type);
         let _ = writeln!(

@@ -79,9 +79,8 @@ pub struct ParseOptions {
     /// Put the parts of React's streamed rendering (`<div hidden
     /// id="S:1">` after the footer) where its scripts put them, in place
     /// of their boundaries' loading fallbacks, as a browser shows the page
-    /// (`document/streamed.rs`). Default off: the shipped model was
-    /// trained on pages read without it, and a model retrained with it
-    /// called a handmade listing a service page (`docs/todays-web.md`).
+    /// (`document/streamed.rs`). Default on: the shipped model was
+    /// trained on pages read this way (`docs/todays-web.md`).
     pub streamed_parts: bool,
 }
 
@@ -100,7 +99,7 @@ impl Default for ParseOptions {
             keep_all_attributes: false,
             tree_builder: TreeBuilderKind::Own,
             render_fallbacks: true,
-            streamed_parts: false,
+            streamed_parts: true,
         }
     }
 }
@@ -163,6 +162,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::keep_all_attributes`].
     pub fn keep_all_attributes(mut self, yes: bool) -> ParseOptions {
         self.keep_all_attributes = yes;
+        self
+    }
+
+    /// Sets [`ParseOptions::streamed_parts`].
+    pub fn streamed_parts(mut self, yes: bool) -> ParseOptions {
+        self.streamed_parts = yes;
         self
     }
 

@@ -14,9 +14,8 @@
 //! whole article.
 //!
 //! [`place`] does what those scripts do, on the decoded text before it
-//! is parsed, when `ParseOptions::streamed_parts` asks for it (off by
-//! default until the shipped model is retrained on pages read this way):
-//! each segment's inner HTML replaces its boundary's template and
+//! is parsed, unless `ParseOptions::streamed_parts` is turned off: each
+//! segment's inner HTML replaces its boundary's template and
 //! fallback, and the hidden div is removed. A segment whose boundary or
 //! end is not found is left where it is, hidden.
 
@@ -251,12 +250,12 @@ mod tests {
         let page = "<body><h1>Title</h1><!--$?--><template id=\"B:0\"></template><p>Loading</p>\
                     <!--/$--><footer>Footer</footer><div hidden id=\"S:0\"><p>Body text</p></div>\
                     <script>$RC(\"B:0\",\"S:0\")</script></body>";
-        let options = ParseOptions { streamed_parts: true, ..ParseOptions::default() };
-        let doc = Document::parse(page.as_bytes(), &options).unwrap();
+        let doc = Document::parse(page.as_bytes(), &ParseOptions::default()).unwrap();
         let all = Selection::all(&doc);
         assert_eq!(render::text(&doc, &all), "Title\n\nBody text\n\nFooter");
-        // By default the page is read as sent: the segment stays hidden.
-        let doc = Document::parse(page.as_bytes(), &ParseOptions::default()).unwrap();
+        // Asked to read the page as sent, the segment stays hidden.
+        let options = ParseOptions::default().streamed_parts(false);
+        let doc = Document::parse(page.as_bytes(), &options).unwrap();
         let all = Selection::all(&doc);
         assert_eq!(render::text(&doc, &all), "Title\n\nLoading\n\nFooter");
     }

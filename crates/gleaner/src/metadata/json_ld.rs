@@ -190,6 +190,40 @@ pub(super) fn product_description(nodes: &[Value]) -> Option<String> {
     (!paragraphs.is_empty()).then(|| paragraphs.join("\n\n"))
 }
 
+/// Most offers of a product read for its price.
+const MAX_OFFERS: usize = 16;
+
+/// The price of the first product node whose offers state one, as
+/// written: an offer's `price`, an aggregate offer's `lowPrice`, or its
+/// price specification's `price` (`"89.00"`, `1099.99`).
+pub(super) fn product_price(nodes: &[Value]) -> Option<String> {
+    nodes.iter().filter(|n| has_type(n, PRODUCT_TYPES)).find_map(|n| offer_price(n.get("offers")?))
+}
+
+/// The price an offer (or the first of a list of offers) states.
+fn offer_price(offers: &Value) -> Option<String> {
+    match offers {
+        Value::Array(list) => list.iter().take(MAX_OFFERS).find_map(offer_price),
+        Value::Object(_) => ["price", "lowPrice"]
+            .iter()
+            .find_map(|key| price_value(offers.get(key)?))
+            .or_else(|| match offers.get("priceSpecification")? {
+                spec @ (Value::Object(_) | Value::Array(_)) => offer_price(spec),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
+
+/// A price property: a number, or a non-empty string.
+fn price_value(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        _ => None,
+    }
+}
+
 /// `raw` cut into paragraphs at block tags and line breaks, every tag
 /// dropped.
 fn markup_paragraphs(raw: &str) -> Vec<String> {
@@ -415,7 +449,28 @@ fn list(v: Option<&Value>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::says_ld_json;
+    use super::{product_price, says_ld_json};
+    use serde_json::json;
+
+    #[test]
+    fn a_products_price_from_its_offers() {
+        let offer = json!({"@type": "Product", "name": "Kettle",
+            "offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "GBP"}});
+        assert_eq!(product_price(&[offer]).as_deref(), Some("89.00"));
+        let listed = json!({"@type": ["Product"], "offers": [
+            {"@type": "Offer", "availability": "InStock"}, {"@type": "Offer", "price": 1099.99}]});
+        assert_eq!(product_price(&[listed]).as_deref(), Some("1099.99"));
+        let aggregate = json!({"@type": "ProductGroup",
+            "offers": {"@type": "AggregateOffer", "lowPrice": "35", "highPrice": "40"}});
+        assert_eq!(product_price(&[aggregate]).as_deref(), Some("35"));
+        let specified = json!({"@type": "Product",
+            "offers": {"priceSpecification": [{"price": "12.50", "priceCurrency": "EUR"}]}});
+        assert_eq!(product_price(&[specified]).as_deref(), Some("12.50"));
+        // Not a product, or no price stated.
+        let article = json!({"@type": "Article", "offers": {"price": "5"}});
+        let empty = json!({"@type": "Product", "offers": {"price": " "}});
+        assert_eq!(product_price(&[article, empty]), None);
+    }
 
     #[test]
     fn finds_ld_json_in_any_case() {

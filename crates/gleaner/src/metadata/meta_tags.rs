@@ -163,6 +163,7 @@ impl MetaTags {
             schema_types: Vec::new(),
             stated_title: None,
             product_description: None,
+            product_price: None,
         }
     }
 

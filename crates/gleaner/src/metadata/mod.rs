@@ -99,6 +99,11 @@ pub struct Metadata {
     /// many shops render it only from script data, so the visible page
     /// may lack it (issue 30). Read by [`crate::extract::structured`].
     pub product_description: Option<String>,
+    /// A product's price as its JSON-LD offer states it (`"89.00"`), the
+    /// number as written, without its currency: the learned extractor
+    /// keeps the block that shows it on a product page (issue 30: "a
+    /// product's name, price, description and specifications").
+    pub product_price: Option<String>,
     /// The title as the page states it (`og:title`, `<title>`, …, site
     /// name cut), before a lone `<h1>` telling the same story replaces it
     /// in `title` (issue 30): the input the learned extractor's model was
@@ -166,6 +171,7 @@ impl Metadata {
             page_type: first(&tags.page_type, &ld.page_type, &None),
             schema_types: json_ld::types(&nodes, MAX_SCHEMA_TYPES),
             product_description: json_ld::product_description(&nodes),
+            product_price: json_ld::product_price(&nodes),
         }
     }
 

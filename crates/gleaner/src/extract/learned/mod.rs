@@ -24,6 +24,11 @@
 //!    which the forest did not beat `article`'s rules out of fold, the
 //!    model says so ([`TypePolicy`]) and the rules decide, at the cost of
 //!    the page's features alone.
+//! 5. **After the decision**: a short selection falls back to the rules
+//!    ([`falls_back`]), comment sections leave every type but forums
+//!    ([`comment_sections`]), repeated runs of blocks go ([`repeats`]),
+//!    and a product page keeps the block showing the price its JSON-LD
+//!    declares ([`price`]).
 //!
 //! The forests are gradient-boosted trees ([`boost`](crate::boost)),
 //! trained by `gleaner train` on labelled pages; the default model is
@@ -49,6 +54,7 @@ pub mod features;
 mod model;
 pub mod names;
 pub mod page;
+pub mod price;
 pub mod repeats;
 pub mod text;
 pub mod threshold;
@@ -153,6 +159,12 @@ impl PageType {
         self.name() == "forum"
     }
 
+    /// Is the price the page's structured data declares part of its
+    /// content? Only on a product page ([`price::keep`]).
+    pub fn shows_its_price(self) -> bool {
+        self.name() == "product"
+    }
+
     /// The type at an index of [`PAGE_TYPES`].
     pub fn from_index(i: usize) -> Option<PageType> {
         (i < PAGE_TYPES.len()).then_some(PageType(i))
@@ -232,6 +244,10 @@ pub struct Decision {
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
+    /// The block showing the price the page's structured data declares
+    /// for its product was added after the forest's decision
+    /// ([`price::keep`]).
+    pub price_kept: bool,
     /// The score a block had to reach: the type's threshold, or the
     /// page's own when the type's policy is adaptive
     /// ([`threshold::page_threshold`]); `None` when the rules decided.
@@ -368,6 +384,7 @@ impl Learned {
                 fell_back: false,
                 comments_apart: false,
                 repeated,
+                price_kept: false,
                 threshold: None,
             };
         }
@@ -409,6 +426,11 @@ impl Learned {
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
+        let price_kept = PageType(best).shows_its_price()
+            && meta
+                .product_price
+                .as_deref()
+                .is_some_and(|p| price::keep(doc, &blocks, p, &mut selection));
         Decision {
             selection,
             page_type: PageType(best),
@@ -418,6 +440,7 @@ impl Learned {
             fell_back,
             comments_apart,
             repeated,
+            price_kept,
             threshold: Some(threshold),
         }
     }
@@ -437,6 +460,7 @@ impl Learned {
             fell_back: false,
             comments_apart: false,
             repeated: Vec::new(),
+            price_kept: false,
             threshold: None,
         }
     }

@@ -1,0 +1,138 @@
+//! A product page's own price, kept.
+//!
+//! Issue 30 asks for "a product's name, price, description and
+//! specifications". The price is one short block (`£89.00`) beside the
+//! add-to-basket form, shaped like every price of the recommendations
+//! under it, and WCXB-dev's annotators left it out of the gold on three
+//! product pages in four: the block model scores it at the margin, so
+//! whether a page keeps it changes from one training to the next. The
+//! page says which price is its product's in its structured data
+//! (schema.org `Offer.price`, [`Metadata::product_price`]); the first
+//! short block from the headline on that shows that number is kept.
+//!
+//! [`Metadata::product_price`]: crate::metadata::Metadata::product_price
+
+use super::blocks::Blocks;
+use crate::document::Document;
+use crate::selection::Selection;
+
+/// Most words of a block that is a price (`Now £1,099.99 inc. VAT`).
+pub const MAX_PRICE_WORDS: u32 = 8;
+
+/// Most characters of a number read from a text.
+const MAX_NUMBER_CHARS: usize = 24;
+
+/// The number a structured-data price states: `89.00`, `1099`, and the
+/// forms shops write there too (`1,099.99`, `49,99`).
+pub fn declared_value(price: &str) -> Option<f64> {
+    let price = price.trim();
+    price.parse::<f64>().ok().or_else(|| readings(price).into_iter().flatten().next())
+}
+
+/// A run of digits and separators read with `,` grouping thousands and
+/// `.` before the decimals, then the other way round.
+fn readings(number: &str) -> [Option<f64>; 2] {
+    let english: String = number.chars().filter(|&c| c != ',').collect();
+    let european: String =
+        number.chars().filter(|&c| c != '.').map(|c| if c == ',' { '.' } else { c }).collect();
+    [english.parse().ok(), european.parse().ok()]
+}
+
+/// Does `text` write the number `value` (either way of separating
+/// thousands and decimals)?
+pub fn shows(text: &str, value: f64) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.' || bytes[i] == b',')
+        {
+            i += 1;
+        }
+        let number = text[start..i].trim_end_matches(['.', ',']);
+        if number.len() <= MAX_NUMBER_CHARS
+            && readings(number).into_iter().flatten().any(|n| (n - value).abs() < 0.005)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The block showing the product's declared price: among blocks of at
+/// most [`MAX_PRICE_WORDS`] words that are not mostly a link (a
+/// recommendation's price is often its card's link), the first from the
+/// first `<h1>` block on, else the first of the page.
+pub fn price_block(doc: &Document, blocks: &Blocks, value: f64) -> Option<usize> {
+    let headline = blocks
+        .blocks
+        .iter()
+        .position(|b| doc.name(b.owner).is_some_and(|n| &**n == "h1"))
+        .unwrap_or(0);
+    let shows_it = |i: usize| {
+        let b = &blocks.blocks[i];
+        b.words <= MAX_PRICE_WORDS
+            && b.link_density() <= 0.5
+            && shows(&blocks.texts(i).iter().map(|&t| doc.text(t)).collect::<String>(), value)
+    };
+    (headline..blocks.len()).find(|&i| shows_it(i)).or_else(|| (0..headline).find(|&i| shows_it(i)))
+}
+
+/// Adds the block showing the page's declared product price
+/// ([`price_block`]) to `selection`; true when it was not there.
+pub fn keep(doc: &Document, blocks: &Blocks, price: &str, selection: &mut Selection) -> bool {
+    let Some(i) = declared_value(price).and_then(|v| price_block(doc, blocks, v)) else {
+        return false;
+    };
+    let texts = blocks.texts(i);
+    let added = texts.iter().any(|&t| !selection.contains(t));
+    for &t in texts {
+        selection.set(t, true);
+    }
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{render, ParseOptions};
+
+    #[test]
+    fn prices_are_read_either_way() {
+        assert_eq!(declared_value("89.00"), Some(89.0));
+        assert_eq!(declared_value(" 1099 "), Some(1099.0));
+        assert_eq!(declared_value("1,099.99"), Some(1099.99));
+        assert_eq!(declared_value("free"), None);
+        assert!(shows("£89.00", 89.0));
+        assert!(shows("Now $1,099.99 inc. VAT", 1099.99));
+        assert!(shows("49,99 €", 49.99));
+        assert!(shows("1.099,99 €", 1099.99));
+        assert!(shows("89 GBP.", 89.0));
+        assert!(!shows("£189.00", 89.0));
+        assert!(!shows("1.7 litres", 89.0));
+        assert!(!shows("no number", 89.0));
+    }
+
+    #[test]
+    fn the_price_after_the_headline_is_kept_not_a_recommendations() {
+        let html = "<body><ul><li><a href=/a>Mugs</a> <span>£89.00</span></li></ul>\
+                    <h1>Copper Kettle</h1><p class=price>£89.00</p><p>A kettle of copper.</p>\
+                    <ul><li><a href=/b>Teapot £89.00</a></li></ul></body>";
+        let doc = crate::Document::parse_str(html, &ParseOptions::default()).unwrap();
+        let blocks = Blocks::of(&doc, usize::MAX).unwrap();
+        let mut selection = Selection::none(&doc);
+        assert!(keep(&doc, &blocks, "89.00", &mut selection));
+        assert_eq!(render::text(&doc, &selection), "£89.00");
+        // Kept already: nothing added.
+        assert!(!keep(&doc, &blocks, "89", &mut selection));
+        // A price the page does not show, or no number: nothing.
+        let mut none = Selection::none(&doc);
+        assert!(!keep(&doc, &blocks, "35.00", &mut none));
+        assert!(!keep(&doc, &blocks, "n/a", &mut none));
+        assert_eq!(render::text(&doc, &none), "");
+    }
+}
