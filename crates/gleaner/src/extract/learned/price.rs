@@ -26,7 +26,19 @@ const MAX_NUMBER_CHARS: usize = 24;
 /// forms shops write there too (`1,099.99`, `49,99`).
 pub fn declared_value(price: &str) -> Option<f64> {
     let price = price.trim();
-    price.parse::<f64>().ok().or_else(|| readings(price).into_iter().flatten().next())
+    let value = price.parse::<f64>().ok().or_else(|| {
+        let [english, european] = readings(price);
+        // A comma and no point: decimals unless three digits follow it.
+        let decimal_comma = !price.contains('.')
+            && price.rsplit_once(',').is_some_and(|(_, decimals)| decimals.len() != 3);
+        if decimal_comma {
+            european
+        } else {
+            english
+        }
+    })?;
+    // A price of nothing would match every "0" of the page.
+    (value.is_finite() && value > 0.0).then_some(value)
 }
 
 /// A run of digits and separators read with `,` grouping thousands and
@@ -107,6 +119,9 @@ mod tests {
         assert_eq!(declared_value(" 1099 "), Some(1099.0));
         assert_eq!(declared_value("1,099.99"), Some(1099.99));
         assert_eq!(declared_value("free"), None);
+        assert_eq!(declared_value("49,99"), Some(49.99));
+        assert_eq!(declared_value("1,099"), Some(1099.0));
+        assert_eq!(declared_value("0.00"), None);
         assert!(shows("£89.00", 89.0));
         assert!(shows("Now $1,099.99 inc. VAT", 1099.99));
         assert!(shows("49,99 €", 49.99));
