@@ -138,6 +138,21 @@ fn selected_words(doc: &Document, selection: &Selection, cap: usize) -> usize {
 /// a few hundred numbers).
 pub const MAX_BLOCKS: usize = 20_000;
 
+/// On a page of a type that shows its price, the block showing the price
+/// its structured data declares is added to `selection`, whichever of
+/// the forest or the rules decided ([`price::keep`]); true when it was
+/// not there.
+fn keep_declared_price(
+    doc: &Document,
+    meta: &Metadata,
+    page_type: PageType,
+    blocks: &Blocks,
+    selection: &mut Selection,
+) -> bool {
+    page_type.shows_its_price()
+        && meta.product_price.as_deref().is_some_and(|p| price::keep(doc, blocks, p, selection))
+}
+
 /// A page type, one of [`PAGE_TYPES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PageType(usize);
@@ -375,6 +390,8 @@ impl Learned {
         if !policy.blocks && self.config.threshold.is_none() {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
+            let price_kept =
+                keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
             return Decision {
                 selection,
                 page_type: PageType(best),
@@ -384,7 +401,7 @@ impl Learned {
                 fell_back: false,
                 comments_apart: false,
                 repeated,
-                price_kept: false,
+                price_kept,
                 threshold: None,
             };
         }
@@ -426,11 +443,7 @@ impl Learned {
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
-        let price_kept = PageType(best).shows_its_price()
-            && meta
-                .product_price
-                .as_deref()
-                .is_some_and(|p| price::keep(doc, &blocks, p, &mut selection));
+        let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
             selection,
             page_type: PageType(best),
