@@ -210,13 +210,14 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              for its product was kept after the forest's decision, whatever its score.</p>\n",
         );
     }
-    if l.has_own_threshold(d.page_type) {
+    if d.confidence < 0.99 || l.reads_own_cut(&d.type_probabilities) {
         let type_threshold = l.threshold(d.page_type);
         let _ = writeln!(
             out,
-            "<p class=\"meta\">This page's threshold, {threshold:.2}, is its type's \
-             {type_threshold:.2} drawn halfway to the cut that maximises the page's expected word \
-             F1 under these scores (the type's policy is adaptive).</p>"
+            "<p class=\"meta\">This page's threshold, {threshold:.2}, blends the types' \
+             thresholds by their probability ({type_threshold:.2} for its most probable type), \
+             each type whose policy is adaptive drawn halfway to the cut that maximises the \
+             page's expected word F1 under these scores.</p>"
         );
     }
     let repeat_of: std::collections::HashMap<usize, usize> =

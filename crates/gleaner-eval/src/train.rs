@@ -772,7 +772,9 @@ pub fn choose_policies(
 }
 
 /// Each held-out page's text under policies chosen without its fold's
-/// pages ([`choose_policies`] on the other folds' held-out scores): the
+/// pages ([`choose_policies`] on the other folds' held-out scores), the
+/// types' thresholds blended by the page's type probabilities as the
+/// extractor blends them ([`threshold::blended_threshold`]): the
 /// out-of-fold figure of the whole decision, policies included.
 pub fn routed_texts(
     samples: &[Sample],
@@ -788,29 +790,34 @@ pub fn routed_texts(
         let others: Vec<&PolicyScores> = scores.iter().filter(|s| s.fold != k).collect();
         policies_of.insert(k, choose_policies(&others, default).0);
     }
-    // The word counts policy_scores took, by sample.
-    let counted: BTreeMap<usize, &PolicyScores> = scores.iter().map(|p| (p.sample, p)).collect();
+    let rules_words: BTreeMap<usize, usize> =
+        scores.iter().map(|p| (p.sample, p.rules_words)).collect();
     held.iter()
         .map(|h| {
             let Some(s) = samples.get(h.sample) else { return String::new() };
             let t = PAGE_TYPES.iter().position(|t| *t == h.predicted_type).unwrap_or(0);
-            let policy = policies_of.get(&h.fold).map_or(TypePolicy::blocks(default), |p| p[t]);
-            // As the extractor does (`learned::falls_back`); a threshold
-            // off the grid (a type no held-out page was predicted) has no counts.
-            let short = counted.get(&h.sample).is_some_and(|p| {
-                let at = policy_candidates().position(|c| c == (policy.threshold, policy.adaptive));
-                at.is_some_and(|k| falls_back(p.forest_at(k).1, p.rules_words))
-            });
-            let text = match policy.blocks && !short {
-                true => kept_text(
-                    s,
-                    &h.scores,
-                    page_threshold(s, &h.scores, policy.threshold, policy.adaptive),
-                    t,
-                ),
-                false => s.article.clone(),
+            let policies =
+                policies_of.get(&h.fold).copied().unwrap_or([TypePolicy::blocks(default); 7]);
+            if !policies[t].blocks {
+                return completed(s, t, s.article.clone());
+            }
+            // The types' thresholds blended as the extractor blends them.
+            let p = &h.type_probabilities;
+            let words: &[u32] = match threshold::reads_own_cut(&policies, p) {
+                true => &s.words,
+                false => &[],
             };
-            completed(s, t, text)
+            let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
+                .unwrap_or(policies[t].threshold);
+            let text = kept_text(s, &h.scores, cut, t);
+            // As the extractor falls back (`learned::falls_back`).
+            let short = rules_words
+                .get(&h.sample)
+                .is_some_and(|&rules| falls_back(word_tokens(&text).len(), rules));
+            match short {
+                true => completed(s, t, s.article.clone()),
+                false => completed(s, t, text),
+            }
         })
         .collect()
 }

@@ -18,9 +18,10 @@
 //!    learns what each type keeps (all posts of a thread, every card of a
 //!    listing, every section of a service page).
 //! 4. **Blocks kept**: a binary forest scores each block; those at or
-//!    above the type's threshold are the main content — or above the
-//!    page's own, when the type's policy says so ([`threshold`]: halfway
-//!    to the cut that maximises the page's expected F1). For a page type on
+//!    above the page's threshold are the main content: each type's
+//!    threshold weighed by the type's probability, a type's drawn to the
+//!    page's own when its policy says so ([`threshold`]: halfway to the
+//!    cut that maximises the page's expected F1). For a page type on
 //!    which the forest did not beat `article`'s rules out of fold, the
 //!    model says so ([`TypePolicy`]) and the rules decide, at the cost of
 //!    the page's features alone.
@@ -263,9 +264,10 @@ pub struct Decision {
     /// for its product was added after the forest's decision
     /// ([`price::keep`]).
     pub price_kept: bool,
-    /// The score a block had to reach: the type's threshold, or the
-    /// page's own when the type's policy is adaptive
-    /// ([`threshold::page_threshold`]); `None` when the rules decided.
+    /// The score a block had to reach: the types' thresholds blended by
+    /// their probability, each drawn to the page's own cut where the
+    /// type's policy is adaptive ([`Learned::blended_threshold`]); `None`
+    /// when the rules decided.
     pub threshold: Option<f32>,
 }
 
@@ -349,6 +351,37 @@ impl Learned {
         }
     }
 
+    /// The score a block of a page with these type `probabilities` and
+    /// these blocks' `scores` and `words` must reach: the configured
+    /// threshold, else the types' thresholds blended by their probability
+    /// ([`threshold::blended_threshold`]; `words` may be empty when the
+    /// page does not [`Learned::reads_own_cut`]), then shifted; the most
+    /// probable type's `best` when no type's policy is the forest's.
+    pub fn blended_threshold(
+        &self,
+        best: PageType,
+        probabilities: &[f32; 7],
+        scores: &[f32],
+        words: &[u32],
+    ) -> f32 {
+        if self.config.threshold.is_some() {
+            return self.threshold(best);
+        }
+        match threshold::blended_threshold(&self.model.policies, probabilities, scores, words) {
+            Some(t) => (t + self.config.shift).clamp(0.0, 1.0),
+            None => self.threshold(best),
+        }
+    }
+
+    /// Does a page with these type probabilities read its own cut (no
+    /// threshold is configured and its adaptive types weigh enough,
+    /// [`threshold::reads_own_cut`])? Only then are its blocks' words
+    /// gathered.
+    pub fn reads_own_cut(&self, probabilities: &[f32; 7]) -> bool {
+        self.config.threshold.is_none()
+            && threshold::reads_own_cut(&self.model.policies, probabilities)
+    }
+
     /// Does a page of type `t` get a threshold of its own (the type's
     /// policy is adaptive and no threshold is configured)?
     pub fn has_own_threshold(&self, t: PageType) -> bool {
@@ -417,13 +450,11 @@ impl Learned {
         self.model.blocks.predict_proba_batch(&matrix, &mut scores);
         drop(matrix);
         // The blocks' words are gathered only for a page that needs them.
-        let threshold = match self.has_own_threshold(PageType(best)) {
-            true => {
-                let words: Vec<u32> = rows.blocks.blocks.iter().map(|b| b.words).collect();
-                self.page_threshold(PageType(best), &scores, &words)
-            }
-            false => self.threshold(PageType(best)),
+        let words: Vec<u32> = match self.reads_own_cut(&probs) {
+            true => rows.blocks.blocks.iter().map(|b| b.words).collect(),
+            false => Vec::new(),
         };
+        let threshold = self.blended_threshold(PageType(best), &probs, &scores, &words);
         let mut selection = Selection::none(doc);
         for (i, &score) in scores.iter().enumerate() {
             if score >= threshold {
