@@ -210,7 +210,8 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              for its product was kept after the forest's decision, whatever its score.</p>\n",
         );
     }
-    if d.confidence < 0.99 || l.reads_own_cut(&d.type_probabilities) {
+    let blended = d.confidence < 0.99 || l.reads_own_cut(&d.type_probabilities);
+    if l.configured_threshold().is_none() && blended {
         let type_threshold = l.threshold(d.page_type);
         let _ = writeln!(
             out,

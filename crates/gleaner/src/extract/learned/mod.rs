@@ -225,14 +225,15 @@ config! {
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct LearnedConfig for "learned" {
         /// Keep blocks scoring at least this (default, when unset: the
-        /// model's own, one per page type, or per page where the type's
-        /// policy is adaptive).
+        /// model's, each type's blended by the page's type probabilities,
+        /// an adaptive type's drawn to the page's own cut).
         threshold: Option<f32> = None, range Range::closed(0.0, 1.0), source "the model";
         /// Decide as for this page type instead of the classifier's guess.
         page_type: Option<PageType> = None;
-        /// Added to every page type's threshold (clamped to [0, 1]): above 0
-        /// keeps fewer doubtful blocks (`--precision`), below 0 more
-        /// (`--recall`). A `threshold` replaces the types' thresholds instead.
+        /// Added to the page's threshold, the types' blend (clamped to
+        /// [0, 1]): above 0 keeps fewer doubtful blocks (`--precision`),
+        /// below 0 more (`--recall`). A `threshold` replaces the types'
+        /// thresholds instead.
         shift: f32 = 0.0, range Range::closed(-1.0, 1.0), source "I";
     }
 }
@@ -266,8 +267,8 @@ pub struct Decision {
     pub price_kept: bool,
     /// The score a block had to reach: the types' thresholds blended by
     /// their probability, each drawn to the page's own cut where the
-    /// type's policy is adaptive ([`Learned::blended_threshold`]); `None`
-    /// when the rules decided.
+    /// type's policy is adaptive, or the configured threshold
+    /// ([`Learned::blended_threshold`]); `None` when the rules decided.
     pub threshold: Option<f32>,
 }
 
@@ -328,18 +329,20 @@ impl Learned {
     }
 
     /// The score a block of a page of type `t` must reach to be kept: the
-    /// configured one, else the type's in the model (before a page's own
-    /// cut moves it: [`Learned::page_threshold`]).
+    /// configured one, else the type's in the model, shifted (before a
+    /// page's own cut moves it and the types are blended:
+    /// [`Learned::blended_threshold`]).
     pub fn threshold(&self, t: PageType) -> f32 {
         let shifted =
             || (self.model.policies[t.index()].threshold + self.config.shift).clamp(0.0, 1.0);
         self.config.threshold.unwrap_or_else(shifted)
     }
 
-    /// The score a block of this page, of type `t`, with these blocks'
+    /// The score a block of a page surely of type `t`, with these blocks'
     /// `scores` and `words`, must reach: [`Learned::threshold`], drawn
     /// halfway to the page's expected-F1 cut when the type's policy is
     /// adaptive and no threshold is configured (the shift applies after).
+    /// A page of uncertain type gets [`Learned::blended_threshold`].
     pub fn page_threshold(&self, t: PageType, scores: &[f32], words: &[u32]) -> f32 {
         match self.has_own_threshold(t) {
             true => {
@@ -373,6 +376,11 @@ impl Learned {
         }
     }
 
+    /// The threshold configured for every page (`-p threshold=T`), if any.
+    pub fn configured_threshold(&self) -> Option<f32> {
+        self.config.threshold
+    }
+
     /// Does a page with these type probabilities read its own cut (no
     /// threshold is configured and its adaptive types weigh enough,
     /// [`threshold::reads_own_cut`])? Only then are its blocks' words
@@ -382,8 +390,8 @@ impl Learned {
             && threshold::reads_own_cut(&self.model.policies, probabilities)
     }
 
-    /// Does a page of type `t` get a threshold of its own (the type's
-    /// policy is adaptive and no threshold is configured)?
+    /// Does a page surely of type `t` get a threshold of its own (the
+    /// type's policy is adaptive and no threshold is configured)?
     pub fn has_own_threshold(&self, t: PageType) -> bool {
         self.config.threshold.is_none() && self.model.policies[t.index()].adaptive
     }

@@ -69,8 +69,11 @@ pub struct TypePolicy {
     /// Blocks of such a page scoring at least this are kept (with
     /// `adaptive`, the page's threshold is drawn halfway to its own cut).
     pub threshold: f32,
-    /// Each page gets a threshold of its own:
-    /// [`page_threshold`](super::threshold::page_threshold).
+    /// Each page gets a threshold of its own, drawn halfway to the cut
+    /// that maximises its expected word F1:
+    /// [`page_threshold`](super::threshold::page_threshold) (blended with
+    /// the other types' by the page's type probabilities:
+    /// [`blended_threshold`](super::threshold::blended_threshold)).
     pub adaptive: bool,
 }
 

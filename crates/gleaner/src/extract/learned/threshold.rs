@@ -95,9 +95,19 @@ pub const MIN_ADAPTIVE_WEIGHT: f32 = 0.01;
 pub fn reads_own_cut(policies: &[TypePolicy; 7], probabilities: &[f32; 7]) -> bool {
     let weight: f32 = (0..7)
         .filter(|&t| policies[t].blocks && policies[t].adaptive)
-        .map(|t| probabilities[t])
+        .map(|t| weight_of(probabilities[t]))
         .sum();
     weight >= MIN_ADAPTIVE_WEIGHT
+}
+
+/// A type probability as a weight: 0 for one that is not a finite
+/// positive number.
+fn weight_of(p: f32) -> f32 {
+    if p.is_finite() && p > 0.0 {
+        p
+    } else {
+        0.0
+    }
 }
 
 /// The threshold of a page whose type is uncertain: each type's
@@ -132,7 +142,8 @@ pub fn blended_threshold(
     let cut = if own { expected_f1_cut(scores, words) } else { None };
     let (mut sum, mut weight) = (0.0f64, 0.0f64);
     for (policy, &p) in policies.iter().zip(probabilities) {
-        if !policy.blocks || !p.is_finite() || p <= 0.0 {
+        let p = weight_of(p);
+        if !policy.blocks || p == 0.0 {
             continue;
         }
         let t = match (policy.adaptive, cut) {
