@@ -630,13 +630,12 @@ pub struct PolicyScores {
 }
 
 impl PolicyScores {
-    /// Word F1 and words kept by the forest at candidate `k` of
-    /// [`policy_candidates`].
-    fn forest_at(&self, k: usize) -> (f64, usize) {
+    /// Word F1 of the forest at candidate `k` of [`policy_candidates`].
+    fn forest_at(&self, k: usize) -> f64 {
         let n = POLICY_THRESHOLDS.len();
         match k < n {
-            true => (self.forest[k], self.forest_words[k]),
-            false => (self.adaptive[k - n], self.adaptive_words[k - n]),
+            true => self.forest[k],
+            false => self.adaptive[k - n],
         }
     }
 }
@@ -748,7 +747,7 @@ pub fn choose_policies(
         // Each candidate policy with its held-out mean, in candidate order.
         let forest: Vec<((f32, bool), f64)> = policy_candidates()
             .enumerate()
-            .map(|(k, c)| (c, macro_mean(&|s| s.forest_at(k).0)))
+            .map(|(k, c)| (c, macro_mean(&|s| s.forest_at(k))))
             .collect();
         let at_default = forest[default_at];
         let top = forest.iter().fold(at_default, |b, &c| if c.1 > b.1 { c } else { b });
@@ -798,26 +797,24 @@ pub fn routed_texts(
             let t = PAGE_TYPES.iter().position(|t| *t == h.predicted_type).unwrap_or(0);
             let policies =
                 policies_of.get(&h.fold).copied().unwrap_or([TypePolicy::blocks(default); 7]);
-            if !policies[t].blocks {
-                return completed(s, t, s.article.clone());
-            }
             // The types' thresholds blended as the extractor blends them.
             let p = &h.type_probabilities;
             let words: &[u32] = match threshold::reads_own_cut(&policies, p) {
                 true => &s.words,
                 false => &[],
             };
-            let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
-                .unwrap_or(policies[t].threshold);
-            let text = kept_text(s, &h.scores, cut, t);
+            let kept = policies[t].blocks.then(|| {
+                let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
+                    .unwrap_or(policies[t].threshold);
+                kept_text(s, &h.scores, cut, t)
+            });
             // As the extractor falls back (`learned::falls_back`).
-            let short = rules_words
-                .get(&h.sample)
-                .is_some_and(|&rules| falls_back(word_tokens(&text).len(), rules));
-            match short {
-                true => completed(s, t, s.article.clone()),
-                false => completed(s, t, text),
-            }
+            let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
+            let text = match kept {
+                Some(text) if !falls_back(word_tokens(&text).len(), rules) => text,
+                _ => s.article.clone(),
+            };
+            completed(s, t, text)
         })
         .collect()
 }

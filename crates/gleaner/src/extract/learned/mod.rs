@@ -344,14 +344,9 @@ impl Learned {
     /// adaptive and no threshold is configured (the shift applies after).
     /// A page of uncertain type gets [`Learned::blended_threshold`].
     pub fn page_threshold(&self, t: PageType, scores: &[f32], words: &[u32]) -> f32 {
-        match self.has_own_threshold(t) {
-            true => {
-                (threshold::page_threshold(self.model.policies[t.index()].threshold, scores, words)
-                    + self.config.shift)
-                    .clamp(0.0, 1.0)
-            }
-            false => self.threshold(t),
-        }
+        let mut sure = [0f32; 7];
+        sure[t.index()] = 1.0;
+        self.blended_threshold(t, &sure, scores, words)
     }
 
     /// The score a block of a page with these type `probabilities` and
@@ -388,12 +383,6 @@ impl Learned {
     pub fn reads_own_cut(&self, probabilities: &[f32; 7]) -> bool {
         self.config.threshold.is_none()
             && threshold::reads_own_cut(&self.model.policies, probabilities)
-    }
-
-    /// Does a page surely of type `t` get a threshold of its own (the
-    /// type's policy is adaptive and no threshold is configured)?
-    pub fn has_own_threshold(&self, t: PageType) -> bool {
-        self.config.threshold.is_none() && self.model.policies[t.index()].adaptive
     }
 
     /// The page's type probabilities from its page features.

@@ -79,7 +79,12 @@ pub fn expected_f1_cut(scores: &[f32], words: &[u32]) -> Option<f32> {
 /// assert_eq!(page_threshold(0.5, &[0.1, 0.3, 0.05], &[100, 100, 100]), 0.4);
 /// ```
 pub fn page_threshold(threshold: f32, scores: &[f32], words: &[u32]) -> f32 {
-    match expected_f1_cut(scores, words) {
+    toward_cut(threshold, expected_f1_cut(scores, words))
+}
+
+/// A type's `threshold` drawn halfway to the page's `cut`, if it has one.
+fn toward_cut(threshold: f32, cut: Option<f32>) -> f32 {
+    match cut {
         Some(cut) => 0.5 * (threshold + cut),
         None => threshold,
     }
@@ -146,9 +151,9 @@ pub fn blended_threshold(
         if !policy.blocks || p == 0.0 {
             continue;
         }
-        let t = match (policy.adaptive, cut) {
-            (true, Some(cut)) => 0.5 * (policy.threshold + cut),
-            _ => policy.threshold,
+        let t = match policy.adaptive {
+            true => toward_cut(policy.threshold, cut),
+            false => policy.threshold,
         };
         sum += f64::from(p) * f64::from(t);
         weight += f64::from(p);
