@@ -206,8 +206,9 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
     }
     if d.price_kept {
         out.push_str(
-            "<p class=\"meta\">The block showing the price the page's structured data declares \
-             for its product was kept after the forest's decision, whatever its score.</p>\n",
+            "<p class=\"meta\">The headline naming the product, or the block showing the price \
+             the page's structured data declares for it, was kept after the forest's decision, \
+             whatever its score.</p>\n",
         );
     }
     let blended = d.confidence < 0.99 || l.reads_own_cut(&d.type_probabilities);

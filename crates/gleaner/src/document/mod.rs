@@ -443,14 +443,22 @@ impl Document {
         // parent shows: the panel's own hiding (and so its boxes') is
         // ignored, as the parse ignores it (`stats::disclosure_panel`).
         let mut in_panel = vec![false; self.nodes.len()];
+        let mut disclosures = stats::Disclosures::default();
         let (mut hidden_words, mut words) = (0u64, 0u64);
         for (i, node) in self.nodes.iter().enumerate() {
             let id = NodeId(i as u32);
             let parent = (node.parent != NONE).then_some(node.parent as usize);
             let inherited = parent.is_some_and(|p| hidden[p]);
             let own = layout.get(id).is_some_and(|b| !b.visible);
+            let element = self.element(id);
+            if let Some(e) = element {
+                disclosures.note(e);
+            }
             in_panel[i] = parent.is_some_and(|p| in_panel[p])
-                || (own && !inherited && self.element(id).is_some_and(stats::disclosure_panel));
+                || (own
+                    && !inherited
+                    && element
+                        .is_some_and(|e| stats::disclosure_panel(e) || disclosures.discloses(e)));
             hidden[i] = inherited || (own && !in_panel[i]);
             if node.is_text() {
                 let w = u64::from(self.stats(NodeId(i as u32)).words);

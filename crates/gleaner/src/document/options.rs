@@ -76,10 +76,12 @@ pub struct ParseOptions {
     /// shows once its scripts ran: hidden wrappers shown, `<noscript>`
     /// parsed (see [`Document::parse`](super::Document::parse)'s notes). Default on.
     pub render_fallbacks: bool,
-    /// Put the parts of React's streamed rendering (`<div hidden
-    /// id="S:1">` after the footer) where its scripts put them, in place
-    /// of their boundaries' loading fallbacks, as a browser shows the page
-    /// (`document/streamed.rs`). Default on: the shipped model was
+    /// Put the parts of a streamed rendering where its scripts put them,
+    /// as a browser shows the page (`document/streamed.rs`): React's
+    /// (`<div hidden id="S:1">` after the footer, in place of its
+    /// boundary's loading fallback or of its placeholder) and Marko's
+    /// (`<div id="afX7" style="display:none">`, in place of its
+    /// placeholder `afXph7`). Default on: the shipped model was
     /// trained on pages read this way (`docs/todays-web.md`).
     pub streamed_parts: bool,
 }

@@ -17,6 +17,8 @@
 //! is a link) and its statistics are derived from it and that child when
 //! read; only the other nodes have a [`NodeStats`] of 28 bytes.
 
+use std::collections::HashMap;
+
 use markup5ever::local_name;
 
 use super::attributes::AttributeTable;
@@ -75,20 +77,75 @@ impl NodeStats {
 }
 
 /// Is `e` hidden by its `hidden` or `aria-hidden` attribute or by its
-/// inline style, and not a [`disclosure_panel`]?
-fn hidden_by_attributes(e: super::ElementRef<'_>) -> bool {
+/// inline style, and not a panel a reader opens ([`disclosure_panel`],
+/// [`Disclosures::discloses`])?
+fn hidden_by_attributes(e: super::ElementRef<'_>, disclosures: &Disclosures) -> bool {
     let hidden = e.attr_named(&local_name!("hidden")).is_some()
         || e.attr_named(&local_name!("aria-hidden")).is_some_and(|v| v.trim() == "true")
         || e.attr_named(&local_name!("style")).is_some_and(style_hides);
-    hidden && !disclosure_panel(e)
+    hidden && !disclosure_panel(e) && !disclosures.discloses(e)
+}
+
+/// The panels a page's own controls open, found in one pass in document
+/// order: an element whose `id` a control named before it lists in its
+/// `aria-controls`, and which lists that control in its
+/// `aria-labelledby`. That pair is the accordion of the WAI-ARIA
+/// authoring practices (a heading's button controls a region labelled by
+/// the button), whatever the classes; a menu drawer, a search overlay or
+/// a cookie banner is opened by a control too, but is not labelled by it.
+/// On WCXB-dev such panels hold 9 900 words on 59 pages, 88 % of them in
+/// the gold (bag of words).
+#[derive(Debug, Default)]
+pub(super) struct Disclosures {
+    /// A controlled id → the ids of the controls naming it.
+    controls: HashMap<Box<str>, Vec<Box<str>>>,
+}
+
+impl Disclosures {
+    /// The most controlled ids remembered, and controls per id: a page
+    /// of generated markup cannot grow the map without bound.
+    const MAX_IDS: usize = 4096;
+    const MAX_CONTROLS: usize = 8;
+
+    /// Remembers what `e` controls, if it is a control with an id.
+    pub(super) fn note(&mut self, e: super::ElementRef<'_>) {
+        let [controls, id] = e.attrs_named([&local_name!("aria-controls"), &local_name!("id")]);
+        let (Some(controls), Some(id)) = (controls, id.map(str::trim)) else { return };
+        if id.is_empty() {
+            return;
+        }
+        for target in controls.split_ascii_whitespace() {
+            if self.controls.len() >= Self::MAX_IDS && !self.controls.contains_key(target) {
+                return;
+            }
+            let ids = self.controls.entry(target.into()).or_default();
+            if ids.len() < Self::MAX_CONTROLS && !ids.iter().any(|c| &**c == id) {
+                ids.push(id.into());
+            }
+        }
+    }
+
+    /// Is `e` a panel opened by a control noted before it, and labelled
+    /// by that control?
+    pub(super) fn discloses(&self, e: super::ElementRef<'_>) -> bool {
+        if self.controls.is_empty() {
+            return false;
+        }
+        let [id, labels] = e.attrs_named([&local_name!("id"), &local_name!("aria-labelledby")]);
+        let (Some(id), Some(labels)) = (id, labels) else { return false };
+        self.controls.get(id.trim()).is_some_and(|ids| {
+            labels.split_ascii_whitespace().any(|l| ids.iter().any(|c| &**c == l))
+        })
+    }
 }
 
 /// Is `e` the panel of a tab set or an accordion: content a reader
 /// reveals with one click, hidden only until then? (`role="tabpanel"`,
 /// or a class such as `tab-pane`, `tabs__panel`, `accordion-body`,
-/// `accordion__content`.) Such panels hold a product's specifications,
-/// a documentation page's other languages, a service page's answers,
-/// and they are read as shown, here and by [`Document::with_layout`]
+/// `accordion__content`, Amazon's "read more" `a-expander-content`, or
+/// Chakra UI's `chakra-collapse`, the box of its accordions' panels.)
+/// Such panels hold a product's specifications, a documentation page's
+/// other languages, a service page's answers, and they are read as shown, here and by [`Document::with_layout`]
 /// (super::Document::with_layout): what is kept of them is the
 /// extractor's choice, as for any other text.
 pub(super) fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
@@ -103,7 +160,9 @@ pub(super) fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
     e.attr_named(&local_name!("class")).is_some_and(|class| {
         class.split_ascii_whitespace().any(|token| {
             let has = |word: &str| contains_ignoring_case(token, word);
-            TAB.into_iter().any(has) || (has("accordion") && ACCORDION_PART.into_iter().any(has))
+            TAB.into_iter().any(has)
+                || ((has("accordion") || has("expander")) && ACCORDION_PART.into_iter().any(has))
+                || has("chakra-collapse")
         })
     })
 }
@@ -339,6 +398,7 @@ pub(crate) fn compute(
     // child: the parent of the node visited.
     let mut derived_parent = None;
     let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
+    let mut disclosures = Disclosures::default();
     // One pass in document order: a parent comes before its children,
     // so its flags are set when they inherit them.
     for (i, n) in nodes.iter_mut().enumerate() {
@@ -379,7 +439,8 @@ pub(crate) fn compute(
             } else {
                 is_invisible(&e.name)
             };
-            if invisible || (visibility.honour_hidden && hidden_by_attributes(e)) {
+            disclosures.note(e);
+            if invisible || (visibility.honour_hidden && hidden_by_attributes(e, &disclosures)) {
                 // (also cleared above for nodes set aside)
                 s.flags.0 &= !NodeFlags::VISIBLE.0;
             }
@@ -669,7 +730,9 @@ fn ascii_space_bits(w: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_text, hidden_by_attributes, is_ascii_blank, style_hides, Derived};
+    use super::{
+        count_text, hidden_by_attributes, is_ascii_blank, style_hides, Derived, Disclosures,
+    };
     use crate::document::tags::{is_block, is_invisible};
     use crate::document::{Document, NodeFlags, NodeId, NodeStats, ParseOptions};
     use markup5ever::local_name;
@@ -684,9 +747,22 @@ mod tests {
                 e.name == local_name!("a") && e.attr_named(&local_name!("href")).is_some()
             })
         };
+        // Whether each element is hidden by its attributes, its panels
+        // known from the controls before it.
+        let mut disclosures = Disclosures::default();
+        let by_attributes: Vec<bool> = doc
+            .ids()
+            .map(|id| {
+                doc.element(id).is_some_and(|e| {
+                    disclosures.note(e);
+                    hidden_by_attributes(e, &disclosures)
+                })
+            })
+            .collect();
         let hides = |id: NodeId| {
             aside.get(id.index()).copied().unwrap_or(false)
-                || doc.element(id).is_some_and(|e| is_invisible(&e.name) || hidden_by_attributes(e))
+                || by_attributes[id.index()]
+                || doc.element(id).is_some_and(|e| is_invisible(&e.name))
         };
         let is_pre = |id: NodeId| {
             doc.name(id).is_some_and(|n| {
@@ -907,22 +983,53 @@ mod tests {
         }
     }
 
+    /// The text of each `<p>` of `html` with visible words.
+    fn shown_paragraphs(html: &str) -> Vec<String> {
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+        doc.ids()
+            .filter(|&id| doc.is(id, markup5ever::local_name!("p")))
+            .filter(|&id| doc.stats(id).words > 0)
+            .map(|id| doc.text_content(id))
+            .collect()
+    }
+
     #[test]
     fn hidden_tab_and_accordion_panels_are_read_as_shown() {
         let html = "<div role=tabpanel hidden><p>first tab words</p></div>\
              <div class='tab-pane fade' style='display:none'><p>second tab words</p></div>\
              <div class='Accordion__Content' aria-hidden=true><p>an answer</p></div>\
+             <div class='a-expander-content' style='display:none'><p>the rest of it</p></div>\
+             <div class='chakra-collapse' style='display:none'><p>a chakra panel</p></div>\
              <div role=region aria-label='Cookie banner' hidden><p>we use cookies</p></div>\
              <div hidden><p>gone</p></div><div class=accordion hidden><p>gone too</p></div>\
              <div role=dialog hidden><p>a modal</p></div>";
-        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
-        let shown: Vec<String> = doc
-            .ids()
-            .filter(|&id| doc.is(id, markup5ever::local_name!("p")))
-            .filter(|&id| doc.stats(id).words > 0)
-            .map(|id| doc.text_content(id))
-            .collect();
-        assert_eq!(shown, ["first tab words", "second tab words", "an answer"]);
+        let shown = shown_paragraphs(html);
+        assert_eq!(
+            shown,
+            [
+                "first tab words",
+                "second tab words",
+                "an answer",
+                "the rest of it",
+                "a chakra panel"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_panel_labelled_by_the_control_that_opens_it_is_read_as_shown() {
+        // The WAI-ARIA accordion: the heading's button controls the
+        // region, which the button labels. A drawer opened by a control
+        // but not labelled by it, a region labelled by something else,
+        // and a panel whose control comes after it stay hidden.
+        let html = "<h3><button id=q1 aria-controls='a1 x' aria-expanded=false>Q1</button></h3>\
+             <div id=a1 role=region aria-labelledby=q1 style='display:none'><p>the first answer</p></div>\
+             <button id=m aria-controls=menu>Menu</button><nav id=menu hidden><p>menu words</p></nav>\
+             <div id=c role=region aria-labelledby=t hidden><p id=t>cookie words</p></div>\
+             <div id=late aria-labelledby=q2 hidden><p>late words</p></div>\
+             <button id=q2 aria-controls=late>Q2</button>";
+        let shown = shown_paragraphs(html);
+        assert_eq!(shown, ["the first answer"]);
     }
 
     #[test]

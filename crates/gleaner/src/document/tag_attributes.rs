@@ -303,6 +303,10 @@ fn kept_name(raw: &[u8]) -> Option<LocalName> {
     let lower = LowerName::<16>::of(raw)?;
     Some(match lower.as_bytes() {
         b"aria-hidden" => local_name!("aria-hidden"),
+        // An accordion's control and its panel, which name each other
+        // (`stats::Disclosures`).
+        b"aria-controls" => local_name!("aria-controls"),
+        b"aria-labelledby" => local_name!("aria-labelledby"),
         b"http-equiv" => local_name!("http-equiv"),
         // A code block's language (issue 35); not static atoms.
         b"data-lang" => LocalName::from("data-lang"),

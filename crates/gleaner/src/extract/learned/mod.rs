@@ -139,9 +139,10 @@ fn selected_words(doc: &Document, selection: &Selection, cap: usize) -> usize {
 /// a few hundred numbers).
 pub const MAX_BLOCKS: usize = 20_000;
 
-/// On a page of a type that shows its price, the block showing the price
-/// its structured data declares is added to `selection`, whichever of
-/// the forest or the rules decided ([`price::keep`]); true when it was
+/// On a page of a type that shows its price, the headline naming the
+/// product ([`price::keep_name`]) and the block showing the price its
+/// structured data declares ([`price::keep`]) are added to `selection`,
+/// whichever of the forest or the rules decided; true when either was
 /// not there.
 fn keep_declared_price(
     doc: &Document,
@@ -150,8 +151,14 @@ fn keep_declared_price(
     blocks: &Blocks,
     selection: &mut Selection,
 ) -> bool {
-    page_type.shows_its_price()
-        && meta.product_price.as_deref().is_some_and(|p| price::keep(doc, blocks, p, selection))
+    if !page_type.shows_its_price() {
+        return false;
+    }
+    let title = meta.stated_title.as_deref().or(meta.title.as_deref());
+    let name = title.is_some_and(|t| price::keep_name(doc, blocks, t, selection));
+    let price =
+        meta.product_price.as_deref().is_some_and(|p| price::keep(doc, blocks, p, selection));
+    name || price
 }
 
 /// A page type, one of [`PAGE_TYPES`].
@@ -261,9 +268,9 @@ pub struct Decision {
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
-    /// The block showing the price the page's structured data declares
-    /// for its product was added after the forest's decision
-    /// ([`price::keep`]).
+    /// The headline naming the product or the block showing the price
+    /// the page's structured data declares for it was added after the
+    /// forest's decision ([`price::keep_name`], [`price::keep`]).
     pub price_kept: bool,
     /// The score a block had to reach: the types' thresholds blended by
     /// their probability, each drawn to the page's own cut where the
