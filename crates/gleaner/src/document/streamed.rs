@@ -226,7 +226,11 @@ fn next_marked(bytes: &[u8], prefix: &[u8], placeholder: bool, from: usize) -> O
         i = at + prefix.len();
         let before = &bytes[..at];
         let quoted = before.ends_with(b"id=\"") || before.ends_with(b"id='");
-        if !(quoted || before.ends_with(b"id=")) {
+        // The attribute `id` itself, not `data-id` or `aria-labelledby`.
+        let name_start = before.len().saturating_sub(if quoted { 4 } else { 3 });
+        let is_id = (quoted || before.ends_with(b"id="))
+            && before[..name_start].last().is_some_and(|b| b.is_ascii_whitespace());
+        if !is_id {
             continue;
         }
         let mut j = at + prefix.len();
@@ -472,6 +476,9 @@ mod tests {
 
     #[test]
     fn marko_ids_without_a_runtime_or_a_placeholder_stay() {
+        // An attribute that only ends in "id" names no part.
+        let page = format!("<span id=afRph6></span><div data-id=afR6 hidden><p>x</p></div>{MARKO}");
+        assert_eq!(place(&page), None);
         // No runtime: a page whose ids merely look alike.
         let page = "<span id=afRph1></span><div id=afR1 style=display:none><p>x</p></div>";
         assert_eq!(place(page), None);
