@@ -130,6 +130,13 @@ impl AttributeTable {
         self.entries.get(run.start as usize..run.end as usize).unwrap_or_default()
     }
 
+    /// Does any element of the document have an attribute of local name
+    /// `name`? One comparison per attribute: a pass that would look for it
+    /// on every element can be skipped on the pages without it.
+    pub fn any_named(&self, name: &LocalName) -> bool {
+        self.entries.iter().any(|(n, _)| n == name)
+    }
+
     /// The element `element` whose attributes are the run `run`.
     pub fn of<'a>(&'a self, element: &'a Element, run: Range<u32>) -> ElementRef<'a> {
         ElementRef { element, entries: self.run(&run), values: &self.values }

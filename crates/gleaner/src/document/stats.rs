@@ -399,6 +399,8 @@ pub(crate) fn compute(
     let mut derived_parent = None;
     let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
     let mut disclosures = Disclosures::default();
+    // Most pages name no control: no element is then read for one.
+    let controls = attrs.any_named(&local_name!("aria-controls"));
     // One pass in document order: a parent comes before its children,
     // so its flags are set when they inherit them.
     for (i, n) in nodes.iter_mut().enumerate() {
@@ -439,7 +441,9 @@ pub(crate) fn compute(
             } else {
                 is_invisible(&e.name)
             };
-            disclosures.note(e);
+            if controls {
+                disclosures.note(e);
+            }
             if invisible || (visibility.honour_hidden && hidden_by_attributes(e, &disclosures)) {
                 // (also cleared above for nodes set aside)
                 s.flags.0 &= !NodeFlags::VISIBLE.0;
