@@ -443,7 +443,7 @@ impl Document {
         // parent shows: the panel's own hiding (and so its boxes') is
         // ignored, as the parse ignores it (`stats::disclosure_panel`).
         let mut in_panel = vec![false; self.nodes.len()];
-        let mut disclosures = stats::Disclosures::default();
+        let mut disclosures = stats::Disclosures::of_page(&self.attrs);
         let (mut hidden_words, mut words) = (0u64, 0u64);
         for (i, node) in self.nodes.iter().enumerate() {
             let id = NodeId(i as u32);

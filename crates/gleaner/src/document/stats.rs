@@ -97,11 +97,23 @@ fn hidden_by_attributes(e: super::ElementRef<'_>, disclosures: &Disclosures) -> 
 /// the gold (bag of words).
 #[derive(Debug, Default)]
 pub(super) struct Disclosures {
+    /// Does the page name a control at all? Most pages do not, and no
+    /// element is then read for one.
+    active: bool,
     /// A controlled id → the ids of the controls naming it.
     controls: HashMap<Box<str>, Vec<Box<str>>>,
 }
 
 impl Disclosures {
+    /// The panels of a page whose attributes are `attrs`
+    /// ([`AttributeTable::any_named`]: one comparison per attribute).
+    pub(super) fn of_page(attrs: &AttributeTable) -> Disclosures {
+        Disclosures {
+            active: attrs.any_named(&local_name!("aria-controls")),
+            controls: HashMap::new(),
+        }
+    }
+
     /// The most controlled ids remembered, and controls per id: a page
     /// of generated markup cannot grow the map without bound.
     const MAX_IDS: usize = 4096;
@@ -109,6 +121,9 @@ impl Disclosures {
 
     /// Remembers what `e` controls, if it is a control with an id.
     pub(super) fn note(&mut self, e: super::ElementRef<'_>) {
+        if !self.active {
+            return;
+        }
         let [controls, id] = e.attrs_named([&local_name!("aria-controls"), &local_name!("id")]);
         let (Some(controls), Some(id)) = (controls, id.map(str::trim)) else { return };
         if id.is_empty() {
@@ -145,7 +160,8 @@ impl Disclosures {
 /// `accordion__content`, Amazon's "read more" `a-expander-content`, or
 /// Chakra UI's `chakra-collapse`, the box of its accordions' panels.)
 /// Such panels hold a product's specifications, a documentation page's
-/// other languages, a service page's answers, and they are read as shown, here and by [`Document::with_layout`]
+/// other languages, a service page's answers, and they are read as
+/// shown, here and by [`Document::with_layout`]
 /// (super::Document::with_layout): what is kept of them is the
 /// extractor's choice, as for any other text.
 pub(super) fn disclosure_panel(e: super::ElementRef<'_>) -> bool {
@@ -398,9 +414,7 @@ pub(crate) fn compute(
     // child: the parent of the node visited.
     let mut derived_parent = None;
     let keep = NodeFlags::VISIBLE.0 | NodeFlags::IN_LINK.0 | NodeFlags::IN_PRE.0;
-    let mut disclosures = Disclosures::default();
-    // Most pages name no control: no element is then read for one.
-    let controls = attrs.any_named(&local_name!("aria-controls"));
+    let mut disclosures = Disclosures::of_page(attrs);
     // One pass in document order: a parent comes before its children,
     // so its flags are set when they inherit them.
     for (i, n) in nodes.iter_mut().enumerate() {
@@ -441,9 +455,7 @@ pub(crate) fn compute(
             } else {
                 is_invisible(&e.name)
             };
-            if controls {
-                disclosures.note(e);
-            }
+            disclosures.note(e);
             if invisible || (visibility.honour_hidden && hidden_by_attributes(e, &disclosures)) {
                 // (also cleared above for nodes set aside)
                 s.flags.0 &= !NodeFlags::VISIBLE.0;
@@ -753,7 +765,7 @@ mod tests {
         };
         // Whether each element is hidden by its attributes, its panels
         // known from the controls before it.
-        let mut disclosures = Disclosures::default();
+        let mut disclosures = Disclosures::of_page(&doc.attrs);
         let by_attributes: Vec<bool> = doc
             .ids()
             .map(|id| {

@@ -22,6 +22,8 @@
 //! fallback, and the hidden div is removed. A segment whose boundary or
 //! end is not found is left where it is, hidden.
 
+use std::ops::Range;
+
 use memchr::memmem;
 
 use super::encoding::find_ascii_ci;
@@ -119,23 +121,35 @@ fn move_segment(page: &str, at: usize) -> Option<(String, usize)> {
     if (at..segment_end).contains(&boundary) || (boundary < at && fallback_end > at) {
         return None;
     }
-    let inner = &page[inner_start..inner_end];
+    Some(splice(page, at..segment_end, inner_start..inner_end, boundary..fallback_end))
+}
+
+/// The page with the part at `part` removed and its content, `inner`
+/// (inside `part`), in place of `target` (outside it), and where the page
+/// after the part now starts.
+fn splice(
+    page: &str,
+    part: Range<usize>,
+    inner: Range<usize>,
+    target: Range<usize>,
+) -> (String, usize) {
+    let inner = &page[inner];
     let mut out = String::with_capacity(page.len());
-    let after = if boundary < at {
-        out.push_str(&page[..boundary]);
+    let after = if target.start < part.start {
+        out.push_str(&page[..target.start]);
         out.push_str(inner);
-        out.push_str(&page[fallback_end..at]);
+        out.push_str(&page[target.end..part.start]);
         let after = out.len();
-        out.push_str(&page[segment_end..]);
+        out.push_str(&page[part.end..]);
         after
     } else {
-        out.push_str(&page[..at]);
-        out.push_str(&page[segment_end..boundary]);
+        out.push_str(&page[..part.start]);
+        out.push_str(&page[part.end..target.start]);
         out.push_str(inner);
-        out.push_str(&page[fallback_end..]);
-        at
+        out.push_str(&page[target.end..]);
+        part.start
     };
-    Some((out, after))
+    (out, after)
 }
 
 /// Where segment `id` goes: the start of its target and the end of what it
@@ -299,23 +313,7 @@ fn move_marko_part(page: &str, prefix: &[u8], part: &Marked) -> Option<(String, 
     if start < part_end && end > part.tag_start {
         return None;
     }
-    let inner = &page[inner_start..inner_end];
-    let mut out = String::with_capacity(page.len());
-    let after = if start < part.tag_start {
-        out.push_str(&page[..start]);
-        out.push_str(inner);
-        out.push_str(&page[end..part.tag_start]);
-        let after = out.len();
-        out.push_str(&page[part_end..]);
-        after
-    } else {
-        out.push_str(&page[..part.tag_start]);
-        out.push_str(&page[part_end..start]);
-        out.push_str(inner);
-        out.push_str(&page[end..]);
-        part.tag_start
-    };
-    Some((out, after))
+    Some(splice(page, part.tag_start..part_end, inner_start..inner_end, start..end))
 }
 
 /// Where the `</div>` closing a div whose content starts at `from` begins

@@ -116,6 +116,13 @@ pub struct Metadata {
 pub const MAX_SCHEMA_TYPES: usize = 32;
 
 impl Metadata {
+    /// The title the page states (its `<title>`, `og:title` or JSON-LD
+    /// headline), not the lone `<h1>` [`Metadata::title`] may show
+    /// instead; that title when the page states none.
+    pub fn stated_title_or_title(&self) -> Option<&str> {
+        self.stated_title.as_deref().or(self.title.as_deref())
+    }
+
     /// Reads the metadata of `doc` from its JSON-LD, `<meta>` elements
     /// and markup. Never fails: malformed JSON-LD and unreadable dates are
     /// skipped.

@@ -453,7 +453,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     let seeds = if set.seeds { seed_selections(doc) } else { Vec::new() };
     // The title the page states, not the lone `<h1>` the metadata may
     // show instead: the model reads the page's own claim.
-    let title = metadata.stated_title.as_deref().or(metadata.title.as_deref());
+    let title = metadata.stated_title_or_title();
     let title_words = word_hashes([title.unwrap_or("")]);
     let block_width = block_width(set);
     let width = block_width + page.values.len();

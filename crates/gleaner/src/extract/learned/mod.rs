@@ -154,7 +154,7 @@ fn keep_declared_price(
     if !page_type.shows_its_price() {
         return false;
     }
-    let title = meta.stated_title.as_deref().or(meta.title.as_deref());
+    let title = meta.stated_title_or_title();
     let name = title.is_some_and(|t| price::keep_name(doc, blocks, t, selection));
     let price =
         meta.product_price.as_deref().is_some_and(|p| price::keep(doc, blocks, p, selection));

@@ -150,12 +150,18 @@ mod tests {
     use super::*;
     use crate::{render, ParseOptions};
 
+    /// A page and its blocks.
+    fn page(html: &str) -> (Document, Blocks) {
+        let doc = crate::Document::parse_str(html, &ParseOptions::default()).unwrap();
+        let blocks = Blocks::of(&doc, usize::MAX).unwrap();
+        (doc, blocks)
+    }
+
     #[test]
     fn the_headline_naming_the_product_is_kept() {
         let html = "<body><h1>Hearth &amp; Home</h1><nav><a href=/>Kitchen</a></nav>\
                     <h1 class=product-title>Copper Kettle 1.7 L</h1><p>£89.00</p></body>";
-        let doc = crate::Document::parse_str(html, &ParseOptions::default()).unwrap();
-        let blocks = Blocks::of(&doc, usize::MAX).unwrap();
+        let (doc, blocks) = page(html);
         let mut selection = Selection::none(&doc);
         assert!(keep_name(&doc, &blocks, "Copper Kettle 1.7 L | Hearth & Home", &mut selection));
         assert_eq!(render::text(&doc, &selection), "Copper Kettle 1.7 L");
@@ -189,8 +195,7 @@ mod tests {
         let html = "<body><ul><li><a href=/a>Mugs</a> <span>£89.00</span></li></ul>\
                     <h1>Copper Kettle</h1><p class=price>£89.00</p><p>A kettle of copper.</p>\
                     <ul><li><a href=/b>Teapot £89.00</a></li></ul></body>";
-        let doc = crate::Document::parse_str(html, &ParseOptions::default()).unwrap();
-        let blocks = Blocks::of(&doc, usize::MAX).unwrap();
+        let (doc, blocks) = page(html);
         let mut selection = Selection::none(&doc);
         assert!(keep(&doc, &blocks, "89.00", &mut selection));
         assert_eq!(render::text(&doc, &selection), "£89.00");
