@@ -25,9 +25,10 @@
 use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
+use gleaner::document::push_collapsed;
 use gleaner::extract::learned::{
-    block_columns, falls_back, page, page_rows, threshold, FeatureSet, LearnedModel, PageType,
-    TypePolicy, PAGE_TYPES,
+    block_columns, falls_back, page, page_rows, repeats, threshold, FeatureSet, LearnedModel,
+    PageType, TypePolicy, PAGE_TYPES,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -81,6 +82,9 @@ pub struct Sample {
     /// the default sets apart on every type but forums
     /// ([`gleaner::extract::learned::comment_sections`])?
     pub in_comments: Vec<bool>,
+    /// Each block: is it code, which the default never leaves out as a
+    /// repeat ([`repeats::is_code`])?
+    pub is_code: Vec<bool>,
 }
 
 impl Sample {
@@ -133,6 +137,8 @@ pub fn sample_page(
             !t.is_empty() && t.iter().all(|&id| sections.contains(id))
         })
         .collect();
+    let is_code: Vec<bool> =
+        (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels: Vec<f32> = tokens.iter().map(|t| gold.coverage_of(t)).collect();
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -162,6 +168,7 @@ pub fn sample_page(
         article: gleaner::render::text(&doc, &rows.article),
         product_description: meta.product_description.clone(),
         in_comments,
+        is_code,
     })
 }
 
@@ -574,16 +581,34 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// extractor keeps them for a page predicted of type `predicted` (an
 /// index of [`PAGE_TYPES`]): less the blocks in comment sections on every
 /// type but forums, unless only they have text
-/// ([`gleaner::extract::learned::comment_sections`]).
+/// ([`gleaner::extract::learned::comment_sections`]), and less the
+/// blocks that repeat earlier ones ([`repeats::repeats`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
-    let kept: Vec<usize> =
-        (0..scores.len().min(sample.texts.len())).filter(|&b| scores[b] >= threshold).collect();
+    let n = scores.len().min(sample.texts.len());
+    let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
-    let apart = PageType::from_index(predicted).is_some_and(|t| !t.comments_are_content())
+    let page_type = PageType::from_index(predicted);
+    let apart = page_type.is_some_and(|t| !t.comments_are_content())
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
+    let kept: Vec<usize> = kept.into_iter().filter(|&b| !(apart && in_comments(b))).collect();
+    // The kept blocks' texts as the repeats compare them.
+    let mut keys = vec![String::new(); n];
+    for &b in &kept {
+        if !sample.is_code.get(b).copied().unwrap_or(false) {
+            let key = &mut keys[b];
+            push_collapsed(key, &sample.texts[b]);
+            let end = key.trim_end().len();
+            key.truncate(end);
+        }
+    }
+    let lone = page_type.is_some_and(PageType::repeats_are_quotes);
+    let mut repeated = vec![false; n];
+    for r in repeats::repeats(&keys, lone) {
+        repeated[r.block] = true;
+    }
     let mut text = String::new();
-    for b in kept.into_iter().filter(|&b| !(apart && in_comments(b))) {
+    for b in kept.into_iter().filter(|&b| !repeated[b]) {
         text.push_str(&sample.texts[b]);
         text.push('\n');
     }
@@ -949,6 +974,34 @@ mod tests {
         assert!(text.starts_with("Dark Roast\n$19.99\n\nA bold"), "{text}");
         // Only a page predicted a product gets it.
         assert_eq!(completed(&sample, 0, "Dark Roast".into()), "Dark Roast");
+    }
+
+    #[test]
+    fn held_out_texts_leave_out_repeats_as_the_default_does() {
+        let post = "I replaced the fuse and the lights still flicker when the engine starts.";
+        let html = format!(
+            "<html><body><div><p>{post}</p><p>Thanks in advance.</p></div>\
+             <div><blockquote><p>{post}</p></blockquote><p>Check the ground strap.</p></div>\
+             </body></html>"
+        );
+        let page = Page {
+            id: "t".into(),
+            html: html.into_bytes(),
+            gold: post.into(),
+            url: None,
+            labels: Default::default(),
+        };
+        let parse = gleaner::ParseOptions::default();
+        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        let every = vec![1.0; sample.len()];
+        let forum = PAGE_TYPES.iter().position(|t| *t == "forum").expect("a type");
+        // A thread's reply quoting the first post: left out, as the
+        // extractor leaves it out (`repeats::drop_repeats`).
+        let thread = kept_text(&sample, &every, 0.5, forum);
+        assert_eq!(thread.matches("replaced the fuse").count(), 1, "{thread}");
+        assert!(thread.contains("Check the ground strap."), "{thread}");
+        // On an article, a lone repeat is what the page shows.
+        assert_eq!(kept_text(&sample, &every, 0.5, 0).matches("replaced the fuse").count(), 2);
     }
 
     #[test]

@@ -182,6 +182,13 @@ impl PageType {
         self.name() == "forum"
     }
 
+    /// Does a paragraph written twice repeat earlier content? Only on a
+    /// forum thread, whose replies quote earlier posts and whose members'
+    /// signatures follow each post ([`repeats::drop_repeats`]).
+    pub fn repeats_are_quotes(self) -> bool {
+        self.name() == "forum"
+    }
+
     /// Is the price the page's structured data declares part of its
     /// content? Only on a product page ([`price::keep`]).
     pub fn shows_its_price(self) -> bool {
@@ -426,7 +433,8 @@ impl Learned {
         // A configured threshold asks for the forest on every type.
         if !policy.blocks && self.config.threshold.is_none() {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
-            let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
+            let lone = PageType(best).repeats_are_quotes();
+            let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
             let price_kept =
                 keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
             return Decision {
@@ -477,7 +485,8 @@ impl Learned {
         }
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
-        let repeated = repeats::drop_repeats(doc, &blocks, &mut selection);
+        let lone = PageType(best).repeats_are_quotes();
+        let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
         let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
             selection,

@@ -15,6 +15,14 @@
 //! repeated on its own (the "Lorem ipsum" of Readability's test pages)
 //! and code (inside `<pre>`) are what the page shows, and stay. Measured
 //! on WCXB-dev and the WCEB sets in `docs/todays-web.md` (issue 30).
+//!
+//! A forum thread is the exception to the lone paragraph: a reply that
+//! quotes an earlier post repeats its paragraphs one by one, and a
+//! member's signature follows each of their posts. With `lone_repeats`
+//! (the caller passes it on pages taken for threads,
+//! [`PageType::repeats_are_quotes`](super::PageType::repeats_are_quotes))
+//! a single block of at least [`LONE_MIN_WORDS`] words that repeats an
+//! earlier selected block is left out too.
 
 use rustc_hash::FxHashMap;
 
@@ -30,23 +38,30 @@ pub const MIN_CHARS: usize = 30;
 /// listing repeat a line or two of small print each.
 pub const MIN_RUN: usize = 3;
 
-/// Leaves out of `selection` every run of at least [`MIN_RUN`] blocks
-/// that repeats, block for block, an earlier run of selected blocks,
-/// when its text holds at least [`MIN_CHARS`] characters (see the
-/// [module docs](self)).
+/// The fewest words of a lone repeated block for it to be left out with
+/// `lone_repeats`: a quoted sentence or a signature, not "Reply" or
+/// "Quote".
+pub const LONE_MIN_WORDS: usize = 10;
+
+/// Leaves out of `selection` the blocks [`repeats`] finds among the
+/// blocks' selected texts (see the [module docs](self)).
 ///
 /// Returns the blocks left out, each with the block it repeats.
-pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> Vec<Repeat> {
+pub fn drop_repeats(
+    doc: &Document,
+    blocks: &Blocks,
+    selection: &mut Selection,
+    lone_repeats: bool,
+) -> Vec<Repeat> {
     // Each block's selected text, white space collapsed, as a range of
     // one buffer (empty for code and for blocks with nothing selected,
     // which repeat nothing).
     let mut buffer = String::new();
     let ranges: Vec<std::ops::Range<usize>> = (0..blocks.len())
         .map(|i| {
-            let nodes = blocks.texts(i);
             let start = buffer.len();
-            if !nodes.iter().any(|&t| doc.flags(t).contains(NodeFlags::IN_PRE)) {
-                for &t in nodes.iter().filter(|&&t| selection.contains(t)) {
+            if !is_code(doc, blocks, i) {
+                for &t in blocks.texts(i).iter().filter(|&&t| selection.contains(t)) {
                     push_collapsed(&mut buffer, doc.text(t));
                 }
             }
@@ -56,6 +71,30 @@ pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
         })
         .collect();
     let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
+    let dropped = repeats(&texts, lone_repeats);
+    for r in &dropped {
+        for &t in blocks.texts(r.block) {
+            selection.set(t, false);
+        }
+    }
+    dropped
+}
+
+/// Is block `i` code (a text of it inside `<pre>`)? Code repeats nothing.
+pub fn is_code(doc: &Document, blocks: &Blocks, i: usize) -> bool {
+    blocks.texts(i).iter().any(|&t| doc.flags(t).contains(NodeFlags::IN_PRE))
+}
+
+/// The blocks to leave out among blocks whose kept texts are `texts`,
+/// white space collapsed and trimmed, empty for a block that repeats
+/// nothing (code, or nothing kept): every run of at least [`MIN_RUN`]
+/// blocks that repeats, block for block, an earlier run, when its text
+/// holds at least [`MIN_CHARS`] characters, and with `lone_repeats`
+/// every other block of at least [`LONE_MIN_WORDS`] words that repeats
+/// an earlier one. The extractor calls it through [`drop_repeats`];
+/// `gleaner train` scores held-out pages with it.
+pub fn repeats<S: AsRef<str>>(texts: &[S], lone_repeats: bool) -> Vec<Repeat> {
+    let texts: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
     let mut first: FxHashMap<&str, usize> = FxHashMap::default();
     let mut dropped = Vec::new();
     let mut j = 0;
@@ -79,18 +118,21 @@ pub fn drop_repeats(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
             .count();
         let chars: usize = texts[j..j + run].iter().map(|t| t.chars().count()).sum();
         if run >= MIN_RUN && chars >= MIN_CHARS {
-            for k in j..j + run {
-                for &t in blocks.texts(k) {
-                    selection.set(t, false);
-                }
-                dropped.push(Repeat { block: k, of: i + (k - j) });
-            }
+            dropped.extend((j..j + run).map(|k| Repeat { block: k, of: i + (k - j) }));
             j += run;
         } else {
+            if lone_repeats && words(text) >= LONE_MIN_WORDS {
+                dropped.push(Repeat { block: j, of: i });
+            }
             j += 1;
         }
     }
     dropped
+}
+
+/// The words of a text: its runs of letters and digits.
+fn words(text: &str) -> usize {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count()
 }
 
 /// A block [`drop_repeats`] left out.
@@ -108,12 +150,16 @@ mod tests {
     use crate::document::ParseOptions;
     use crate::render;
 
-    fn kept(html: &str) -> String {
+    fn kept_with(html: &str, lone_repeats: bool) -> String {
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).unwrap();
         let blocks = Blocks::of(&doc, 1000).unwrap();
         let mut all = Selection::all(&doc);
-        drop_repeats(&doc, &blocks, &mut all);
+        drop_repeats(&doc, &blocks, &mut all, lone_repeats);
         render::text(&doc, &all)
+    }
+
+    fn kept(html: &str) -> String {
+        kept_with(html, false)
     }
 
     #[test]
@@ -148,9 +194,31 @@ mod tests {
     }
 
     #[test]
+    fn a_thread_leaves_out_quotes_and_signatures() {
+        let post = "I replaced the fuse and the lights still flicker when the engine starts.";
+        let sig = "2019 Highlander XLE, Midnight Black, tow package and roof rack installed.";
+        let html = format!(
+            "<div class=post><p>{post}</p><p>{sig}</p></div>\
+             <div class=post><blockquote>{post}</blockquote><p>Check the ground strap.</p>\
+             <p>Quote</p><p>{sig}</p></div><div class=post><p>Quote</p><p>Thanks!</p></div>"
+        );
+        let thread = kept_with(&html, true);
+        assert_eq!(thread.matches("replaced the fuse").count(), 1, "{thread}");
+        assert_eq!(thread.matches("Midnight Black").count(), 1, "{thread}");
+        // Short repeats stay: a button's word, not a quote.
+        assert_eq!(thread.matches("Quote").count(), 2, "{thread}");
+        assert!(thread.contains("Check the ground strap."));
+        // On another page, a lone repeat is what the page shows.
+        assert_eq!(kept(&html).matches("replaced the fuse").count(), 2);
+    }
+
+    #[test]
     fn code_repeats() {
         let code = "<pre>    return compute_the_value(x, y, z);</pre>";
         let html = format!("<p>Intro</p>{code}{code}{code}<p>Intro</p>{code}{code}{code}");
         assert_eq!(kept(&html).matches("compute_the_value").count(), 6);
+        let long = "<pre>let value = compute_the_value(first, second, third, fourth, fifth);</pre>";
+        let html = format!("<p>Intro</p>{long}<p>Between</p>{long}");
+        assert_eq!(kept_with(&html, true).matches("compute_the_value").count(), 2);
     }
 }
