@@ -25,7 +25,6 @@
 use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
-use gleaner::document::push_collapsed;
 use gleaner::extract::learned::{
     block_columns, falls_back, page, page_rows, repeats, threshold, FeatureSet, LearnedModel,
     PageType, TypePolicy, PAGE_TYPES,
@@ -66,7 +65,9 @@ pub struct Sample {
     pub labels: Vec<f32>,
     /// Each block's weight: its share of the page's words.
     pub weights: Vec<f32>,
-    /// Each block's text, for scoring a held-out page.
+    /// Each block's text, for scoring a held-out page: white space
+    /// collapsed and trimmed ([`gleaner::extract::learned::Blocks::text`]),
+    /// as the extractor's repeats compare it.
     pub texts: Vec<String>,
     /// Each block's words as the extractor counts them, for a page's own
     /// threshold ([`gleaner::extract::learned::threshold`]).
@@ -592,14 +593,12 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
     let kept: Vec<usize> = kept.into_iter().filter(|&b| !(apart && in_comments(b))).collect();
-    // The kept blocks' texts as the repeats compare them.
-    let mut keys = vec![String::new(); n];
+    // The kept blocks' texts (already white space collapsed and trimmed,
+    // as the repeats compare them), empty for the rest and for code.
+    let mut keys = vec![""; n];
     for &b in &kept {
         if !sample.is_code.get(b).copied().unwrap_or(false) {
-            let key = &mut keys[b];
-            push_collapsed(key, &sample.texts[b]);
-            let end = key.trim_end().len();
-            key.truncate(end);
+            keys[b] = &sample.texts[b];
         }
     }
     let lone = page_type.is_some_and(PageType::repeats_are_quotes);

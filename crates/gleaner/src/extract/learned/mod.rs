@@ -126,12 +126,17 @@ pub fn comment_sections(
 fn selected_words(doc: &Document, selection: &Selection, cap: usize) -> usize {
     let mut n = 0;
     for id in selection.iter().filter(|&id| doc.is_text(id)) {
-        n += doc.text(id).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+        n += words(doc.text(id));
         if n >= cap {
             return cap;
         }
     }
     n
+}
+
+/// The words of a text: its runs of letters and digits.
+fn words(text: &str) -> usize {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count()
 }
 
 /// Most blocks of a page the model decides on; a page with more is left

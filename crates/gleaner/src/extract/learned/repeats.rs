@@ -27,6 +27,7 @@
 use rustc_hash::FxHashMap;
 
 use super::blocks::Blocks;
+use super::words;
 use crate::document::{push_collapsed, Document, NodeFlags};
 use crate::selection::Selection;
 
@@ -38,9 +39,9 @@ pub const MIN_CHARS: usize = 30;
 /// listing repeat a line or two of small print each.
 pub const MIN_RUN: usize = 3;
 
-/// The fewest words of a lone repeated block for it to be left out with
-/// `lone_repeats`: a quoted sentence or a signature, not "Reply" or
-/// "Quote".
+/// The fewest words (runs of letters and digits) of a lone repeated
+/// block for it to be left out with `lone_repeats`: a quoted sentence or
+/// a signature, not "Reply" or "Quote".
 pub const LONE_MIN_WORDS: usize = 10;
 
 /// Leaves out of `selection` the blocks [`repeats`] finds among the
@@ -93,8 +94,7 @@ pub fn is_code(doc: &Document, blocks: &Blocks, i: usize) -> bool {
 /// every other block of at least [`LONE_MIN_WORDS`] words that repeats
 /// an earlier one. The extractor calls it through [`drop_repeats`];
 /// `gleaner train` scores held-out pages with it.
-pub fn repeats<S: AsRef<str>>(texts: &[S], lone_repeats: bool) -> Vec<Repeat> {
-    let texts: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+pub fn repeats(texts: &[&str], lone_repeats: bool) -> Vec<Repeat> {
     let mut first: FxHashMap<&str, usize> = FxHashMap::default();
     let mut dropped = Vec::new();
     let mut j = 0;
@@ -128,11 +128,6 @@ pub fn repeats<S: AsRef<str>>(texts: &[S], lone_repeats: bool) -> Vec<Repeat> {
         }
     }
     dropped
-}
-
-/// The words of a text: its runs of letters and digits.
-fn words(text: &str) -> usize {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count()
 }
 
 /// A block [`drop_repeats`] left out.
