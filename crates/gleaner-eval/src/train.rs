@@ -3,8 +3,9 @@
 //! by dataset and by domain.
 //!
 //! 1. **Samples** ([`sample_page`]): each page's block rows
-//!    ([`page_rows`]), each block's label (the share of its words in the
-//!    gold, [`GoldIndex::coverage`]) and weight (its share of the page's
+//!    ([`page_rows`]), each block's label (the share of its words the
+//!    page's alignment with the gold matches, [`labels::aligned_coverage`])
+//!    and weight (its share of the page's
 //!    words, so every page weighs the same, as the per-page averaged
 //!    metrics count them), the page's type label when the dataset has one.
 //! 2. **Page types**: a softmax forest over the page features, trained on
@@ -36,7 +37,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{Dataset, Page};
-use crate::labels::GoldIndex;
+use crate::labels::{self, GoldIndex};
 use crate::{word_prf, word_tokens};
 use crate::{Error, Result};
 
@@ -129,7 +130,6 @@ pub fn sample_page(
     let doc = Document::parse(&page.html, &options).ok()?;
     let meta = Metadata::extract(&doc);
     let rows = page_rows(&doc, &meta, set, MAX_BLOCKS)?;
-    let gold = GoldIndex::new(&page.gold);
     let texts: Vec<String> = (0..rows.len()).map(|i| rows.blocks.text(&doc, i)).collect();
     let sections = comments::sections(&doc, &rows.article);
     let in_comments: Vec<bool> = (0..rows.len())
@@ -141,7 +141,10 @@ pub fn sample_page(
     let is_code: Vec<bool> =
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
-    let labels: Vec<f32> = tokens.iter().map(|t| gold.coverage_of(t)).collect();
+    let labels = labels::aligned_coverage(&tokens, &word_tokens(&page.gold)).unwrap_or_else(|| {
+        let gold = GoldIndex::new(&page.gold);
+        tokens.iter().map(|t| gold.coverage_of(t)).collect()
+    });
     let total: usize = tokens.iter().map(Vec::len).sum();
     let weights: Vec<f32> = tokens
         .iter()
