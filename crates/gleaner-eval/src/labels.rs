@@ -98,10 +98,11 @@ impl GoldIndex {
     }
 }
 
-/// Most steps [`aligned_coverage`] takes on one page (one step per pair
-/// of a page word and an equal gold word examined) before it gives up and
-/// the page is labelled by trigrams: far more than any page of the dev
-/// sets needs, a bound on a user's pathological page.
+/// Most steps [`aligned_coverage`] takes on one page (a step for each
+/// page word a search looks at and for each equal gold word it meets)
+/// before it gives up and the page is labelled by trigrams: far more
+/// than any page of the dev sets needs, a bound on a user's
+/// pathological page.
 pub const ALIGN_BUDGET: u64 = 400_000_000;
 
 /// Each block's share of words covered by aligning the page's words (the
@@ -216,6 +217,9 @@ impl<'g> Aligner<'g> {
         bhi: usize,
     ) -> Option<Run> {
         self.searches += 1;
+        // A step for every page word looked at, and for every equal gold
+        // word it meets.
+        self.budget = self.budget.checked_sub((ahi - alo) as u64)?;
         let mut best: Run = (alo, blo, 0);
         for (i, &id) in page.iter().enumerate().take(ahi).skip(alo) {
             let Some(at) = self.positions.get(id as usize) else { continue };
@@ -223,7 +227,7 @@ impl<'g> Aligner<'g> {
             let row = (self.searches << 32) | (i - alo + 1) as u64;
             let from = at.partition_point(|&j| (j as usize) < blo);
             let to = at.partition_point(|&j| (j as usize) < bhi);
-            self.budget = self.budget.checked_sub((to - from) as u64 + 1)?;
+            self.budget = self.budget.checked_sub((to - from) as u64)?;
             // Descending, so that the previous row's run at j - 1 is read
             // before this row overwrites it.
             for &j in at[from..to].iter().rev() {
