@@ -105,6 +105,16 @@ impl GoldIndex {
 /// pathological page.
 pub const ALIGN_BUDGET: u64 = 400_000_000;
 
+/// Each block's label: [`aligned_coverage`] of its tokens against the
+/// gold text's, or, past [`ALIGN_BUDGET`], its trigram
+/// [`GoldIndex::coverage_of`].
+pub fn block_labels(blocks: &[Vec<String>], gold: &str) -> Vec<f32> {
+    aligned_coverage(blocks, &word_tokens(gold)).unwrap_or_else(|| {
+        let index = GoldIndex::new(gold);
+        blocks.iter().map(|b| index.coverage_of(b)).collect()
+    })
+}
+
 /// Each block's share of words covered by aligning the page's words (the
 /// blocks' tokens, in order) with the gold's tokens (see the module
 /// documentation); `None` when the alignment would take more than
@@ -151,8 +161,7 @@ fn aligned_within<S: AsRef<str>>(blocks: &[Vec<S>], gold: &[S], budget: u64) -> 
 }
 
 /// Ratcliff–Obershelp alignment of a page's word ids with the gold's.
-struct Aligner<'g> {
-    gold: &'g [u32],
+struct Aligner {
     /// Each gold word id's positions in the gold, ascending.
     positions: Vec<Vec<u32>>,
     /// For each gold position `j`, the length of the common run ending at
@@ -169,14 +178,13 @@ struct Aligner<'g> {
 /// A common run: page start, gold start, length.
 type Run = (usize, usize, usize);
 
-impl<'g> Aligner<'g> {
-    fn new(gold: &'g [u32], distinct: usize, budget: u64) -> Aligner<'g> {
+impl Aligner {
+    fn new(gold: &[u32], distinct: usize, budget: u64) -> Aligner {
         let mut positions = vec![Vec::new(); distinct];
         for (j, &id) in gold.iter().enumerate() {
             positions[id as usize].push(j as u32);
         }
         Aligner {
-            gold,
             positions,
             run: vec![0; gold.len()],
             stamp: vec![0; gold.len()],
@@ -188,7 +196,7 @@ impl<'g> Aligner<'g> {
     /// Which page words the alignment matches; `None` past the budget.
     fn align(mut self, page: &[u32]) -> Option<Vec<bool>> {
         let mut matched = vec![false; page.len()];
-        let mut ranges = vec![(0, page.len(), 0, self.gold.len())];
+        let mut ranges = vec![(0, page.len(), 0, self.run.len())];
         while let Some((alo, ahi, blo, bhi)) = ranges.pop() {
             let (i, j, k) = self.longest(page, alo, ahi, blo, bhi)?;
             if k == 0 {

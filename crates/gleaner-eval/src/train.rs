@@ -4,10 +4,10 @@
 //!
 //! 1. **Samples** ([`sample_page`]): each page's block rows
 //!    ([`page_rows`]), each block's label (the share of its words the
-//!    page's alignment with the gold matches, [`labels::aligned_coverage`])
-//!    and weight (its share of the page's
-//!    words, so every page weighs the same, as the per-page averaged
-//!    metrics count them), the page's type label when the dataset has one.
+//!    page's alignment with the gold matches, [`labels::block_labels`])
+//!    and weight (its share of the page's words, so every page weighs the
+//!    same, as the per-page averaged metrics count them), the page's type
+//!    label when the dataset has one.
 //! 2. **Page types**: a softmax forest over the page features, trained on
 //!    the pages with a type label. The block rows are given the types'
 //!    probabilities *out of fold* ([`TrainOptions::folds`] folds by
@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{Dataset, Page};
-use crate::labels::{self, GoldIndex};
+use crate::labels;
 use crate::{word_prf, word_tokens};
 use crate::{Error, Result};
 
@@ -141,10 +141,7 @@ pub fn sample_page(
     let is_code: Vec<bool> =
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
-    let labels = labels::aligned_coverage(&tokens, &word_tokens(&page.gold)).unwrap_or_else(|| {
-        let gold = GoldIndex::new(&page.gold);
-        tokens.iter().map(|t| gold.coverage_of(t)).collect()
-    });
+    let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();
     let weights: Vec<f32> = tokens
         .iter()
