@@ -26,6 +26,7 @@ pub mod kfe;
 pub mod learned;
 mod lines;
 pub mod lqf;
+mod name_table;
 pub mod page_kind;
 pub mod params;
 pub mod plain;

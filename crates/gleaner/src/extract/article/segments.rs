@@ -3,12 +3,11 @@
 //! ratio, the segments summed per block (the voters), and what each
 //! element's class and id say, and the widgets (`widgets`).
 
-use std::collections::HashMap;
-
 use markup5ever::local_name;
 
 use super::super::ccb::{Ccb, CcbConfig, CcbVariant};
 use super::super::lqf::block_owner;
+use super::super::name_table::NameTable;
 use super::clean::itemprop_is_article_body;
 use super::vocabulary::NameRoles;
 use super::widgets::{find_widgets, SlideCounters};
@@ -435,25 +434,9 @@ const ASCII_CLASS: [u8; 128] = {
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
 fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
-    // Room for the distinct values of a typical page from the start: the
-    // table's growth rehashed every key it held (issue 12).
-    let mut seen: HashMap<&'d str, NameRoles, BuildNameHasher> =
-        HashMap::with_capacity_and_hasher((doc.len() / 8).min(1 << 14), BuildNameHasher::default());
-    let mut lower = String::new();
-    // An id or class value's roles, read once per distinct value: the
-    // value itself when it has no capital, else a lower-cased copy.
+    let mut table = NameTable::for_page(doc);
     let mut roles_of = |value: Option<&'d str>| -> NameRoles {
-        let Some(value) = value else { return NameRoles::default() };
-        *seen.entry(value).or_insert_with(|| {
-            if has_ascii_uppercase(value.as_bytes()) {
-                lower.clear();
-                lower.push_str(value);
-                lower.make_ascii_lowercase();
-                NameRoles::of(&lower)
-            } else {
-                NameRoles::of(value)
-            }
-        })
+        value.map_or(NameRoles::default(), |value| table.get(value, NameRoles::of))
     };
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
@@ -511,28 +494,6 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
     (names, ElementFacts { article_body, blockquotes, headings, texts })
 }
 
-/// Does `bytes` hold an ASCII capital? Eight bytes at a time (SWAR
-/// \[I\]): each byte's low seven bits are compared with `A` and `Z` by
-/// adding to them (no carry crosses a byte), and bytes above 0x7F are
-/// ruled out; the last bytes are padded with zeros.
-fn has_ascii_uppercase(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let upper = |w: u64| {
-        let low = w & !HIGH;
-        let from_a = low + ONES * (0x80 - u64::from(b'A'));
-        let past_z = low + ONES * (0x80 - u64::from(b'Z') - 1);
-        from_a & !past_z & !w & HIGH != 0
-    };
-    let mut chunks = bytes.chunks_exact(8);
-    if chunks.by_ref().any(|c| c.first_chunk::<8>().is_some_and(|c| upper(u64::from_le_bytes(*c))))
-    {
-        return true;
-    }
-    let tail = chunks.remainder().iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
-    upper(tail)
-}
-
 /// What [`element_name_roles`] gathers besides the names' roles.
 struct ElementFacts {
     /// The one element marked up as the article's body, if only one is.
@@ -550,62 +511,6 @@ struct ElementFacts {
 
 /// An element's `id` and `class` values.
 type NamePair<'a> = (Option<&'a str>, Option<&'a str>);
-
-/// A multiplicative hash over the ends of the short id/class strings of
-/// [`element_name_roles`] ([`NameHasher::write`]): the table lives for one
-/// page and its keys come from that page, so speed matters and the
-/// flooding resistance of the standard SipHash does not (the rotate, xor
-/// and multiply of the Firefox/rustc "Fx" hash \[I\]).
-#[derive(Default, Clone, Copy)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    /// The length, and the first and the last eight bytes (which overlap
-    /// in a name shorter than sixteen): two steps for most names. A
-    /// longer name adds the words between, so that names differing only
-    /// in the middle do not share a bucket: a page of thousands of such
-    /// names would otherwise make every look-up compare with all of them
-    /// (issue 13).
-    fn write(&mut self, bytes: &[u8]) {
-        let len = bytes.len() as u64;
-        match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
-            (Some(first), Some(last)) => {
-                self.add(u64::from_le_bytes(*first) ^ len.rotate_right(8));
-                let middle = bytes.get(8..bytes.len() - 8).unwrap_or_default();
-                for word in middle.chunks(8) {
-                    self.add(word.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b)));
-                }
-                self.add(u64::from_le_bytes(*last));
-            }
-            _ => {
-                let word = bytes.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b));
-                self.add(word ^ (len << 59));
-            }
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The table picks buckets by the low bits, which a multiply
-        // fills from the low input bits only: fold the high half in.
-        self.0 ^ (self.0 >> 32)
-    }
-}
-
-impl NameHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type BuildNameHasher = std::hash::BuildHasherDefault<NameHasher>;
 
 /// Turns a segment's character-weighted CCR sum into its mean.
 fn finish_ccr(seg: &mut Segment, weight: f32) {
@@ -736,28 +641,6 @@ mod tests {
         assert_eq!(n, CharCounts { commas: 2, chars: 14, spaces: 6, syntax: 3 });
     }
 
-    /// Names of one length that differ only in the middle (a shop's
-    /// `product-item-00017-card` classes, or a crafted page) hash apart,
-    /// so that the name table's look-ups stay one comparison each.
-    #[test]
-    fn names_differing_in_the_middle_hash_apart() {
-        use std::hash::BuildHasher;
-        let build = BuildNameHasher::default();
-        for len in [17, 24, 40, 200] {
-            let names: Vec<String> = (0..2000)
-                .map(|i| {
-                    let middle = format!("{i:05}");
-                    let pad = "x".repeat((len - 5) / 2);
-                    let name = format!("{pad}{middle}{pad}");
-                    format!("{name}{}", "y".repeat(len - name.len()))
-                })
-                .collect();
-            let hashes: std::collections::HashSet<u64> =
-                names.iter().map(|n| build.hash_one(n.as_str())).collect();
-            assert_eq!(hashes.len(), names.len(), "names of {len} bytes share hashes");
-        }
-    }
-
     /// [`CharCounts::of`] agrees with counting character by character,
     /// across chunk boundaries and with other characters anywhere.
     #[test]
@@ -829,24 +712,6 @@ mod tests {
             }
         }
         assert_eq!(checked, 14);
-    }
-
-    #[test]
-    fn capitals_are_found_in_any_chunk_and_only_capitals() {
-        for n in 0..20 {
-            for at in 0..n {
-                for (c, upper) in
-                    [('A', true), ('Z', true), ('M', true), ('@', false), ('[', false)]
-                {
-                    let s: String = (0..n).map(|i| if i == at { c } else { 'a' }).collect();
-                    assert_eq!(has_ascii_uppercase(s.as_bytes()), upper, "{s:?}");
-                }
-            }
-        }
-        for s in ["", "abc-def_ghi 123", "éàü\u{c1}\u{1f600}", "\u{ff}\u{80}{}`~"] {
-            assert!(!has_ascii_uppercase(s.as_bytes()), "{s:?}");
-        }
-        assert!(has_ascii_uppercase("ééééQ".as_bytes()));
     }
 
     #[test]

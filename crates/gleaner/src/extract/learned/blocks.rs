@@ -12,6 +12,7 @@
 
 use std::ops::Range;
 
+use super::super::name_table::NameTable;
 use super::names::{element_cues, Cues, CUES};
 use crate::document::{Document, NodeFlags, NodeId};
 
@@ -96,7 +97,7 @@ impl Blocks {
         let mut current: Option<NodeId> = None;
         let mut owners: Vec<usize> = vec![0];
         let mut owner_ids: Vec<NodeId> = vec![root];
-        let mut names = String::new();
+        let mut names = NameTable::for_page(doc);
         for id in doc.ids().skip(1) {
             while open.len() > 1 && open.last().is_some_and(|o| id.0 >= o.end) {
                 if open.pop().is_some_and(|o| o.block) {

@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind};
 use markup5ever::local_name;
 
+use super::super::name_table::NameTable;
 use crate::document::ElementRef;
 
 /// How a class or id word must sit in the names to match.
@@ -222,9 +223,10 @@ fn name_matcher() -> Option<&'static NameMatcher> {
         .as_ref()
 }
 
-/// The cues of `id` and `class` names, already joined and lower-cased.
-fn name_cues(names: &str, cues: &mut Cues) {
-    let Some(m) = name_matcher() else { return };
+/// The cues of an `id` or `class` value, lower-cased.
+fn name_cues(names: &str) -> Cues {
+    let mut cues = Cues::default();
+    let Some(m) = name_matcher() else { return cues };
     let bytes = names.as_bytes();
     let is_part = |b: u8| b.is_ascii_alphanumeric();
     for found in m.automaton.find_overlapping_iter(names) {
@@ -243,12 +245,14 @@ fn name_cues(names: &str, cues: &mut Cues) {
             cues.insert(cue);
         }
     }
+    cues
 }
 
 /// Every cue an element gives: its tag's, its role's and microdata's, and
-/// its `id` and `class` words'. `names` is a buffer the caller reuses
-/// from element to element.
-pub fn element_cues(e: &ElementRef<'_>, names: &mut String) -> Cues {
+/// its `id` and `class` words'. `names` is the page's table of the cues
+/// of its `id` and `class` values, which the caller keeps from element to
+/// element.
+pub(crate) fn element_cues<'d>(e: &ElementRef<'d>, names: &mut NameTable<'d, Cues>) -> Cues {
     let mut cues = Cues::default();
     let tag = match *e.name() {
         local_name!("nav") | local_name!("menu") => Some(const { tag_cue("tag_nav") }),
@@ -369,14 +373,10 @@ pub fn element_cues(e: &ElementRef<'_>, names: &mut String) -> Cues {
             cues.insert(c);
         }
     }
-    if id.is_some() || class.is_some() {
-        names.clear();
-        for v in [id, class].into_iter().flatten() {
-            names.push_str(v);
-            names.push(' ');
-        }
-        names.make_ascii_lowercase();
-        name_cues(names, &mut cues);
+    // No cue word holds a space, so the cues of the id and the class are
+    // read apart and joined.
+    for value in [id, class].into_iter().flatten() {
+        cues = cues.union(names.get(value, name_cues));
     }
     cues
 }
@@ -392,7 +392,7 @@ mod tests {
         let first = doc.children(body).next().expect("an element");
         let e = doc.element(first).expect("element");
         let names: Vec<&str> = cue_names().collect();
-        element_cues(&e, &mut String::new()).iter().map(|c| names[c]).collect()
+        element_cues(&e, &mut NameTable::for_page(&doc)).iter().map(|c| names[c]).collect()
     }
 
     #[test]
