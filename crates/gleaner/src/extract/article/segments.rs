@@ -425,19 +425,17 @@ const ASCII_CLASS: [u8; 128] = {
 /// with those of the class ([`NameRoles::with`]). Matching a name against
 /// the whole vocabulary is the costliest step of the analysis, and a page
 /// repeats few distinct class strings over many elements (most have
-/// none), often beside ids of their own (`post-1`, `post-2`), so each
-/// distinct value is matched once, looked up by the page's own string,
-/// which is copied only to lower-case it (issue 12).
+/// none), so each distinct class is matched once ([`NameTable`]); the
+/// ids beside them are the elements' own (`post-1`, `post-2`) and are
+/// matched directly, a look-up of a name seen once costing more than it
+/// saves (issue 12).
 ///
 /// In the same pass, the [`ElementFacts`] other passes would each walk
 /// the page for.
 ///
 /// [`ElementRef::id_and_class`]: crate::document::ElementRef::id_and_class
-fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
+fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
     let mut table = NameTable::for_page(doc);
-    let mut roles_of = |value: Option<&'d str>| -> NameRoles {
-        value.map_or(NameRoles::default(), |value| table.get(value, NameRoles::of))
-    };
     // The elements marked as the article's body: the first, and a second.
     let mut article_bodies: [Option<NodeId>; 2] = [None; 2];
     let mut blockquotes = Vec::new();
@@ -478,7 +476,13 @@ fn element_name_roles<'d>(doc: &'d Document) -> (Vec<NameRoles>, ElementFacts) {
         let roles = match last {
             Some((pair, roles)) if pair == (id_value, class_value) => roles,
             _ => {
-                let roles = roles_of(id_value).with(roles_of(class_value));
+                // A class is looked up in the page's table; an id, nearly
+                // always the element's own, is read directly.
+                let id_roles =
+                    id_value.map_or(NameRoles::default(), |v| table.read(v, NameRoles::of));
+                let class_roles =
+                    class_value.map_or(NameRoles::default(), |v| table.get(v, NameRoles::of));
+                let roles = id_roles.with(class_roles);
                 last = Some(((id_value, class_value), roles));
                 roles
             }

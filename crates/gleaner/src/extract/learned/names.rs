@@ -374,9 +374,14 @@ pub(crate) fn element_cues<'d>(e: &ElementRef<'d>, names: &mut NameTable<'d, Cue
         }
     }
     // No cue word holds a space, so the cues of the id and the class are
-    // read apart and joined.
-    for value in [id, class].into_iter().flatten() {
-        cues = cues.union(names.get(value, name_cues));
+    // read apart and joined. A class is shared by many elements and read
+    // from the page's table; an id is nearly always the element's own,
+    // and matching it costs less than a look-up that would miss.
+    if let Some(id) = id {
+        cues = cues.union(names.read(id, name_cues));
+    }
+    if let Some(class) = class {
+        cues = cues.union(names.get(class, name_cues));
     }
     cues
 }
