@@ -16,15 +16,15 @@ use std::collections::HashMap;
 
 use crate::document::Document;
 
-/// What each distinct `id` or `class` value of one page says (`V`, by a
-/// function of the lower-cased value given to [`NameTable::get`]).
+/// What each distinct `class` value of one page says (`V`, by a function
+/// of the lower-cased value given to [`NameTable::id_and_class`]).
 pub(crate) struct NameTable<'d, V> {
     seen: HashMap<&'d str, V, BuildNameHasher>,
     /// The value at hand, lower-cased, when it has a capital.
     lower: String,
 }
 
-impl<'d, V: Copy> NameTable<'d, V> {
+impl<'d, V: Copy + Default> NameTable<'d, V> {
     /// An empty table with room for the distinct values of a typical page
     /// of `doc`'s size from the start: the table's growth rehashed every
     /// key it held (issue 12).
@@ -36,9 +36,23 @@ impl<'d, V: Copy> NameTable<'d, V> {
         }
     }
 
+    /// What an element's `id` and `class` say, each by `of` of its
+    /// lower-cased text (`V::default()` for a missing one): the class from
+    /// the table, the id read directly (see the module docs).
+    pub(crate) fn id_and_class(
+        &mut self,
+        id: Option<&str>,
+        class: Option<&'d str>,
+        of: impl Fn(&str) -> V,
+    ) -> (V, V) {
+        let id = id.map_or(V::default(), |v| self.read(v, &of));
+        let class = class.map_or(V::default(), |v| self.get(v, &of));
+        (id, class)
+    }
+
     /// What `value` says: `of` its lower-cased text, the first time the
     /// page shows it; from the table after that.
-    pub(crate) fn get(&mut self, value: &'d str, of: impl FnOnce(&str) -> V) -> V {
+    fn get(&mut self, value: &'d str, of: impl FnOnce(&str) -> V) -> V {
         let lower = &mut self.lower;
         *self.seen.entry(value).or_insert_with(|| lower_cased(lower, value, of))
     }
@@ -46,7 +60,7 @@ impl<'d, V: Copy> NameTable<'d, V> {
     /// What `value` says, read without the table: for a value the page
     /// rarely repeats (an element's `id`), where a look-up would cost more
     /// than it saves.
-    pub(crate) fn read(&mut self, value: &str, of: impl FnOnce(&str) -> V) -> V {
+    fn read(&mut self, value: &str, of: impl FnOnce(&str) -> V) -> V {
         lower_cased(&mut self.lower, value, of)
     }
 }

@@ -476,12 +476,8 @@ fn element_name_roles(doc: &Document) -> (Vec<NameRoles>, ElementFacts) {
         let roles = match last {
             Some((pair, roles)) if pair == (id_value, class_value) => roles,
             _ => {
-                // A class is looked up in the page's table; an id, nearly
-                // always the element's own, is read directly.
-                let id_roles =
-                    id_value.map_or(NameRoles::default(), |v| table.read(v, NameRoles::of));
-                let class_roles =
-                    class_value.map_or(NameRoles::default(), |v| table.get(v, NameRoles::of));
+                let (id_roles, class_roles) =
+                    table.id_and_class(id_value, class_value, NameRoles::of);
                 let roles = id_roles.with(class_roles);
                 last = Some(((id_value, class_value), roles));
                 roles

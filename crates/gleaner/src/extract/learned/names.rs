@@ -250,8 +250,7 @@ fn name_cues(names: &str) -> Cues {
 
 /// Every cue an element gives: its tag's, its role's and microdata's, and
 /// its `id` and `class` words'. `names` is the page's table of the cues
-/// of its `id` and `class` values, which the caller keeps from element to
-/// element.
+/// of its `class` values, which the caller keeps from element to element.
 pub(crate) fn element_cues<'d>(e: &ElementRef<'d>, names: &mut NameTable<'d, Cues>) -> Cues {
     let mut cues = Cues::default();
     let tag = match *e.name() {
@@ -374,16 +373,9 @@ pub(crate) fn element_cues<'d>(e: &ElementRef<'d>, names: &mut NameTable<'d, Cue
         }
     }
     // No cue word holds a space, so the cues of the id and the class are
-    // read apart and joined. A class is shared by many elements and read
-    // from the page's table; an id is nearly always the element's own,
-    // and matching it costs less than a look-up that would miss.
-    if let Some(id) = id {
-        cues = cues.union(names.read(id, name_cues));
-    }
-    if let Some(class) = class {
-        cues = cues.union(names.get(class, name_cues));
-    }
-    cues
+    // read apart and joined.
+    let (id_cues, class_cues) = names.id_and_class(id, class, name_cues);
+    cues.union(id_cues).union(class_cues)
 }
 
 #[cfg(test)]
