@@ -13,6 +13,9 @@
 //! - **structure** — the owner's and its parent's subtree counts, same-
 //!   shaped siblings and blocks (teaser streams, cards, posts), position
 //!   in the page, the neighbouring blocks;
+//! - **place** — the block's shape against the page's other shapes: the
+//!   largest shape's share of the text, the block's against it, its rank
+//!   (`relative`);
 //! - **article** — what `article` decided: selected, inside its container
 //!   or a chosen sibling, removed and by which rule (its passes combine
 //!   Readability, LQF, TCCB and Crunch);
@@ -30,6 +33,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use super::blocks::{Block, Blocks, FAR};
 use super::names::{cue, cue_names, Cue};
 use super::page::{self, PageFacts, PageInputs, Repetition};
+use super::relative;
 use super::text::{text_facts, word_hashes, word_overlap, TextFacts, PHRASES, PHRASE_NAMES};
 use crate::document::{Document, NodeId};
 use crate::extract::article::{Article, Explanation, MarkReason, RemovalRule};
@@ -231,6 +235,12 @@ fn block_names(set: FeatureSet) -> Vec<String> {
             "window_link_density",
             "window_log_chars",
             "window_sentences",
+        ]
+        .map(String::from),
+    );
+    n.extend(relative::NAMES.map(String::from));
+    n.extend(
+        [
             "article_selected",
             "article_prev_selected",
             "article_next_selected",
@@ -337,21 +347,29 @@ fn shape(doc: &Document, owner: NodeId) -> u64 {
     h.finish()
 }
 
-fn repetition(doc: &Document, blocks: &Blocks, shapes: &[u64]) -> Repetition {
-    let mut count: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
-    for (b, &s) in blocks.blocks.iter().zip(shapes) {
-        let e = count.entry(s).or_default();
+/// How the blocks' shapes repeat: per block, its shape's blocks, share of
+/// the page's characters and rank by characters.
+fn repetition(blocks: &Blocks, shapes: &[u64]) -> Repetition {
+    // Per shape: blocks, characters, first block.
+    let mut count: FxHashMap<u64, (u32, u32, usize)> = FxHashMap::default();
+    for (i, (b, &s)) in blocks.blocks.iter().zip(shapes).enumerate() {
+        let e = count.entry(s).or_insert((0, 0, i));
         e.0 += 1;
         e.1 += b.chars;
     }
     let total: u32 = blocks.blocks.iter().map(|b| b.chars).sum::<u32>().max(1);
-    let _ = doc;
+    let mut by_chars: Vec<(u32, usize, u64)> =
+        count.iter().map(|(&s, &(_, chars, first))| (chars, first, s)).collect();
+    by_chars.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let rank: FxHashMap<u64, u32> =
+        by_chars.iter().enumerate().map(|(r, &(_, _, s))| (s, r as u32)).collect();
     Repetition {
         counts: shapes.iter().map(|s| count.get(s).map_or(0, |c| c.0)).collect(),
         char_shares: shapes
             .iter()
             .map(|s| count.get(s).map_or(0.0, |c| c.1 as f32 / total as f32))
             .collect(),
+        ranks: shapes.iter().map(|s| rank.get(s).copied().unwrap_or(0)).collect(),
     }
 }
 
@@ -410,7 +428,7 @@ pub fn analyse(doc: &Document, metadata: &Metadata, max_blocks: usize) -> Option
         })
         .collect();
     let shapes: Vec<u64> = blocks.blocks.iter().map(|b| shape(doc, b.owner)).collect();
-    let rep = repetition(doc, &blocks, &shapes);
+    let rep = repetition(&blocks, &shapes);
     let selected_chars: u32 = explanation.selection.iter().map(|t| doc.stats(t).chars).sum();
     let page = PageFacts::compute(
         doc,
@@ -471,6 +489,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     let mut sibling_shapes: FxHashMap<NodeId, ChildShapes> = FxHashMap::default();
     let mut word_buf = Vec::new();
     let log_chars: Vec<f32> = blocks.blocks.iter().map(|b| log1p(b.chars as f32)).collect();
+    let placed = relative::columns(&rep.char_shares, &rep.ranks);
     for i in 0..n {
         let b = &blocks.blocks[i];
         let t = &texts[i];
@@ -564,6 +583,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
             window_chars,
             window_sentences,
         ]);
+        values.extend(placed[i]);
         chars_before += b.chars;
         // article
         let first_text = blocks.texts(i).first().copied().unwrap_or(b.owner);

@@ -56,6 +56,7 @@ mod model;
 pub mod names;
 pub mod page;
 pub mod price;
+pub mod relative;
 pub mod repeats;
 pub mod text;
 pub mod threshold;

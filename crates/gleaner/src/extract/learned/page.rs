@@ -170,6 +170,9 @@ pub struct Repetition {
     /// Per block, the share of the page's characters in blocks of its
     /// shape.
     pub char_shares: Vec<f32>,
+    /// Per block, its shape's rank by characters: 0 for the shape holding
+    /// the most (ties broken by the shape's first block).
+    pub ranks: Vec<u32>,
 }
 
 /// Per-page facts, computed once and copied into every block's row.
