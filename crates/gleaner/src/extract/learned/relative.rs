@@ -12,7 +12,7 @@
 //! content-code blurring and the text-to-tag ratio do with their page's
 //! mean and deviation (Weninger & Hsu 2008, §3), applied to the
 //! repetition of shapes that marks the records of a listing (Zhai & Liu
-//! 2005 find a page's data records as its largest repeated group).
+//! 2005: a page's data records are similar sibling subtrees).
 //!
 //! Measured out of fold (`gleaner train --cv`, docs/todays-web.md,
 //! "December 1, later"): WCXB-dev word F1 0.865 → 0.867, collections
