@@ -350,26 +350,35 @@ fn shape(doc: &Document, owner: NodeId) -> u64 {
 /// How the blocks' shapes repeat: per block, its shape's blocks, share of
 /// the page's characters and rank by characters.
 fn repetition(blocks: &Blocks, shapes: &[u64]) -> Repetition {
-    // Per shape: blocks, characters, first block.
-    let mut count: FxHashMap<u64, (u32, u32, usize)> = FxHashMap::default();
-    for (i, (b, &s)) in blocks.blocks.iter().zip(shapes).enumerate() {
-        let e = count.entry(s).or_insert((0, 0, i));
-        e.0 += 1;
-        e.1 += b.chars;
+    // Per shape, in order of first block: blocks, characters.
+    let mut index: FxHashMap<u64, usize> = FxHashMap::default();
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    let of_block: Vec<usize> = blocks
+        .blocks
+        .iter()
+        .zip(shapes)
+        .map(|(b, &s)| {
+            let g = *index.entry(s).or_insert_with(|| {
+                groups.push((0, 0));
+                groups.len() - 1
+            });
+            groups[g].0 += 1;
+            groups[g].1 += b.chars;
+            g
+        })
+        .collect();
+    let total = groups.iter().map(|g| g.1).sum::<u32>().max(1) as f32;
+    // Ranks by characters; a stable sort leaves ties in first-block order.
+    let mut by_chars: Vec<usize> = (0..groups.len()).collect();
+    by_chars.sort_by(|&a, &b| groups[b].1.cmp(&groups[a].1));
+    let mut rank = vec![0u32; groups.len()];
+    for (r, &g) in by_chars.iter().enumerate() {
+        rank[g] = r as u32;
     }
-    let total: u32 = blocks.blocks.iter().map(|b| b.chars).sum::<u32>().max(1);
-    let mut by_chars: Vec<(u32, usize, u64)> =
-        count.iter().map(|(&s, &(_, chars, first))| (chars, first, s)).collect();
-    by_chars.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let rank: FxHashMap<u64, u32> =
-        by_chars.iter().enumerate().map(|(r, &(_, _, s))| (s, r as u32)).collect();
     Repetition {
-        counts: shapes.iter().map(|s| count.get(s).map_or(0, |c| c.0)).collect(),
-        char_shares: shapes
-            .iter()
-            .map(|s| count.get(s).map_or(0.0, |c| c.1 as f32 / total as f32))
-            .collect(),
-        ranks: shapes.iter().map(|s| rank.get(s).copied().unwrap_or(0)).collect(),
+        counts: of_block.iter().map(|&g| groups[g].0).collect(),
+        char_shares: of_block.iter().map(|&g| groups[g].1 as f32 / total).collect(),
+        ranks: of_block.iter().map(|&g| rank[g]).collect(),
     }
 }
 
