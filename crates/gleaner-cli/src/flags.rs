@@ -248,14 +248,16 @@ pub struct TrainArgs {
     pub no_seeds: bool,
 
     /// Write a JSON report here: the options, the feature importances and,
-    /// with --cv, every held-out page's scores.
+    /// with --cv, every held-out page's scores (its type probabilities, its
+    /// blocks' scores, its F1 at every candidate threshold).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
     /// Write the feature rows here instead of training: PREFIX.rows.f32
     /// (row-major little-endian f32, the label first), PREFIX.pages.jsonl
     /// (one line per page: dataset, id, domain, page type, its rows, its
-    /// blocks' texts and its gold) and PREFIX.names.json.
+    /// blocks' texts, words, comment-section and code flags, its gold and
+    /// `article`'s text) and PREFIX.names.json.
     #[arg(long, value_name = "PREFIX")]
     pub dump_features: Option<PathBuf>,
 

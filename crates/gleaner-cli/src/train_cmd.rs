@@ -364,6 +364,10 @@ fn dump(
             "texts": s.texts,
             "gold": s.gold,
             "article": s.article,
+            "words": s.words,
+            "in_comments": s.in_comments,
+            "is_code": s.is_code,
+            "product_description": s.product_description,
         });
         next += s.len();
         writeln!(pages, "{line}")?;

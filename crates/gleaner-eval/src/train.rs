@@ -422,8 +422,8 @@ pub struct HeldOut {
     pub predicted_type: String,
     /// Every type's probability, in [`PAGE_TYPES`] order (out of fold).
     pub type_probabilities: [f32; 7],
-    /// Each block's score.
-    #[serde(skip)]
+    /// Each block's score, in block order (`gleaner train --cv --report`
+    /// writes them, so other decisions can be studied on them).
     pub scores: Vec<f32>,
     /// The text kept at the model's threshold.
     #[serde(skip)]

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Offline study of the decisions taken over the learned model's block
+scores: which blocks a page keeps, given every block's held-out score.
+
+It replays the extractor's decision (the policies' thresholds blended by
+the page's type probabilities, the expected-F1 cut of adaptive policies,
+comment sections set apart on every type but forums, repeated runs left
+out, the fallback to `article` under 20 words) on the held-out scores of a
+`gleaner train --cv --report` and scores each page with WCXB's word F1
+(bag of lower-cased `\\w+` tokens). Then it replays variants of the
+decision and prints each one's change per dataset and per WCXB page type:
+
+- `gapfill A`: also keep a dropped block between two kept neighbours
+  (the nearest blocks with text) when it scores at least A times the cut;
+- `isolate N B`: drop a kept block of at most N words with no kept
+  neighbour when it scores below the cut plus B;
+- `smooth A`: decide on (1 - A) * score + A * the neighbours' mean score;
+- `cut G W`: the expected-F1 cut over scores raised to the power G, and an
+  adaptive threshold W of the way to it (the extractor: G = 1, W = 0.5);
+- `labelled`: every WCXB page routed by its labelled type instead of the
+  classifier's probabilities (what a perfect page classifier would give);
+- `argmax`: the predicted type's policy alone, no blend;
+- `oracle`: each page at the best of 19 fixed thresholds (0.05 to 0.95)
+  for it, knowing its gold: what no choice of a page's threshold can pass.
+
+Standard library only; gleaner never depends on it. It needs the dump and
+the report of the same pages:
+
+    D="--data ../shared/data/wcxb-dev"
+    for s in cleaneval-dev cleaneval-final cleanportaleval dragnet l3s-gn1 readability; do
+      D="$D --data ../shared/data/wceb/$s"; done
+    gleaner train $D --no-seeds --cv --report /tmp/cv.json --dump-features /tmp/d
+    python3 bench/decision-study.py --dump /tmp/d --report /tmp/cv.json
+
+The replay uses the policies the report chose over all folds (the trainer's
+routed figure chooses each fold's policies without it), and it leaves out
+the product description structured data adds: its baseline is within a few
+thousandths of the trainer's routed word F1. Compare the variants with the
+baseline, not with `gleaner eval`.
+"""
+import argparse
+import json
+import re
+from collections import Counter, defaultdict
+
+TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service"]
+TOKEN = re.compile(r"\w+")
+# As the extractor: learned::SHORT_SELECTION_WORDS, RULES_FALLBACK_WORDS,
+# repeats::MIN_RUN, MIN_CHARS, LONE_MIN_WORDS, threshold::MIN_ADAPTIVE_WEIGHT.
+SHORT_WORDS, RULES_WORDS = 20, 50
+MIN_RUN, MIN_CHARS, LONE_MIN_WORDS = 3, 30, 10
+MIN_ADAPTIVE_WEIGHT = 0.01
+
+
+def tokens(text):
+    return TOKEN.findall(text.lower())
+
+
+def load(dump, report):
+    """The held-out pages: the report's scores joined to the dump's blocks."""
+    rep = json.load(open(report))
+    pages = [json.loads(line) for line in open(dump + ".pages.jsonl")]
+    names = list(dict.fromkeys(p["dataset"] for p in pages))
+    by_key = {(names.index(p["dataset"]), p["id"]): p for p in pages}
+    records = []
+    for h in rep["held_out"]:
+        p = by_key.get((h["dataset"], h["id"]))
+        if p is None:
+            continue
+        records.append(dict(
+            dataset=names[h["dataset"]], type=p["page_type"], predicted=h["predicted_type"],
+            probabilities=h["type_probabilities"], scores=h["scores"], words=p["words"],
+            in_comments=p["in_comments"], is_code=p["is_code"], texts=p["texts"],
+            bags=[Counter(tokens(t)) for t in p["texts"]], gold=Counter(tokens(p["gold"])),
+            article=Counter(tokens(p["article"]))))
+    chosen = {c["page_type"]: c for c in rep["policies"]}
+    policies = [(chosen[t]["blocks"], chosen[t]["threshold"], chosen[t]["adaptive"])
+                if t in chosen else (True, 0.5, False) for t in TYPES]
+    return records, policies
+
+
+def repeats(texts, lone):
+    """The blocks that repeat a run of earlier ones (repeats::repeats)."""
+    first, dropped, j = {}, set(), 0
+    while j < len(texts):
+        text = texts[j]
+        if text not in first:
+            if text:
+                first[text] = j
+            j += 1
+            continue
+        i, run = first[text], 0
+        while i + run < j and j + run < len(texts) and texts[j + run] \
+                and texts[j + run] == texts[i + run]:
+            run += 1
+        if run >= MIN_RUN and sum(len(t) for t in texts[j:j + run]) >= MIN_CHARS:
+            dropped.update(range(j, j + run))
+            j += run
+        else:
+            if lone and len(tokens(text)) >= LONE_MIN_WORDS:
+                dropped.add(j)
+            j += 1
+    return dropped
+
+
+def expected_f1_cut(scores, words, gamma=1.0):
+    """threshold::expected_f1_cut, over scores raised to `gamma`."""
+    n = min(len(scores), len(words))
+    p = [min(max(s, 0.0), 1.0) ** gamma for s in scores[:n]]
+    expected = sum(p[i] * words[i] for i in range(n))
+    if expected <= 0:
+        return None
+    overlap = kept = 0.0
+    best = None
+    for i in sorted((i for i in range(n) if words[i] > 0), key=lambda i: (-p[i], i)):
+        overlap += p[i] * words[i]
+        kept += words[i]
+        f1 = 2 * overlap / (kept + expected)
+        if best is None or f1 > best[0]:
+            best = (f1, p[i])
+    return None if best is None else best[1] ** (1 / gamma)
+
+
+def prf(predicted, gold):
+    n_pred, n_gold = sum(predicted.values()), sum(gold.values())
+    if n_gold == 0:
+        return (1.0,) * 3 if n_pred == 0 else (0.0,) * 3
+    if n_pred == 0:
+        return (0.0,) * 3
+    overlap = sum(min(c, gold[t]) for t, c in predicted.items() if t in gold)
+    p, r = overlap / n_pred, overlap / n_gold
+    return p, r, 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def neighbours(texts, b):
+    """The nearest blocks with text before and after block `b`."""
+    lo = b - 1
+    while lo >= 0 and not texts[lo].strip():
+        lo -= 1
+    hi = b + 1
+    while hi < len(texts) and not texts[hi].strip():
+        hi += 1
+    return (lo if lo >= 0 else None), (hi if hi < len(texts) else None)
+
+
+def gapfill(r, keep, cut, a):
+    out = list(keep)
+    for b in range(len(keep)):
+        if keep[b] or not r["texts"][b].strip():
+            continue
+        lo, hi = neighbours(r["texts"], b)
+        if lo is not None and hi is not None and keep[lo] and keep[hi] \
+                and r["scores"][b] >= a * cut:
+            out[b] = True
+    return out
+
+
+def isolate(r, keep, cut, n, margin):
+    out = list(keep)
+    for b in range(len(keep)):
+        if not keep[b] or r["words"][b] > n:
+            continue
+        lo, hi = neighbours(r["texts"], b)
+        alone = not (lo is not None and keep[lo]) and not (hi is not None and keep[hi])
+        if alone and r["scores"][b] < cut + margin:
+            out[b] = False
+    return out
+
+
+def smooth(r, keep, cut, alpha):
+    scores, texts = r["scores"], r["texts"]
+    with_text = [b for b in range(len(keep)) if texts[b].strip()]
+    out = list(keep)
+    for k, b in enumerate(with_text):
+        near = [scores[with_text[j]] for j in (k - 1, k + 1) if 0 <= j < len(with_text)]
+        mean = sum(near) / len(near) if near else scores[b]
+        out[b] = (1 - alpha) * scores[b] + alpha * mean >= cut
+    return out
+
+
+class Replay:
+    def __init__(self, records, policies):
+        self.records, self.policies = records, policies
+
+    def cut(self, r, probabilities, gamma=1.0, toward=0.5):
+        """threshold::blended_threshold."""
+        own = sum(p for (blocks, _, adaptive), p in zip(self.policies, probabilities)
+                  if blocks and adaptive and p > 0) >= MIN_ADAPTIVE_WEIGHT
+        cut = expected_f1_cut(r["scores"], r["words"], gamma) if own else None
+        total = weight = 0.0
+        for (blocks, threshold, adaptive), p in zip(self.policies, probabilities):
+            if not blocks or not p > 0:
+                continue
+            if adaptive and cut is not None:
+                threshold = (1 - toward) * threshold + toward * cut
+            total += p * threshold
+            weight += p
+        return total / weight if weight > 0 else None
+
+    def page(self, r, variant=None, route=None, gamma=1.0, toward=0.5, fixed=None):
+        predicted, probabilities = r["predicted"], r["probabilities"]
+        if route == "labelled" and r["type"]:
+            predicted = r["type"]
+            probabilities = [float(t == predicted) for t in TYPES]
+        elif route == "argmax":
+            probabilities = [float(t == predicted) for t in TYPES]
+        t = TYPES.index(predicted)
+        bag = r["article"]
+        if self.policies[t][0]:
+            cut = self.cut(r, probabilities, gamma, toward)
+            cut = self.policies[t][1] if cut is None else cut
+            cut = cut if fixed is None else fixed
+            n = min(len(r["scores"]), len(r["texts"]))
+            keep = [r["scores"][b] >= cut for b in range(n)]
+            if variant:
+                keep = variant(r, keep, cut)
+            kept = [b for b in range(n) if keep[b]]
+            comments = r["in_comments"]
+            apart = predicted != "forum" and any(comments[b] for b in kept) \
+                and any(not comments[b] and r["texts"][b].strip() for b in kept)
+            kept = [b for b in kept if not (apart and comments[b])]
+            keys = [""] * n
+            for b in kept:
+                if not r["is_code"][b]:
+                    keys[b] = r["texts"][b]
+            dropped = repeats(keys, predicted == "forum")
+            selection = Counter()
+            for b in kept:
+                if b not in dropped:
+                    selection.update(r["bags"][b])
+            if not (sum(selection.values()) < SHORT_WORDS
+                    and sum(r["article"].values()) >= RULES_WORDS):
+                bag = selection
+        return prf(bag, r["gold"])
+
+    def run(self, **how):
+        by = defaultdict(list)
+        for r in self.records:
+            f = self.page(r, **how)
+            by[r["dataset"]].append(f)
+            if r["type"]:
+                by[r["type"]].append(f)
+        return {k: [sum(x[i] for x in v) / len(v) for i in range(3)] for k, v in by.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dump", required=True, help="the --dump-features PREFIX")
+    ap.add_argument("--report", required=True, help="the --cv --report FILE")
+    args = ap.parse_args()
+    replay = Replay(*load(args.dump, args.report))
+    base = replay.run()
+    print("baseline " + " ".join(f"{k}={v[2]:.4f}" for k, v in base.items()))
+    variants = [(f"gapfill {a}", dict(variant=lambda r, k, c, a=a: gapfill(r, k, c, a)))
+                for a in (0.3, 0.5, 0.7)]
+    variants += [(f"isolate {n} {m}", dict(variant=lambda r, k, c, n=n, m=m: isolate(r, k, c, n, m)))
+                 for n, m in ((5, 0.1), (10, 0.1), (10, 0.3), (20, 0.2))]
+    variants += [(f"smooth {a}", dict(variant=lambda r, k, c, a=a: smooth(r, k, c, a)))
+                 for a in (0.1, 0.2, 0.3)]
+    variants += [(f"cut {g} {w}", dict(gamma=g, toward=w))
+                 for g, w in ((1, 0.3), (1, 0.7), (1, 1.0), (0.7, 0.5), (1.5, 0.5), (2, 0.5))]
+    variants += [("labelled", dict(route="labelled")), ("argmax", dict(route="argmax"))]
+    for label, how in variants:
+        new = replay.run(**how)
+        print(f"{label:16}" + " ".join(f"{k}={new[k][2]:.4f}({new[k][2] - v[2]:+.4f})"
+                                       for k, v in base.items()))
+    oracle = defaultdict(list)
+    for r in replay.records:
+        best = max((replay.page(r, fixed=k / 20) for k in range(1, 20)), key=lambda f: f[2])
+        oracle[r["dataset"]].append(best[2])
+        if r["type"]:
+            oracle[r["type"]].append(best[2])
+    print(f"{'oracle':16}" + " ".join(f"{k}={sum(oracle[k]) / len(oracle[k]):.4f}" for k in base))
+
+
+if __name__ == "__main__":
+    main()
