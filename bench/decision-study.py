@@ -4,8 +4,8 @@ scores: which blocks a page keeps, given every block's held-out score.
 
 It replays the extractor's decision (the policies' thresholds blended by
 the page's type probabilities, the expected-F1 cut of adaptive policies,
-comment sections set apart on every type but forums, repeated runs left
-out, the fallback to `article` under 20 words) on the held-out scores of a
+the code in `article`'s container kept, comment sections set apart on
+every type but forums, repeated runs left out, the fallback to `article` under 20 words) on the held-out scores of a
 `gleaner train --cv --report` and scores each page with WCXB's word F1
 (bag of lower-cased `\\w+` tokens). Then it replays variants of the
 decision and prints each one's change per dataset and per WCXB page type:
@@ -17,6 +17,10 @@ decision and prints each one's change per dataset and per WCXB page type:
 - `smooth A`: decide on (1 - A) * score + A * the neighbours' mean score;
 - `cut G W`: the expected-F1 cut over scores raised to the power G, and an
   adaptive threshold W of the way to it (the extractor: G = 1, W = 0.5);
+- `code S`: keep a dropped code block (a `<pre>`) that `article`'s rules
+  kept (`S` = `selected`) or that lies in their container (`S` = `chosen`,
+  what the extractor does since December 2) only when a block with text
+  next to it is kept; `no code`: none of them whatever its score;
 - `labelled`: every WCXB page routed by its labelled type instead of the
   classifier's probabilities (what a perfect page classifier would give);
 - `argmax`: the predicted type's policy alone, no blend;
@@ -39,6 +43,7 @@ thousandths of the trainer's routed word F1. Compare the variants with the
 baseline, not with `gleaner eval`.
 """
 import argparse
+import array
 import json
 import re
 from collections import Counter, defaultdict
@@ -56,10 +61,22 @@ def tokens(text):
     return TOKEN.findall(text.lower())
 
 
+def columns(dump, wanted):
+    """The feature columns named `wanted` of every block, from the dump's
+    rows (each a label then the features, little-endian f32)."""
+    names = json.load(open(dump + ".names.json"))
+    width = len(names) + 1
+    rows = array.array("f")
+    with open(dump + ".rows.f32", "rb") as f:
+        rows.frombytes(f.read())
+    return {w: rows[1 + names.index(w)::width] for w in wanted}
+
+
 def load(dump, report):
     """The held-out pages: the report's scores joined to the dump's blocks."""
     rep = json.load(open(report))
     pages = [json.loads(line) for line in open(dump + ".pages.jsonl")]
+    cols = columns(dump, ("article_selected", "in_chosen"))
     names = list(dict.fromkeys(p["dataset"] for p in pages))
     by_key = {(names.index(p["dataset"]), p["id"]): p for p in pages}
     records = []
@@ -68,9 +85,13 @@ def load(dump, report):
         if p is None:
             continue
         records.append(dict(
-            dataset=names[h["dataset"]], type=p["page_type"], predicted=h["predicted_type"],
+            id=h["id"], dataset=names[h["dataset"]], type=p["page_type"], predicted=h["predicted_type"],
             probabilities=h["type_probabilities"], scores=h["scores"], words=p["words"],
             in_comments=p["in_comments"], is_code=p["is_code"], texts=p["texts"],
+            selected=[v > 0.5 for v in cols["article_selected"][slice(*p["rows"])]],
+            chosen=[v > 0.5 for v in cols["in_chosen"][slice(*p["rows"])]],
+            chosen_code=p.get("chosen_code") or [  # a dump from before December 2
+                c and v > 0.5 for c, v in zip(p["is_code"], cols["in_chosen"][slice(*p["rows"])])],
             bags=[Counter(tokens(t)) for t in p["texts"]], gold=Counter(tokens(p["gold"])),
             article=Counter(tokens(p["article"]))))
     chosen = {c["page_type"]: c for c in rep["policies"]}
@@ -155,6 +176,20 @@ def gapfill(r, keep, cut, a):
     return out
 
 
+def code(r, keep, cut, which):
+    out = list(keep)
+    for b in range(len(keep)):
+        if r["scores"][b] >= cut or not r["is_code"][b] or not r[which][b]:
+            continue
+        lo, hi = neighbours(r["texts"], b)
+        out[b] = (lo is not None and keep[lo]) or (hi is not None and keep[hi])
+    return out
+
+
+def no_code(r, keep, cut):
+    return [k and r["scores"][b] >= cut for b, k in enumerate(keep)]
+
+
 def isolate(r, keep, cut, n, margin):
     out = list(keep)
     for b in range(len(keep)):
@@ -211,7 +246,7 @@ class Replay:
             cut = self.policies[t][1] if cut is None else cut
             cut = cut if fixed is None else fixed
             n = min(len(r["scores"]), len(r["texts"]))
-            keep = [r["scores"][b] >= cut for b in range(n)]
+            keep = [r["scores"][b] >= cut or r["chosen_code"][b] for b in range(n)]
             if variant:
                 keep = variant(r, keep, cut)
             kept = [b for b in range(n) if keep[b]]
@@ -253,6 +288,9 @@ def main():
     print("baseline " + " ".join(f"{k}={v[2]:.4f}" for k, v in base.items()))
     variants = [(f"gapfill {a}", dict(variant=lambda r, k, c, a=a: gapfill(r, k, c, a)))
                 for a in (0.3, 0.5, 0.7)]
+    variants += [(f"code {w}", dict(variant=lambda r, k, c, w=w: code(r, k, c, w)))
+                 for w in ("selected", "chosen")]
+    variants += [("no code", dict(variant=no_code))]
     variants += [(f"isolate {n} {m}", dict(variant=lambda r, k, c, n=n, m=m: isolate(r, k, c, n, m)))
                  for n, m in ((5, 0.1), (10, 0.1), (10, 0.3), (20, 0.2))]
     variants += [(f"smooth {a}", dict(variant=lambda r, k, c, a=a: smooth(r, k, c, a)))

@@ -367,6 +367,7 @@ fn dump(
             "words": s.words,
             "in_comments": s.in_comments,
             "is_code": s.is_code,
+            "chosen_code": s.chosen_code,
             "product_description": s.product_description,
         });
         next += s.len();

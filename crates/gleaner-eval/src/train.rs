@@ -87,6 +87,10 @@ pub struct Sample {
     /// Each block: is it code, which the default never leaves out as a
     /// repeat ([`repeats::is_code`])?
     pub is_code: Vec<bool>,
+    /// Each block: is it code in `article`'s container, which the default
+    /// keeps whatever its score
+    /// ([`gleaner::extract::learned::features::PageRows::is_chosen_code`])?
+    pub chosen_code: Vec<bool>,
 }
 
 impl Sample {
@@ -140,6 +144,7 @@ pub fn sample_page(
         .collect();
     let is_code: Vec<bool> =
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
+    let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -170,6 +175,7 @@ pub fn sample_page(
         product_description: meta.product_description.clone(),
         in_comments,
         is_code,
+        chosen_code,
     })
 }
 
@@ -578,15 +584,17 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
     }
 }
 
-/// The text of a sample's blocks scoring at least `threshold`, as the
-/// extractor keeps them for a page predicted of type `predicted` (an
-/// index of [`PAGE_TYPES`]): less the blocks in comment sections on every
+/// The text of a sample's blocks scoring at least `threshold`, and of
+/// the code in `article`'s container, as the extractor keeps them for a
+/// page predicted of type `predicted` (an index of [`PAGE_TYPES`]): less
+/// the blocks in comment sections on every
 /// type but forums, unless only they have text
 /// ([`gleaner::extract::learned::comment_sections`]), and less the
 /// blocks that repeat earlier ones ([`repeats::repeats`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
     let n = scores.len().min(sample.texts.len());
-    let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold).collect();
+    let chosen_code = |b: usize| sample.chosen_code.get(b).copied().unwrap_or(false);
+    let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold || chosen_code(b)).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
     let page_type = PageType::from_index(predicted);
     let apart = page_type.is_some_and(|t| !t.comments_are_content())

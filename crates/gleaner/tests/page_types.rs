@@ -2,7 +2,8 @@
 //! forum thread of three posts, a grid of six cards beside a facet
 //! sidebar, a four-section service page, a product page (and one whose
 //! specifications wait in hidden tabs), a documentation
-//! page with a sidebar and code, an article under which readers comment.
+//! page with a sidebar and code, an article under which readers comment,
+//! a thread whose first post quotes a long log.
 //! For each, what the learned extractor (with the compiled-in model) must
 //! keep and must leave out.
 //!
@@ -188,4 +189,25 @@ fn an_article_keeps_its_body_and_not_its_comment_section() {
     for left_out in ["thoughts on", "radiator", "cool box", "Leave a Reply", "The Crumb Journal."] {
         assert!(!text.contains(left_out), "{left_out:?} is not content and was kept:\n{text}");
     }
+}
+
+#[test]
+fn a_thread_keeps_the_log_a_post_quotes() {
+    // The forest reads a long log as boilerplate (separators, symbols, no
+    // sentences) and scores it under the page's threshold; code in
+    // `article`'s container is kept whatever its score
+    // (`PageRows::is_chosen_code`).
+    let text = check(
+        "forum-log",
+        &[
+            "This is the part of the log where it fails:",
+            "2025-03-11 09:58:12.408 INFO  [main] tally.sync: starting worker pool (size=4, attempt=1)",
+            "tally.sync: too many restarts; stopping pool",
+            "Do I have to run something by hand after the upgrade?",
+            "sudo -u tally tally-admin migrate --ledger /var/lib/tally/ledger.db",
+            "the service has been running since",
+        ],
+        &["Categories", "Sign Up", "Privacy Policy", "Tally Project."],
+    );
+    assert_eq!(text.matches("cannot open ledger").count(), 41, "every line of the log:\n{text}");
 }

@@ -297,6 +297,9 @@ pub struct PageRows {
     /// The page's features ([`page::feature_names`]), also the last
     /// columns of every row.
     pub page: Vec<f32>,
+    /// `article`'s container and the siblings and secondary containers
+    /// it added ([`Explanation::chosen`]).
+    pub chosen: Vec<NodeId>,
 }
 
 impl PageRows {
@@ -313,6 +316,19 @@ impl PageRows {
     /// Is the page without blocks?
     pub fn is_empty(&self) -> bool {
         self.blocks.is_empty()
+    }
+
+    /// Is block `i` code (`<pre>`, [`repeats::is_code`](super::repeats::is_code))
+    /// in `article`'s container or a sibling it chose? The extractor keeps
+    /// such a block whatever its score: a log or listing quoted in a post
+    /// or a guide is the post's or the guide's, but its separators, symbols
+    /// and missing sentences are what the forest learned boilerplate by.
+    pub fn is_chosen_code(&self, doc: &Document, i: usize) -> bool {
+        let Some(&first) = self.blocks.texts(i).first() else {
+            return false;
+        };
+        self.chosen.iter().any(|&c| doc.contains(c, first))
+            && super::repeats::is_code(doc, &self.blocks, i)
     }
 }
 
@@ -634,7 +650,14 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
         debug_assert_eq!(values.len() - start, block_width);
         values.extend_from_slice(&page.values);
     }
-    PageRows { blocks, width, values, article: explanation.selection, page: page.values }
+    PageRows {
+        blocks,
+        width,
+        values,
+        article: explanation.selection,
+        page: page.values,
+        chosen: explanation.chosen,
+    }
 }
 
 /// The element children of a parent: how many, and how many of each

@@ -18,7 +18,8 @@
 //!    learns what each type keeps (all posts of a thread, every card of a
 //!    listing, every section of a service page).
 //! 4. **Blocks kept**: a binary forest scores each block; those at or
-//!    above the page's threshold are the main content: each type's
+//!    above the page's threshold are the main content, with the code
+//!    `article`'s container holds ([`features::PageRows::is_chosen_code`]): each type's
 //!    threshold weighed by the type's probability, a type's drawn to the
 //!    page's own when its policy says so ([`threshold`]: halfway to the
 //!    cut that maximises the page's expected F1). For a page type on
@@ -475,7 +476,7 @@ impl Learned {
         let threshold = self.blended_threshold(PageType(best), &probs, &scores, &words);
         let mut selection = Selection::none(doc);
         for (i, &score) in scores.iter().enumerate() {
-            if score >= threshold {
+            if score >= threshold || rows.is_chosen_code(doc, i) {
                 for &t in rows.blocks.texts(i) {
                     selection.set(t, true);
                 }
