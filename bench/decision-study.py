@@ -17,10 +17,9 @@ decision and prints each one's change per dataset and per WCXB page type:
 - `smooth A`: decide on (1 - A) * score + A * the neighbours' mean score;
 - `cut G W`: the expected-F1 cut over scores raised to the power G, and an
   adaptive threshold W of the way to it (the extractor: G = 1, W = 0.5);
-- `code S`: keep a dropped code block (a `<pre>`) that `article`'s rules
-  kept (`S` = `selected`) or that lies in their container (`S` = `chosen`,
-  what the extractor does since December 2) only when a block with text
-  next to it is kept; `no code`: none of them whatever its score;
+- `code beside kept`: keep a code block in `article`'s container that
+  scores under the cut only when a block with text next to it is kept;
+  `no code`: not at all (the extractor keeps it whatever its score);
 - `labelled`: every WCXB page routed by its labelled type instead of the
   classifier's probabilities (what a perfect page classifier would give);
 - `argmax`: the predicted type's policy alone, no blend;
@@ -43,7 +42,6 @@ thousandths of the trainer's routed word F1. Compare the variants with the
 baseline, not with `gleaner eval`.
 """
 import argparse
-import array
 import json
 import re
 from collections import Counter, defaultdict
@@ -61,22 +59,10 @@ def tokens(text):
     return TOKEN.findall(text.lower())
 
 
-def columns(dump, wanted):
-    """The feature columns named `wanted` of every block, from the dump's
-    rows (each a label then the features, little-endian f32)."""
-    names = json.load(open(dump + ".names.json"))
-    width = len(names) + 1
-    rows = array.array("f")
-    with open(dump + ".rows.f32", "rb") as f:
-        rows.frombytes(f.read())
-    return {w: rows[1 + names.index(w)::width] for w in wanted}
-
-
 def load(dump, report):
     """The held-out pages: the report's scores joined to the dump's blocks."""
     rep = json.load(open(report))
     pages = [json.loads(line) for line in open(dump + ".pages.jsonl")]
-    cols = columns(dump, ("article_selected", "in_chosen"))
     names = list(dict.fromkeys(p["dataset"] for p in pages))
     by_key = {(names.index(p["dataset"]), p["id"]): p for p in pages}
     records = []
@@ -88,10 +74,7 @@ def load(dump, report):
             id=h["id"], dataset=names[h["dataset"]], type=p["page_type"], predicted=h["predicted_type"],
             probabilities=h["type_probabilities"], scores=h["scores"], words=p["words"],
             in_comments=p["in_comments"], is_code=p["is_code"], texts=p["texts"],
-            selected=[v > 0.5 for v in cols["article_selected"][slice(*p["rows"])]],
-            chosen=[v > 0.5 for v in cols["in_chosen"][slice(*p["rows"])]],
-            chosen_code=p.get("chosen_code") or [  # a dump from before December 2
-                c and v > 0.5 for c, v in zip(p["is_code"], cols["in_chosen"][slice(*p["rows"])])],
+            chosen_code=p["chosen_code"],
             bags=[Counter(tokens(t)) for t in p["texts"]], gold=Counter(tokens(p["gold"])),
             article=Counter(tokens(p["article"]))))
     chosen = {c["page_type"]: c for c in rep["policies"]}
@@ -176,13 +159,12 @@ def gapfill(r, keep, cut, a):
     return out
 
 
-def code(r, keep, cut, which):
+def code_beside_kept(r, keep, cut):
     out = list(keep)
     for b in range(len(keep)):
-        if r["scores"][b] >= cut or not r["is_code"][b] or not r[which][b]:
-            continue
-        lo, hi = neighbours(r["texts"], b)
-        out[b] = (lo is not None and keep[lo]) or (hi is not None and keep[hi])
+        if r["chosen_code"][b] and r["scores"][b] < cut:
+            lo, hi = neighbours(r["texts"], b)
+            out[b] = (lo is not None and keep[lo]) or (hi is not None and keep[hi])
     return out
 
 
@@ -288,9 +270,8 @@ def main():
     print("baseline " + " ".join(f"{k}={v[2]:.4f}" for k, v in base.items()))
     variants = [(f"gapfill {a}", dict(variant=lambda r, k, c, a=a: gapfill(r, k, c, a)))
                 for a in (0.3, 0.5, 0.7)]
-    variants += [(f"code {w}", dict(variant=lambda r, k, c, w=w: code(r, k, c, w)))
-                 for w in ("selected", "chosen")]
-    variants += [("no code", dict(variant=no_code))]
+    variants += [("code beside kept", dict(variant=code_beside_kept)),
+                 ("no code", dict(variant=no_code))]
     variants += [(f"isolate {n} {m}", dict(variant=lambda r, k, c, n=n, m=m: isolate(r, k, c, n, m)))
                  for n, m in ((5, 0.1), (10, 0.1), (10, 0.3), (20, 0.2))]
     variants += [(f"smooth {a}", dict(variant=lambda r, k, c, a=a: smooth(r, k, c, a)))
@@ -300,7 +281,7 @@ def main():
     variants += [("labelled", dict(route="labelled")), ("argmax", dict(route="argmax"))]
     for label, how in variants:
         new = replay.run(**how)
-        print(f"{label:16}" + " ".join(f"{k}={new[k][2]:.4f}({new[k][2] - v[2]:+.4f})"
+        print(f"{label:17}" + " ".join(f"{k}={new[k][2]:.4f}({new[k][2] - v[2]:+.4f})"
                                        for k, v in base.items()))
     oracle = defaultdict(list)
     for r in replay.records:
@@ -308,7 +289,7 @@ def main():
         oracle[r["dataset"]].append(best[2])
         if r["type"]:
             oracle[r["type"]].append(best[2])
-    print(f"{'oracle':16}" + " ".join(f"{k}={sum(oracle[k]) / len(oracle[k]):.4f}" for k in base))
+    print(f"{'oracle':17}" + " ".join(f"{k}={sum(oracle[k]) / len(oracle[k]):.4f}" for k in base))
 
 
 if __name__ == "__main__":

@@ -324,12 +324,16 @@ impl PageRows {
     /// or a guide is the post's or the guide's, but its separators, symbols
     /// and missing sentences are what the forest learned boilerplate by.
     pub fn is_chosen_code(&self, doc: &Document, i: usize) -> bool {
-        let Some(&first) = self.blocks.texts(i).first() else {
-            return false;
-        };
-        self.chosen.iter().any(|&c| doc.contains(c, first))
-            && super::repeats::is_code(doc, &self.blocks, i)
+        super::repeats::is_code(doc, &self.blocks, i)
+            && in_chosen(doc, &self.blocks, &self.chosen, i)
     }
+}
+
+/// Is block `i` (its first text, or its owner when it has none) in one
+/// of `chosen`, `article`'s container and the siblings it added?
+fn in_chosen(doc: &Document, blocks: &Blocks, chosen: &[NodeId], i: usize) -> bool {
+    let first = blocks.texts(i).first().copied().unwrap_or(blocks.blocks[i].owner);
+    chosen.iter().any(|&c| doc.contains(c, first))
 }
 
 /// The share of a block's characters a selection holds.
@@ -620,7 +624,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
             Some(c) if doc.contains(b.owner, c) => -1.0,
             _ => -2.0,
         };
-        let in_chosen = explanation.chosen.iter().any(|&c| doc.contains(c, first_text));
+        let in_chosen = in_chosen(doc, &blocks, &explanation.chosen, i);
         let (before, after) = match container {
             Some(c) => (first_text < c, first_text.0 >= doc.subtree_end(c).0),
             None => (false, false),

@@ -19,8 +19,9 @@
 //!    listing, every section of a service page).
 //! 4. **Blocks kept**: a binary forest scores each block; those at or
 //!    above the page's threshold are the main content, with the code
-//!    `article`'s container holds ([`features::PageRows::is_chosen_code`]): each type's
-//!    threshold weighed by the type's probability, a type's drawn to the
+//!    `article`'s container holds
+//!    ([`features::PageRows::is_chosen_code`]): each type's threshold
+//!    weighed by the type's probability, a type's drawn to the
 //!    page's own when its policy says so ([`threshold`]: halfway to the
 //!    cut that maximises the page's expected F1). For a page type on
 //!    which the forest did not beat `article`'s rules out of fold, the
