@@ -110,11 +110,13 @@
 mod bins;
 mod complete;
 mod format;
+mod packed;
 mod rng;
 mod train;
 
 use crate::error::{Error, Result};
 use complete::Complete;
+use packed::Packed;
 
 pub use complete::COMPLETE_MAX_DEPTH;
 pub use format::{FORMAT_VERSION, MAGIC};
@@ -223,32 +225,15 @@ pub struct Forest {
     pub(crate) base_score: Vec<f32>,
     /// Round-major: tree `t` adds to output `t % n_outputs`.
     pub(crate) trees: Vec<Tree>,
-    /// The trees again, for prediction: every split and leaf of the forest
-    /// in one array, each tree depth-first (a left child right after its
-    /// parent), so that a walk touches few cache lines.
-    packed: Vec<Packed>,
-    /// Where each tree starts in `packed`.
-    roots: Vec<u32>,
+    /// The trees again, for walks of one row at a time: 8-byte nodes in
+    /// one array (`None` for a forest too large for its codes, walked by
+    /// `trees`).
+    packed: Option<Packed>,
     /// The trees again as complete trees in heap layout, for
     /// [`predict_proba_batch`](Forest::predict_proba_batch): for a binary
     /// forest whose trees are at most [`COMPLETE_MAX_DEPTH`] deep.
     complete: Option<Complete>,
 }
-
-/// A split or a leaf of [`Forest::packed`] (16 bytes).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Packed {
-    /// As [`Node::feature`]; [`LEAF`] for a leaf.
-    feature: u32,
-    /// The split's threshold, or the leaf's value.
-    threshold: f32,
-    /// The children's indices in `packed`.
-    left: u32,
-    right: u32,
-}
-
-/// [`Packed::feature`] of a leaf.
-const LEAF: u32 = u32::MAX;
 
 /// Why a row got its raw score: Saabas-style path attributions.
 ///
@@ -287,37 +272,12 @@ impl Forest {
         base_score: Vec<f32>,
         trees: Vec<Tree>,
     ) -> Forest {
-        let size = trees.iter().map(|t| t.nodes.len() + t.leaf_value.len()).sum();
-        let mut packed: Vec<Packed> = Vec::with_capacity(size);
-        let mut roots = Vec::with_capacity(trees.len());
-        let mut stack: Vec<(i32, Option<(usize, bool)>)> = Vec::new();
-        for tree in &trees {
-            roots.push(packed.len() as u32);
-            stack.push((if tree.nodes.is_empty() { -1 } else { 0 }, None));
-            while let Some((code, parent)) = stack.pop() {
-                let at = packed.len();
-                match parent {
-                    Some((p, true)) => packed[p].left = at as u32,
-                    Some((p, false)) => packed[p].right = at as u32,
-                    None => {}
-                }
-                if code < 0 {
-                    let value = tree.leaf_value[!code as usize];
-                    packed.push(Packed { feature: LEAF, threshold: value, left: 0, right: 0 });
-                } else {
-                    let node = tree.nodes[code as usize];
-                    let (feature, threshold) = (node.feature, node.threshold);
-                    packed.push(Packed { feature, threshold, left: 0, right: 0 });
-                    stack.push((node.right, Some((at, false))));
-                    stack.push((node.left, Some((at, true))));
-                }
-            }
-        }
+        let packed = Packed::new(&trees, feature_names.len());
         let complete = match objective {
             Objective::BinaryLogistic => Complete::new(&trees, feature_names.len()),
             Objective::Softmax { .. } => None,
         };
-        Forest { objective, feature_names, metadata, base_score, trees, packed, roots, complete }
+        Forest { objective, feature_names, metadata, base_score, trees, packed, complete }
     }
 
     /// What the raw scores mean.
@@ -452,52 +412,15 @@ impl Forest {
     }
 
     /// Calls `add(tree index, leaf value)` for the leaf `row` reaches in
-    /// each tree, in tree order (of up to 64 trees at a time, the leaf
-    /// values are kept and handed over in order). Eight walks go on at
-    /// once, one level of each per step, and a walk that reached its leaf
-    /// takes the next tree: the walks' memory loads overlap instead of
-    /// waiting on each other.
+    /// each tree, in tree order.
     #[inline]
     fn for_each_leaf(&self, row: &[f32], mut add: impl FnMut(usize, f32)) {
-        const BLOCK: usize = 64;
-        const LANES: usize = 8;
-        const DONE: usize = usize::MAX;
-        let packed = &self.packed[..];
-        for (b, roots) in self.roots.chunks(BLOCK).enumerate() {
-            let mut leaf = [0f32; BLOCK];
-            let mut at = [0u32; LANES];
-            let mut tree = [DONE; LANES];
-            let lanes = roots.len().min(LANES);
-            at[..lanes].copy_from_slice(&roots[..lanes]);
-            for (l, t) in tree[..lanes].iter_mut().enumerate() {
-                *t = l;
-            }
-            let (mut next, mut live) = (lanes, lanes);
-            while live > 0 {
-                for (a, t) in at.iter_mut().zip(tree.iter_mut()) {
-                    if *t == DONE {
-                        continue;
-                    }
-                    let node = &packed[*a as usize];
-                    if node.feature == LEAF {
-                        leaf[*t] = node.threshold;
-                        if next < roots.len() {
-                            (*a, *t) = (roots[next], next);
-                            next += 1;
-                        } else {
-                            *t = DONE;
-                            live -= 1;
-                        }
-                    } else {
-                        let x = row[(node.feature & !DEFAULT_LEFT) as usize];
-                        let left = (x <= node.threshold)
-                            | (x.is_nan() & (node.feature & DEFAULT_LEFT != 0));
-                        *a = if left { node.left } else { node.right };
-                    }
+        match &self.packed {
+            Some(packed) => packed.for_each_leaf(row, add),
+            None => {
+                for (t, tree) in self.trees.iter().enumerate() {
+                    add(t, packed::leaf_of(tree, row));
                 }
-            }
-            for (i, &value) in leaf[..roots.len()].iter().enumerate() {
-                add(b * BLOCK + i, value);
             }
         }
     }
@@ -538,50 +461,18 @@ impl Forest {
     }
 
     /// Adds to `out[r]` the leaf each tree gives row `r` of `rows`, in
-    /// tree order, walking the packed nodes: tree by tree, four rows at a
-    /// time, each step without a branch (a left child is the node right
-    /// after its parent). The batch path of forests of deep trees.
+    /// tree order, walking the packed nodes (or the trees'): the batch
+    /// path of forests of deep trees.
     fn add_leaves_packed(&self, rows: &[f32], out: &mut [f32]) {
         let width = self.n_features();
-        let packed = &self.packed[..];
-        let step = |a: u32, row: &[f32]| -> u32 {
-            let node = &packed[a as usize];
-            let x = row[(node.feature & !DEFAULT_LEFT) as usize];
-            let left = (x <= node.threshold) | (x.is_nan() & (node.feature & DEFAULT_LEFT != 0));
-            if left {
-                a + 1
-            } else {
-                node.right
-            }
-        };
-        let is_leaf = |a: u32| packed[a as usize].feature == LEAF;
-        for &root in &self.roots {
-            let mut quads = out.chunks_exact_mut(4);
-            let mut r = 0;
-            for quad in &mut quads {
-                let rs: [&[f32]; 4] =
-                    std::array::from_fn(|k| &rows[(r + k) * width..(r + k + 1) * width]);
-                let mut at = [root; 4];
-                while !(is_leaf(at[0]) && is_leaf(at[1]) && is_leaf(at[2]) && is_leaf(at[3])) {
-                    for k in 0..4 {
-                        if !is_leaf(at[k]) {
-                            at[k] = step(at[k], rs[k]);
-                        }
+        match &self.packed {
+            Some(packed) => packed.add_leaves(rows, width, out),
+            None => {
+                for tree in &self.trees {
+                    for (o, row) in out.iter_mut().zip(rows.chunks_exact(width)) {
+                        *o += packed::leaf_of(tree, row);
                     }
                 }
-                for k in 0..4 {
-                    quad[k] += packed[at[k] as usize].threshold;
-                }
-                r += 4;
-            }
-            for o in quads.into_remainder() {
-                let row = &rows[r * width..(r + 1) * width];
-                let mut a = root;
-                while !is_leaf(a) {
-                    a = step(a, row);
-                }
-                *o += packed[a as usize].threshold;
-                r += 1;
             }
         }
     }

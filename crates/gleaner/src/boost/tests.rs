@@ -421,3 +421,92 @@ fn depth_and_leaf_limits_hold() {
     let e = train(&small, &names(nf), &data, Some(&narrow)).unwrap_err().to_string();
     assert!(e.contains("validation set has 2 features"), "{e}");
 }
+
+#[test]
+fn packed_nodes_reach_the_leaves_the_trees_do() {
+    // Every tree of a trained forest, walked through its 8-byte packed
+    // nodes and through its `Tree` nodes, NaN included (both default
+    // directions are learned on XOR with missing values).
+    let nf = 4;
+    let mut x = uniform(2000, nf, 5);
+    for (i, v) in x.iter_mut().enumerate() {
+        if i % 7 == 0 {
+            *v = f32::NAN;
+        }
+    }
+    let y = xor_labels(&x, nf);
+    let data = Dataset::new(&x, nf, Target::Binary(&y)).unwrap();
+    let forest = train(&quick(), &names(nf), &data, None).unwrap().forest;
+    let packed = forest.packed.as_ref().expect("a small forest is packed");
+    for row in uniform(300, nf, 6).chunks_exact(nf).chain(x.chunks_exact(nf).take(300)) {
+        let mut leaves = Vec::new();
+        packed.for_each_leaf(row, |t, value| leaves.push((t, value)));
+        let walked: Vec<(usize, f32)> =
+            forest.trees.iter().map(|t| packed::leaf_of(t, row)).enumerate().collect();
+        assert_eq!(leaves, walked);
+    }
+}
+
+#[test]
+fn a_forest_too_large_for_packed_nodes_is_walked_by_its_trees() {
+    // A chain of 40 000 splits on one feature: split i sends x above
+    // 40 000 − i right, to leaf i of value i, the rest on down. The root's
+    // right child is 40 000 nodes after it, past what a packed node holds.
+    let n = 40_000usize;
+    let nodes: Vec<Node> = (0..n)
+        .map(|i| Node {
+            feature: 0,
+            threshold: (n - i) as f32,
+            left: if i + 1 < n { (i + 1) as i32 } else { !(n as i32) },
+            right: !(i as i32),
+        })
+        .collect();
+    let tree = Tree {
+        gain: vec![1.0; n],
+        value: vec![0.0; n],
+        cover: vec![1.0; n],
+        leaf_value: (0..=n).map(|i| i as f32).collect(),
+        leaf_cover: vec![1.0; n + 1],
+        nodes,
+    };
+    let forest =
+        Forest::new(Objective::BinaryLogistic, names(1), String::new(), vec![0.0], vec![tree]);
+    assert!(forest.packed.is_none() && forest.complete.is_none());
+    assert_eq!(forest.predict_raw(&[100.5]), 39_900.0);
+    assert_eq!(forest.predict_raw(&[0.5]), 40_000.0);
+    assert_eq!(forest.predict_raw(&[f32::NAN]), 0.0);
+    let rows = [100.5, 0.5, 50_000.0, 39_999.5, 7.0];
+    let mut batch = [0f32; 5];
+    forest.predict_proba_batch(&rows, &mut batch);
+    for (row, p) in rows.iter().zip(batch) {
+        assert_eq!(p, forest.predict_proba(&[*row]), "row {row}");
+    }
+}
+
+#[test]
+fn batch_scores_equal_row_by_row_scores() {
+    // Complete layout (depth-limited trees) at each width of columns, and
+    // the packed batch walk (unlimited depth); batches of every size
+    // around the lanes and the blocks of rows; NaN in a tenth of values.
+    for (nf, max_depth) in [(3, Some(6)), (200, Some(5)), (300, Some(8)), (40, None)] {
+        let mut x = uniform(1500, nf, 11);
+        for (i, v) in x.iter_mut().enumerate() {
+            if i % 10 == 3 {
+                *v = f32::NAN;
+            }
+        }
+        let y = xor_labels(&x, nf);
+        let data = Dataset::new(&x, nf, Target::Binary(&y)).unwrap();
+        let config = TrainConfig { rounds: 12, max_leaves: 40, max_depth, ..quick() };
+        let forest = train(&config, &names(nf), &data, None).unwrap().forest;
+        assert_eq!(forest.complete.is_some(), max_depth.is_some(), "{nf} features");
+        for n in (0..=40).chain([63, 64, 65, 200]) {
+            let rows = &x[..n * nf];
+            let mut batch = vec![0f32; n];
+            forest.predict_proba_batch(rows, &mut batch);
+            for (r, (row, p)) in rows.chunks_exact(nf).zip(&batch).enumerate() {
+                assert_eq!(*p, forest.predict_proba(row), "{nf} features, {n} rows, row {r}");
+            }
+        }
+    }
+}
