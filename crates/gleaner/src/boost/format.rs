@@ -175,6 +175,12 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// The `k`-th little-endian `u32` of a record.
+#[inline(always)]
+fn field_u32(record: &[u8], k: usize) -> u32 {
+    u32::from_le_bytes(record[4 * k..4 * k + 4].try_into().expect("4 bytes"))
+}
+
 /// Reads fields in order, each one checked against the bytes left.
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -211,10 +217,6 @@ impl<'a> Reader<'a> {
     fn u32(&mut self, what: &str) -> Result<u32> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    }
-
-    fn i32(&mut self, what: &str) -> Result<i32> {
-        Ok(self.u32(what)? as i32)
     }
 
     fn f32(&mut self, what: &str) -> Result<f32> {
@@ -267,15 +269,25 @@ impl<'a> Reader<'a> {
         // splits form one tree, and a walk from the root always ends.
         let mut split_seen = vec![false; n_splits];
         let mut leaf_seen = vec![false; n_leaves];
-        for i in 0..n_splits {
-            let at = self.at;
-            let feature = self.u32(&what)?;
-            let threshold = self.f32(&what)?;
-            let left = self.i32(&what)?;
-            let right = self.i32(&what)?;
-            let gain = self.finite(|| format!("the gain of split {i} of {what}"))?;
-            let value = self.finite(|| format!("the value of split {i} of {what}"))?;
-            let cover = self.finite(|| format!("the cover of split {i} of {what}"))?;
+        // The records are read from one slice checked above, each field at
+        // a fixed offset: no bounds check or error path per field.
+        let start = self.at;
+        let splits = self.take(n_splits * SPLIT_BYTES, &what)?;
+        for (i, record) in splits.chunks_exact(SPLIT_BYTES).enumerate() {
+            let at = start + i * SPLIT_BYTES;
+            let field = |k: usize| field_u32(record, k);
+            let (feature, threshold) = (field(0), f32::from_bits(field(1)));
+            let (left, right) = (field(2) as i32, field(3) as i32);
+            let (gain, value, cover) =
+                (f32::from_bits(field(4)), f32::from_bits(field(5)), f32::from_bits(field(6)));
+            for (k, x, name) in [(4, gain, "gain"), (5, value, "value"), (6, cover, "cover")] {
+                if !x.is_finite() {
+                    return Err(invalid(format!(
+                        "the {name} of split {i} of {what} at byte {} is {x}",
+                        at + 4 * k
+                    )));
+                }
+            }
             let node = Node { feature, threshold, left, right };
             if node.feature_index() >= n_features {
                 return Err(invalid(format!(
@@ -319,9 +331,22 @@ impl<'a> Reader<'a> {
                 return Err(invalid(format!("leaf {orphan} of {what} is no split's child")));
             }
         }
-        for j in 0..n_leaves {
-            tree.leaf_value.push(self.finite(|| format!("the value of leaf {j} of {what}"))?);
-            tree.leaf_cover.push(self.finite(|| format!("the cover of leaf {j} of {what}"))?);
+        let start = self.at;
+        let leaves = self.take(n_leaves * LEAF_BYTES, &what)?;
+        for (j, record) in leaves.chunks_exact(LEAF_BYTES).enumerate() {
+            let at = start + j * LEAF_BYTES;
+            let (value, cover) =
+                (f32::from_bits(field_u32(record, 0)), f32::from_bits(field_u32(record, 1)));
+            for (k, x, name) in [(0, value, "value"), (1, cover, "cover")] {
+                if !x.is_finite() {
+                    return Err(invalid(format!(
+                        "the {name} of leaf {j} of {what} at byte {} is {x}",
+                        at + 4 * k
+                    )));
+                }
+            }
+            tree.leaf_value.push(value);
+            tree.leaf_cover.push(cover);
         }
         Ok(tree)
     }
