@@ -44,12 +44,14 @@
 //! # Bounds without checks
 //!
 //! The crate forbids `unsafe`, so the inner loop is made free of bounds
-//! checks by types: a tree's splits and leaves are `&[_; 2^D]` with `2^D`
-//! a constant, and a heap index built as `(i << 1) | bit` from 1 is
-//! provably below `2^D` after fewer than `D` steps (the compiler tracks its
-//! known bits); a row of columns is `&[f32; W]`, `W` a power of two above
-//! the number of columns, indexed by `column & (W − 1)`. Both constants are
-//! picked at run time among a few monomorphised versions.
+//! checks by types and masks: a tree's splits and leaves are `&[_; 2^D]`
+//! with `2^D` a constant, indexed by the heap index `& (2^D − 1)` (a no-op:
+//! the index is below `2^D` before the last step and in `2^D .. 2^(D+1)`,
+//! leaf `index − 2^D`, after it; with eight walks at once the compiler no
+//! longer tracks that by itself, and checked it every step); a row of
+//! columns is `&[f32; W]`, `W` a power of two above the number of columns,
+//! indexed by `column & (W − 1)`. Both constants are picked at run time
+//! among a few monomorphised versions.
 //!
 //! # Order of work
 //!
@@ -237,7 +239,7 @@ impl Complete {
                 let mut at = [1usize; LANES];
                 for _ in 0..N.trailing_zeros() {
                     for k in 0..LANES {
-                        let split = splits[at[k]];
+                        let split = splits[at[k] & (N - 1)];
                         let x = rows[k][split.column as usize & (W - 1)];
                         // `!(x <= t)`, not `x > t`: a NaN goes right
                         // (see "Missing values without a branch").
@@ -249,7 +251,7 @@ impl Complete {
                 let sums: &mut [f32; LANES] =
                     (&mut sums[q * LANES..][..LANES]).try_into().expect("LANES sums");
                 for k in 0..LANES {
-                    sums[k] += leaves[at[k] - N];
+                    sums[k] += leaves[at[k] & (N - 1)];
                 }
             }
         }
