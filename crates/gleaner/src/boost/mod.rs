@@ -151,7 +151,9 @@ impl Objective {
 /// Bit of [`Node::feature`] set when missing values go left.
 const DEFAULT_LEFT: u32 = 1 << 31;
 
-/// One split of a tree, packed for prediction (16 bytes).
+/// One split of a tree (16 bytes), as the trainer makes it and the file
+/// stores it; predictions walk the `packed` and `complete` layouts made
+/// from these.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node {
     /// The feature index; bit 31 set when missing values go left.
