@@ -15,6 +15,8 @@ const HEADER: usize = 8 + 5 * 4;
 /// Bytes of a split record and of a leaf record.
 const SPLIT_BYTES: usize = 28;
 const LEAF_BYTES: usize = 8;
+// The readers below decode a split's 7 fields and a leaf's 2.
+const _: () = assert!(SPLIT_BYTES == 7 * 4 && LEAF_BYTES == 2 * 4);
 /// The least a tree takes: its split count and one leaf.
 const MIN_TREE_BYTES: usize = 4 + LEAF_BYTES;
 
@@ -175,10 +177,36 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-/// The `k`-th little-endian `u32` of a record.
+/// A record's `N` little-endian `u32` fields (a record of `4 × N` bytes,
+/// as `chunks_exact` cuts them; a shorter one would leave zeros, never
+/// panic).
 #[inline(always)]
-fn field_u32(record: &[u8], k: usize) -> u32 {
-    u32::from_le_bytes(record[4 * k..4 * k + 4].try_into().expect("4 bytes"))
+fn fields<const N: usize>(record: &[u8]) -> [u32; N] {
+    let mut out = [0u32; N];
+    for (k, field) in out.iter_mut().enumerate() {
+        if let Some(bytes) = record.get(4 * k..4 * k + 4).and_then(|b| <[u8; 4]>::try_from(b).ok())
+        {
+            *field = u32::from_le_bytes(bytes);
+        }
+    }
+    out
+}
+
+/// `Ok` when every named value of a record is finite; else the error
+/// names the first that is not, by its field and byte (`at` is the
+/// record's first byte, `record` says which record, built only then).
+#[inline(always)]
+fn check_finite(
+    values: &[(usize, f32, &str)],
+    at: usize,
+    record: impl FnOnce() -> String,
+) -> Result<()> {
+    match values.iter().find(|(_, x, _)| !x.is_finite()) {
+        Some(&(k, x, name)) => {
+            Err(invalid(format!("the {name} of {} at byte {} is {x}", record(), at + 4 * k)))
+        }
+        None => Ok(()),
+    }
 }
 
 /// Reads fields in order, each one checked against the bytes left.
@@ -270,24 +298,19 @@ impl<'a> Reader<'a> {
         let mut split_seen = vec![false; n_splits];
         let mut leaf_seen = vec![false; n_leaves];
         // The records are read from one slice checked above, each field at
-        // a fixed offset: no bounds check or error path per field.
+        // a fixed offset: no bounds check per field.
         let start = self.at;
         let splits = self.take(n_splits * SPLIT_BYTES, &what)?;
         for (i, record) in splits.chunks_exact(SPLIT_BYTES).enumerate() {
             let at = start + i * SPLIT_BYTES;
-            let field = |k: usize| field_u32(record, k);
-            let (feature, threshold) = (field(0), f32::from_bits(field(1)));
-            let (left, right) = (field(2) as i32, field(3) as i32);
-            let (gain, value, cover) =
-                (f32::from_bits(field(4)), f32::from_bits(field(5)), f32::from_bits(field(6)));
-            for (k, x, name) in [(4, gain, "gain"), (5, value, "value"), (6, cover, "cover")] {
-                if !x.is_finite() {
-                    return Err(invalid(format!(
-                        "the {name} of split {i} of {what} at byte {} is {x}",
-                        at + 4 * k
-                    )));
-                }
-            }
+            let [feature, threshold, left, right, gain, value, cover] = fields::<7>(record);
+            let (threshold, left, right) = (f32::from_bits(threshold), left as i32, right as i32);
+            let [gain, value, cover] = [gain, value, cover].map(f32::from_bits);
+            check_finite(
+                &[(4, gain, "gain"), (5, value, "value"), (6, cover, "cover")],
+                at,
+                || format!("split {i} of {what}"),
+            )?;
             let node = Node { feature, threshold, left, right };
             if node.feature_index() >= n_features {
                 return Err(invalid(format!(
@@ -335,16 +358,10 @@ impl<'a> Reader<'a> {
         let leaves = self.take(n_leaves * LEAF_BYTES, &what)?;
         for (j, record) in leaves.chunks_exact(LEAF_BYTES).enumerate() {
             let at = start + j * LEAF_BYTES;
-            let (value, cover) =
-                (f32::from_bits(field_u32(record, 0)), f32::from_bits(field_u32(record, 1)));
-            for (k, x, name) in [(0, value, "value"), (1, cover, "cover")] {
-                if !x.is_finite() {
-                    return Err(invalid(format!(
-                        "the {name} of leaf {j} of {what} at byte {} is {x}",
-                        at + 4 * k
-                    )));
-                }
-            }
+            let [value, cover] = fields::<2>(record).map(f32::from_bits);
+            check_finite(&[(0, value, "value"), (1, cover, "cover")], at, || {
+                format!("leaf {j} of {what}")
+            })?;
             tree.leaf_value.push(value);
             tree.leaf_cover.push(cover);
         }
