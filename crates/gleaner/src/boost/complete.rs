@@ -73,7 +73,8 @@ pub const COMPLETE_MAX_DEPTH: u32 = 8;
 
 /// Rows walked at once: eight independent walks keep the core busy while
 /// each waits on its loads (a quarter less time than four on the
-/// `predict_batch` benchmark and in `gleaner extract`; sixteen spill).
+/// `predict_batch` benchmark and in `gleaner extract`; sixteen were
+/// slower).
 const LANES: usize = 8;
 
 /// The bytes of a block of rows' columns (`rows × W × 4`) at most: with a

@@ -207,6 +207,20 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
+    /// The leaf value `row` reaches, walking the splits themselves: the
+    /// path of forests [`Packed`] cannot hold.
+    pub(crate) fn leaf(&self, row: &[f32]) -> f32 {
+        let mut i = 0usize;
+        while let Some(node) = self.nodes.get(i) {
+            let child = node.child(row[node.feature_index()]);
+            if child < 0 {
+                return self.leaf_value[!child as usize];
+            }
+            i = child as usize;
+        }
+        self.leaf_value[0]
+    }
+
     /// The value of the root, as if it were a leaf.
     fn root_value(&self) -> f32 {
         self.value.first().copied().unwrap_or(self.leaf_value[0])
@@ -421,7 +435,7 @@ impl Forest {
             Some(packed) => packed.for_each_leaf(row, add),
             None => {
                 for (t, tree) in self.trees.iter().enumerate() {
-                    add(t, packed::leaf_of(tree, row));
+                    add(t, tree.leaf(row));
                 }
             }
         }
@@ -472,7 +486,7 @@ impl Forest {
             None => {
                 for tree in &self.trees {
                     for (o, row) in out.iter_mut().zip(rows.chunks_exact(width)) {
-                        *o += packed::leaf_of(tree, row);
+                        *o += tree.leaf(row);
                     }
                 }
             }

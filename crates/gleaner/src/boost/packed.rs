@@ -211,20 +211,3 @@ impl Packed {
         }
     }
 }
-
-/// The leaf value `row` reaches in `tree`, walking its [`Tree`] nodes: the
-/// path of forests [`Packed`] cannot hold.
-pub(crate) fn leaf_of(tree: &Tree, row: &[f32]) -> f32 {
-    if tree.nodes.is_empty() {
-        return tree.leaf_value[0];
-    }
-    let mut i = 0usize;
-    loop {
-        let node = &tree.nodes[i];
-        let child = node.child(row[node.feature_index()]);
-        if child < 0 {
-            return tree.leaf_value[!child as usize];
-        }
-        i = child as usize;
-    }
-}

@@ -442,7 +442,7 @@ fn packed_nodes_reach_the_leaves_the_trees_do() {
         let mut leaves = Vec::new();
         packed.for_each_leaf(row, |t, value| leaves.push((t, value)));
         let walked: Vec<(usize, f32)> =
-            forest.trees.iter().map(|t| packed::leaf_of(t, row)).enumerate().collect();
+            forest.trees.iter().map(|t| t.leaf(row)).enumerate().collect();
         assert_eq!(leaves, walked);
     }
 }
