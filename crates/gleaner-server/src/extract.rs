@@ -236,6 +236,12 @@ impl Extractor for Scoped {
         typed.selection = self.narrow(doc, typed.selection);
         typed
     }
+
+    fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        let mut typed = self.inner.extract_classified_with(doc, metadata);
+        typed.selection = self.narrow(doc, typed.selection);
+        typed
+    }
 }
 
 /// Where the page comes from.

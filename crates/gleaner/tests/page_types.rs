@@ -211,3 +211,22 @@ fn a_thread_keeps_the_log_a_post_quotes() {
     );
     assert_eq!(text.matches("cannot open ledger").count(), 41, "every line of the log:\n{text}");
 }
+
+/// `article` reads the page once for its selection and the page's type:
+/// the same selection as its `extract`, the same probabilities as the
+/// classifier run on its own.
+#[test]
+fn article_classified_in_one_reading_is_article_and_the_classifier() {
+    use gleaner::extract::{learned, Article, Extractor};
+    use gleaner::metadata::Metadata;
+    for name in ["forum", "listing", "service", "product", "docs", "article-comments"] {
+        let doc = page(name);
+        let meta = Metadata::extract(&doc);
+        let once = Article::default().extract_classified_with(&doc, &meta);
+        let selection = Article::default().extract(&doc);
+        assert_eq!(render::text(&doc, &once.selection), render::text(&doc, &selection), "{name}");
+        let probabilities = learned::classify(&doc, &meta).expect("the model has a classifier");
+        assert_eq!(once.type_probabilities, Some(probabilities), "{name}");
+        assert!(once.page_type.is_none(), "{name}: article forces no type");
+    }
+}

@@ -25,6 +25,19 @@ pub trait Extractor: Send + Sync + fmt::Debug {
         let _ = metadata;
         self.extract_typed(doc)
     }
+
+    /// [`Extractor::extract_typed_with`] with the page's type told
+    /// whatever the extractor: its own, or else the compiled-in
+    /// classifier's probabilities ([`learned::classify`]), which a
+    /// record's `page_type` reads. `article` overrides it to read the page
+    /// once for both, as the classifier reads `article`'s decision.
+    fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        let mut extraction = self.extract_typed_with(doc, metadata);
+        if extraction.page_type.is_none() && extraction.type_probabilities.is_none() {
+            extraction.type_probabilities = learned::classify(doc, metadata);
+        }
+        extraction
+    }
 }
 
 /// What [`Extractor::extract_typed`] decided.
@@ -50,6 +63,10 @@ impl<E: Extractor + ?Sized> Extractor for Box<E> {
     fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
         (**self).extract_typed_with(doc, metadata)
     }
+
+    fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        (**self).extract_classified_with(doc, metadata)
+    }
 }
 
 impl<E: Extractor + ?Sized> Extractor for &E {
@@ -62,5 +79,9 @@ impl<E: Extractor + ?Sized> Extractor for &E {
     }
     fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
         (**self).extract_typed_with(doc, metadata)
+    }
+
+    fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        (**self).extract_classified_with(doc, metadata)
     }
 }

@@ -143,9 +143,10 @@ use self::tail::remove_end_boilerplate;
 use self::title_match::{drop_other_articles, titled_container};
 use self::unrendered::remove_unrendered;
 use self::votes::vote;
-use super::extractor::Extractor;
-use super::Crunch;
+use super::extractor::{Extraction, Extractor};
+use super::{learned, Crunch};
 use crate::document::Document;
+use crate::metadata::Metadata;
 use crate::selection::Selection;
 
 /// The combined extractor. See the [module docs](self).
@@ -174,6 +175,20 @@ impl Extractor for Article {
         // The fallback does not read the analysis (issue 13).
         drop(a);
         kept.map_or_else(|| crunch_fallback(doc), |(_, sel)| sel)
+    }
+
+    /// With the default configuration, the page is read once for the
+    /// selection and for the classifier, whose page features are
+    /// computed from this very decision ([`learned::classify_article`]).
+    fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
+        if self.config == ArticleConfig::default() {
+            if let Some(extraction) = learned::classify_article(doc, metadata) {
+                return extraction;
+            }
+        }
+        let mut extraction = self.extract_typed_with(doc, metadata);
+        extraction.type_probabilities = learned::classify(doc, metadata);
+        extraction
     }
 }
 

@@ -563,6 +563,22 @@ pub fn classify(doc: &Document, meta: &Metadata) -> Option<[f32; 7]> {
     Some(p)
 }
 
+/// `article`'s selection (default configuration) with every page type's
+/// probability by the compiled-in classifier, from one reading of the
+/// page: the classifier's page features read `article`'s decision, so
+/// [`classify`] beside [`Article`](super::Article) decides it twice.
+/// `None` when the model has no classifier or the page has more than
+/// [`MAX_BLOCKS`] blocks.
+pub fn classify_article(doc: &Document, meta: &Metadata) -> Option<super::Extraction> {
+    let model = LearnedModel::default_model().ok()?;
+    let forest = model.page_types.as_ref()?;
+    let analysis = features::analyse(doc, meta, MAX_BLOCKS)?;
+    let mut p = [0f32; 7];
+    forest.predict_proba_multi(analysis.page(), &mut p);
+    let (selection, _) = analysis.into_article_and_blocks();
+    Some(super::Extraction { selection, page_type: None, type_probabilities: Some(p) })
+}
+
 /// The most probable type of `probabilities` and its probability,
 /// passing over `article` when `not_article`: when `article`'s own rules
 /// ([`page_kind::is_article`](super::page_kind::is_article)) saw a list,
