@@ -785,9 +785,10 @@ impl Job {
                 None,
             ),
             Aside::Nothing => {
-                let typed = match typed {
-                    true => self.extractor.extract_classified_with(doc, meta),
-                    false => self.extractor.extract_typed_with(doc, meta),
+                let typed = if typed {
+                    self.extractor.extract_classified_with(doc, meta)
+                } else {
+                    self.extractor.extract_typed_with(doc, meta)
                 };
                 (typed.selection, typed.page_type, typed.type_probabilities)
             }

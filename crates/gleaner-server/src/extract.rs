@@ -224,6 +224,13 @@ impl Scoped {
         }
         selection
     }
+
+    /// `extraction` with its selection [narrowed](Scoped::narrow); the
+    /// page's type is the inner extractor's.
+    fn narrow_extraction(&self, doc: &Document, mut extraction: Extraction) -> Extraction {
+        extraction.selection = self.narrow(doc, extraction.selection);
+        extraction
+    }
 }
 
 impl Extractor for Scoped {
@@ -232,15 +239,11 @@ impl Extractor for Scoped {
     }
 
     fn extract_typed_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
-        let mut typed = self.inner.extract_typed_with(doc, metadata);
-        typed.selection = self.narrow(doc, typed.selection);
-        typed
+        self.narrow_extraction(doc, self.inner.extract_typed_with(doc, metadata))
     }
 
     fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
-        let mut typed = self.inner.extract_classified_with(doc, metadata);
-        typed.selection = self.narrow(doc, typed.selection);
-        typed
+        self.narrow_extraction(doc, self.inner.extract_classified_with(doc, metadata))
     }
 }
 

@@ -32,12 +32,22 @@ pub trait Extractor: Send + Sync + fmt::Debug {
     /// record's `page_type` reads. `article` overrides it to read the page
     /// once for both, as the classifier reads `article`'s decision.
     fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
-        let mut extraction = self.extract_typed_with(doc, metadata);
-        if extraction.page_type.is_none() && extraction.type_probabilities.is_none() {
-            extraction.type_probabilities = learned::classify(doc, metadata);
-        }
-        extraction
+        with_page_type(self.extract_typed_with(doc, metadata), doc, metadata)
     }
+}
+
+/// `extraction` with the compiled-in classifier's probabilities
+/// ([`learned::classify`]) when it tells no page type of its own: what
+/// [`Extractor::extract_classified_with`] does unless overridden.
+pub fn with_page_type(
+    mut extraction: Extraction,
+    doc: &Document,
+    metadata: &Metadata,
+) -> Extraction {
+    if extraction.page_type.is_none() && extraction.type_probabilities.is_none() {
+        extraction.type_probabilities = learned::classify(doc, metadata);
+    }
+    extraction
 }
 
 /// What [`Extractor::extract_typed`] decided.

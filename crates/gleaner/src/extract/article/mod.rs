@@ -143,7 +143,7 @@ use self::tail::remove_end_boilerplate;
 use self::title_match::{drop_other_articles, titled_container};
 use self::unrendered::remove_unrendered;
 use self::votes::vote;
-use super::extractor::{Extraction, Extractor};
+use super::extractor::{with_page_type, Extraction, Extractor};
 use super::{learned, Crunch};
 use crate::document::Document;
 use crate::metadata::Metadata;
@@ -181,14 +181,11 @@ impl Extractor for Article {
     /// selection and for the classifier, whose page features are
     /// computed from this very decision ([`learned::classify_article`]).
     fn extract_classified_with(&self, doc: &Document, metadata: &Metadata) -> Extraction {
-        if self.config == ArticleConfig::default() {
-            if let Some(extraction) = learned::classify_article(doc, metadata) {
-                return extraction;
-            }
+        let once = self.config == ArticleConfig::default();
+        match once.then(|| learned::classify_article(doc, metadata)).flatten() {
+            Some(extraction) => extraction,
+            None => with_page_type(self.extract_typed_with(doc, metadata), doc, metadata),
         }
-        let mut extraction = self.extract_typed_with(doc, metadata);
-        extraction.type_probabilities = learned::classify(doc, metadata);
-        extraction
     }
 }
 

@@ -409,15 +409,15 @@ impl Learned {
 
     /// The page's type probabilities from its page features.
     fn type_probabilities(&self, page: &[f32]) -> [f32; 7] {
-        let mut p = [0f32; 7];
-        if let Some(t) = self.config.page_type {
+        let forced = |t: PageType| {
+            let mut p = [0f32; 7];
             p[t.index()] = 1.0;
-        } else if let Some(forest) = &self.model.page_types {
-            forest.predict_proba_multi(page, &mut p);
-        } else {
-            p[0] = 1.0;
+            p
+        };
+        match self.config.page_type {
+            Some(t) => forced(t),
+            None => self.model.page_type_probabilities(page).unwrap_or_else(|| forced(PageType(0))),
         }
-        p
     }
 
     /// Decides the page: its type and its main content.
@@ -555,12 +555,8 @@ impl Extractor for Learned {
 /// themselves; `None` when the model has no classifier or the page has
 /// more than [`MAX_BLOCKS`] blocks.
 pub fn classify(doc: &Document, meta: &Metadata) -> Option<[f32; 7]> {
-    let model = LearnedModel::default_model().ok()?;
-    let forest = model.page_types.as_ref()?;
-    let page = features::page_features(doc, meta, MAX_BLOCKS)?;
-    let mut p = [0f32; 7];
-    forest.predict_proba_multi(&page, &mut p);
-    Some(p)
+    let model = LearnedModel::default_model().ok().filter(|m| m.page_types.is_some())?;
+    model.page_type_probabilities(&features::page_features(doc, meta, MAX_BLOCKS)?)
 }
 
 /// `article`'s selection (default configuration) with every page type's
@@ -568,15 +564,13 @@ pub fn classify(doc: &Document, meta: &Metadata) -> Option<[f32; 7]> {
 /// page: the classifier's page features read `article`'s decision, so
 /// [`classify`] beside [`Article`](super::Article) decides it twice.
 /// `None` when the model has no classifier or the page has more than
-/// [`MAX_BLOCKS`] blocks.
+/// [`MAX_BLOCKS`] blocks, as [`classify`] is then.
 pub fn classify_article(doc: &Document, meta: &Metadata) -> Option<super::Extraction> {
-    let model = LearnedModel::default_model().ok()?;
-    let forest = model.page_types.as_ref()?;
+    let model = LearnedModel::default_model().ok().filter(|m| m.page_types.is_some())?;
     let analysis = features::analyse(doc, meta, MAX_BLOCKS)?;
-    let mut p = [0f32; 7];
-    forest.predict_proba_multi(analysis.page(), &mut p);
+    let type_probabilities = model.page_type_probabilities(analysis.page());
     let (selection, _) = analysis.into_article_and_blocks();
-    Some(super::Extraction { selection, page_type: None, type_probabilities: Some(p) })
+    Some(super::Extraction { selection, page_type: None, type_probabilities })
 }
 
 /// The most probable type of `probabilities` and its probability,

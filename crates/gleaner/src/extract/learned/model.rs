@@ -107,6 +107,16 @@ fn invalid(what: impl Into<String>) -> Error {
 }
 
 impl LearnedModel {
+    /// Every page type's probability for a page's features
+    /// ([`page::feature_names`]), in [`PAGE_TYPES`] order; `None` when the
+    /// model has no page-type classifier.
+    pub fn page_type_probabilities(&self, page: &[f32]) -> Option<[f32; 7]> {
+        let forest = self.page_types.as_ref()?;
+        let mut p = [0f32; 7];
+        forest.predict_proba_multi(page, &mut p);
+        Some(p)
+    }
+
     /// Checks that the forests read the features this build computes.
     ///
     /// # Errors
