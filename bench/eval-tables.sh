@@ -17,5 +17,11 @@ for d in "${datasets[@]}"; do [ -f "bench/peers/out/$d/trafilatura.json" ] || mi
 if [ ${#missing[@]} -gt 0 ]; then
   python3 bench/peers/run.py "${missing[@]}" --out bench/peers/out >&2
 fi
+# The Rust peers (bench/peers/rust, built by cargo on first use).
+missing=()
+for d in "${datasets[@]}"; do [ -f "bench/peers/out/$d/rs-trafilatura.json" ] || missing+=(--data "$wceb/$d"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  python3 bench/peers/run.py "${missing[@]}" --peers rs-trafilatura,dom_smoothie --out bench/peers/out >&2
+fi
 cargo run --release --quiet -- eval "${args[@]}" --algorithms all --metric shingle,lcs \
   --peers-dir bench/peers/out --format pivot --no-progress

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Run the Python peers of gleaner over evaluation datasets.
+"""Run the peers of gleaner over evaluation datasets.
 
-Each peer (trafilatura, readability-lxml, resiliparse, jusText, boilerpy3)
-extracts the main content of every page of each dataset directory given
+Each peer (trafilatura, readability-lxml, resiliparse, jusText, boilerpy3;
+and the Rust ones, rs-trafilatura and dom_smoothie, which bench/peers/rust
+runs: `cargo run --release` there, called from here when they are asked
+for) extracts the main content of every page of each dataset directory given
 with --data. Outputs go to OUT/<dataset-name>/<peer>.json in the
 ScrapingHub format {id: {"articleBody": text}}, and the mean extraction
 time per page to OUT/<dataset-name>/<peer>.timing.json as
@@ -45,6 +47,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REQUIREMENTS = HERE / "requirements.txt"
 PEERS = ("trafilatura", "readability", "resiliparse", "justext", "boilerpy3")
+# Run by the crate in bench/peers/rust (its own lock file; never a
+# dependency of gleaner), with the same layout, outputs and timing.
+RUST_PEERS = ("rs-trafilatura", "dom_smoothie")
 # A page that takes longer than this counts as failed.
 PAGE_TIMEOUT_S = 60
 
@@ -326,21 +331,45 @@ def run_peer(name: str, run, pages, out_dir: Path) -> dict:
     return timing
 
 
+def run_rust_peers(peers, datasets, out: Path) -> None:
+    """Builds and runs bench/peers/rust for the Rust peers asked for."""
+    cmd = ["cargo", "run", "--release", "--quiet", "--manifest-path", str(HERE / "rust" / "Cargo.toml"), "--"]
+    for d in datasets:
+        cmd += ["--data", str(Path(d).resolve())]
+    cmd += ["--peers", ",".join(peers), "--out", str(out.resolve())]
+    subprocess.run(cmd, check=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", action="append", required=True, type=Path, help="dataset directory (repeatable)")
-    ap.add_argument("--peers", default=",".join(PEERS), help=f"comma-separated subset of {','.join(PEERS)}")
+    ap.add_argument(
+        "--peers",
+        default=",".join(PEERS),
+        help=f"comma-separated subset of {','.join(PEERS + RUST_PEERS)} (default: the Python ones)",
+    )
     ap.add_argument("--out", type=Path, default=HERE / "out", help="output root (default bench/peers/out)")
     ap.add_argument("--venv", type=Path, default=HERE / ".venv", help="virtual environment to create and use")
     ap.add_argument("--no-venv", action="store_true", help="run in the current interpreter as it is")
     args = ap.parse_args()
+
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    unknown = [p for p in peers if p not in PEERS + RUST_PEERS]
+    if unknown:
+        raise SystemExit(f"unknown peer(s): {', '.join(unknown)}")
+    rust = [p for p in peers if p in RUST_PEERS]
+    if rust and not os.environ.get("GLEANER_RUST_PEERS_DONE"):
+        run_rust_peers(rust, args.data, args.out)
+        os.environ["GLEANER_RUST_PEERS_DONE"] = "1"  # not again after the re-exec below
+    peers = [p for p in peers if p in PEERS]
+    if not peers:
+        return
 
     if not args.no_venv and not in_venv(args.venv):
         ensure_venv(args.venv)
         py = str(venv_python(args.venv))
         os.execv(py, [py, str(Path(__file__).resolve())] + sys.argv[1:])
 
-    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     runners = {p: make_peer(p) for p in peers}
     for data in args.data:
         data = data.resolve()
