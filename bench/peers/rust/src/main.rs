@@ -12,7 +12,8 @@
 //! gleaner. Timing covers what the peer does with the page's bytes
 //! (decoding where it takes text, parsing, extracting), one page at a time
 //! on one thread, after one untimed warm-up page. A page on which a peer
-//! fails or panics gets an empty text and counts in `failed`.
+//! fails, panics or takes more than 60 s gets an empty text and counts in
+//! `failed`.
 //!
 //! ```sh
 //! cargo run --release --manifest-path bench/peers/rust/Cargo.toml -- \
@@ -24,7 +25,8 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 const PEERS: [&str; 2] = ["rs-trafilatura", "dom_smoothie"];
 
@@ -263,11 +265,57 @@ fn extract(peer: &str, html: &[u8], url: Option<&str>) -> Option<String> {
     }
 }
 
+/// A page that takes longer than this counts as failed, as in `run.py`.
+const PAGE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A page for the worker: the peer, the page's bytes and URL.
+type Job = (String, Vec<u8>, Option<String>);
+
+/// A thread that runs the peers, so that a page that never returns can be
+/// given up on: the worker is then left behind and a new one started.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<(Option<String>, f64)>,
+}
+
+impl Worker {
+    fn start() -> Worker {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (done_tx, done) = mpsc::channel();
+        std::thread::spawn(move || {
+            for (peer, html, url) in job_rx {
+                let start = Instant::now();
+                let out = catch_unwind(AssertUnwindSafe(|| extract(&peer, &html, url.as_deref())));
+                let secs = start.elapsed().as_secs_f64();
+                if done_tx.send((out.ok().flatten(), secs)).is_err() {
+                    break;
+                }
+            }
+        });
+        Worker { jobs, done }
+    }
+
+    /// The peer's text and its time, `None` when it failed, panicked or
+    /// ran out of time (the worker is then replaced).
+    fn run(&mut self, job: Job) -> (Option<String>, f64) {
+        if self.jobs.send(job).is_err() {
+            *self = Worker::start();
+            return (None, 0.0);
+        }
+        match self.done.recv_timeout(PAGE_TIMEOUT) {
+            Ok(r) => r,
+            Err(_) => {
+                *self = Worker::start();
+                (None, PAGE_TIMEOUT.as_secs_f64())
+            }
+        }
+    }
+}
+
 fn run_peer(peer: &str, pages: &[Page], out_dir: &Path) -> String {
+    let mut worker = Worker::start();
     if let Some(p) = pages.iter().find(|p| p.html.is_some()) {
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            extract(peer, p.html.as_deref().unwrap_or(&[]), p.url.as_deref())
-        }));
+        let _ = worker.run((peer.to_string(), p.html.clone().unwrap_or_default(), p.url.clone()));
     }
     let (mut failed, mut timed, mut total) = (0usize, 0usize, 0f64);
     let mut results = serde_json::Map::new();
@@ -279,17 +327,12 @@ fn run_peer(peer: &str, pages: &[Page], out_dir: &Path) -> String {
             }
             Some(html) => {
                 timed += 1;
-                let start = Instant::now();
-                let out =
-                    catch_unwind(AssertUnwindSafe(|| extract(peer, html, page.url.as_deref())));
-                total += start.elapsed().as_secs_f64();
-                match out {
-                    Ok(Some(t)) => t,
-                    _ => {
-                        failed += 1;
-                        String::new()
-                    }
-                }
+                let (out, secs) = worker.run((peer.to_string(), html.clone(), page.url.clone()));
+                total += secs;
+                out.unwrap_or_else(|| {
+                    failed += 1;
+                    String::new()
+                })
             }
         };
         results.insert(page.id.clone(), serde_json::json!({ "articleBody": text }));
