@@ -194,8 +194,9 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
     let names = model.blocks.feature_names();
     if d.fell_back {
         out.push_str(
-            "<p class=\"meta\">The forest kept too few words: the page's content is what \
-             `article`'s rules kept, whatever the scores below.</p>\n",
+            "<p class=\"meta\">The forest kept too few words (on a documentation page, fewer \
+             than the rules): the page's content is what `article`'s rules kept, whatever the \
+             scores below.</p>\n",
         );
     }
     if d.comments_apart {

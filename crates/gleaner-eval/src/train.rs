@@ -843,7 +843,15 @@ pub fn routed_texts(
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
             let text = match kept {
-                Some(text) if !falls_back(word_tokens(&text).len(), rules) => text,
+                Some(text)
+                    if !falls_back(
+                        PageType::from_index(t).unwrap_or_default(),
+                        word_tokens(&text).len(),
+                        rules,
+                    ) =>
+                {
+                    text
+                }
                 _ => s.article.clone(),
             };
             completed(s, t, text)
@@ -1014,9 +1022,28 @@ mod tests {
     #[test]
     fn a_short_forest_selection_gives_way_to_a_longer_rules_one() {
         use gleaner::extract::learned::{RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS};
-        assert!(falls_back(0, RULES_FALLBACK_WORDS));
-        assert!(falls_back(SHORT_SELECTION_WORDS - 1, 500));
-        assert!(!falls_back(SHORT_SELECTION_WORDS, 500));
-        assert!(!falls_back(0, RULES_FALLBACK_WORDS - 1));
+        let article = PageType::default();
+        assert!(falls_back(article, 0, RULES_FALLBACK_WORDS));
+        assert!(falls_back(article, SHORT_SELECTION_WORDS - 1, 500));
+        assert!(!falls_back(article, SHORT_SELECTION_WORDS, 500));
+        assert!(!falls_back(article, 0, RULES_FALLBACK_WORDS - 1));
+    }
+
+    #[test]
+    fn on_documentation_the_rules_body_replaces_a_forest_selection_of_fewer_words() {
+        use gleaner::extract::learned::{RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS};
+        let docs = PageType::from_index(5).expect("documentation");
+        assert_eq!(docs.name(), "documentation");
+        assert!(falls_back(docs, 300, 300));
+        assert!(falls_back(docs, 300, 900));
+        assert!(!falls_back(docs, 300, 299));
+        // A short selection is judged as on every type: an empty page
+        // whose rules keep a few words stays empty.
+        assert!(!falls_back(docs, 0, RULES_FALLBACK_WORDS - 1));
+        assert!(falls_back(docs, SHORT_SELECTION_WORDS - 1, RULES_FALLBACK_WORDS));
+        for t in (0..7).filter(|&t| t != 5) {
+            let other = PageType::from_index(t).expect("a type");
+            assert!(!falls_back(other, 300, 900), "{other}");
+        }
     }
 }
