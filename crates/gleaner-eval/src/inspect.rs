@@ -199,6 +199,13 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              scores below.</p>\n",
         );
     }
+    if let Some(from) = d.lowered_from {
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">The forest kept too few words at {from:.2}: its selection is \
+             taken at {threshold:.2}, the first lower cut that keeps enough.</p>"
+        );
+    }
     if d.comments_apart {
         out.push_str(
             "<p class=\"meta\">The page's comment sections were taken out of what the forest \
@@ -215,6 +222,7 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
     let blended = d.confidence < 0.99 || l.reads_own_cut(&d.type_probabilities);
     if l.configured_threshold().is_none() && blended {
         let type_threshold = l.threshold(d.page_type);
+        let threshold = d.lowered_from.unwrap_or(threshold);
         let _ = writeln!(
             out,
             "<p class=\"meta\">This page's threshold, {threshold:.2}, blends the types' \

@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, page, page_rows, repeats, threshold, FeatureSet, LearnedModel,
-    PageType, TypePolicy, PAGE_TYPES,
+    block_columns, falls_back, lowered_cuts, page, page_rows, repeats, threshold, FeatureSet,
+    LearnedModel, PageType, TypePolicy, LOWERED_SELECTION_WORDS, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -838,7 +838,15 @@ pub fn routed_texts(
             let kept = policies[t].blocks.then(|| {
                 let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
                     .unwrap_or(policies[t].threshold);
-                kept_text(s, &h.scores, cut, t)
+                let text = kept_text(s, &h.scores, cut, t);
+                if word_tokens(&text).len() >= SHORT_SELECTION_WORDS {
+                    return text;
+                }
+                // As the extractor lowers a short selection's cut.
+                lowered_cuts(cut)
+                    .map(|c| kept_text(s, &h.scores, c, t))
+                    .find(|lowered| word_tokens(lowered).len() >= LOWERED_SELECTION_WORDS)
+                    .unwrap_or(text)
             });
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
@@ -1021,7 +1029,7 @@ mod tests {
 
     #[test]
     fn a_short_forest_selection_gives_way_to_a_longer_rules_one() {
-        use gleaner::extract::learned::{RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS};
+        use gleaner::extract::learned::RULES_FALLBACK_WORDS;
         let article = PageType::default();
         assert!(falls_back(article, 0, RULES_FALLBACK_WORDS));
         assert!(falls_back(article, SHORT_SELECTION_WORDS - 1, 500));
@@ -1030,8 +1038,18 @@ mod tests {
     }
 
     #[test]
+    fn a_short_selection_is_tried_at_lower_cuts_highest_first() {
+        let cuts = |t: f32| lowered_cuts(t).map(|c| (c * 100.0).round() as u32).collect::<Vec<_>>();
+        assert_eq!(cuts(0.5), [45, 40, 35, 30, 25, 20, 15, 10, 5]);
+        assert_eq!(cuts(0.2), [15, 10, 5]);
+        assert_eq!(cuts(0.23), [20, 15, 10, 5]);
+        assert!(cuts(0.05).is_empty() && cuts(0.0).is_empty() && cuts(f32::NAN).is_empty());
+        assert_eq!(cuts(7.0).len(), 20);
+    }
+
+    #[test]
     fn on_documentation_the_rules_body_replaces_a_forest_selection_of_fewer_words() {
-        use gleaner::extract::learned::{RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS};
+        use gleaner::extract::learned::RULES_FALLBACK_WORDS;
         let docs = PageType::from_index(5).expect("documentation");
         assert_eq!(docs.name(), "documentation");
         assert!(falls_back(docs, 300, 300));
