@@ -4,8 +4,10 @@ scores: which blocks a page keeps, given every block's held-out score.
 
 It replays the extractor's decision (the policies' thresholds blended by
 the page's type probabilities, the expected-F1 cut of adaptive policies,
-the code in `article`'s container kept, comment sections set apart on
-every type but forums, repeated runs left out, the fallback to `article` under 20 words) on the held-out scores of a
+the code in `article`'s container kept, a selection under 20 words taken at
+the first lower cut that keeps 50, comment sections set apart on every type
+but forums, repeated runs left out, the fallback to `article` under 20 words
+and, on documentation, to a rules' body at least as long) on the held-out scores of a
 `gleaner train --cv --report` and scores each page with WCXB's word F1
 (bag of lower-cased `\\w+` tokens). Then it replays variants of the
 decision and prints each one's change per dataset and per WCXB page type:
@@ -20,6 +22,9 @@ decision and prints each one's change per dataset and per WCXB page type:
 - `code beside kept`: keep a code block in `article`'s container that
   scores under the cut only when a block with text next to it is kept;
   `no code`: not at all (the extractor keeps it whatever its score);
+- `lowered S L`: a selection under S words taken at the first lower cut
+  (0.05 steps down) that keeps L words (the extractor: S = 20, L = 50;
+  `lowered 0 0` is none);
 - `labelled`: every WCXB page routed by its labelled type instead of the
   classifier's probabilities (what a perfect page classifier would give);
 - `argmax`: the predicted type's policy alone, no blend;
@@ -49,8 +54,9 @@ from collections import Counter, defaultdict
 TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service"]
 TOKEN = re.compile(r"\w+")
 # As the extractor: learned::SHORT_SELECTION_WORDS, RULES_FALLBACK_WORDS,
-# repeats::MIN_RUN, MIN_CHARS, LONE_MIN_WORDS, threshold::MIN_ADAPTIVE_WEIGHT.
-SHORT_WORDS, RULES_WORDS = 20, 50
+# LOWERED_SELECTION_WORDS, repeats::MIN_RUN, MIN_CHARS, LONE_MIN_WORDS,
+# threshold::MIN_ADAPTIVE_WEIGHT.
+SHORT_WORDS, RULES_WORDS, LOWERED_WORDS = 20, 50, 50
 MIN_RUN, MIN_CHARS, LONE_MIN_WORDS = 3, 30, 10
 MIN_ADAPTIVE_WEIGHT = 0.01
 
@@ -123,6 +129,13 @@ def expected_f1_cut(scores, words, gamma=1.0):
         if best is None or f1 > best[0]:
             best = (f1, p[i])
     return None if best is None else best[1] ** (1 / gamma)
+
+
+def lowered_cuts(threshold):
+    """learned::lowered_cuts: the multiples of 0.05 below `threshold`, highest first."""
+    import math
+    steps = max(0, min(20, math.ceil(threshold / 0.05 - 1e-3) - 1))
+    return [k * 0.05 for k in range(steps, 0, -1)]
 
 
 def prf(predicted, gold):
@@ -214,7 +227,8 @@ class Replay:
             weight += p
         return total / weight if weight > 0 else None
 
-    def page(self, r, variant=None, route=None, gamma=1.0, toward=0.5, fixed=None):
+    def page(self, r, variant=None, route=None, gamma=1.0, toward=0.5, fixed=None,
+             lowered=(SHORT_WORDS, LOWERED_WORDS)):
         predicted, probabilities = r["predicted"], r["probabilities"]
         if route == "labelled" and r["type"]:
             predicted = r["type"]
@@ -228,7 +242,22 @@ class Replay:
             cut = self.policies[t][1] if cut is None else cut
             cut = cut if fixed is None else fixed
             n = min(len(r["scores"]), len(r["texts"]))
-            keep = [r["scores"][b] >= cut or r["chosen_code"][b] for b in range(n)]
+
+            def keep_at(c):
+                return [r["scores"][b] >= c or r["chosen_code"][b] for b in range(n)]
+
+            def words(keep):
+                return sum(sum(r["bags"][b].values()) for b in range(n) if keep[b])
+
+            keep = keep_at(cut)
+            forest_words = words(keep)
+            short, enough = lowered
+            if forest_words < short and fixed is None:
+                for c in lowered_cuts(cut):
+                    k = keep_at(c)
+                    if words(k) >= enough:
+                        keep, cut, forest_words = k, c, words(k)
+                        break
             if variant:
                 keep = variant(r, keep, cut)
             kept = [b for b in range(n) if keep[b]]
@@ -245,8 +274,13 @@ class Replay:
             for b in kept:
                 if b not in dropped:
                     selection.update(r["bags"][b])
-            if not (sum(selection.values()) < SHORT_WORDS
-                    and sum(r["article"].values()) >= RULES_WORDS):
+            # learned::falls_back
+            rules = sum(r["article"].values())
+            if forest_words < SHORT_WORDS:
+                falls = rules >= RULES_WORDS
+            else:
+                falls = predicted == "documentation" and rules >= forest_words
+            if not falls:
                 bag = selection
         return prf(bag, r["gold"])
 
@@ -278,6 +312,8 @@ def main():
                  for a in (0.1, 0.2, 0.3)]
     variants += [(f"cut {g} {w}", dict(gamma=g, toward=w))
                  for g, w in ((1, 0.3), (1, 0.7), (1, 1.0), (0.7, 0.5), (1.5, 0.5), (2, 0.5))]
+    variants += [(f"lowered {s} {w}", dict(lowered=(s, w)))
+                 for s, w in ((0, 0), (20, 30), (20, 80), (40, 50), (40, 80), (60, 100))]
     variants += [("labelled", dict(route="labelled")), ("argmax", dict(route="argmax"))]
     for label, how in variants:
         new = replay.run(**how)
