@@ -48,6 +48,7 @@ baseline, not with `gleaner eval`.
 """
 import argparse
 import json
+import math
 import re
 from collections import Counter, defaultdict
 
@@ -133,7 +134,6 @@ def expected_f1_cut(scores, words, gamma=1.0):
 
 def lowered_cuts(threshold):
     """learned::lowered_cuts: the multiples of 0.05 below `threshold`, highest first."""
-    import math
     steps = max(0, min(20, math.ceil(threshold / 0.05 - 1e-3) - 1))
     return [k * 0.05 for k in range(steps, 0, -1)]
 
@@ -255,8 +255,9 @@ class Replay:
             if forest_words < short and fixed is None:
                 for c in lowered_cuts(cut):
                     k = keep_at(c)
-                    if words(k) >= enough:
-                        keep, cut, forest_words = k, c, words(k)
+                    w = words(k)
+                    if w >= enough:
+                        keep, cut, forest_words = k, c, w
                         break
             if variant:
                 keep = variant(r, keep, cut)

@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, lowered_cuts, page, page_rows, repeats, threshold, FeatureSet,
-    LearnedModel, PageType, TypePolicy, LOWERED_SELECTION_WORDS, PAGE_TYPES, SHORT_SELECTION_WORDS,
+    block_columns, falls_back, lowered_selection, page, page_rows, repeats, threshold, FeatureSet,
+    LearnedModel, PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -843,10 +843,12 @@ pub fn routed_texts(
                     return text;
                 }
                 // As the extractor lowers a short selection's cut.
-                lowered_cuts(cut)
-                    .map(|c| kept_text(s, &h.scores, c, t))
-                    .find(|lowered| word_tokens(lowered).len() >= LOWERED_SELECTION_WORDS)
-                    .unwrap_or(text)
+                lowered_selection(cut, |c| {
+                    let lowered = kept_text(s, &h.scores, c, t);
+                    let words = word_tokens(&lowered).len();
+                    (lowered, words)
+                })
+                .map_or(text, |(_, lowered, _)| lowered)
             });
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
@@ -1039,6 +1041,7 @@ mod tests {
 
     #[test]
     fn a_short_selection_is_tried_at_lower_cuts_highest_first() {
+        use gleaner::extract::learned::lowered_cuts;
         let cuts = |t: f32| lowered_cuts(t).map(|c| (c * 100.0).round() as u32).collect::<Vec<_>>();
         assert_eq!(cuts(0.5), [45, 40, 35, 30, 25, 20, 15, 10, 5]);
         assert_eq!(cuts(0.2), [15, 10, 5]);

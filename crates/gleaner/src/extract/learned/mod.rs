@@ -118,6 +118,22 @@ pub fn lowered_cuts(threshold: f32) -> impl Iterator<Item = f32> {
     (1..=steps.clamp(0, 20)).rev().map(|k| k as f32 * 0.05)
 }
 
+/// A short selection taken at a lower cut: the first of
+/// [`lowered_cuts`] below `threshold` at which `select` (the selection at
+/// a cut and its words) keeps [`LOWERED_SELECTION_WORDS`] words, with the
+/// cut. The extractor and the trainer's held-out texts both take it.
+pub fn lowered_selection<T>(
+    threshold: f32,
+    mut select: impl FnMut(f32) -> (T, usize),
+) -> Option<(f32, T, usize)> {
+    lowered_cuts(threshold)
+        .map(|cut| {
+            let (selection, words) = select(cut);
+            (cut, selection, words)
+        })
+        .find(|&(_, _, words)| words >= LOWERED_SELECTION_WORDS)
+}
+
 /// Does a forest's selection of `forest_words` words give way to the
 /// rules' of `rules_words`? When the forest keeps next to nothing and the
 /// rules keep a text: a page whose blocks all score low is a page the
@@ -554,14 +570,14 @@ impl Learned {
         // configured threshold is the cut asked for, and stays).
         if forest_words < SHORT_SELECTION_WORDS && self.config.threshold.is_none() {
             let cap = cap.max(LOWERED_SELECTION_WORDS);
-            for lowered_cut in lowered_cuts(threshold) {
-                let lowered = select(lowered_cut);
+            let lowered = lowered_selection(threshold, |c| {
+                let lowered = select(c);
                 let words = selected_words(doc, &lowered, cap);
-                if words >= LOWERED_SELECTION_WORDS {
-                    (selection, forest_words) = (lowered, words);
-                    (cut, lowered_from) = (lowered_cut, Some(threshold));
-                    break;
-                }
+                (lowered, words)
+            });
+            if let Some((lowered_cut, lowered, words)) = lowered {
+                (selection, forest_words) = (lowered, words);
+                (cut, lowered_from) = (lowered_cut, Some(threshold));
             }
         }
         let features::PageRows { blocks, article, .. } = rows;
