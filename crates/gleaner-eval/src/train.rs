@@ -632,6 +632,16 @@ pub fn completed(sample: &Sample, predicted: usize, mut text: String) -> String 
     text
 }
 
+/// Whether `text`, a sample's short selection for a page predicted of
+/// type `predicted`, is one the page's product description completes, as
+/// the extractor keeps it then (no lower cut, no fallback to the rules;
+/// [`structured::completes`]).
+fn completes_short(sample: &Sample, predicted: usize, text: &str) -> bool {
+    let page_type = PAGE_TYPES.get(predicted).copied().unwrap_or("article");
+    word_tokens(text).len() < SHORT_SELECTION_WORDS
+        && structured::completes(text, page_type, sample.product_description.as_deref())
+}
+
 /// A held-out page's word F1 by the rules and by the forest at every one
 /// of [`POLICY_THRESHOLDS`], fixed and adaptive, what a policy is chosen
 /// from (and, in `gleaner train --report`, what other ways of choosing
@@ -839,7 +849,8 @@ pub fn routed_texts(
                 let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
                     .unwrap_or(policies[t].threshold);
                 let text = kept_text(s, &h.scores, cut, t);
-                if word_tokens(&text).len() >= SHORT_SELECTION_WORDS {
+                if word_tokens(&text).len() >= SHORT_SELECTION_WORDS || completes_short(s, t, &text)
+                {
                     return text;
                 }
                 // As the extractor lowers a short selection's cut.
@@ -853,6 +864,7 @@ pub fn routed_texts(
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
             let text = match kept {
+                Some(text) if completes_short(s, t, &text) => text,
                 Some(text)
                     if !falls_back(
                         PageType::from_index(t).unwrap_or_default(),
@@ -999,6 +1011,12 @@ mod tests {
         assert!(text.starts_with("Dark Roast\n$19.99\n\nA bold"), "{text}");
         // Only a page predicted a product gets it.
         assert_eq!(completed(&sample, 0, "Dark Roast".into()), "Dark Roast");
+        // A short selection it completes is kept as it is, as the
+        // extractor keeps it (no lower cut, no fallback to the rules).
+        assert!(completes_short(&sample, product, "Dark Roast\n$19.99"));
+        assert!(!completes_short(&sample, 0, "Dark Roast\n$19.99"));
+        let long = "Dark Roast ".repeat(SHORT_SELECTION_WORDS);
+        assert!(!completes_short(&sample, product, &long));
     }
 
     #[test]

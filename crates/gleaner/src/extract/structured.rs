@@ -67,6 +67,16 @@ pub fn complete_with<'d>(
     Some(more)
 }
 
+/// Whether [`complete_with`] would add to `text` (extracted from a page
+/// of type `page_type`) the page's product description: a short
+/// selection it completes needs no lower cut nor the rules' selection
+/// (`learned`'s decision).
+pub fn completes(text: &str, page_type: &str, product_description: Option<&str>) -> bool {
+    product_description
+        .filter(|_| page_type == "product")
+        .is_some_and(|d| missing_description(text, d).is_some())
+}
+
 /// The lower-cased words of `text` (runs of letters and digits).
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
@@ -109,6 +119,18 @@ mod tests {
         assert_eq!(missing_product_text(&long, &m), None);
         let no_ld = meta("<html><body><h1>Dark Roast</h1></body></html>");
         assert_eq!(missing_product_text("Dark Roast", &no_ld), None);
+    }
+
+    #[test]
+    fn a_short_product_text_lacking_the_description_is_completed() {
+        let d = meta(PAGE).product_description;
+        assert!(completes("Dark Roast\n$19.99", "product", d.as_deref()));
+        // Not on another type, nor without a description, nor when shown.
+        assert!(!completes("Dark Roast\n$19.99", "article", d.as_deref()));
+        assert!(!completes("Dark Roast\n$19.99", "product", None));
+        let shown =
+            "Darker roast for bolder days: meet the yin to your yang, a bold smooth dark roast.";
+        assert!(!completes(shown, "product", d.as_deref()));
     }
 
     #[test]

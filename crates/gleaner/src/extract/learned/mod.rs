@@ -78,6 +78,7 @@ pub use self::model::{
 
 use super::extractor::Extractor;
 use super::params::{config, Kind, ParamType, Range};
+use super::structured;
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::metadata::Metadata;
@@ -186,6 +187,17 @@ fn selected_words(doc: &Document, selection: &Selection, cap: usize) -> usize {
         }
     }
     n
+}
+
+/// The text of a selection's text nodes, a line each (for a short
+/// selection: what its words are, not how it reads).
+fn selection_text(doc: &Document, selection: &Selection) -> String {
+    let mut text = String::new();
+    for id in selection.iter().filter(|&id| doc.is_text(id)) {
+        text.push_str(doc.text(id));
+        text.push('\n');
+    }
+    text
 }
 
 /// The words of a text: its runs of letters and digits.
@@ -566,9 +578,17 @@ impl Learned {
         };
         let mut forest_words = selected_words(doc, &selection, cap);
         let (mut cut, mut lowered_from) = (threshold, None);
+        // A short selection that the product description the page states
+        // completes stays as it is (`structured::completes`).
+        let completed = forest_words < SHORT_SELECTION_WORDS
+            && structured::completes(
+                &selection_text(doc, &selection),
+                PageType(best).name(),
+                meta.product_description.as_deref(),
+            );
         // A short selection: the first lower cut that keeps enough (a
         // configured threshold is the cut asked for, and stays).
-        if forest_words < SHORT_SELECTION_WORDS && self.config.threshold.is_none() {
+        if forest_words < SHORT_SELECTION_WORDS && !completed && self.config.threshold.is_none() {
             let cap = cap.max(LOWERED_SELECTION_WORDS);
             let lowered = lowered_selection(threshold, |c| {
                 let lowered = select(c);
@@ -582,7 +602,8 @@ impl Learned {
         }
         let features::PageRows { blocks, article, .. } = rows;
         let sections = comment_sections(doc, PageType(best), &article);
-        let fell_back = (forest_words < SHORT_SELECTION_WORDS || PageType(best).body_is_whole())
+        let fell_back = !completed
+            && (forest_words < SHORT_SELECTION_WORDS || PageType(best).body_is_whole())
             && falls_back(
                 PageType(best),
                 forest_words,
