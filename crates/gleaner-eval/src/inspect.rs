@@ -206,6 +206,13 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              taken at {threshold:.2}, the first lower cut that keeps enough.</p>"
         );
     }
+    if d.described {
+        out.push_str(
+            "<p class=\"meta\">The forest kept few words, and they are kept as they are: the \
+             product description the page's structured data states, which they lack, completes \
+             them.</p>\n",
+        );
+    }
     if d.comments_apart {
         out.push_str(
             "<p class=\"meta\">The page's comment sections were taken out of what the forest \

@@ -375,6 +375,10 @@ pub struct Decision {
     /// The threshold the forest's selection fell short at, when it was
     /// taken at a lower cut ([`lowered_cuts`]).
     pub lowered_from: Option<f32>,
+    /// The forest's selection was short, and kept as it is, without a
+    /// lower cut or the rules' selection: the product description the
+    /// page states completes it ([`structured::completes`]).
+    pub described: bool,
 }
 
 /// The learned extractor; see the [module docs](self).
@@ -540,6 +544,7 @@ impl Learned {
                 price_kept,
                 threshold: None,
                 lowered_from: None,
+                described: false,
             };
         }
         let rows = analysis.rows(doc, meta, self.model.features);
@@ -629,6 +634,7 @@ impl Learned {
             price_kept,
             threshold: Some(cut),
             lowered_from,
+            described: completed,
         }
     }
 
@@ -650,6 +656,7 @@ impl Learned {
             price_kept: false,
             threshold: None,
             lowered_from: None,
+            described: false,
         }
     }
 }
