@@ -102,15 +102,32 @@ impl Window {
             let nodes: Vec<NodeId> = self.in_order().collect();
             nodes.iter().enumerate().find_map(|(i, &id)| {
                 let text = super::collapse(doc.text(id));
-                if text == "By" || text == "by" {
-                    // `By <a>Jane Doe</a>`.
+                if is_byline_label(&text) {
+                    // `By <a>Jane Doe</a>`, `<p>Written by</p><p>Jane Doe</p>`.
                     return nodes.get(i + 1).and_then(|&next| name(doc.text(next)));
                 }
-                let rest = text.strip_prefix("By ").or_else(|| text.strip_prefix("by "))?;
+                let rest = BYLINE_LABELS.iter().find_map(|label| {
+                    let head = text.get(..label.len())?;
+                    let rest =
+                        text[label.len()..].strip_prefix(':').unwrap_or(&text[label.len()..]);
+                    (head.eq_ignore_ascii_case(label) && rest.starts_with(' ')).then_some(rest)
+                })?;
                 name(rest)
             })
         })
     }
+}
+
+/// The labels a byline's name follows, in its text or as a text of its
+/// own (`Written by`, `Text by:`), compared ignoring case. (`Reviewed
+/// by`, a medical page's reviewer, is not one.)
+const BYLINE_LABELS: &[&str] =
+    &["by", "written by", "posted by", "words by", "text by", "article by", "story by"];
+
+/// Is `text` a byline's label alone (`By`, `Written by`, `Text by:`)?
+fn is_byline_label(text: &str) -> bool {
+    let text = text.trim().trim_end_matches(':').trim_end();
+    BYLINE_LABELS.iter().any(|l| text.eq_ignore_ascii_case(l))
 }
 
 /// The first date `nodes` show (see [`Window::date`]).
@@ -148,10 +165,11 @@ fn marks_author(doc: &Document, id: NodeId) -> bool {
 
 /// A byline's text as a name: a label (`By`, `Written by`, `Author:`)
 /// cut, the text cut at the first separator (`|`, `•`, `·`, ` on `,
-/// ` - `) and at a date (`Jane Doe, Dec 19, 2025`, `Sat, 20 Dec`),
+/// ` in `, ` - `) and at a date (`Jane Doe, Dec 19, 2025`, `Sat, 20 Dec`),
 /// punctuation trimmed; `None` when what is left is empty, long, not led
 /// by a letter, a label (`Written by`, `Follow the author`), a phrase in
-/// lower case, or a date.
+/// lower case, a date, or holds a number or a colon (a headline under an
+/// element whose class names the author, `entry-author-garr`).
 fn name(text: &str) -> Option<String> {
     let text = super::collapse(text);
     let mut text = super::trim_name(&text);
@@ -161,9 +179,14 @@ fn name(text: &str) -> Option<String> {
             break;
         }
     }
-    let end = ["|", "•", "·", " on ", " - ", " – ", " — "]
+    // A separator ends the name, or ends the text (`Posted by Ree in `
+    // before a category's link).
+    let end = ["|", "•", "·", " on ", " in ", " - ", " – ", " — "]
         .iter()
-        .filter_map(|sep| text.find(sep))
+        .filter_map(|sep| {
+            let last = sep.trim_end();
+            text.find(sep).or_else(|| text.ends_with(last).then(|| text.len() - last.len()))
+        })
         .min()
         .unwrap_or(text.len());
     let mut kept = 0;
@@ -179,6 +202,9 @@ fn name(text: &str) -> Option<String> {
         && name.chars().count() <= MAX_NAME_CHARS
         && words.len() <= MAX_NAME_WORDS
         && !words.iter().any(|w| NOT_IN_NAMES.contains(&w.as_str()))
+        // A headline's words, not a name's: a number of its own, a colon.
+        && !words.iter().any(|w| w.chars().all(|c| c.is_ascii_digit()))
+        && !name.contains(':')
         && words.last().is_some_and(|w| w != "by")
         && !(words.len() > 1 && name.chars().all(|c| !c.is_uppercase()))
         && super::date::find_in_text(name).is_none()
@@ -203,6 +229,8 @@ const NOT_IN_NAMES: &[&str] = &[
     "store",
     "view",
     "profile",
+    "admin",
+    "administrator",
 ];
 
 /// Does a part of a byline start a date: a number, a month's name before
@@ -254,15 +282,46 @@ mod tests {
         assert_eq!(w.date(&doc).as_deref(), Some("2024-03-27"));
         let (doc, w) = window("<h1>T</h1><p class=post-author>Written by</p><p class=post-author>April Ryan, Dec 2, 2025</p>");
         assert_eq!(w.author(&doc).as_deref(), Some("April Ryan"));
+        // Other labels, alone or leading the name, in any case.
+        let (doc, w) = window("<h1>T</h1><p>Written by</p><p>Edzel Tabing</p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("Edzel Tabing"));
+        let (doc, w) = window("<h1>T</h1><p>Text by: Hunter Dukes</p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("Hunter Dukes"));
+        let (doc, w) = window("<h1>T</h1><p>BY Ann Lee</p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("Ann Lee"));
+        // Not a reviewer, nor a word that starts like a label.
+        let (doc, w) = window("<h1>T</h1><p>Reviewed by</p><p>Dr. Ann Lee</p><p>Byron Bay</p>");
+        assert_eq!(w.author(&doc), None);
+        // A category after the name; a blog's default account.
+        let (doc, w) = window("<h1>T</h1><p>Posted by Ree in <a href=/c>Cowboys</a></p>");
+        assert_eq!(w.author(&doc).as_deref(), Some("Ree"));
+        let (doc, w) = window("<h1>T</h1><p>Posted by <a href=/author/admin>admin</a></p>");
+        assert_eq!(w.author(&doc), None);
+        let (doc, w) = window(
+            "<h1>Presentation Zen</h1><div class=entry-author-garr><h3>European Seminars 2012 \
+             in London</h3><h3>Presentation: The need</h3></div>",
+        );
+        assert_eq!(w.author(&doc), None);
+        // Labels are compared at character boundaries.
+        let (doc, w) = window("<h1>T</h1><p>Żb</p><p>Éxt by: x</p><p>Wrįtten by Ann</p>");
+        assert_eq!(w.author(&doc), None);
     }
 
     /// Labels and separators are cut at character boundaries (a panic
     /// on `Zá`-like bylines was caught by the WCEB run).
     #[test]
     fn issue_30_bylines_in_any_script_do_not_panic() {
-        for text in
-            ["Zá", "Zázrak", "ž", "Autor: Jiří Novák", "by", "é, 3", "日本語の著者", "By Ü | x"]
-        {
+        for text in [
+            "Zá",
+            "Zázrak",
+            "ž",
+            "Autor: Jiří Novák",
+            "by",
+            "é, 3",
+            "日本語の著者",
+            "By Ü | x",
+            "Téxt by",
+        ] {
             let _ = name(text);
             let _ = super::super::date::find_in_text(text);
         }

@@ -39,6 +39,10 @@ pub(super) const ARTICLE_TYPES: &[&str] = &[
     "Recipe",
 ];
 
+/// Types of a thread's opening post, whose author is the thread's (read
+/// for the author alone: they are not articles to the page's type).
+const THREAD_TYPES: &[&str] = &["DiscussionForumPosting", "Question"];
+
 /// Types that describe the page without being an article.
 const PAGE_TYPES: &[&str] =
     &["WebPage", "ItemPage", "AboutPage", "FAQPage", "QAPage", "CreativeWork", "VideoObject"];
@@ -142,9 +146,7 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
     if let Some(a) = article {
         meta.title = string(a, "headline").or_else(|| string(a, "name"));
         meta.author = people(a.get("author"), nodes, false);
-        meta.date = ["datePublished", "dateCreated", "uploadDate"]
-            .iter()
-            .find_map(|k| string(a, k).and_then(|d| super::normalise_date(&d)));
+        meta.date = published(a);
         meta.description = string(a, "description");
         meta.image = a.get("image").and_then(|i| url_of(i, nodes));
         meta.url = a
@@ -160,11 +162,34 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
             .and_then(|t| t.as_str().or_else(|| t.get(0).and_then(Value::as_str)))
             .map(str::to_string);
     }
+    // A page node's main entity — a forum thread's
+    // `DiscussionForumPosting`, a Q&A page's `Question` — says who started
+    // it, where the page node does not (XenForo's threads: the markup's
+    // first author is the first reply's). Nothing else is read from it:
+    // the page's type and title stay the page node's, and its date, in UTC
+    // where the page's markup gives the local time, moved the day of as
+    // many WCXB-dev threads as it set right.
+    let entity = article
+        .filter(|a| has_type(a, PAGE_TYPES))
+        .and_then(|a| a.get("mainEntity"))
+        .filter(|e| e.is_object())
+        .or_else(|| nodes.iter().find(|n| has_type(n, THREAD_TYPES)));
+    if let Some(entity) = entity {
+        meta.author = meta.author.or_else(|| people(entity.get("author"), nodes, false));
+    }
     if let Some(site) = website {
         meta.site_name = meta.site_name.or_else(|| string(site, "name"));
         meta.language = meta.language.or_else(|| string(site, "inLanguage"));
     }
     meta
+}
+
+/// A node's publication date: `datePublished`, else `dateCreated`, else
+/// `uploadDate`.
+fn published(node: &Value) -> Option<String> {
+    ["datePublished", "dateCreated", "uploadDate"]
+        .iter()
+        .find_map(|k| string(node, k).and_then(|d| super::normalise_date(&d)))
 }
 
 /// schema.org's product types.

@@ -81,6 +81,27 @@ impl MetaTags {
             .map(|(_, c)| c.clone())
     }
 
+    /// The author a Twitter card's label and data pair gives
+    /// (`twitter:label1` `Written by`, `twitter:data1` `Tyler Brown`, as
+    /// Yoast SEO and others write them), unless it is the blog's default
+    /// account (`admin`), which Yoast writes where no byline names one.
+    fn labelled_author(&self) -> Option<String> {
+        (1..=4).find_map(|n| {
+            let label = self.first(&[&format!("twitter:label{n}")])?;
+            let label = label.trim_end_matches(':').trim().to_lowercase();
+            if !matches!(label.as_str(), "written by" | "author" | "by" | "posted by") {
+                return None;
+            }
+            self.first(&[&format!("twitter:data{n}")]).filter(|c| {
+                let name = super::trim_name(c);
+                !super::looks_like_url(c)
+                    && !name.is_empty()
+                    && !name.eq_ignore_ascii_case("admin")
+                    && !name.eq_ignore_ascii_case("administrator")
+            })
+        })
+    }
+
     /// The contents of every `<meta>` with one of `keys`.
     fn all(&self, keys: &[&str]) -> Vec<String> {
         self.pairs
@@ -108,6 +129,7 @@ impl MetaTags {
                 ],
                 |c| !super::looks_like_url(c) && !super::trim_name(c).is_empty(),
             )
+            .or_else(|| self.labelled_author())
             .map(|c| super::trim_name(&c).to_string());
         let date = self.date(PUBLISHED);
         let split = |s: String| -> Vec<String> { s.split(',').map(super::collapse).collect() };
