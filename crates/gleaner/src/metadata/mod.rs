@@ -658,6 +658,18 @@ mod tests {
     }
 
     #[test]
+    fn a_microdata_name_in_a_meta_content_is_read() {
+        // Stack Exchange: the asker's card, then a commenter's.
+        let page = r#"<div itemprop="mainEntity" itemscope itemtype="https://schema.org/Question">
+            <div class="user-details" itemprop="author" itemscope itemtype="http://schema.org/Person">
+            <a href="/users/107/drat" itemprop="url">drat</a><meta itemprop="name" content="drat">
+            <span class="reputation-score">1,655</span></div>
+            <span itemprop="text">Off-topic here.</span><div itemprop="author" itemscope
+            itemtype="https://schema.org/Person"><div itemprop="name">Flimzy</div></div></div>"#;
+        assert_eq!(meta_of(page, None).author.as_deref(), Some("drat"));
+    }
+
+    #[test]
     fn a_twitter_card_label_names_the_author() {
         let page = r#"<meta name="twitter:label1" content="Written by">
             <meta name="twitter:data1" content="Tyler Brown">

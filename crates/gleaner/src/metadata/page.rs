@@ -66,7 +66,15 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> (Metadata
                 let named = doc.subtree(id).find(|&n| {
                     doc.attr(n, "itemprop").is_some_and(|p| p.eq_ignore_ascii_case("name"))
                 });
-                meta.author = short_text(doc, named.unwrap_or(id));
+                // A `<meta itemprop=name content=…>` holds it in its
+                // `content` (Stack Exchange's asker: read as text, the
+                // empty name passed the author to the first commenter).
+                meta.author = match named {
+                    Some(n) if doc.is(n, local_name!("meta")) => {
+                        doc.attr(n, "content").and_then(short_name)
+                    }
+                    _ => short_text(doc, named.unwrap_or(id)),
+                };
             }
             _ if itemprop_is("datepublished") && meta.date.is_none() => {
                 meta.date = ["datetime", "content"]
@@ -89,7 +97,13 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> (Metadata
 
 /// The element's text, collapsed, when it is short enough to be a name.
 fn short_text(doc: &Document, id: NodeId) -> Option<String> {
-    let text = super::collapse(&doc.text_content(id));
+    short_name(&doc.text_content(id))
+}
+
+/// A text, collapsed, when it is short enough to be a name (see
+/// [`short_text`]).
+fn short_name(text: &str) -> Option<String> {
+    let text = super::collapse(text);
     let text = text.trim_start_matches('@').trim();
     let text = super::trim_name(strip_by(text));
     (!text.is_empty() && text.chars().count() <= MAX_AUTHOR_CHARS && !super::looks_like_url(text))
