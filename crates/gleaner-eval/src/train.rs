@@ -849,23 +849,25 @@ pub fn routed_texts(
                 let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
                     .unwrap_or(policies[t].threshold);
                 let text = kept_text(s, &h.scores, cut, t);
-                if word_tokens(&text).len() >= SHORT_SELECTION_WORDS || completes_short(s, t, &text)
-                {
-                    return text;
+                // Whether the product description completes it, as the
+                // extractor's `Decision::described`.
+                let described = completes_short(s, t, &text);
+                if described || word_tokens(&text).len() >= SHORT_SELECTION_WORDS {
+                    return (text, described);
                 }
                 // As the extractor lowers a short selection's cut.
-                lowered_selection(cut, |c| {
+                let lowered = lowered_selection(cut, |c| {
                     let lowered = kept_text(s, &h.scores, c, t);
                     let words = word_tokens(&lowered).len();
                     (lowered, words)
-                })
-                .map_or(text, |(_, lowered, _)| lowered)
+                });
+                (lowered.map_or(text, |(_, lowered, _)| lowered), false)
             });
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
             let text = match kept {
-                Some(text) if completes_short(s, t, &text) => text,
-                Some(text)
+                Some((text, true)) => text,
+                Some((text, false))
                     if !falls_back(
                         PageType::from_index(t).unwrap_or_default(),
                         word_tokens(&text).len(),

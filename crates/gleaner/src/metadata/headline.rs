@@ -106,13 +106,7 @@ impl Window {
                     // `By <a>Jane Doe</a>`, `<p>Written by</p><p>Jane Doe</p>`.
                     return nodes.get(i + 1).and_then(|&next| name(doc.text(next)));
                 }
-                let rest = BYLINE_LABELS.iter().find_map(|label| {
-                    let head = text.get(..label.len())?;
-                    let rest =
-                        text[label.len()..].strip_prefix(':').unwrap_or(&text[label.len()..]);
-                    (head.eq_ignore_ascii_case(label) && rest.starts_with(' ')).then_some(rest)
-                })?;
-                name(rest)
+                name(after_label(&text)?)
             })
         })
     }
@@ -123,6 +117,18 @@ impl Window {
 /// by`, a medical page's reviewer, is not one.)
 const BYLINE_LABELS: &[&str] =
     &["by", "written by", "posted by", "words by", "text by", "article by", "story by"];
+
+/// `text` after the byline label it starts with (a [`BYLINE_LABELS`]
+/// one or `Author`, then an optional colon and a space), compared at
+/// character boundaries.
+fn after_label(text: &str) -> Option<&str> {
+    BYLINE_LABELS.iter().chain(&["author"]).find_map(|label| {
+        let rest = text.get(label.len()..)?;
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        (text[..label.len()].eq_ignore_ascii_case(label) && rest.starts_with(' '))
+            .then(|| rest.trim_start())
+    })
+}
 
 /// Is `text` a byline's label alone (`By`, `Written by`, `Text by:`)?
 fn is_byline_label(text: &str) -> bool {
@@ -172,13 +178,8 @@ fn marks_author(doc: &Document, id: NodeId) -> bool {
 /// element whose class names the author, `entry-author-garr`).
 fn name(text: &str) -> Option<String> {
     let text = super::collapse(text);
-    let mut text = super::trim_name(&text);
-    for label in ["written by ", "posted by ", "words by ", "by ", "author: ", "author "] {
-        if text.get(..label.len()).is_some_and(|l| l.eq_ignore_ascii_case(label)) {
-            text = &text[label.len()..];
-            break;
-        }
-    }
+    let text = super::trim_name(&text);
+    let text = after_label(text).unwrap_or(text);
     // A separator ends the name, or ends the text (`Posted by Ree in `
     // before a category's link).
     let end = ["|", "•", "·", " on ", " in ", " - ", " – ", " — "]
@@ -201,7 +202,7 @@ fn name(text: &str) -> Option<String> {
     let ok = name.chars().next().is_some_and(char::is_alphabetic)
         && name.chars().count() <= MAX_NAME_CHARS
         && words.len() <= MAX_NAME_WORDS
-        && !words.iter().any(|w| NOT_IN_NAMES.contains(&w.as_str()))
+        && !words.iter().any(|w| NOT_IN_NAMES.contains(&w.as_str()) || super::is_default_account(w))
         // A headline's words, not a name's: a number of its own, a colon.
         && !words.iter().any(|w| w.chars().all(|c| c.is_ascii_digit()))
         && !name.contains(':')
@@ -229,8 +230,6 @@ const NOT_IN_NAMES: &[&str] = &[
     "store",
     "view",
     "profile",
-    "admin",
-    "administrator",
 ];
 
 /// Does a part of a byline start a date: a number, a month's name before

@@ -146,7 +146,9 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
     if let Some(a) = article {
         meta.title = string(a, "headline").or_else(|| string(a, "name"));
         meta.author = people(a.get("author"), nodes, false);
-        meta.date = published(a);
+        meta.date = ["datePublished", "dateCreated", "uploadDate"]
+            .iter()
+            .find_map(|k| string(a, k).and_then(|d| super::normalise_date(&d)));
         meta.description = string(a, "description");
         meta.image = a.get("image").and_then(|i| url_of(i, nodes));
         meta.url = a
@@ -182,14 +184,6 @@ pub(super) fn metadata(nodes: &[Value]) -> Metadata {
         meta.language = meta.language.or_else(|| string(site, "inLanguage"));
     }
     meta
-}
-
-/// A node's publication date: `datePublished`, else `dateCreated`, else
-/// `uploadDate`.
-fn published(node: &Value) -> Option<String> {
-    ["datePublished", "dateCreated", "uploadDate"]
-        .iter()
-        .find_map(|k| string(node, k).and_then(|d| super::normalise_date(&d)))
 }
 
 /// schema.org's product types.

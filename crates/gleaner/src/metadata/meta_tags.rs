@@ -94,10 +94,7 @@ impl MetaTags {
             }
             self.first(&[&format!("twitter:data{n}")]).filter(|c| {
                 let name = super::trim_name(c);
-                !super::looks_like_url(c)
-                    && !name.is_empty()
-                    && !name.eq_ignore_ascii_case("admin")
-                    && !name.eq_ignore_ascii_case("administrator")
+                !super::looks_like_url(c) && !name.is_empty() && !super::is_default_account(name)
             })
         })
     }

@@ -239,6 +239,15 @@ fn strip_suffix_ignoring_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
     s.get(head..)?.eq_ignore_ascii_case(suffix).then(|| &s[..head])
 }
 
+/// A blog's default accounts, which name no one: Yoast writes `admin`
+/// as the author where no byline names a person, and bylines show it.
+const DEFAULT_ACCOUNTS: &[&str] = &["admin", "administrator"];
+
+/// Is `name` (a word or a whole name) a blog's default account?
+fn is_default_account(name: &str) -> bool {
+    DEFAULT_ACCOUNTS.iter().any(|a| name.eq_ignore_ascii_case(a))
+}
+
 /// A name with the punctuation around it trimmed: `, USA TODAY` (a
 /// byline template's empty person before the publisher) becomes `USA
 /// TODAY`, `@handle` `handle`; a closing `.` or `)` stays (`Jr.`,
@@ -416,8 +425,9 @@ struct SiteNames(Vec<String>);
 /// The separators between a title and a site's name: [`SEPARATORS`] and
 /// a bullet, which a title tells apart less often (it is left in the
 /// title the page states, a feature of the learned model's).
-const SITE_SEPARATORS: &[&str] =
-    &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " ~ ", " • "];
+fn site_separators() -> impl Iterator<Item = &'static str> {
+    SEPARATORS.iter().copied().chain([" • "])
+}
 
 impl SiteNames {
     fn of<'a>(
@@ -446,7 +456,7 @@ impl SiteNames {
     fn cut_from(&self, title: String) -> String {
         let mut title = title;
         for _ in 0..2 {
-            let cut = SITE_SEPARATORS.iter().find_map(|sep| {
+            let cut = site_separators().find_map(|sep| {
                 let (head, last) = title.rsplit_once(sep)?;
                 if self.names(last) && !name_key(head).is_empty() {
                     return Some(head.trim().to_string());
