@@ -249,7 +249,8 @@ pub struct TrainArgs {
 
     /// Write a JSON report here: the options, the feature importances and,
     /// with --cv, every held-out page's scores (its type probabilities, its
-    /// blocks' scores, its F1 at every candidate threshold).
+    /// blocks' scores, its F1 at every candidate threshold, the text kept
+    /// and its word P/R/F1).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 

@@ -104,7 +104,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         let table = cv_table(&datasets, &samples, &held, &routed);
         crate::print_stdout(&table)?;
         crate::print_stdout(&policy_table(&choices))?;
-        report["held_out"] = serde_json::to_value(&held)?;
+        report["held_out"] = held_out_report(&samples, &held, &routed)?;
         report["policies"] = serde_json::to_value(&choices)?;
         report["policy_scores"] = serde_json::to_value(&scores)?;
         policies = Some(chosen);
@@ -135,6 +135,26 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report's held-out pages: each one's scores ([`HeldOut`]) with the
+/// text its policies kept (`routed`) and that text's word precision,
+/// recall and F1 against the gold (`routed_word`), so the pages a model
+/// gets wrong out of fold can be read one by one.
+fn held_out_report(
+    samples: &[Sample],
+    held: &[HeldOut],
+    routed: &[String],
+) -> anyhow::Result<serde_json::Value> {
+    let mut pages = Vec::with_capacity(held.len());
+    for (h, text) in held.iter().zip(routed) {
+        let mut page = serde_json::to_value(h)?;
+        let w = word_prf(text, &samples[h.sample].gold);
+        page["routed_word"] = serde_json::json!([w.precision, w.recall, w.f1]);
+        page["routed"] = serde_json::Value::String(text.clone());
+        pages.push(page);
+    }
+    Ok(serde_json::Value::Array(pages))
 }
 
 /// The model with what it was trained on in its forests' metadata.
