@@ -25,6 +25,12 @@ decision and prints each one's change per dataset and per WCXB page type:
 - `lowered S L`: a selection under S words taken at the first lower cut
   (0.05 steps down) that keeps L words (the extractor: S = 20, L = 50;
   `lowered 0 0` is none);
+- `rules D N`: decide on the score moved by D towards `article`'s own
+  decision (the block's `article_selected` column: up where its rules kept
+  the block, down where they dropped it) on pages taken for the first N
+  types of article, service, listing, then all seven;
+- `no reviews L`: on pages taken for products, drop a kept block at most
+  L elements below a review cue (`near_name_review`, `near_type_review`);
 - `labelled`: every WCXB page routed by its labelled type instead of the
   classifier's probabilities (what a perfect page classifier would give);
 - `argmax`: the predicted type's policy alone, no blend;
@@ -47,6 +53,7 @@ thousandths of the trainer's routed word F1. Compare the variants with the
 baseline, not with `gleaner eval`.
 """
 import argparse
+import array
 import json
 import math
 import re
@@ -66,10 +73,26 @@ def tokens(text):
     return TOKEN.findall(text.lower())
 
 
+# The feature columns the variants read from the dump's rows.
+COLUMNS = ["article_selected", "near_name_review", "near_type_review"]
+
+
+def columns(dump):
+    """COLUMNS of every block of the dump (PREFIX.rows.f32: per block its
+    label, then its row of PREFIX.names.json's features, little-endian f32)."""
+    names = json.load(open(dump + ".names.json"))
+    width = len(names) + 1
+    rows = array.array("f")
+    with open(dump + ".rows.f32", "rb") as f:
+        rows.frombytes(f.read())
+    return {c: rows[names.index(c) + 1::width] for c in COLUMNS}
+
+
 def load(dump, report):
     """The held-out pages: the report's scores joined to the dump's blocks."""
     rep = json.load(open(report))
     pages = [json.loads(line) for line in open(dump + ".pages.jsonl")]
+    features = columns(dump)
     names = list(dict.fromkeys(p["dataset"] for p in pages))
     by_key = {(names.index(p["dataset"]), p["id"]): p for p in pages}
     records = []
@@ -82,6 +105,7 @@ def load(dump, report):
             probabilities=h["type_probabilities"], scores=h["scores"], words=p["words"],
             in_comments=p["in_comments"], is_code=p["is_code"], texts=p["texts"],
             chosen_code=p["chosen_code"],
+            features={c: v[p["rows"][0]:p["rows"][1]] for c, v in features.items()},
             bags=[Counter(tokens(t)) for t in p["texts"]], gold=Counter(tokens(p["gold"])),
             article=Counter(tokens(p["article"]))))
     chosen = {c["page_type"]: c for c in rep["policies"]}
@@ -195,6 +219,30 @@ def isolate(r, keep, cut, n, margin):
         if alone and r["scores"][b] < cut + margin:
             out[b] = False
     return out
+
+
+def rules_blend(r, keep, cut, delta, types):
+    """Decide on the score moved by `delta` towards `article`'s decision
+    (up where its rules kept the block, down where they dropped it), on
+    pages taken for one of `types`."""
+    if r["predicted"] not in types:
+        return keep
+    selected = r["features"]["article_selected"]
+    return [(k and r["chosen_code"][b])
+            or r["scores"][b] + (delta if selected[b] > 0.5 else -delta) >= cut
+            for b, k in enumerate(keep)]
+
+
+def no_reviews(r, keep, cut, levels):
+    """On a page taken for a product, drop a kept block at most `levels`
+    elements below a review cue (a `review`/`rating` name, schema.org
+    Review): WCXB's product gold leaves user reviews out."""
+    if r["predicted"] != "product":
+        return keep
+    f = r["features"]
+    near = [min((x for x in pair if not math.isnan(x)), default=math.inf)
+            for pair in zip(f["near_name_review"], f["near_type_review"])]
+    return [k and not near[b] <= levels for b, k in enumerate(keep)]
 
 
 def smooth(r, keep, cut, alpha):
@@ -315,6 +363,11 @@ def main():
                  for g, w in ((1, 0.3), (1, 0.7), (1, 1.0), (0.7, 0.5), (1.5, 0.5), (2, 0.5))]
     variants += [(f"lowered {s} {w}", dict(lowered=(s, w)))
                  for s, w in ((0, 0), (20, 30), (20, 80), (40, 50), (40, 80), (60, 100))]
+    variants += [(f"rules {d} {len(ts)}", dict(variant=lambda r, k, c, d=d, ts=ts: rules_blend(r, k, c, d, ts)))
+                 for ts in (("article",), ("article", "service", "listing"), tuple(TYPES))
+                 for d in (0.05, 0.1, 0.2)]
+    variants += [(f"no reviews {n}", dict(variant=lambda r, k, c, n=n: no_reviews(r, k, c, n)))
+                 for n in (0, 1, 2)]
     variants += [("labelled", dict(route="labelled")), ("argmax", dict(route="argmax"))]
     for label, how in variants:
         new = replay.run(**how)
