@@ -101,10 +101,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         let routed = training::routed_texts(&samples, &held, &scores, options.threshold);
         let (chosen, choices) =
             training::choose_policies(&scores.iter().collect::<Vec<_>>(), options.threshold);
-        let table = cv_table(&datasets, &samples, &held, &routed);
-        crate::print_stdout(&table)?;
+        let scored = score_held_out(&samples, &held, &routed);
+        crate::print_stdout(&cv_table(&datasets, &held, &scored))?;
         crate::print_stdout(&policy_table(&choices))?;
-        report["held_out"] = held_out_report(&samples, &held, &routed)?;
+        report["held_out"] = held_out_report(&held, &routed, &scored)?;
         report["policies"] = serde_json::to_value(&choices)?;
         report["policy_scores"] = serde_json::to_value(&scores)?;
         policies = Some(chosen);
@@ -142,15 +142,14 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 /// recall and F1 against the gold (`routed_word`), so the pages a model
 /// gets wrong out of fold can be read one by one.
 fn held_out_report(
-    samples: &[Sample],
     held: &[HeldOut],
     routed: &[String],
+    scored: &[PageScores],
 ) -> anyhow::Result<serde_json::Value> {
     let mut pages = Vec::with_capacity(held.len());
-    for (h, text) in held.iter().zip(routed) {
+    for ((h, text), s) in held.iter().zip(routed).zip(scored) {
         let mut page = serde_json::to_value(h)?;
-        let w = word_prf(text, &samples[h.sample].gold);
-        page["routed_word"] = serde_json::json!([w.precision, w.recall, w.f1]);
+        page["routed_word"] = serde_json::json!(&s.routed[..3]);
         page["routed"] = serde_json::Value::String(text.clone());
         pages.push(page);
     }
@@ -207,21 +206,45 @@ struct Cell {
     routed: [f64; 5],
 }
 
+/// One held-out page's word P, R, F1 and shingle P, R: of the rules'
+/// text (`article`), the forest's and the routed decision's.
+struct PageScores {
+    article: [f64; 5],
+    model: [f64; 5],
+    routed: [f64; 5],
+}
+
+/// A text's word P, R, F1 and shingle P, R against a gold text.
+fn text_scores(text: &str, gold: &str) -> [f64; 5] {
+    let w = word_prf(text, gold);
+    let s = shingle_page(text, gold);
+    [w.precision, w.recall, w.f1, s.precision(), s.recall()]
+}
+
+/// Every held-out page's [`PageScores`], in `held` order.
+fn score_held_out(samples: &[Sample], held: &[HeldOut], routed: &[String]) -> Vec<PageScores> {
+    held.iter()
+        .zip(routed)
+        .map(|(h, routed)| {
+            let s = &samples[h.sample];
+            PageScores {
+                article: text_scores(&s.article, &s.gold),
+                model: text_scores(&h.text, &s.gold),
+                routed: text_scores(routed, &s.gold),
+            }
+        })
+        .collect()
+}
+
 impl Cell {
-    fn add(&mut self, sample: &Sample, text: &str, routed: &str) {
+    fn add(&mut self, page: &PageScores) {
         self.pages += 1;
-        for (acc, t) in [
-            (&mut self.article, sample.article.as_str()),
-            (&mut self.model, text),
-            (&mut self.routed, routed),
+        for (acc, scores) in [
+            (&mut self.article, page.article),
+            (&mut self.model, page.model),
+            (&mut self.routed, page.routed),
         ] {
-            let w = word_prf(t, &sample.gold);
-            let s = shingle_page(t, &sample.gold);
-            acc[0] += w.precision;
-            acc[1] += w.recall;
-            acc[2] += w.f1;
-            acc[3] += s.precision();
-            acc[4] += s.recall();
+            acc.iter_mut().zip(scores).for_each(|(a, v)| *a += v);
         }
     }
 
@@ -277,24 +300,15 @@ fn policy_table(choices: &[training::PolicyChoice]) -> String {
 /// alone, the forest on every page and the forest with the page types'
 /// policies (`routed`, one text per held-out page), word F1 (P, R) and
 /// shingle F1; then the page types' confusion matrix.
-fn cv_table(
-    datasets: &[Dataset],
-    samples: &[Sample],
-    held: &[HeldOut],
-    routed: &[String],
-) -> String {
+fn cv_table(datasets: &[Dataset], held: &[HeldOut], scored: &[PageScores]) -> String {
     let mut cells: BTreeMap<(usize, usize), Cell> = BTreeMap::new();
     let type_rank = |t: Option<&str>| {
         t.and_then(|t| PAGE_TYPES.iter().position(|p| *p == t)).map_or(0, |i| i + 1)
     };
-    for (h, routed) in held.iter().zip(routed) {
-        let Some(s) = samples.get(h.sample) else { continue };
-        cells.entry((h.dataset, 0)).or_default().add(s, &h.text, routed);
+    for (h, page) in held.iter().zip(scored) {
+        cells.entry((h.dataset, 0)).or_default().add(page);
         if h.page_type.is_some() {
-            cells
-                .entry((h.dataset, type_rank(h.page_type.as_deref())))
-                .or_default()
-                .add(s, &h.text, routed);
+            cells.entry((h.dataset, type_rank(h.page_type.as_deref()))).or_default().add(page);
         }
     }
     let mut out = String::from(
