@@ -3,7 +3,8 @@
 //! sidebar, a four-section service page, a product page (and one whose
 //! specifications wait in hidden tabs), a documentation
 //! page with a sidebar and code, an article under which readers comment,
-//! a thread whose first post quotes a long log.
+//! a thread whose first post quotes a long log, a grid of six cards
+//! built of `<div>`s.
 //! For each, what the learned extractor (with the compiled-in model) must
 //! keep and must leave out.
 //!
@@ -210,6 +211,51 @@ fn a_thread_keeps_the_log_a_post_quotes() {
         &["Categories", "Sign Up", "Privacy Policy", "Tally Project."],
     );
     assert_eq!(text.matches("cannot open ledger").count(), 41, "every line of the log:\n{text}");
+}
+
+/// The page's Markdown and HTML by the learned extractor.
+fn rendered(name: &str) -> (String, String, String) {
+    let doc = page(name);
+    let decision = Learned::new(LearnedConfig::default()).expect("model").decide(&doc);
+    let options = render::RenderOptions::default();
+    let sel = &decision.selection;
+    (
+        render::markdown(&doc, sel, options),
+        render::html(&doc, sel, options),
+        render::text(&doc, sel),
+    )
+}
+
+#[test]
+fn a_threads_posts_are_set_apart_in_markdown_and_html() {
+    // Issue 30: one item or section per post. The posts are `<div>`s,
+    // which the renderers unwrap: without records the three run on.
+    let (md, html, text) = rendered("forum");
+    let posts: Vec<&str> = md.split("\n\n---\n\n").collect();
+    assert_eq!(posts.len(), 3, "a rule between each two posts:\n{md}");
+    assert!(posts[0].contains("Every morning the pressure gauge"), "{md}");
+    assert!(posts[1].contains("plumbdave") && posts[1].contains("relief valve is passing"), "{md}");
+    assert!(posts[2].contains("the pressure has held at 1.4 bar since"), "{md}");
+    assert_eq!(html.matches("<article>").count(), 4, "the fragment and a post each:\n{html}");
+    assert_eq!(html.matches("<hr>").count(), 2, "{html}");
+    assert!(!text.contains("---"), "text output is the words alone:\n{text}");
+}
+
+#[test]
+fn a_grids_cards_are_list_items_in_markdown_and_html() {
+    // Six cards as `<div class="product-tile">`: each card one list
+    // item, its blurb and price inside it, whatever parts of it the
+    // model kept.
+    let (md, html, text) = rendered("grid");
+    let items: Vec<&str> = md.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(items.len(), 6, "one item per card:\n{md}");
+    for price in ["£68.00", "£94.00", "£52.00", "£75.00"] {
+        assert!(md.contains(&format!("\n  {price}")), "{price} inside its card's item:\n{md}");
+    }
+    assert_eq!(html.matches("<ul>").count(), 1, "{html}");
+    assert_eq!(html.matches("<li>").count(), 6, "{html}");
+    assert!(!md.contains("Sort by") && !md.contains("Next"), "{md}");
+    assert!(!text.lines().any(|l| l.starts_with("- ")), "text output has no bullets:\n{text}");
 }
 
 /// `article` reads the page once for its selection and the page's type:

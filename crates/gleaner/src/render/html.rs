@@ -6,6 +6,7 @@
 
 use markup5ever::{local_name, LocalName};
 
+use super::records::{Kind, Record, Records};
 use super::{RenderOptions, SubtreeSelection};
 use crate::document::{Document, NodeFlags, NodeId};
 use crate::selection::Selection;
@@ -58,8 +59,10 @@ fn is_void_output(name: &str) -> bool {
 /// Renders the selection as an HTML fragment inside `<article>`.
 pub fn html(doc: &Document, sel: &Selection, options: RenderOptions) -> String {
     let selected = SubtreeSelection::new(doc, sel);
+    let records = Records::find(doc, sel);
     let mut out = String::from("<article>");
-    write_range(&mut out, doc, sel, &selected, options, NodeId(0), NodeId(doc.len() as u32));
+    let all = (NodeId(0), NodeId(doc.len() as u32));
+    write_range(&mut out, doc, sel, &selected, &records, options, all);
     out.push_str("</article>");
     out
 }
@@ -74,19 +77,21 @@ pub(crate) fn html_subtree(
     root: NodeId,
 ) -> String {
     let mut out = String::new();
-    write_range(&mut out, doc, sel, selected, options, root, doc.subtree_end(root));
+    let range = (root, doc.subtree_end(root));
+    write_range(&mut out, doc, sel, selected, &Records::default(), options, range);
     out
 }
 
-/// Writes the nodes `start..end` (whole subtrees) to `out`.
+/// Writes the nodes `start..end` (whole subtrees) to `out`, each of
+/// `records` (a thread's posts, a grid's cards) as an `<article>`.
 fn write_range(
     out: &mut String,
     doc: &Document,
     sel: &Selection,
     selected: &SubtreeSelection,
+    records: &Records,
     options: RenderOptions,
-    start: NodeId,
-    end: NodeId,
+    (start, end): (NodeId, NodeId),
 ) {
     let has_selected = |id: NodeId| selected.any_in(doc, id);
     let base = doc.base_url();
@@ -173,7 +178,12 @@ fn write_range(
             id = doc.subtree_end(id);
             continue;
         }
-        let tag = kept_name(&element.name, options).filter(|_| !layout.unwraps(doc, id));
+        let record = records.get(id);
+        let tag = match record {
+            Some(r) if r.kind == Kind::Item => Some("li"),
+            Some(_) => Some("article"),
+            None => kept_name(&element.name, options).filter(|_| !layout.unwraps(doc, id)),
+        };
         let unwrapped_block = tag.is_none() && stats.flags.contains(NodeFlags::BLOCK);
         if unwrapped_block {
             pending_break = true;
@@ -202,6 +212,25 @@ fn write_range(
                 pending_break = false;
             } else {
                 flush(out, &mut pending_break);
+            }
+            // A grid's cards are a list, a thread's posts articles with a
+            // rule between them, as Markdown writes them.
+            match record {
+                Some(Record { kind: Kind::Item, first, last }) => {
+                    if first {
+                        out.push_str("<ul>");
+                    }
+                    if last {
+                        open.push((id, Some("ul"), false));
+                    }
+                }
+                // Old forum pages put their own `<hr>` between posts.
+                Some(Record { kind: Kind::Post, first: false, .. })
+                    if !out.trim_end().ends_with("<hr>") =>
+                {
+                    out.push_str("<hr>")
+                }
+                _ => {}
             }
             out.push('<');
             out.push_str(t);

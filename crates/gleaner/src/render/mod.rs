@@ -18,6 +18,7 @@ mod html;
 mod image;
 mod math;
 mod node_ids;
+mod records;
 mod table;
 mod title;
 mod writer;
@@ -53,6 +54,7 @@ pub fn escape(text: &str) -> String {
     escape_into(&mut out, text);
     out
 }
+use self::records::{Kind, Record, Records};
 use self::table::Grid;
 use self::writer::{Break, Writer};
 use crate::document::tags::heading_level;
@@ -136,6 +138,8 @@ enum Exit {
     TableRow,
     Table,
     Cell,
+    /// Leave a record written as a list item ([`records`]).
+    RecordItem,
 }
 
 /// Which subtrees hold selected nodes: the selected nodes a bit each,
@@ -211,6 +215,8 @@ struct Walker<'a> {
     /// The parent of the text node written last: text from another
     /// element may need a space before it ([`Writer::separate_glued`]).
     last_text_parent: Option<NodeId>,
+    /// The posts and cards of the selection (Markdown only).
+    records: Records,
 }
 
 impl<'a> Walker<'a> {
@@ -230,6 +236,10 @@ impl<'a> Walker<'a> {
             cell_depth: 0,
             base: std::cell::OnceCell::new(),
             last_text_parent: None,
+            records: match markdown {
+                true => Records::find(doc, sel),
+                false => Records::default(),
+            },
         }
     }
 
@@ -325,6 +335,11 @@ impl<'a> Walker<'a> {
 
     fn enter(&mut self, id: NodeId, name: &LocalName) -> Exit {
         let md = self.markdown;
+        if md && self.cell_depth == 0 && self.headings == 0 && self.grid.is_none() {
+            if let Some(record) = self.records.get(id) {
+                return self.enter_record(id, name, record);
+            }
+        }
         if md {
             if let Some(exit) = self.enter_markdown_only(id, name) {
                 return exit;
@@ -486,6 +501,29 @@ impl<'a> Walker<'a> {
                 Exit::Break(Break::Line)
             }
             _ => self.enter_inline_or_block(id, name),
+        }
+    }
+
+    /// Enters a record ([`records`]): a card is a list item, a post is
+    /// set apart from the one before by a rule.
+    fn enter_record(&mut self, id: NodeId, name: &LocalName, record: Record) -> Exit {
+        match record.kind {
+            Kind::Item => {
+                self.w.request(match record.first {
+                    true => Break::Paragraph,
+                    false => Break::Line,
+                });
+                self.lists.push(None);
+                self.w.list_item("- ".into());
+                Exit::RecordItem
+            }
+            Kind::Post => {
+                if !record.first && !self.w.ends_in_rule() {
+                    self.w.request(Break::Paragraph);
+                    self.w.rule();
+                }
+                self.enter_inline_or_block(id, name)
+            }
         }
     }
 
@@ -723,6 +761,11 @@ impl<'a> Walker<'a> {
                 self.w.pop_prefix();
                 self.w.request(b);
             }
+            Exit::RecordItem => {
+                self.w.pop_prefix();
+                self.lists.pop();
+                self.w.request(Break::Line);
+            }
             Exit::CloseInline => self.w.close_inline(),
             Exit::CloseCode => {
                 self.w.verbatim(false);
@@ -951,6 +994,27 @@ mod tests {
     fn txt(html: &str) -> String {
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
         text(&doc, &Selection::all(&doc))
+    }
+
+    #[test]
+    fn an_empty_heading_first_in_a_list_item_leaves_its_bullet() {
+        let out = md("<ul><li><h2><img src=x.png></h2><ul><li>a</li></ul><p>b</p></li></ul>");
+        assert_eq!(out, "- - a\n\n  b");
+    }
+
+    #[test]
+    fn a_threads_posts_and_a_grids_cards_keep_their_bounds() {
+        let post = |n: &str| {
+            format!(
+                "<div class=post><span class=author>{n}</span><p>{}</p><p>Thanks.</p></div>",
+                "word ".repeat(45)
+            )
+        };
+        let out = md(&format!("<main>{}{}</main>", post("ann"), post("bob")));
+        assert_eq!(out.matches("\n\n---\n\n").count(), 1, "{out}");
+        let card = |n: &str| format!("<div class=card><a href=/{n}>{n}</a><p>£5</p></div>");
+        let out = md(&format!("<div class=grid>{}{}{}</div>", card("a"), card("b"), card("c")));
+        assert_eq!(out, "- [a](/a)\n\n  £5\n\n- [b](/b)\n\n  £5\n\n- [c](/c)\n\n  £5");
     }
 
     #[test]

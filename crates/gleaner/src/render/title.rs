@@ -65,10 +65,13 @@ pub fn markdown_with_title(markdown: &str, title: &str) -> String {
 }
 
 /// A block of the Markdown: its text (lines joined), and its heading
-/// level when it is a heading line.
+/// level when it is a heading line, with the length of the list bullets
+/// and indent before the heading's `#`s (a card's title in a list item,
+/// `- ### Boot`).
 struct Block {
     text: String,
     level: Option<usize>,
+    at: usize,
 }
 
 /// The Markdown's blocks: runs of lines between blank lines, a fenced
@@ -80,17 +83,20 @@ fn split_blocks(markdown: &str) -> Vec<Block> {
     let flush = |current: &mut Vec<&str>, blocks: &mut Vec<Block>| {
         if !current.is_empty() {
             let text = current.join("\n");
-            let level = (current.len() == 1).then(|| heading_level(&text)).flatten();
-            blocks.push(Block { text, level });
+            let at = item_prefix(&text);
+            let level = (current.len() == 1).then(|| heading_level(&text[at..])).flatten();
+            blocks.push(Block { text, level, at });
             current.clear();
         }
     };
     for line in markdown.lines() {
-        let ticks = line.bytes().take_while(|&b| b == b'`').count();
+        // A fence may be a list item's, after its bullet or indent.
+        let body = &line[item_prefix(line)..];
+        let ticks = body.bytes().take_while(|&b| b == b'`').count();
         match fence {
             Some(open) => {
                 current.push(line);
-                if ticks >= open && line.trim_end().len() == ticks {
+                if ticks >= open && body.trim_end().len() == ticks {
                     fence = None;
                 }
             }
@@ -106,6 +112,20 @@ fn split_blocks(markdown: &str) -> Vec<Block> {
     blocks
 }
 
+/// The length of a line's list-item prefix: its indent and bullets
+/// (`- `, `  `, `- - `), before a heading's `#`s.
+fn item_prefix(line: &str) -> usize {
+    let mut at = 0;
+    let bytes = line.as_bytes();
+    loop {
+        match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(b' '), _) => at += 1,
+            (Some(b'-'), Some(b' ')) => at += 2,
+            _ => return at,
+        }
+    }
+}
+
 /// The level of an ATX heading line written by the renderer (`## x`).
 fn heading_level(line: &str) -> Option<usize> {
     let hashes = line.bytes().take_while(|&b| b == b'#').count();
@@ -116,7 +136,7 @@ fn heading_level(line: &str) -> Option<usize> {
 /// one-line paragraph that is not a list item, quote, table or code.
 fn headline_text(block: &Block) -> Option<&str> {
     if let Some(level) = block.level {
-        return Some(block.text[level..].trim());
+        return (block.at == 0).then(|| block.text[level..].trim());
     }
     let t = block.text.as_str();
     let plain = !t.contains('\n')
@@ -146,7 +166,8 @@ fn renumber(blocks: &mut [Block]) {
         let rank = levels.iter().position(|&l| l == level).unwrap_or(0) + 2;
         let new = rank.min(previous + 1).min(6);
         if new != level {
-            b.text = format!("{}{}", "#".repeat(new), &b.text[level..]);
+            let (prefix, heading) = b.text.split_at(b.at);
+            b.text = format!("{prefix}{}{}", "#".repeat(new), &heading[level..]);
             b.level = Some(new);
         }
         previous = new;
@@ -200,6 +221,13 @@ mod tests {
         assert_eq!(
             markdown_with_title(medium, "On “Literally” – Medium"),
             "# On “Literally”\n\n---\n\nYou either are."
+        );
+        // A card's title in a list item is renumbered as the other
+        // headings are; a list item's code is not a heading.
+        let items = "## Intro\n\n- #### A\n\n  Text.\n\n  ```\n  # not a heading\n\n  ## nor this\n  ```\n\n- #### B";
+        assert_eq!(
+            markdown_with_title(items, "Page"),
+            "# Page\n\n## Intro\n\n- ### A\n\n  Text.\n\n  ```\n  # not a heading\n\n  ## nor this\n  ```\n\n- ### B"
         );
         let deep = "Intro.\n\n### A\n\n##### B\n\n```\n# not a heading\n\n## nor this\n```\n\n## C";
         assert_eq!(

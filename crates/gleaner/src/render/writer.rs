@@ -24,6 +24,9 @@ pub(crate) struct Writer {
     /// Marker of the current line (`"## "`, `"- "`), and whether it stands
     /// in place of the last prefix (list items).
     marker: Option<(String, usize)>,
+    /// The length of a heading marker written after a list item's bullet
+    /// on its fresh line (`- ## `), taken back if the heading is empty.
+    heading_after_bullet: usize,
     /// Where the current line begins in `out`.
     line_start: usize,
     /// The current line has no content yet.
@@ -61,6 +64,7 @@ impl Default for Writer {
             pending: Break::None,
             prefixes: Vec::new(),
             marker: None,
+            heading_after_bullet: 0,
             line_start: 0,
             fresh: true,
             inline: Vec::new(),
@@ -254,8 +258,14 @@ impl Writer {
         // On a list item's fresh line the marker goes after its bullet
         // (`- ## Heading`), which stays.
         self.marker = match self.marker.take() {
-            Some((bullet, r @ 1..)) if self.fresh => Some((bullet + &marker, r)),
-            _ => Some((marker, 0)),
+            Some((bullet, r @ 1..)) if self.fresh => {
+                self.heading_after_bullet = marker.len();
+                Some((bullet + &marker, r))
+            }
+            _ => {
+                self.heading_after_bullet = 0;
+                Some((marker, 0))
+            }
         };
         self.rewrite_line_start();
     }
@@ -264,6 +274,16 @@ impl Writer {
     /// content (an empty heading) is taken back, so that what follows is
     /// not written under it.
     pub fn end_marker_line(&mut self) {
+        let after_bullet = std::mem::take(&mut self.heading_after_bullet);
+        if self.fresh && after_bullet > 0 {
+            // An empty heading on a list item's fresh line: the bullet
+            // stays, for what follows in the item (`- - x`, not `- ## - x`).
+            if let Some((m, _)) = self.marker.as_mut() {
+                m.truncate(m.len().saturating_sub(after_bullet));
+            }
+            self.rewrite_line_start();
+            return;
+        }
         if self.fresh && self.marker.as_ref().is_some_and(|(_, replaced)| *replaced == 0) {
             self.marker = None;
             self.rewrite_line_start();
@@ -353,6 +373,11 @@ impl Writer {
         self.start_new_line();
         self.out.push_str(s);
         self.fresh = false;
+    }
+
+    /// Does the output end in a rule ([`Writer::rule`])?
+    pub fn ends_in_rule(&self) -> bool {
+        self.out.trim_end().ends_with("\n---") || self.out.trim_end() == "---"
     }
 
     pub fn rule(&mut self) {
