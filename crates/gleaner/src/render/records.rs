@@ -42,6 +42,10 @@ use crate::selection::Selection;
 /// longer ones are posts.
 pub const ITEM_WORDS: u32 = 40;
 
+/// Nodes read from the start of a record for its title, picture, author
+/// or time, so that the search stays linear in the page on any markup.
+const SCANNED_NODES: usize = 400;
+
 /// Elements a record's subtree has at least, when it holds one selected
 /// block ([`is_record`]).
 pub const RECORD_TAGS: u32 = 8;
@@ -77,26 +81,21 @@ struct Tally {
     /// Words outside code (`<pre>`).
     prose_words: u32,
     blocks: u32,
-    /// The block of the last selected text counted, so that a block's
-    /// several text nodes count once.
-    last_block: Option<NodeId>,
+    /// Selected words not yet inside a block below (text whose nearest
+    /// block element is further up).
+    loose: u32,
 }
 
 impl Records {
     /// The record groups of `sel` in `doc`.
     pub fn find(doc: &Document, sel: &Selection) -> Records {
         let tallies = tally(doc, sel);
+        let tally = |id: NodeId| tallies.get(id.index()).copied().unwrap_or_default();
+        let structured = structured(doc);
         let mut groups: Vec<(Kind, Vec<NodeId>)> = Vec::new();
-        let mut parents: Vec<NodeId> = tallies
-            .keys()
-            .copied()
-            .filter_map(|id| doc.parent(id))
-            .filter(|p| tallies.contains_key(p))
-            .collect();
-        parents.sort_unstable();
-        parents.dedup();
-        for parent in parents {
-            if inside_structure(doc, parent) {
+        for parent in doc.ids() {
+            let holds = tally(parent).words > 0;
+            if !holds || structured.get(parent.index()).copied().unwrap_or(true) {
                 continue;
             }
             // Runs of consecutive siblings with selected prose that share
@@ -104,8 +103,11 @@ impl Records {
             // written, and do not break a run; code alone does).
             let mut runs: Vec<(Signature, Vec<NodeId>)> = Vec::new();
             for child in doc.children(parent) {
-                let Some(tally) = tallies.get(&child) else { continue };
-                let signature = signature(doc, child).filter(|_| tally.prose_words > 0);
+                let t = tally(child);
+                if t.words == 0 {
+                    continue;
+                }
+                let signature = signature(doc, child).filter(|_| t.prose_words > 0);
                 match (runs.last_mut(), signature) {
                     (Some((s, members)), Some(sig)) if s.matches(&sig) => members.push(child),
                     (_, Some(sig)) => runs.push((sig, vec![child])),
@@ -113,15 +115,14 @@ impl Records {
                 }
             }
             for (signature, members) in runs {
-                let tally = |m: &NodeId| tallies.get(m).copied().unwrap_or_default();
                 // Most records look like records ([`is_record`]); in a grid
                 // whose extraction left a card its blurb alone, that card
                 // is still one.
-                let built = members.iter().filter(|&&m| is_record(doc, m, tally(&m))).count();
+                let built = members.iter().filter(|&&m| is_record(doc, m, tally(m))).count();
                 if members.len() < 2 || built * 2 < members.len() {
                     continue;
                 }
-                let words: u32 = members.iter().map(|m| tally(m).words).sum();
+                let words: u32 = members.iter().map(|&m| tally(m).words).sum();
                 let kind = match words / members.len() as u32 <= ITEM_WORDS {
                     true => Kind::Item,
                     false => Kind::Post,
@@ -156,9 +157,12 @@ impl Records {
         }
         // The innermost groups: a group whose records hold another
         // group's records gives way to it.
+        let mut all: Vec<NodeId> = groups.iter().flat_map(|(_, g)| g.iter().copied()).collect();
+        all.sort_unstable();
         let holds_records = |g: &[NodeId]| {
-            groups.iter().any(|(_, other)| {
-                other.iter().any(|&o| g.iter().any(|&m| m != o && doc.contains(m, o)))
+            g.iter().any(|&m| {
+                let after = all.partition_point(|&o| o <= m);
+                all.get(after).is_some_and(|&o| doc.contains(m, o))
             })
         };
         let mut by_node = HashMap::new();
@@ -183,27 +187,33 @@ impl Records {
     }
 }
 
-/// Selected words and blocks under every element holding selected text.
-fn tally(doc: &Document, sel: &Selection) -> HashMap<NodeId, Tally> {
-    let mut tallies: HashMap<NodeId, Tally> = HashMap::new();
-    for t in sel.iter() {
-        let stats = doc.stats(t);
-        if !stats.flags.contains(NodeFlags::TEXT) || stats.words == 0 {
-            continue;
-        }
-        let block = doc.ancestors(t).find(|&a| doc.flags(a).contains(NodeFlags::BLOCK));
-        let prose = match stats.flags.contains(NodeFlags::IN_PRE) {
-            true => 0,
-            false => stats.words,
-        };
-        for a in doc.ancestors(t) {
-            let tally = tallies.entry(a).or_default();
-            tally.words = tally.words.saturating_add(stats.words);
-            tally.prose_words = tally.prose_words.saturating_add(prose);
-            if block.is_some() && tally.last_block != block {
-                tally.last_block = block;
-                tally.blocks = tally.blocks.saturating_add(1);
+/// Selected words and blocks under every node, by node index: one pass
+/// from the last node to the first, each node's tally added to its
+/// parent's once its own children are in.
+fn tally(doc: &Document, sel: &Selection) -> Vec<Tally> {
+    let mut tallies = vec![Tally::default(); doc.len()];
+    for id in doc.ids().rev() {
+        let stats = doc.stats(id);
+        let mut t = tallies[id.index()];
+        if stats.flags.contains(NodeFlags::TEXT) {
+            if !sel.contains(id) || stats.words == 0 {
+                continue;
             }
+            t.words = stats.words;
+            t.prose_words = if stats.flags.contains(NodeFlags::IN_PRE) { 0 } else { stats.words };
+            t.loose = stats.words;
+        } else if stats.flags.contains(NodeFlags::BLOCK) && t.loose > 0 {
+            // A block element with text of its own counts once.
+            t.blocks = t.blocks.saturating_add(1);
+            t.loose = 0;
+        }
+        tallies[id.index()] = t;
+        if let Some(p) = doc.parent(id) {
+            let parent = &mut tallies[p.index()];
+            parent.words = parent.words.saturating_add(t.words);
+            parent.prose_words = parent.prose_words.saturating_add(t.prose_words);
+            parent.blocks = parent.blocks.saturating_add(t.blocks);
+            parent.loose = parent.loose.saturating_add(t.loose);
         }
     }
     tallies
@@ -281,7 +291,7 @@ fn is_record(doc: &Document, id: NodeId, tally: Tally) -> bool {
 
 /// Does the subtree of `id` hold a link or an image, as a card does?
 fn points(doc: &Document, id: NodeId) -> bool {
-    doc.stats(id).links > 0 || doc.subtree(id).any(|n| doc.is(n, local_name!("img")))
+    doc.stats(id).links > 0 || head_of(doc, id).any(|n| doc.is(n, local_name!("img")))
 }
 
 /// Class and id words that name a post's author or time.
@@ -292,7 +302,7 @@ const SIGNATURE_WORDS: &[&str] =
 /// `<time>`, an `author`/`date…` microdata property, or an element whose
 /// `class` or `id` says so (`message-userDetails`, `post-date`)?
 fn is_signed(doc: &Document, id: NodeId) -> bool {
-    doc.subtree(id).any(|n| {
+    head_of(doc, id).any(|n| {
         if doc.is(n, local_name!("time")) {
             return true;
         }
@@ -307,11 +317,13 @@ fn is_signed(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Is `id`, or an ancestor, a list item, table, quote, heading or code,
-/// whose own structure the renderers keep?
-fn inside_structure(doc: &Document, id: NodeId) -> bool {
-    std::iter::once(id).chain(doc.ancestors(id)).any(|a| {
-        doc.name(a).is_some_and(|n| {
+/// For every node by index: is it, or an ancestor, a list item, table,
+/// quote, heading or code, whose own structure the renderers keep? One
+/// pass in document order, a parent before its children.
+fn structured(doc: &Document) -> Vec<bool> {
+    let mut inside = vec![false; doc.len()];
+    for id in doc.ids() {
+        let own = doc.name(id).is_some_and(|n| {
             heading_level(n).is_some()
                 || matches!(
                     *n,
@@ -321,16 +333,23 @@ fn inside_structure(doc: &Document, id: NodeId) -> bool {
                         | local_name!("pre")
                         | local_name!("dl")
                 )
-        })
-    })
+        });
+        let up = doc.parent(id).is_some_and(|p| inside[p.index()]);
+        inside[id.index()] = own || up;
+    }
+    inside
+}
+
+/// The first nodes of the subtree of `id` (at most [`SCANNED_NODES`]):
+/// where a record shows its title, author or time.
+fn head_of(doc: &Document, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    doc.subtree(id).take(SCANNED_NODES)
 }
 
 /// Does the selected text of `id` start in a heading?
 fn opens_with_heading(doc: &Document, sel: &Selection, id: NodeId) -> bool {
-    let end = doc.subtree_end(id);
-    let first = (id.0 + 1..end.0)
-        .map(NodeId)
-        .find(|&n| sel.contains(n) && doc.stats(n).words > 0 && doc.is_text(n));
+    let first =
+        head_of(doc, id).find(|&n| sel.contains(n) && doc.stats(n).words > 0 && doc.is_text(n));
     first.is_some_and(|t| {
         doc.ancestors(t)
             .take_while(|&a| a != id)
