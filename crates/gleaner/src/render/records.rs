@@ -104,7 +104,7 @@ impl Records {
             let mut runs: Vec<(Signature, Vec<NodeId>)> = Vec::new();
             for child in doc.children(parent) {
                 let t = tally(child);
-                if t.words == 0 {
+                if t.words == 0 || !doc.flags(child).contains(NodeFlags::VISIBLE) {
                     continue;
                 }
                 let signature = signature(doc, child).filter(|_| t.prose_words > 0);
@@ -196,7 +196,8 @@ fn tally(doc: &Document, sel: &Selection) -> Vec<Tally> {
         let stats = doc.stats(id);
         let mut t = tallies[id.index()];
         if stats.flags.contains(NodeFlags::TEXT) {
-            if !sel.contains(id) || stats.words == 0 {
+            // Hidden text is not written, by either renderer.
+            if !sel.contains(id) || stats.words == 0 || !stats.flags.contains(NodeFlags::VISIBLE) {
                 continue;
             }
             t.words = stats.words;
@@ -451,6 +452,26 @@ mod tests {
             let (doc, records) = records(html);
             assert!(records.is_empty(), "{html}: {:?}", kinds(&doc, &records));
         }
+    }
+
+    #[test]
+    fn hidden_siblings_are_not_records_and_do_not_break_a_run() {
+        let card = |i: u32, hidden: &str| {
+            format!(
+                "<div class=card id=c{i} {hidden}><a href=/x>Item {i}</a><p>Blurb {i}.</p></div>"
+            )
+        };
+        let html = format!(
+            "<main>{}{}{}{}</main>",
+            card(1, ""),
+            card(2, "hidden"),
+            card(3, ""),
+            card(4, "")
+        );
+        let (doc, records) = records(&html);
+        let found = kinds(&doc, &records);
+        let ids: Vec<&str> = found.iter().map(|(id, _, _)| id.as_str()).collect();
+        assert_eq!(ids, ["c1", "c3", "c4"], "{found:?}");
     }
 
     #[test]
