@@ -82,8 +82,9 @@ pub(crate) fn html_subtree(
     out
 }
 
-/// Writes the nodes `start..end` (whole subtrees) to `out`, each of
-/// `records` (a thread's posts, a grid's cards) as an `<article>`.
+/// Writes the nodes `start..end` (whole subtrees) to `out`: of
+/// `records`, a grid's cards as a `<ul>` of `<li>`s and a thread's posts
+/// as `<article>`s with an `<hr>` between them.
 fn write_range(
     out: &mut String,
     doc: &Document,
