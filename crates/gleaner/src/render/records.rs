@@ -101,7 +101,8 @@ impl Records {
             // Runs of consecutive siblings with selected prose that share
             // a signature (siblings without selected text are not
             // written, and do not break a run; code alone does).
-            let mut runs: Vec<(Signature, Vec<NodeId>)> = Vec::new();
+            // A sibling that is not a record ends the run before it.
+            let mut runs: Vec<(Option<Signature>, Vec<NodeId>)> = Vec::new();
             for child in doc.children(parent) {
                 let t = tally(child);
                 if t.words == 0 || !doc.flags(child).contains(NodeFlags::VISIBLE) {
@@ -109,12 +110,13 @@ impl Records {
                 }
                 let signature = signature(doc, child).filter(|_| t.prose_words > 0);
                 match (runs.last_mut(), signature) {
-                    (Some((s, members)), Some(sig)) if s.matches(&sig) => members.push(child),
-                    (_, Some(sig)) => runs.push((sig, vec![child])),
-                    (_, None) => runs.push((Signature::none(), Vec::new())),
+                    (Some((Some(s), members)), Some(sig)) if s.matches(&sig) => members.push(child),
+                    (_, Some(sig)) => runs.push((Some(sig), vec![child])),
+                    (_, None) => runs.push((None, Vec::new())),
                 }
             }
             for (signature, members) in runs {
+                let Some(signature) = signature else { continue };
                 // Most records look like records ([`is_record`]); in a grid
                 // whose extraction left a card its blurb alone, that card
                 // is still one.
@@ -232,16 +234,11 @@ struct Signature {
 }
 
 impl Signature {
-    /// The signature of what is not a record: it matches nothing.
-    fn none() -> Signature {
-        Signature { tag: "", class: None }
-    }
-
     /// Do two siblings repeat one shape: the same tag, and half of their
     /// class words in common (a thread's first post adds `topic-owner`
     /// to the others' `topic-post regular`)?
     fn matches(&self, other: &Signature) -> bool {
-        if self.tag.is_empty() || self.tag != other.tag {
+        if self.tag != other.tag {
             return false;
         }
         match (&self.class, &other.class) {
