@@ -70,8 +70,12 @@ fn extract(path: &Path) -> Cost {
 /// Runs `gleaner extract -a article` with the further arguments `args` on
 /// `path` and measures it.
 fn extract_with(path: &Path, args: &[&str]) -> Cost {
-    let args: Vec<&str> = ["-a", "article"].iter().chain(args).copied().collect();
-    run_extract(path, &args)
+    run_extract(path, &article(args))
+}
+
+/// `-a article` followed by `args`.
+fn article<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    ["-a", "article"].iter().chain(args).copied().collect()
 }
 
 /// Runs `gleaner extract` (the default extractor unless `args` name
@@ -303,11 +307,16 @@ fn record_cases() -> Vec<Case> {
                 format!("<{tag} class={class}><p>Words of level {depth}.</p>{inner}{sign}</{tag}>")
                     .repeat(3)
             }
-            let mut depth = 1;
-            while nest(depth + 1, true).len() <= SIZE {
-                depth += 1;
+            // The deepest that fits, each depth built once.
+            let mut page = nest(1, true);
+            for depth in 2.. {
+                let deeper = nest(depth, true);
+                if deeper.len() > SIZE {
+                    break;
+                }
+                page = deeper;
             }
-            nest(depth, true).into_bytes()
+            page.into_bytes()
         }),
     );
     add(
@@ -329,8 +338,7 @@ fn check(dir: &Path, cases: Vec<Case>, seconds: f64, peak_mb: f64) {
 
 /// [`check`], extracting with the further arguments `args`.
 fn check_with(dir: &Path, cases: Vec<Case>, seconds: f64, peak_mb: f64, args: &[&str]) {
-    let args: Vec<&str> = ["-a", "article"].iter().chain(args).copied().collect();
-    check_runs(dir, cases, seconds, peak_mb, &args);
+    check_runs(dir, cases, seconds, peak_mb, &article(args));
 }
 
 /// [`check`], extracting with the arguments `args` only (the default
