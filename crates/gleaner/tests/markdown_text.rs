@@ -6,15 +6,21 @@
 //! Markdown are the words of gleaner's text output, in order: every
 //! character that would read as syntax is escaped, and nothing is lost.
 //!
-//! Inline elements are generated with white space around them: an
-//! emphasis whose inside ends in punctuation right before a letter
-//! (`<em>a.</em>b`) cannot be written as `*…*` (CommonMark's flanking
-//! rules) — a known limit, not tested here.
+//! A second property glues emphasis to its neighbours, as pages do
+//! (`<b>Weight:</b>5 kg`, `<b>Local Moving</b><b>:</b>`, `top<b>.</b>`):
+//! runs of one kind written back to back are one run, punctuation ending
+//! an emphasis before a word goes after it, and emphasis of punctuation
+//! alone is left out, so that CommonMark's flanking rules read them back.
+//! Known limits, not generated here: an emphasis whose inside *starts*
+//! with punctuation right after a letter (`a<em>(b)</em>`) is still
+//! written `a*(b)*`, which does not open; and nested emphasis glued to
+//! emphasis of the same delimiter (`<em>A</em><b><em>0</em></b>`) can
+//! meet as one run of asterisks that CommonMark pairs otherwise.
 
 use gleaner::render::{self, RenderOptions};
 use gleaner::{Document, ParseOptions, Selection};
 use proptest::prelude::*;
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// A word: letters, digits and Markdown's syntax characters.
 fn word() -> impl Strategy<Value = String> {
@@ -85,10 +91,54 @@ fn markdown_words(md: &str) -> Vec<String> {
         match event {
             Event::Text(t) | Event::Code(t) => text.push_str(&t),
             Event::InlineHtml(t) | Event::Html(t) => text.push_str(&t),
+            // Emphasis splits no word: `*a*a` reads `aa`.
+            Event::Start(Tag::Emphasis | Tag::Strong)
+            | Event::End(TagEnd::Emphasis | TagEnd::Strong) => {}
             _ => text.push(' '),
         }
     }
     text.split_whitespace().map(str::to_string).collect()
+}
+
+/// A word of letters, maybe ending in punctuation.
+fn plain_word() -> impl Strategy<Value = String> {
+    proptest::string::string_regex(r"[a-zA-Z0-9]{1,5}[.,:;!?)/]?").expect("regex")
+}
+
+/// Emphasis glued to its neighbours or not: words, emphasis and strong
+/// of words ending in punctuation or of punctuation alone, each piece
+/// joined to the next with or without a space.
+fn glued_inline() -> impl Strategy<Value = String> {
+    let inside = prop_oneof![
+        3 => proptest::collection::vec(plain_word(), 1..3).prop_map(|w| w.join(" ")),
+        1 => proptest::string::string_regex(r"[.,:;!?®“]{1,2}").expect("regex"),
+    ];
+    let piece = prop_oneof![
+        3 => plain_word(),
+        2 => inside.clone().prop_map(|w| format!("<em>{w}</em>")),
+        2 => inside.prop_map(|w| format!("<strong>{w}</strong>")),
+    ];
+    proptest::collection::vec((piece, any::<bool>()), 1..8).prop_map(|pieces| {
+        let mut html = String::new();
+        for (i, (piece, space)) in pieces.into_iter().enumerate() {
+            if i > 0 && space {
+                html.push(' ');
+            }
+            html.push_str(&piece);
+        }
+        format!("<body><p>x {html}</p></body>")
+    })
+}
+
+/// Checks that the words read back from `html`'s Markdown are its text's.
+fn reads_back_as_the_text(html: &str) -> Result<(), TestCaseError> {
+    let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+    let all = Selection::all(&doc);
+    let text = render::text(&doc, &all);
+    let md = render::markdown(&doc, &all, RenderOptions::default());
+    let want: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    prop_assert_eq!(markdown_words(&md), want, "page:\n{}\nMarkdown:\n{}", html, md);
+    Ok(())
 }
 
 proptest! {
@@ -96,11 +146,11 @@ proptest! {
 
     #[test]
     fn markdown_read_back_is_the_text(html in page()) {
-        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
-        let all = Selection::all(&doc);
-        let text = render::text(&doc, &all);
-        let md = render::markdown(&doc, &all, RenderOptions::default());
-        let want: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-        prop_assert_eq!(markdown_words(&md), want, "page:\n{}\nMarkdown:\n{}", html, md);
+        reads_back_as_the_text(&html)?;
+    }
+
+    #[test]
+    fn glued_emphasis_reads_back_as_the_text(html in glued_inline()) {
+        reads_back_as_the_text(&html)?;
     }
 }

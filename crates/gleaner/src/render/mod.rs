@@ -1059,6 +1059,36 @@ mod tests {
     }
 
     #[test]
+    fn adjacent_emphasis_of_one_kind_is_one_run() {
+        // Two runs written back to back would meet as `****`, which
+        // CommonMark reads as neither closing nor opening.
+        assert_eq!(md("<p><b>Local Moving</b><b>:</b> Whether</p>"), "**Local Moving:** Whether");
+        assert_eq!(md("<p><em>one</em><em>two</em></p>"), "*onetwo*");
+        assert_eq!(md("<p><b><em>a</em></b><b>b</b></p>"), "***a*b**");
+        assert_eq!(
+            md("<p><b><em>On the other hand</em></b><em>.</em> there</p>"),
+            "***On the other hand**.* there"
+        );
+        assert_eq!(md("<p><b><em>a</em></b><b><em>b</em></b></p>"), "***ab***");
+        assert_eq!(
+            md("<p><b>Thermolite</b><b><sup>®</sup></b><b>):</b> warm</p>"),
+            "**Thermolite<sup>®</sup>):** warm"
+        );
+        // Punctuation that ends an emphasis glued to a word goes after it,
+        // where CommonMark can close the emphasis.
+        assert_eq!(md("<p><b>Weight:</b>5 kg</p>"), "**Weight**:5 kg");
+        assert_eq!(md("<p>Score <b>7.0/</b>10</p>"), "Score **7.0**/10");
+        assert_eq!(md("<p><b>a:</b> b</p>"), "**a:** b");
+        // Emphasis of punctuation alone is left out: glued to a word,
+        // CommonMark would not open it.
+        assert_eq!(md("<p>Cool Down<b>:</b> Ensure</p>"), "Cool Down: Ensure");
+        assert_eq!(md("<p>Combo<b>®</b> j7, <em>“</em>Then</p>"), "Combo® j7, “Then");
+        // Separated by a space, or of two kinds, they stay two.
+        assert_eq!(md("<p><b>x</b> <b>y</b></p>"), "**x** **y**");
+        assert_eq!(md("<p><a href='/u'>x</a><a href='/v'>y</a></p>"), "[x](/u)[y](/v)");
+    }
+
+    #[test]
     fn markdown_code_block_and_table() {
         let out = md("<pre><code>fn main() {\n    x\n}</code></pre>\
                       <table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>");

@@ -31,9 +31,8 @@ pub(crate) struct Writer {
     line_start: usize,
     /// The current line has no content yet.
     fresh: bool,
-    /// Inline openers (`**`, `[`), their closers (`**`, `](href)`) and
-    /// whether they were written.
-    inline: Vec<(String, String, bool)>,
+    /// Inline markup open, outermost first.
+    inline: Vec<Inline>,
     /// Escape Markdown syntax in text (Markdown output).
     escape: bool,
     /// Inside a code span or block: text is written verbatim.
@@ -55,6 +54,22 @@ pub(crate) struct Writer {
     /// The length of `out` right after [`Writer::text`] last wrote prose
     /// (not verbatim): the point where a following text would glue to it.
     text_end: usize,
+    /// The length of `out` right after [`Writer::close_inline`] last
+    /// wrote a closer, and the closers written back to back up to there,
+    /// innermost first: an emphasis opened again right there continues
+    /// the one among them it matches.
+    closed_end: usize,
+    closed: Vec<String>,
+}
+
+/// Inline markup: its opener (`**`, `[`), its closer (`**`, `](href)`),
+/// and where its content begins in the output when its opener was
+/// written there (not yet written: `None`).
+#[derive(Debug)]
+struct Inline {
+    opener: String,
+    closer: String,
+    written: Option<usize>,
 }
 
 impl Default for Writer {
@@ -75,6 +90,8 @@ impl Default for Writer {
             hard_break: false,
             may_hold_controls: false,
             text_end: usize::MAX,
+            closed_end: usize::MAX,
+            closed: Vec::new(),
         }
     }
 }
@@ -149,7 +166,8 @@ impl Writer {
     }
 
     /// Applies pending breaks and inline openers before content.
-    fn begin_content(&mut self) {
+    fn begin_content(&mut self, next: Option<char>) {
+        let tight = self.pending == Break::None && !self.fresh;
         if self.pending >= Break::Line {
             // Text goes on in the same block after a `<br>`.
             if self.hard_break && self.pending == Break::Line && !self.fresh && self.verbatim == 0 {
@@ -162,13 +180,77 @@ impl Writer {
         self.pending = Break::None;
         // Inline markup open around a code block stays out of it.
         let in_fence = !self.fence.is_empty();
-        for (opener, _, written) in &mut self.inline {
-            if !*written && !in_fence {
-                self.out.push_str(opener);
-                *written = true;
+        for k in 0..self.inline.len() {
+            if self.inline[k].written.is_some() || in_fence {
+                continue;
             }
+            let opener = std::mem::take(&mut self.inline[k].opener);
+            let written = if tight && self.reopen(&opener) {
+                // Its content began before: never all punctuation.
+                usize::MAX
+            } else {
+                if tight {
+                    self.flank_closers();
+                }
+                self.out.push_str(&opener);
+                self.closed_end = usize::MAX;
+                self.out.len()
+            };
+            self.inline[k].opener = opener;
+            self.inline[k].written = Some(written);
+        }
+        if tight && next.is_some_and(char::is_alphanumeric) {
+            self.flank_closers();
         }
         self.fresh = false;
+    }
+
+    /// Takes `opener` as the continuation of the emphasis whose closer was
+    /// just written, nothing between: `<b>Local Moving</b><b>:</b>` is
+    /// one run of bold, `**Local Moving:**`; written as two, the `****`
+    /// between them would read as neither. The closer is taken back from
+    /// the run of closers at the end of the output.
+    fn reopen(&mut self, opener: &str) -> bool {
+        if self.closed_end != self.out.len() {
+            return false;
+        }
+        let Some(i) = continued(&self.closed, opener) else { return false };
+        let run = self.closed.concat();
+        if !self.out.ends_with(&run) {
+            return false;
+        }
+        self.out.truncate(self.out.len() - run.len());
+        self.closed.remove(i);
+        for closer in &self.closed {
+            self.out.push_str(closer);
+        }
+        self.closed_end = self.out.len();
+        true
+    }
+
+    /// Makes the emphasis closers at the end of the output close before
+    /// a word glued to them: CommonMark closes `**` after punctuation
+    /// only when white space or punctuation follows it, so `**Weight:**5
+    /// kg` would stay open. The punctuation the emphasis ends with is
+    /// moved after its closers (`**Weight**:5 kg`), unless it is all the
+    /// emphasis holds.
+    fn flank_closers(&mut self) {
+        if self.closed_end != self.out.len() || self.closed.is_empty() {
+            return;
+        }
+        let run = self.closed.concat();
+        let Some(body) = self.out.strip_suffix(run.as_str()) else { return };
+        let kept = body.trim_end_matches(is_punctuation);
+        let moved = body.len() - kept.len();
+        let before = kept.chars().next_back();
+        if moved == 0 || !before.is_some_and(|c| !c.is_whitespace() && !is_punctuation(c)) {
+            return;
+        }
+        let punctuation = body[kept.len()..].to_string();
+        self.out.truncate(kept.len());
+        self.out.push_str(&run);
+        self.out.push_str(&punctuation);
+        self.closed_end = usize::MAX;
     }
 
     /// Writes text: whitespace collapses to single spaces unless `pre`.
@@ -180,12 +262,12 @@ impl Writer {
             let mut lines = text.split('\n');
             if let Some(first) = lines.next() {
                 if !first.is_empty() {
-                    self.begin_content();
+                    self.begin_content(None);
                     self.out.push_str(first.trim_end_matches('\r'));
                 }
             }
             for line in lines {
-                self.begin_content();
+                self.begin_content(None);
                 self.out.push('\n');
                 let prefix: String = self.prefixes.concat();
                 self.out.push_str(&prefix);
@@ -203,7 +285,7 @@ impl Writer {
                     continue;
                 }
                 let line_start = self.fresh || self.pending >= Break::Line;
-                self.begin_content();
+                self.begin_content(word.chars().next());
                 push_escaped(&mut self.out, word, line_start, self.in_cell);
                 if words.peek().is_some() {
                     self.request(Break::Space);
@@ -215,7 +297,7 @@ impl Writer {
             // before each of them is one space.
             let core = text.trim_matches(char::is_whitespace);
             if !core.is_empty() {
-                self.begin_content();
+                self.begin_content(None);
                 if self.escape && self.in_cell && core.contains('|') {
                     // A code span in a GFM table cell: its pipes too.
                     let mut collapsed = String::new();
@@ -240,10 +322,16 @@ impl Writer {
     /// ([`glued`]): `<span>Publisher</span><span>Houghton</span>`, the
     /// cells of a key–value row laid out by CSS, not by white space.
     pub fn separate_glued(&mut self, next: &str) {
-        if self.pending != Break::None || self.fresh || self.text_end != self.out.len() {
+        // Emphasis closed right after the text is no separation.
+        let mut end = self.out.len();
+        if self.closed_end == end && self.closed.iter().all(|c| is_delimiter_run(c)) {
+            end -= self.closed.iter().map(String::len).sum::<usize>();
+        }
+        if self.pending != Break::None || self.fresh || self.text_end != end {
             return;
         }
-        if let (Some(before), Some(after)) = (self.out.chars().next_back(), next.chars().next()) {
+        let before = self.out.get(..end).and_then(|s| s.chars().next_back());
+        if let (Some(before), Some(after)) = (before, next.chars().next()) {
             if glued(before, after) {
                 self.request(Break::Space);
             }
@@ -329,22 +417,51 @@ impl Writer {
     pub fn open_inline(&mut self, opener: String, closer: String) {
         self.note_controls(&opener);
         self.note_controls(&closer);
-        self.inline.push((opener, closer, false));
+        self.inline.push(Inline { opener, closer, written: None });
     }
 
     /// Closes the innermost inline markup, if it was written.
     pub fn close_inline(&mut self) {
-        if let Some((_, closer, true)) = self.inline.pop() {
+        if let Some(Inline { opener, closer, written: Some(content) }) = self.inline.pop() {
+            if self.drop_punctuation_emphasis(&opener, content) {
+                return;
+            }
+            if self.closed_end != self.out.len() {
+                self.closed.clear();
+            }
             self.out.push_str(&closer);
+            self.closed_end = self.out.len();
+            self.closed.push(closer);
         }
+    }
+
+    /// Takes back the opener of an emphasis that holds punctuation alone
+    /// (`Cool Down<b>:</b>`, `Combo<b>®</b>`), written last: glued to the
+    /// word before it, CommonMark would not open it (`Cool Down**:**`
+    /// reads as four asterisks), and bold punctuation says nothing.
+    fn drop_punctuation_emphasis(&mut self, opener: &str, content: usize) -> bool {
+        let Some(held) = self.out.get(content..) else { return false };
+        let opened = content.checked_sub(opener.len()).and_then(|at| self.out.get(at..content));
+        if !is_delimiter_run(opener)
+            || opened != Some(opener)
+            || held.is_empty()
+            || !held.chars().all(|c| is_punctuation(c) && !matches!(c, '*' | '_' | '~' | '\\'))
+        {
+            return false;
+        }
+        self.out.replace_range(content - opener.len()..content, "");
+        if self.verbatim == 0 {
+            self.text_end = self.out.len();
+        }
+        true
     }
 
     /// Closes the written inline markup, innermost first, on the current
     /// line, leaving it open to be written again.
     fn close_written_inline(&mut self) {
-        for (_, closer, written) in self.inline.iter_mut().rev() {
-            if std::mem::take(written) {
-                self.out.push_str(closer);
+        for inline in self.inline.iter_mut().rev() {
+            if inline.written.take().is_some() {
+                self.out.push_str(&inline.closer);
             }
         }
     }
@@ -352,7 +469,7 @@ impl Writer {
     /// Content written as is, after pending breaks.
     pub fn raw_inline(&mut self, s: &str) {
         self.note_controls(s);
-        self.begin_content();
+        self.begin_content(None);
         self.out.push_str(s);
     }
 
@@ -423,7 +540,7 @@ impl Writer {
 
     /// Is this inline opener already open (`<b><b>` is bold once)?
     pub fn inline_open(&self, opener: &str) -> bool {
-        self.inline.iter().any(|(o, _, _)| o == opener)
+        self.inline.iter().any(|i| i.opener == opener)
     }
 
     /// The output, trailing whitespace trimmed. Control characters that
@@ -446,6 +563,61 @@ impl Writer {
             std::borrow::Cow::Owned(clean) => clean,
         }
     }
+}
+
+/// Which of the `closers` just written back to back (innermost first)
+/// an emphasis `opener` written right after them continues: the
+/// outermost one equal to it, when the closers outside it are runs of the
+/// same delimiter (`*`, `_` or `~`), which CommonMark pairs by their
+/// lengths whatever the order they were written in (`***a**.*` is
+/// `<em><strong>a</strong>.</em>`). Those inside it (`</sup>`) stay
+/// closed inside it.
+fn continued(closers: &[String], opener: &str) -> Option<usize> {
+    if !is_delimiter_run(opener) {
+        return None;
+    }
+    let delimiter = opener.as_bytes()[0];
+    let run_of = |s: &str| s.bytes().all(|b| b == delimiter);
+    let i = closers.iter().rposition(|c| c == opener)?;
+    closers[i + 1..].iter().all(|c| run_of(c)).then_some(i)
+}
+
+/// Whether `s` is an emphasis delimiter run: `*`, `_` or `~`, repeated.
+fn is_delimiter_run(s: &str) -> bool {
+    s.as_bytes()
+        .first()
+        .is_some_and(|&d| matches!(d, b'*' | b'_' | b'~') && s.bytes().all(|b| b == d))
+}
+
+/// Whether CommonMark takes `c` for punctuation beside an emphasis
+/// delimiter: ASCII punctuation, and the commonest of Unicode's
+/// punctuation and symbols in prose (quotes, dashes, the ellipsis,
+/// currency and trade marks).
+fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(
+            c,
+            '‘' | '’'
+                | '“'
+                | '”'
+                | '«'
+                | '»'
+                | '…'
+                | '–'
+                | '—'
+                | '¡'
+                | '¿'
+                | '·'
+                | '€'
+                | '£'
+                | '¥'
+                | '©'
+                | '®'
+                | '™'
+                | '°'
+                | '§'
+                | '¶'
+        )
 }
 
 /// Whether text ending in `before`, followed without white space by
