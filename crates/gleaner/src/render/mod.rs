@@ -1083,6 +1083,9 @@ mod tests {
         // CommonMark would not open it.
         assert_eq!(md("<p>Cool Down<b>:</b> Ensure</p>"), "Cool Down: Ensure");
         assert_eq!(md("<p>Combo<b>®</b> j7, <em>“</em>Then</p>"), "Combo® j7, “Then");
+        // Punctuation that starts an emphasis glued to a word goes before
+        // it, where CommonMark can open the emphasis.
+        assert_eq!(md("<p>Features<em>(15% weighting)</em></p>"), "Features(*15% weighting)*");
         // Separated by a space, or of two kinds, they stay two.
         assert_eq!(md("<p><b>x</b> <b>y</b></p>"), "**x** **y**");
         assert_eq!(md("<p><a href='/u'>x</a><a href='/v'>y</a></p>"), "[x](/u)[y](/v)");

@@ -253,6 +253,48 @@ impl Writer {
         self.closed_end = usize::MAX;
     }
 
+    /// The end of the output before the emphasis closers that end it, if
+    /// any: emphasis closed right after a text does not separate it from
+    /// what follows.
+    fn before_closers(&self) -> usize {
+        let end = self.out.len();
+        if self.closed_end == end && self.closed.iter().all(|c| is_delimiter_run(c)) {
+            end - self.closed.iter().map(String::len).sum::<usize>()
+        } else {
+            end
+        }
+    }
+
+    /// Writes the punctuation that starts `word` before the emphasis about
+    /// to open on it, when a letter or digit comes right before: CommonMark
+    /// opens `*` between a letter and punctuation only if it is not
+    /// followed by punctuation, so `Features*(15% weighting)*` would not
+    /// be emphasis, and `Features(*15% weighting)*` is. Returns the rest
+    /// of the word.
+    fn lead_before_emphasis<'w>(&mut self, word: &'w str) -> &'w str {
+        let unwritten = || self.inline.iter().filter(|i| i.written.is_none());
+        // An emphasis about to continue the one just closed needs no room.
+        let reopens = self.closed_end == self.out.len()
+            && unwritten().any(|i| continued(&self.closed, &i.opener).is_some());
+        if self.pending != Break::None
+            || self.fresh
+            || self.verbatim > 0
+            || reopens
+            || unwritten().next().is_none()
+            || !unwritten().all(|i| is_delimiter_run(&i.opener))
+            || !self.out[..self.before_closers()].ends_with(char::is_alphanumeric)
+        {
+            return word;
+        }
+        // Punctuation that is never escaped in the middle of a line.
+        let rest = word.trim_start_matches(|c: char| {
+            is_punctuation(c) && !matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '~' | '&')
+        });
+        self.out.push_str(&word[..word.len() - rest.len()]);
+        self.text_end = self.out.len();
+        rest
+    }
+
     /// Writes text: whitespace collapses to single spaces unless `pre`.
     /// Control characters are left out first (before words are split, so
     /// that a dropped one leaves no double space).
@@ -285,8 +327,11 @@ impl Writer {
                     continue;
                 }
                 let line_start = self.fresh || self.pending >= Break::Line;
-                self.begin_content(word.chars().next());
-                push_escaped(&mut self.out, word, line_start, self.in_cell);
+                let word = self.lead_before_emphasis(word);
+                if !word.is_empty() {
+                    self.begin_content(word.chars().next());
+                    push_escaped(&mut self.out, word, line_start, self.in_cell);
+                }
                 if words.peek().is_some() {
                     self.request(Break::Space);
                 }
@@ -322,11 +367,7 @@ impl Writer {
     /// ([`glued`]): `<span>Publisher</span><span>Houghton</span>`, the
     /// cells of a key–value row laid out by CSS, not by white space.
     pub fn separate_glued(&mut self, next: &str) {
-        // Emphasis closed right after the text is no separation.
-        let mut end = self.out.len();
-        if self.closed_end == end && self.closed.iter().all(|c| is_delimiter_run(c)) {
-            end -= self.closed.iter().map(String::len).sum::<usize>();
-        }
+        let end = self.before_closers();
         if self.pending != Break::None || self.fresh || self.text_end != end {
             return;
         }
