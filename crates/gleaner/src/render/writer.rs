@@ -786,15 +786,26 @@ fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
 }
 
 fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
+    let mut before = None;
     for (i, c) in s.char_indices() {
-        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '~')
+        if matches!(c, '\\' | '*' | '[' | ']' | '`' | '<' | '~')
+            || (c == '_' && !inside_word(before, s[i + 1..].chars().next()))
             || (in_cell && c == '|')
             || (c == '&' && starts_entity(&s[i + 1..]))
         {
             out.push('\\');
         }
         out.push(c);
+        before = Some(c);
     }
+}
+
+/// Whether a `_` between `before` and `after` is inside a word
+/// (`snake_case`, `hhp_info@`): between two letters or digits it can
+/// neither open nor close emphasis (CommonMark 6.2), so it needs no
+/// escape.
+fn inside_word(before: Option<char>, after: Option<char>) -> bool {
+    before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric)
 }
 
 /// Does `s` (what follows a `&`) read as the rest of a character
@@ -902,8 +913,11 @@ mod tests {
     #[test]
     fn escaping() {
         let mut w = Writer::markdown();
-        w.text("# not a heading, 1. not a list, a*b_c [x] `y` |z|", false);
-        assert_eq!(w.finish(), "\\# not a heading, 1. not a list, a\\*b\\_c \\[x\\] \\`y\\` |z|");
+        w.text("# not a heading, 1. not a list, a*b_c [x] `y` |z| _d /_e f_ g__h", false);
+        assert_eq!(
+            w.finish(),
+            "\\# not a heading, 1. not a list, a\\*b_c \\[x\\] \\`y\\` |z| \\_d /\\_e f\\_ g\\_\\_h"
+        );
         let mut w = Writer::markdown();
         w.in_cell = true;
         w.text("a|b", false);
