@@ -1111,6 +1111,19 @@ mod tests {
     }
 
     #[test]
+    fn markdown_escapes_only_what_would_start_a_block() {
+        // What starts a block only before white space, escaped only there.
+        assert_eq!(
+            md("<p>1. a</p><p>1.5 b</p><p>01.Can</p><p>#tag</p><p>-5 %</p><p>- c</p><p>--</p>"),
+            "1\\. a\n\n1.5 b\n\n01.Can\n\n#tag\n\n-5 %\n\n\\- c\n\n\\--"
+        );
+        // Nor after inline markup opening the line or a heading's marker.
+        assert_eq!(md("<p><b>1. High</b></p><h2>2. Plant</h2>"), "**1. High**\n\n## 2. Plant");
+        // A list item's line still reads block syntax: `- 1. x` nests a list.
+        assert_eq!(md("<ul><li>1. x<li><em>+</em></ul>"), "- 1\\. x\n- \\+");
+    }
+
+    #[test]
     fn unsafe_links_are_dropped() {
         assert!(is_safe_url("/a") && is_safe_url("https://x") && !is_safe_url("a:b/c?d"));
         assert!(!is_safe_url(" JavaScript:alert(1)") && !is_safe_url("java\tscript:x"));

@@ -63,13 +63,15 @@ pub(crate) struct Writer {
 }
 
 /// Inline markup: its opener (`**`, `[`), its closer (`**`, `](href)`),
-/// and where its content begins in the output when its opener was
-/// written there (not yet written: `None`).
+/// where its content begins in the output when its opener was written
+/// there (not yet written: `None`), and whether that opener starts a line
+/// where Markdown reads block syntax.
 #[derive(Debug)]
 struct Inline {
     opener: String,
     closer: String,
     written: Option<usize>,
+    starts_block: bool,
 }
 
 impl Default for Writer {
@@ -180,6 +182,7 @@ impl Writer {
         self.pending = Break::None;
         // Inline markup open around a code block stays out of it.
         let in_fence = !self.fence.is_empty();
+        let mut starts_block = self.fresh && self.inline_is_block_content();
         for k in 0..self.inline.len() {
             if self.inline[k].written.is_some() || in_fence {
                 continue;
@@ -198,6 +201,7 @@ impl Writer {
             };
             self.inline[k].opener = opener;
             self.inline[k].written = Some(written);
+            self.inline[k].starts_block = std::mem::take(&mut starts_block);
         }
         if tight && next.is_some_and(char::is_alphanumeric) {
             self.flank_closers();
@@ -251,6 +255,30 @@ impl Writer {
         self.out.push_str(&run);
         self.out.push_str(&punctuation);
         self.closed_end = usize::MAX;
+    }
+
+    /// Whether the next word starts a line where Markdown reads block
+    /// syntax (`1. `, `# `, `- `, `>`): not after inline markup opened
+    /// at the start of the line (`**1. High-Protein**`), nor after a
+    /// heading's or a table row's marker, whose line is inline content.
+    fn word_starts_block(&self) -> bool {
+        let new_line = self.pending >= Break::Line && !self.fresh;
+        if !(self.fresh || new_line) {
+            return false;
+        }
+        // Markup open across a line break other than `<br>` is closed at
+        // the line's end and opened again before the word (`start_new_line`).
+        let reopened = new_line && !(self.hard_break && self.pending == Break::Line);
+        if self.fence.is_empty() && self.inline.iter().any(|i| i.written.is_none() || reopened) {
+            return false;
+        }
+        new_line || self.inline_is_block_content()
+    }
+
+    /// Whether the current (fresh) line's content is read for block
+    /// syntax: not after a heading's or a table row's marker.
+    fn inline_is_block_content(&self) -> bool {
+        !(self.heading_after_bullet > 0 || matches!(self.marker, Some((_, 0))))
     }
 
     /// The end of the output before the emphasis closers that end it, if
@@ -326,7 +354,7 @@ impl Writer {
                 if word.is_empty() {
                     continue;
                 }
-                let line_start = self.fresh || self.pending >= Break::Line;
+                let line_start = self.word_starts_block();
                 let word = self.lead_before_emphasis(word);
                 if !word.is_empty() {
                     self.begin_content(word.chars().next());
@@ -458,13 +486,15 @@ impl Writer {
     pub fn open_inline(&mut self, opener: String, closer: String) {
         self.note_controls(&opener);
         self.note_controls(&closer);
-        self.inline.push(Inline { opener, closer, written: None });
+        self.inline.push(Inline { opener, closer, written: None, starts_block: false });
     }
 
     /// Closes the innermost inline markup, if it was written.
     pub fn close_inline(&mut self) {
-        if let Some(Inline { opener, closer, written: Some(content) }) = self.inline.pop() {
-            if self.drop_punctuation_emphasis(&opener, content) {
+        if let Some(Inline { opener, closer, written: Some(content), starts_block }) =
+            self.inline.pop()
+        {
+            if self.drop_punctuation_emphasis(&opener, content, starts_block) {
                 return;
             }
             if self.closed_end != self.out.len() {
@@ -480,7 +510,14 @@ impl Writer {
     /// (`Cool Down<b>:</b>`, `Combo<b>®</b>`), written last: glued to the
     /// word before it, CommonMark would not open it (`Cool Down**:**`
     /// reads as four asterisks), and bold punctuation says nothing.
-    fn drop_punctuation_emphasis(&mut self, opener: &str, content: usize) -> bool {
+    /// Its text, now first on its line, is escaped as such (`- <em>+</em>`
+    /// is `- \\+`, not an empty nested item).
+    fn drop_punctuation_emphasis(
+        &mut self,
+        opener: &str,
+        content: usize,
+        starts_block: bool,
+    ) -> bool {
         let Some(held) = self.out.get(content..) else { return false };
         let opened = content.checked_sub(opener.len()).and_then(|at| self.out.get(at..content));
         if !is_delimiter_run(opener)
@@ -490,7 +527,8 @@ impl Writer {
         {
             return false;
         }
-        self.out.replace_range(content - opener.len()..content, "");
+        let escape = if starts_block && block_escape(held) == Some(0) { "\\" } else { "" };
+        self.out.replace_range(content - opener.len()..content, escape);
         if self.verbatim == 0 {
             self.text_end = self.out.len();
         }
@@ -767,22 +805,34 @@ pub(crate) fn longest_backtick_run(s: &str) -> usize {
 /// table row, issue 11) escaped at the start of a line.
 fn push_escaped(out: &mut String, word: &str, line_start: bool, in_cell: bool) {
     if line_start {
-        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-        let ordered = digits > 0 && matches!(word.as_bytes().get(digits), Some(b'.' | b')'));
-        if ordered {
-            out.push_str(&word[..digits]);
+        if let Some(at) = block_escape(word) {
+            out.push_str(&word[..at]);
             out.push('\\');
-            push_inline_escaped(out, &word[digits..], in_cell);
+            push_inline_escaped(out, &word[at..], in_cell);
             return;
-        }
-        if matches!(word.chars().next(), Some('#' | '>' | '-' | '+' | '=' | '|')) {
-            out.push('\\');
         }
     } else if word.bytes().all(|b| b == b'#') {
         // A run of `#` would close an ATX heading (`## a #`).
         out.push('\\');
     }
     push_inline_escaped(out, word, in_cell);
+}
+
+/// Where a backslash goes in `word`, first on a line where Markdown reads
+/// block syntax, for it not to start a block. Only what starts one when
+/// white space or the line's end follows it (CommonMark 4.1, 4.2, 5.2)
+/// is escaped: `1.`, `12)`, `##`, `-`, `+`, a line of `-` or `=` (a rule,
+/// a heading's underline), and `>` and a table's `|` whatever follows;
+/// `1.5`, `#tag` and `-5 %` are not.
+fn block_escape(word: &str) -> Option<usize> {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    if (1..=9).contains(&digits) && matches!(&word.as_bytes()[digits..], b"." | b")") {
+        return Some(digits);
+    }
+    let run_of = |c: char| word.chars().all(|w| w == c);
+    let heading = run_of('#') && word.len() <= 6;
+    (heading || run_of('-') || run_of('=') || word == "+" || word.starts_with(['>', '|']))
+        .then_some(0)
 }
 
 fn push_inline_escaped(out: &mut String, s: &str, in_cell: bool) {
