@@ -237,9 +237,13 @@ impl Writer {
     /// only when white space or punctuation follows it, so `**Weight:**5
     /// kg` would stay open. The punctuation the emphasis ends with is
     /// moved after its closers (`**Weight**:5 kg`), unless it is all the
-    /// emphasis holds.
+    /// emphasis holds. A link's or `<sup>`'s closer ends in punctuation
+    /// that lets the emphasis inside it close: not moved across.
     fn flank_closers(&mut self) {
-        if self.closed_end != self.out.len() || self.closed.is_empty() {
+        if self.closed_end != self.out.len()
+            || self.closed.is_empty()
+            || !self.closed.iter().all(|c| is_delimiter_run(c))
+        {
             return;
         }
         let run = self.closed.concat();
