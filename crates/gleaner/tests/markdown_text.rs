@@ -113,6 +113,8 @@ fn glued_inline() -> impl Strategy<Value = String> {
     let inside = prop_oneof![
         3 => proptest::collection::vec(plain_word(), 1..3).prop_map(|w| w.join(" ")),
         1 => proptest::string::string_regex(r"[.,:;!?®“]{1,2}").expect("regex"),
+        1 => (plain_word(), proptest::string::string_regex(r"[(.,“]{1,2}").expect("regex"))
+            .prop_map(|(w, p)| format!("{w} {p}")),
     ];
     let piece = prop_oneof![
         3 => plain_word(),

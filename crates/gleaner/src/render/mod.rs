@@ -1078,6 +1078,7 @@ mod tests {
         // where CommonMark can close the emphasis.
         assert_eq!(md("<p><b>Weight:</b>5 kg</p>"), "**Weight**:5 kg");
         assert_eq!(md("<p>Score <b>7.0/</b>10</p>"), "Score **7.0**/10");
+        assert_eq!(md("<p>you will <em>not (</em>i.e. never)</p>"), "you will *not* (i.e. never)");
         // A link's text keeps its punctuation: `](` lets it close.
         assert_eq!(md("<p>See <a href='/u'>U.S.</a>x</p>"), "See [U.S.](/u)x");
         assert_eq!(md("<p><b>a:</b> b</p>"), "**a:** b");

@@ -237,7 +237,7 @@ impl Writer {
     /// only when white space or punctuation follows it, so `**Weight:**5
     /// kg` would stay open. The punctuation the emphasis ends with is
     /// moved after its closers (`**Weight**:5 kg`), unless it is all the
-    /// emphasis holds. A link's or `<sup>`'s closer ends in punctuation
+    /// emphasis holds (with the space before it: `*not* (i.e.`). A link's or `<sup>`'s closer ends in punctuation
     /// that lets the emphasis inside it close: not moved across.
     fn flank_closers(&mut self) {
         if self.closed_end != self.out.len()
@@ -248,7 +248,9 @@ impl Writer {
         }
         let run = self.closed.concat();
         let Some(body) = self.out.strip_suffix(run.as_str()) else { return };
-        let kept = body.trim_end_matches(is_punctuation);
+        // With the white space in and before that punctuation (`*not (*i.e.`
+        // is `*not* (i.e.`): the closer must follow a letter or digit.
+        let kept = body.trim_end_matches(|c| is_punctuation(c) || c == ' ');
         let moved = body.len() - kept.len();
         let before = kept.chars().next_back();
         if moved == 0 || !before.is_some_and(|c| !c.is_whitespace() && !is_punctuation(c)) {
