@@ -1059,9 +1059,10 @@ mod tests {
     }
 
     #[test]
-    fn adjacent_emphasis_of_one_kind_is_one_run() {
-        // Two runs written back to back would meet as `****`, which
-        // CommonMark reads as neither closing nor opening.
+    fn emphasis_glued_to_its_neighbours_reads_back() {
+        // Runs of one kind written back to back are one: as two they would
+        // meet as `****`, which CommonMark reads as neither closing nor
+        // opening.
         assert_eq!(md("<p><b>Local Moving</b><b>:</b> Whether</p>"), "**Local Moving:** Whether");
         assert_eq!(md("<p><em>one</em><em>two</em></p>"), "*onetwo*");
         assert_eq!(md("<p><b><em>a</em></b><b>b</b></p>"), "***a*b**");
