@@ -219,6 +219,13 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              kept: a comment section is main content only on a forum thread.</p>\n",
         );
     }
+    if d.headers_kept > 0 {
+        out.push_str(&format!(
+            "<p class=\"meta\">{} blocks naming a post's author or the date it was written were \
+             kept after the forest's decision, beside the posts kept.</p>\n",
+            d.headers_kept
+        ));
+    }
     if d.price_kept {
         out.push_str(
             "<p class=\"meta\">The headline naming the product, or the block showing the price \

@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, lowered_selection, page, page_rows, repeats, threshold, FeatureSet,
-    LearnedModel, PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
+    block_columns, falls_back, lowered_selection, page, page_rows, posts, repeats, threshold,
+    FeatureSet, LearnedModel, PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -91,6 +91,9 @@ pub struct Sample {
     /// keeps whatever its score
     /// ([`gleaner::extract::learned::features::PageRows::is_chosen_code`])?
     pub chosen_code: Vec<bool>,
+    /// The blocks that read as a post's author or date, which the default
+    /// adds beside the kept posts of a thread ([`posts::candidates`]).
+    pub post_headers: Vec<posts::Candidate>,
 }
 
 impl Sample {
@@ -145,6 +148,7 @@ pub fn sample_page(
     let is_code: Vec<bool> =
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
+    let post_headers = posts::candidates(&doc, &rows.blocks);
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -176,6 +180,7 @@ pub fn sample_page(
         in_comments,
         is_code,
         chosen_code,
+        post_headers,
     })
 }
 
@@ -507,7 +512,7 @@ fn held_out_fold(
             row.extend_from_slice(&p);
             scores.push(blocks.predict_proba(&row));
         }
-        let text = kept_text(s, &scores, options.threshold, best);
+        let text = signed_text(s, &scores, options.threshold, best);
         out.push(HeldOut {
             sample: i,
             dataset: s.dataset,
@@ -591,7 +596,28 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// type but forums, unless only they have text
 /// ([`gleaner::extract::learned::comment_sections`]), and less the
 /// blocks that repeat earlier ones ([`repeats::repeats`]).
+/// This is the text the extractor counts words in to decide whether a
+/// selection is short ([`SHORT_SELECTION_WORDS`]); the text it gives also
+/// has the headers of a thread's kept posts ([`signed_text`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
+    text_of(sample, scores, threshold, predicted, false)
+}
+
+/// [`kept_text`] with, on a page predicted to be a forum thread, the
+/// author and date blocks of each kept post ([`posts::signs`]), as the
+/// extractor gives the page's text after its decision.
+pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
+    text_of(sample, scores, threshold, predicted, true)
+}
+
+/// [`kept_text`], and with `sign` [`signed_text`].
+fn text_of(
+    sample: &Sample,
+    scores: &[f32],
+    threshold: f32,
+    predicted: usize,
+    sign: bool,
+) -> String {
     let n = scores.len().min(sample.texts.len());
     let chosen_code = |b: usize| sample.chosen_code.get(b).copied().unwrap_or(false);
     let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold || chosen_code(b)).collect();
@@ -600,11 +626,12 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
     let apart = page_type.is_some_and(|t| !t.comments_are_content())
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
-    let kept: Vec<usize> = kept.into_iter().filter(|&b| !(apart && in_comments(b))).collect();
+    let kept_blocks: Vec<usize> =
+        kept.into_iter().filter(|&b| !(apart && in_comments(b))).collect();
     // The kept blocks' texts (already white space collapsed and trimmed,
     // as the repeats compare them), empty for the rest and for code.
     let mut keys = vec![""; n];
-    for &b in &kept {
+    for &b in &kept_blocks {
         if !sample.is_code.get(b).copied().unwrap_or(false) {
             keys[b] = &sample.texts[b];
         }
@@ -614,8 +641,31 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
     for r in repeats::repeats(&keys, lone) {
         repeated[r.block] = true;
     }
+    let mut kept: Vec<bool> = vec![false; n];
+    for b in kept_blocks.into_iter().filter(|&b| !repeated[b]) {
+        kept[b] = true;
+    }
+    // A thread's kept posts keep their authors and dates.
+    if sign && page_type.is_some_and(PageType::signs_its_posts) {
+        let mut prefix = Vec::with_capacity(n + 1);
+        prefix.push(0u32);
+        for b in 0..n {
+            prefix.push(prefix[b] + u32::from(kept[b]));
+        }
+        let any =
+            |r: std::ops::Range<usize>| prefix[r.end.min(n)] > prefix[r.start.min(r.end).min(n)];
+        let signed: Vec<usize> = sample
+            .post_headers
+            .iter()
+            .filter(|c| c.block < n && !kept[c.block] && posts::signs(c, any))
+            .map(|c| c.block)
+            .collect();
+        for b in signed {
+            kept[b] = true;
+        }
+    }
     let mut text = String::new();
-    for b in kept.into_iter().filter(|&b| !repeated[b]) {
+    for b in (0..n).filter(|&b| kept[b]) {
         text.push_str(&sample.texts[b]);
         text.push('\n');
     }
@@ -700,8 +750,8 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
                 // Words counted as the extractor's fallback counts them,
                 // before the structured data's supplement.
-                let text = kept_text(s, &h.scores, t, predicted);
-                let words = word_tokens(&text).len();
+                let words = word_tokens(&kept_text(s, &h.scores, t, predicted)).len();
+                let text = signed_text(s, &h.scores, t, predicted);
                 (word_prf(&completed(s, predicted, text), &s.gold).f1, words)
             };
             let fixed: [(f64, usize); POLICY_THRESHOLDS.len()] =
@@ -853,7 +903,7 @@ pub fn routed_texts(
                 // extractor's `Decision::described`.
                 let described = completes_short(s, t, &text);
                 if described || word_tokens(&text).len() >= SHORT_SELECTION_WORDS {
-                    return (text, described);
+                    return (text, cut, described);
                 }
                 // As the extractor lowers a short selection's cut.
                 let lowered = lowered_selection(cut, |c| {
@@ -861,20 +911,25 @@ pub fn routed_texts(
                     let words = word_tokens(&lowered).len();
                     (lowered, words)
                 });
-                (lowered.map_or(text, |(_, lowered, _)| lowered), false)
+                match lowered {
+                    Some((c, lowered, _)) => (lowered, c, false),
+                    None => (text, cut, false),
+                }
             });
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
+            // The text given: the kept blocks at the cut taken, with the
+            // headers of a thread's kept posts (the rules' text as it is).
             let text = match kept {
-                Some((text, true)) => text,
-                Some((text, false))
+                Some((_, cut, true)) => signed_text(s, &h.scores, cut, t),
+                Some((text, cut, false))
                     if !falls_back(
                         PageType::from_index(t).unwrap_or_default(),
                         word_tokens(&text).len(),
                         rules,
                     ) =>
                 {
-                    text
+                    signed_text(s, &h.scores, cut, t)
                 }
                 _ => s.article.clone(),
             };

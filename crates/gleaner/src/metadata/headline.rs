@@ -139,7 +139,16 @@ fn is_byline_label(text: &str) -> bool {
 /// The first date `nodes` show (see [`Window::date`]).
 fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
     let mut text = String::new();
+    let mut after_label = false;
     for &id in nodes {
+        // A member's profile beside a post (`Joined: Mon Jul 24, 2017`)
+        // dates the member, not the page.
+        let own = doc.text(id);
+        let labelled = after_label || starts_with_member_label(own);
+        after_label = is_member_label(own);
+        if labelled {
+            continue;
+        }
         let time = doc
             .ancestors(id)
             .take(3)
@@ -153,6 +162,25 @@ fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
         text.push(' ');
     }
     super::date::find_in_text(&text)
+}
+
+/// Labels of a member's dates in a forum's profile box, compared
+/// ignoring case (`Joined:`, `Member since`, `Registered`).
+const MEMBER_DATE_LABELS: &[&str] = &["joined", "join date", "member since", "registered"];
+
+/// Is `text` one of [`MEMBER_DATE_LABELS`] alone (a colon after it)?
+fn is_member_label(text: &str) -> bool {
+    let text = text.trim().trim_end_matches(':').trim_end();
+    MEMBER_DATE_LABELS.iter().any(|l| text.eq_ignore_ascii_case(l))
+}
+
+/// Does `text` start with one of [`MEMBER_DATE_LABELS`] and a colon?
+fn starts_with_member_label(text: &str) -> bool {
+    let text = text.trim_start();
+    MEMBER_DATE_LABELS.iter().any(|l| {
+        text.get(..l.len()).is_some_and(|head| head.eq_ignore_ascii_case(l))
+            && text[l.len()..].trim_start().starts_with(':')
+    })
 }
 
 /// Does the element say it holds the author's name?
@@ -256,6 +284,15 @@ mod tests {
         let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
         let w = Window::of(&doc, &MetadataElements::of(&doc));
         (doc, w)
+    }
+
+    #[test]
+    fn a_members_join_date_is_not_the_pages() {
+        // phpBB's profile box beside the first post, then the post's date.
+        let html = "<h1>Forum</h1><dl><dd><strong>Joined:</strong> Mon Jul 24, 2017 9:28 am</dd>\
+            <dd>Member since: Dec 18, 2017</dd></dl><p>Post by ann » Sat Feb 24, 2024 12:41 pm</p>";
+        let (doc, w) = window(html);
+        assert_eq!(w.date(&doc).as_deref(), Some("2024-02-24"));
     }
 
     #[test]

@@ -181,6 +181,7 @@ impl MetaTags {
             page_type: self.first(&["og:type"]),
             schema_types: Vec::new(),
             stated_title: None,
+            unheaded_title: None,
             product_description: None,
             product_price: None,
         }

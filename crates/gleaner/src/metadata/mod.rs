@@ -114,6 +114,12 @@ pub struct Metadata {
     /// trained on, kept so that the metadata rules do not move its
     /// extraction.
     pub(crate) stated_title: Option<String>,
+    /// The stated title cleaned without a headline to prefer among its
+    /// segments: the title shown when the page's one `<h1>` is the
+    /// site's name (a forum's logo, `<h1>Bogleheads.org</h1>`), which
+    /// would otherwise pick the site's segment of `Thread title -
+    /// Bogleheads.org`.
+    pub(crate) unheaded_title: Option<String>,
 }
 
 /// Most schema types kept in [`Metadata::schema_types`].
@@ -167,8 +173,21 @@ impl Metadata {
             [doc.url(), url.as_deref()].into_iter().flatten(),
         );
         Metadata {
-            title: markup.title.clone().or_else(|| ld.title.clone()).map(|t| site.cut_from(t)),
+            title: markup.title.clone().or_else(|| ld.title.clone()).map(|t| site.cut_from(t)).map(
+                |t| match site.names(&t) {
+                    // The headline is the site's name: the title's other
+                    // segments name the page.
+                    true => markup
+                        .unheaded_title
+                        .clone()
+                        .map(|u| site.cut_from(u))
+                        .filter(|u| !site.names(u) && !u.is_empty())
+                        .unwrap_or(t),
+                    false => t,
+                },
+            ),
             stated_title: markup.stated_title.clone().or_else(|| ld.title.clone()),
+            unheaded_title: markup.unheaded_title.clone(),
             author: author(
                 [&ld.author, &tags.author, &markup.author],
                 || window.author(doc),
@@ -376,12 +395,25 @@ const SEPARATORS: &[&str] =
 /// The page title, cleaned of site-name suffixes and prefixes, with
 /// whitespace collapsed and control characters left out.
 pub fn title(doc: &Document) -> Option<String> {
-    titles_of(doc, &MetadataElements::of(doc)).map(|(shown, _)| shown)
+    titles_of(doc, &MetadataElements::of(doc)).map(|t| t.shown)
 }
 
-/// [`title`] from the page's [`MetadataElements`], and the title the page
-/// states ([`Metadata::stated_title`]).
-fn titles_of(doc: &Document, elements: &MetadataElements) -> Option<(String, String)> {
+/// The titles [`titles_of`] reads.
+pub(crate) struct Titles {
+    /// The title shown ([`Metadata::title`], before the site's name is
+    /// cut).
+    pub shown: String,
+    /// The title the page states ([`Metadata::stated_title`]).
+    pub stated: String,
+    /// The stated title cleaned without preferring the headline's segment
+    /// ([`Metadata::unheaded_title`]).
+    pub unheaded: String,
+}
+
+/// [`title`] from the page's [`MetadataElements`], the title the page
+/// states ([`Metadata::stated_title`]) and that title cleaned without the
+/// headline ([`Metadata::unheaded_title`]).
+fn titles_of(doc: &Document, elements: &MetadataElements) -> Option<Titles> {
     let meta = meta_content(doc, elements, &["og:title", "twitter:title"]);
     let title_tag = elements
         .named(doc, local_name!("title"))
@@ -408,10 +440,12 @@ fn titles_of(doc: &Document, elements: &MetadataElements) -> Option<(String, Str
     // 2025` over `<h1>Top 10: Best Language Learning App</h1>`), is the
     // title its reader sees. On WCXB-dev, whose gold title is the one a
     // reader sees, this gains 178 pages and loses 118.
-    match h1.map(|h| heading_text(&h)) {
-        Some(h) if only_one && !h.is_empty() && tells_the_same(&h, &title) => Some((h, title)),
-        _ => Some((title.clone(), title)),
-    }
+    let unheaded = clean(&raw, None);
+    let shown = match h1.map(|h| heading_text(&h)) {
+        Some(h) if only_one && !h.is_empty() && tells_the_same(&h, &title) => h,
+        _ => title.clone(),
+    };
+    Some(Titles { shown, stated: title, unheaded })
 }
 
 /// The names a page's site goes by, to cut from the title it shows
@@ -714,6 +748,22 @@ mod tests {
         let m = meta_of(page, None);
         assert_eq!(m.author.as_deref(), Some("Mod Sharon"));
         assert_eq!(m.page_type, None);
+    }
+
+    #[test]
+    fn a_headline_that_is_the_sites_name_does_not_title_the_page() {
+        // A forum's logo is its one `<h1>`: the thread's title is the
+        // title's other segment.
+        let page = "<title>Review request, 2024 version - Bogleheads.org</title>\
+                    <a href=/index.php><h1>Bogleheads.org</h1></a><h2>Review request, 2024 version</h2>";
+        let m = meta_of(page, Some("https://www.bogleheads.org/forum/viewtopic.php?t=1"));
+        assert_eq!(m.title.as_deref(), Some("Review request, 2024 version"));
+        // The stated title, which the learned model reads, is as it was.
+        assert_eq!(m.stated_title.as_deref(), Some("Bogleheads.org"));
+        // A site's name alone stays the title when nothing else names the page.
+        let page = "<title>Bogleheads.org</title><h1>Bogleheads.org</h1>";
+        let m = meta_of(page, Some("https://www.bogleheads.org/"));
+        assert_eq!(m.title.as_deref(), Some("Bogleheads.org"));
     }
 
     #[test]

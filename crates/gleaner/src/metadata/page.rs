@@ -86,9 +86,10 @@ pub(super) fn metadata(doc: &Document, elements: &MetadataElements) -> (Metadata
             _ => {}
         }
     }
-    if let Some((shown, stated)) = super::titles_of(doc, elements) {
-        meta.title = Some(shown);
-        meta.stated_title = Some(stated);
+    if let Some(titles) = super::titles_of(doc, elements) {
+        meta.title = Some(titles.shown);
+        meta.stated_title = Some(titles.stated);
+        meta.unheaded_title = Some(titles.unheaded);
     }
     meta.categories = super::unique_nonempty(categories);
     meta.tags = super::unique_nonempty(tags);

@@ -57,6 +57,7 @@ pub mod features;
 mod model;
 pub mod names;
 pub mod page;
+pub mod posts;
 pub mod price;
 pub mod relative;
 pub mod repeats;
@@ -232,6 +233,21 @@ fn keep_declared_price(
     name || price
 }
 
+/// On a forum thread, each kept post's author and date
+/// ([`posts::keep_headers`]) are added to `selection`, whichever of the
+/// forest or the rules decided; returns how many blocks were added.
+fn keep_post_headers(
+    doc: &Document,
+    page_type: PageType,
+    blocks: &Blocks,
+    selection: &mut Selection,
+) -> usize {
+    match page_type.signs_its_posts() {
+        true => posts::keep_headers(doc, blocks, selection),
+        false => 0,
+    }
+}
+
 /// A page type, one of [`PAGE_TYPES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PageType(usize);
@@ -265,6 +281,12 @@ impl PageType {
     /// documentation page.
     pub fn body_is_whole(self) -> bool {
         self.name() == "documentation"
+    }
+
+    /// Are a post's author and date part of it? Only on a forum thread
+    /// ([`posts::keep_headers`]).
+    pub fn signs_its_posts(self) -> bool {
+        self.name() == "forum"
     }
 
     /// Is the price the page's structured data declares part of its
@@ -361,6 +383,9 @@ pub struct Decision {
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
+    /// How many blocks naming a post's author or its date were added after
+    /// the decision, on a forum thread ([`posts::keep_headers`]).
+    pub headers_kept: usize,
     /// The headline naming the product or the block showing the price
     /// the page's structured data declares for it was added after the
     /// forest's decision ([`price::keep_name`], [`price::keep`]).
@@ -530,6 +555,7 @@ impl Learned {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
+            let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
             let price_kept =
                 keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
             return Decision {
@@ -541,6 +567,7 @@ impl Learned {
                 fell_back: false,
                 comments_apart: false,
                 repeated,
+                headers_kept,
                 price_kept,
                 threshold: None,
                 lowered_from: None,
@@ -621,6 +648,7 @@ impl Learned {
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
+        let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
         let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
             selection,
@@ -631,6 +659,7 @@ impl Learned {
             fell_back,
             comments_apart,
             repeated,
+            headers_kept,
             price_kept,
             threshold: Some(cut),
             lowered_from,
@@ -653,6 +682,7 @@ impl Learned {
             fell_back: false,
             comments_apart: false,
             repeated: Vec::new(),
+            headers_kept: 0,
             price_kept: false,
             threshold: None,
             lowered_from: None,

@@ -1,0 +1,521 @@
+//! A thread's posts signed: each kept post's author and date kept with it.
+//!
+//! Issue 30 asks for "all posts of a thread with their authors and dates".
+//! A post's header — the member's name over it, the date it was written
+//! (`ColdJ` / `June 14, 2024`, `Sat Feb 24, 2024 5:12 pm`) — is a block
+//! of a word or three beside a body of paragraphs, shaped like the
+//! header of every other post and like the names and dates of the "similar
+//! threads" under it: the block model scores it at the margin, and keeps
+//! it on some posts and not on others. WCXB-dev's annotators kept it on
+//! the threads of every forum software in the set (XenForo, phpBB,
+//! vBulletin, Discourse, Invision).
+//!
+//! [`keep_headers`] adds it back from the page's structure: a short block
+//! that reads as a date or as a member's name ([`is_date_text`],
+//! [`Header`]) inside a *post* — the nearest ancestor repeated by its
+//! siblings (the same tag and `class`), of which both it and another of
+//! those siblings hold kept text. A name or date outside every kept post
+//! (a sidebar's "latest threads", the thread list under it) stays out.
+
+use std::ops::Range;
+
+use markup5ever::local_name;
+
+use super::blocks::{Block, Blocks};
+use super::names::{cue, Cue};
+use crate::document::{Document, NodeId};
+use crate::selection::Selection;
+
+/// Most words of a post's author block (`Deleted member 621715`).
+pub const MAX_AUTHOR_WORDS: u32 = 4;
+
+/// Most words of a post's date block (`Edited June 19, 2024 at 10:03
+/// PM`).
+pub const MAX_DATE_WORDS: u32 = 9;
+
+/// Most levels from a header block's owner up to its post.
+pub const MAX_POST_LEVELS: usize = 12;
+
+/// What a short block says about its post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Header {
+    /// The member who wrote it.
+    Author,
+    /// When it was written or edited.
+    Date,
+}
+
+/// The cues a header block is told by.
+struct HeaderCues {
+    time: Cue,
+    date: Cue,
+    author: Cue,
+    person: Cue,
+    meta: Cue,
+    account: Cue,
+    tools: Cue,
+    share: Cue,
+    nav: Cue,
+}
+
+impl HeaderCues {
+    fn new() -> Option<HeaderCues> {
+        Some(HeaderCues {
+            time: cue("tag_time")?,
+            date: cue("prop_date")?,
+            author: cue("prop_author")?,
+            person: cue("type_person")?,
+            meta: cue("name_meta")?,
+            account: cue("name_account")?,
+            tools: cue("name_tools")?,
+            share: cue("name_share")?,
+            nav: cue("name_nav")?,
+        })
+    }
+
+    /// Is `c` within `levels` of the block's owner, or on an inline
+    /// element inside it?
+    fn near(&self, b: &Block, c: Cue, levels: u8) -> bool {
+        b.near[c] <= levels || b.inline.contains(c)
+    }
+}
+
+/// What block `b` (its text `text`) is of a post's header, if anything.
+fn header(
+    doc: &Document,
+    cues: &HeaderCues,
+    b: &Block,
+    first: Option<NodeId>,
+    text: &str,
+) -> Option<Header> {
+    if b.words == 0 || [cues.tools, cues.share, cues.nav].iter().any(|&c| b.near[c] <= 1) {
+        return None;
+    }
+    let dated = cues.near(b, cues.time, 0) || cues.near(b, cues.date, 1);
+    if b.words <= MAX_DATE_WORDS && (dated || is_date_text(text)) && is_date_text_loose(text) {
+        return Some(Header::Date);
+    }
+    // A member's name links to their profile; their title ("Full
+    // Member"), counts ("25.8k posts") and badges under it do not, or
+    // are numbers.
+    let all_link = b.link_words == b.words;
+    let placed = cues.near(b, cues.author, 2)
+        || cues.near(b, cues.person, 1)
+        || cues.near(b, cues.meta, 3)
+        || cues.near(b, cues.account, 3);
+    (b.words <= MAX_AUTHOR_WORDS
+        && all_link
+        && placed
+        && is_name_text(text)
+        && first.is_some_and(|t| links_away(doc, t)))
+    .then_some(Header::Author)
+}
+
+/// Does the link holding text node `t` lead to another page (a
+/// member's profile), not to a place on this one (`#top`) or a script?
+fn links_away(doc: &Document, t: NodeId) -> bool {
+    let link = doc.ancestors(t).take(MAX_POST_LEVELS).find(|&a| doc.is(a, local_name!("a")));
+    link.and_then(|a| doc.attr(a, "href")).is_some_and(|href| {
+        let href = href.trim();
+        !href.is_empty()
+            && !href.starts_with('#')
+            && !href.to_ascii_lowercase().starts_with("javascript:")
+    })
+}
+
+/// Can `text` be a member's name: two letters or more, no word of a
+/// profile's counts or titles, no count (`22.6k`)?
+fn is_name_text(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let count = |w: &&str| {
+        let digits = w.trim_end_matches(['k', 'm']);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    lower.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !words.iter().any(|w| PROFILE_WORDS.contains(w) || count(w))
+}
+
+/// Words a date is written with besides its numbers.
+const DATE_WORDS: &[&str] = &[
+    "jan",
+    "january",
+    "feb",
+    "february",
+    "mar",
+    "march",
+    "apr",
+    "april",
+    "may",
+    "jun",
+    "june",
+    "jul",
+    "july",
+    "aug",
+    "august",
+    "sep",
+    "sept",
+    "september",
+    "oct",
+    "october",
+    "nov",
+    "november",
+    "dec",
+    "december",
+    "mon",
+    "monday",
+    "tue",
+    "tues",
+    "tuesday",
+    "wed",
+    "wednesday",
+    "thu",
+    "thur",
+    "thurs",
+    "thursday",
+    "fri",
+    "friday",
+    "sat",
+    "saturday",
+    "sun",
+    "sunday",
+    "am",
+    "pm",
+    "at",
+    "on",
+    "ago",
+    "edited",
+    "posted",
+    "updated",
+    "last",
+    "yesterday",
+    "today",
+    "minute",
+    "minutes",
+    "min",
+    "mins",
+    "hour",
+    "hours",
+    "hr",
+    "hrs",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "a",
+    "an",
+    "utc",
+    "gmt",
+    "st",
+    "nd",
+    "rd",
+    "th",
+];
+
+/// Words that a name or a count of a member's profile is labelled by,
+/// whose dates are not a post's (`Joined: Mar 2019`).
+const PROFILE_WORDS: &[&str] = &[
+    "joined",
+    "member",
+    "members",
+    "since",
+    "registered",
+    "posts",
+    "messages",
+    "location",
+    "reactions",
+    "reputation",
+    "badges",
+    "solutions",
+    "points",
+    "karma",
+    "likes",
+    "replies",
+];
+
+/// Does `text` read as a date or time a post was written: a number and a
+/// month or weekday name, `ago`, or a numeric date (`11-29-2024`), in
+/// words of dates only?
+pub fn is_date_text(text: &str) -> bool {
+    let words = date_words(text);
+    let Some(words) = words else { return false };
+    let named = words.iter().any(|w| {
+        DATE_WORDS[..DATE_WORDS.iter().position(|&d| d == "am").unwrap_or(0)].contains(&w.as_str())
+            || w == "ago"
+    });
+    let numeric = text.split(|c: char| c.is_whitespace() || c == ',').any(is_numeric_date);
+    let digit = text.chars().any(|c| c.is_ascii_digit());
+    digit && (named || numeric)
+}
+
+/// [`is_date_text`] for a block the markup says is a date (`<time>`,
+/// `itemprop=datePublished`): its words are date words, whatever they are.
+fn is_date_text_loose(text: &str) -> bool {
+    date_words(text).is_some_and(|w| !w.is_empty())
+        && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().contains("yesterday"))
+}
+
+/// `text`'s lower-cased words, when all but a `by NAME` at the end are
+/// date words or hold a digit; `None` otherwise.
+fn date_words(text: &str) -> Option<Vec<String>> {
+    let lower = text.to_lowercase();
+    let body = match lower.rsplit_once(" by ") {
+        Some((before, after)) if after.split_whitespace().count() <= 3 => before.to_string(),
+        _ => lower,
+    };
+    let words: Vec<String> = body
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    let fits =
+        |w: &String| w.chars().any(|c| c.is_ascii_digit()) || DATE_WORDS.contains(&w.as_str());
+    (!words.iter().any(|w| PROFILE_WORDS.contains(&w.as_str())) && words.iter().all(fits))
+        .then_some(words)
+}
+
+/// `11-29-2024`, `29.11.24`, `2024/11/29`: three runs of digits joined by
+/// one separator.
+fn is_numeric_date(s: &str) -> bool {
+    let s = s.trim_matches(|c: char| !c.is_ascii_digit());
+    let Some(sep) = s.chars().find(|c| !c.is_ascii_digit()) else { return false };
+    let parts: Vec<&str> = s.split(sep).collect();
+    matches!(sep, '-' | '/' | '.')
+        && parts.len() == 3
+        && parts.iter().all(|p| (1..=4).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Most same-shaped siblings of a post read for kept text: a thread shows
+/// twenty to fifty posts a page.
+pub const MAX_SIBLINGS: usize = 100;
+
+/// A header block ([`Header`]) and the posts it may belong to: for each
+/// ancestor within [`MAX_POST_LEVELS`] that its parent repeats (another
+/// element child of the same tag and `class`), nearest first, the blocks
+/// under it and under each such sibling. Which of them is its post
+/// depends on which blocks are kept ([`signs`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The header block.
+    pub block: usize,
+    /// The repeated ancestors, nearest first.
+    pub levels: Vec<Level>,
+}
+
+/// One repeated ancestor of a [`Candidate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    /// The blocks under it.
+    pub own: Range<usize>,
+    /// The blocks under each of its same-shaped siblings (at most
+    /// [`MAX_SIBLINGS`]).
+    pub siblings: Vec<Range<usize>>,
+}
+
+/// Every block of the page that reads as a post's header, with its
+/// repeated ancestors: what [`keep_headers`] decides over, whatever is
+/// kept.
+pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
+    let Some(cues) = HeaderCues::new() else { return Vec::new() };
+    let body = doc.body();
+    // The blocks under an element: those whose first text node is in its
+    // subtree, a run of the blocks in document order.
+    let first: Vec<u32> =
+        (0..blocks.len()).map(|i| blocks.texts(i).first().map_or(u32::MAX, |t| t.0)).collect();
+    let under = |e: NodeId| {
+        let end = doc.subtree_end(e).0;
+        first.partition_point(|&t| t < e.0)..first.partition_point(|&t| t < end)
+    };
+    let mut out = Vec::new();
+    for (i, b) in blocks.blocks.iter().enumerate() {
+        let first = blocks.texts(i).first().copied();
+        if b.words > MAX_DATE_WORDS
+            || header(doc, &cues, b, first, &spaced_text(doc, blocks, i)).is_none()
+        {
+            continue;
+        }
+        if i > 0 && is_profile_label(&spaced_text(doc, blocks, i - 1)) {
+            continue;
+        }
+        let mut levels = Vec::new();
+        for e in doc.ancestors(b.owner).take(MAX_POST_LEVELS) {
+            if e == body || doc.element(e).is_none() {
+                break;
+            }
+            let Some(parent) = doc.parent(e) else { break };
+            let name = doc.name(e);
+            let class = doc.attr(e, "class").unwrap_or("");
+            let same =
+                |c: NodeId| doc.name(c) == name && doc.attr(c, "class").unwrap_or("") == class;
+            let siblings: Vec<Range<usize>> = doc
+                .children(parent)
+                .filter(|&c| c != e && same(c))
+                .take(MAX_SIBLINGS)
+                .map(under)
+                .collect();
+            if !siblings.is_empty() {
+                levels.push(Level { own: under(e), siblings });
+            }
+        }
+        if !levels.is_empty() {
+            out.push(Candidate { block: i, levels });
+        }
+    }
+    out
+}
+
+/// The text of block `i` with a space between its text nodes: a
+/// profile's `<span>10</span> <span>posts</span>` reads `10 posts`, not
+/// `10posts`, whatever white space the page put between them.
+fn spaced_text(doc: &Document, blocks: &Blocks, i: usize) -> String {
+    let mut out = String::new();
+    for &t in blocks.texts(i) {
+        out.push_str(doc.text(t));
+        out.push(' ');
+    }
+    out
+}
+
+/// Is `text` the label of a member's profile detail (`Joined`, `Member
+/// since:`), whose value in the next block is not the post's date?
+fn is_profile_label(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.len() <= 3 && words.iter().any(|w| DATE_LABELS.contains(w))
+}
+
+/// Words that label a member's dates (`Joined`, `Member since`, `Last
+/// seen`), not a post's.
+const DATE_LABELS: &[&str] =
+    &["joined", "join", "registered", "since", "seen", "active", "birthday"];
+
+/// Does candidate `c` sign a kept post? `kept(range)` says whether any of
+/// those blocks is kept. Its post is the nearest repeated ancestor holding
+/// kept blocks: it signs it when a same-shaped sibling holds kept blocks
+/// too (another post); a nearest one whose siblings hold none is a part of
+/// one post (a paragraph among paragraphs), and no thread.
+pub fn signs(c: &Candidate, kept: impl Fn(Range<usize>) -> bool) -> bool {
+    for level in &c.levels {
+        if kept(level.own.clone()) {
+            return level.siblings.iter().any(|r| kept(r.clone()));
+        }
+    }
+    false
+}
+
+/// Adds to `selection` every header block ([`Header`]) of a post holding
+/// kept text (see the [module docs](self)); returns how many were added.
+pub fn keep_headers(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
+    // Blocks with selected text, as a prefix count over the blocks.
+    let mut prefix = Vec::with_capacity(blocks.len() + 1);
+    prefix.push(0u32);
+    for i in 0..blocks.len() {
+        let kept = blocks.texts(i).iter().any(|&t| selection.contains(t));
+        prefix.push(prefix[i] + u32::from(kept));
+    }
+    let kept = |r: Range<usize>| {
+        prefix[r.end.min(blocks.len())] > prefix[r.start.min(r.end).min(blocks.len())]
+    };
+    let signed: Vec<usize> = candidates(doc, blocks)
+        .into_iter()
+        .filter(|c| !kept(c.block..c.block + 1) && signs(c, kept))
+        .map(|c| c.block)
+        .collect();
+    for &i in &signed {
+        for &t in blocks.texts(i) {
+            selection.set(t, true);
+        }
+    }
+    signed.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{render, ParseOptions};
+
+    fn kept(html: &str, keep: &[&str]) -> String {
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let blocks = Blocks::of(&doc, 10_000).expect("blocks");
+        let mut selection = Selection::none(&doc);
+        for i in 0..blocks.len() {
+            let text = blocks.text(&doc, i);
+            if keep.iter().any(|k| text.contains(k)) {
+                for &t in blocks.texts(i) {
+                    selection.set(t, true);
+                }
+            }
+        }
+        keep_headers(&doc, &blocks, &mut selection);
+        render::text(&doc, &selection)
+    }
+
+    const THREAD: &str = "<body><div class=thread>\
+        <article class='message'><div class='user'><h4><a class='username' href='/members/ann.1/'>Ann</a></h4>\
+        <h5 class='user-title'>Well-known member</h5><dl><dt>Joined</dt><dd>Mar 3, 2019</dd></dl></div>\
+        <div class='body'><time datetime='2024-06-14'>Jun 14, 2024</time>\
+        <p>My boiler makes a knocking sound at night.</p></div></article>\
+        <article class='message'><div class='user'><a class='username' href='/members/bob.2/'>Bob</a></div>\
+        <div class='body'><time datetime='2024-06-15'>Jun 15, 2024</time>\
+        <p>Bleed the radiators first.</p></div><div class='user-links'><a href='#top'>Back up</a></div>\
+        </article></div>\
+        <aside><ul><li><a href='/members/cy.3/' class='username'>Cy</a> <time>Jun 16, 2024</time></li></ul></aside>\
+        </body>";
+
+    #[test]
+    fn each_kept_post_keeps_its_author_and_date() {
+        let text = kept(THREAD, &["boiler", "radiators"]);
+        for want in ["Ann", "Jun 14, 2024", "Bob", "Jun 15, 2024"] {
+            assert!(text.contains(want), "{want} missing from {text:?}");
+        }
+        assert!(!text.contains("Well-known member"), "{text:?}");
+        assert!(!text.contains("Mar 3, 2019"), "a member's date: {text:?}");
+        assert!(!text.contains("Cy"), "a sidebar's name: {text:?}");
+        assert!(!text.contains("Back up"), "a link within the page: {text:?}");
+        assert!(!text.contains("Jun 16"), "a sidebar's date: {text:?}");
+    }
+
+    #[test]
+    fn a_lone_post_or_no_kept_post_adds_nothing() {
+        assert_eq!(kept(THREAD, &[]), "");
+        let one = "<body><article class=message><a class=username href=/u/ann>Ann</a>\
+            <time>Jun 14, 2024</time><p>Only one post on this page.</p></article></body>";
+        assert!(!kept(one, &["Only one post"]).contains("Ann"));
+    }
+
+    #[test]
+    fn dates_as_threads_write_them() {
+        for yes in [
+            "Jun 14, 2024",
+            "Sat Feb 24, 2024 5:12 pm",
+            "11-29-2024, 09:03 AM",
+            "January 11, 2025, 12:04am",
+            "Edited June 19, 2024 by ColdJ",
+            "3 days ago",
+            "30 Jun 2024",
+        ] {
+            assert!(is_date_text(yes), "{yes}");
+        }
+        for no in ["Joined: Mar 2019", "Posts: 1,234", "May I ask a question?", "Reply", "2024"] {
+            assert!(!is_date_text(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn names_are_not_a_members_counts_or_titles() {
+        for yes in ["lgans316", "Chris Hall", "Ann"] {
+            assert!(is_name_text(yes), "{yes}");
+        }
+        for no in ["10 posts", "22.6k", "Full Member", "4 Reputation", "1"] {
+            assert!(!is_name_text(no), "{no}");
+        }
+        assert!(is_profile_label("Joined:") && is_profile_label("Member since"));
+        assert!(!is_profile_label("Well-known member"));
+    }
+}
