@@ -94,7 +94,15 @@ fn header(
         return None;
     }
     let dated = cues.near(b, cues.time, 0) || cues.near(b, cues.date, 1);
-    if b.words <= MAX_DATE_WORDS && (dated || is_date_text(text)) && is_date_text_loose(text) {
+    // A value of a definition list is a member's detail (XenForo's
+    // `<dl class=pairs><dt>(an icon titled Joined)</dt><dd>Oct 25,
+    // 2017</dd>`), not when the post was written.
+    let detail = doc.is(b.owner, local_name!("dd"));
+    if b.words <= MAX_DATE_WORDS
+        && !detail
+        && (dated || is_date_text(text))
+        && is_date_text_loose(text)
+    {
         return Some(Header::Date);
     }
     // A member's name links to their profile; their title ("Full
@@ -460,7 +468,8 @@ mod tests {
 
     const THREAD: &str = "<body><div class=thread>\
         <article class='message'><div class='user'><h4><a class='username' href='/members/ann.1/'>Ann</a></h4>\
-        <h5 class='user-title'>Well-known member</h5><dl><dt>Joined</dt><dd>Mar 3, 2019</dd></dl></div>\
+        <h5 class='user-title'>Well-known member</h5><dl><dt>Joined</dt><dd>Mar 3, 2019</dd></dl>\
+        <dl class=pairs><dt><span title=Joined></span></dt><dd>Apr 4, 2019</dd></dl></div>\
         <div class='body'><time datetime='2024-06-14'>Jun 14, 2024</time>\
         <p>My boiler makes a knocking sound at night.</p></div></article>\
         <article class='message'><div class='user'><a class='username' href='/members/bob.2/'>Bob</a></div>\
@@ -478,6 +487,7 @@ mod tests {
         }
         assert!(!text.contains("Well-known member"), "{text:?}");
         assert!(!text.contains("Mar 3, 2019"), "a member's date: {text:?}");
+        assert!(!text.contains("Apr 4, 2019"), "a member's detail: {text:?}");
         assert!(!text.contains("Cy"), "a sidebar's name: {text:?}");
         assert!(!text.contains("Back up"), "a link within the page: {text:?}");
         assert!(!text.contains("Jun 16"), "a sidebar's date: {text:?}");
