@@ -600,24 +600,44 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// selection is short ([`SHORT_SELECTION_WORDS`]); the text it gives also
 /// has the headers of a thread's kept posts ([`signed_text`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
-    text_of(sample, scores, threshold, predicted, false)
+    blocks_text(sample, &kept_blocks(sample, scores, threshold, predicted))
 }
 
 /// [`kept_text`] with, on a page predicted to be a forum thread, the
-/// author and date blocks of each kept post ([`posts::signs`]), as the
+/// author and date blocks of each kept post ([`posts::signing`]), as the
 /// extractor gives the page's text after its decision.
 pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
-    text_of(sample, scores, threshold, predicted, true)
+    let mut kept = kept_blocks(sample, scores, threshold, predicted);
+    sign_posts(sample, predicted, &mut kept);
+    blocks_text(sample, &kept)
 }
 
-/// [`kept_text`], and with `sign` [`signed_text`].
-fn text_of(
-    sample: &Sample,
-    scores: &[f32],
-    threshold: f32,
-    predicted: usize,
-    sign: bool,
-) -> String {
+/// On a page predicted to be a forum thread, adds to `kept` the author
+/// and date blocks of each kept post ([`posts::signing`]); true when it
+/// added one.
+fn sign_posts(sample: &Sample, predicted: usize, kept: &mut [bool]) -> bool {
+    if !PageType::from_index(predicted).is_some_and(PageType::signs_its_posts) {
+        return false;
+    }
+    let signed = posts::signing(&sample.post_headers, kept);
+    for &b in &signed {
+        kept[b] = true;
+    }
+    !signed.is_empty()
+}
+
+/// The text of the blocks `kept` marks, a line each.
+fn blocks_text(sample: &Sample, kept: &[bool]) -> String {
+    let mut text = String::new();
+    for (t, _) in sample.texts.iter().zip(kept).filter(|(_, &k)| k) {
+        text.push_str(t);
+        text.push('\n');
+    }
+    text
+}
+
+/// Which blocks [`kept_text`] keeps.
+fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> Vec<bool> {
     let n = scores.len().min(sample.texts.len());
     let chosen_code = |b: usize| sample.chosen_code.get(b).copied().unwrap_or(false);
     let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold || chosen_code(b)).collect();
@@ -645,31 +665,7 @@ fn text_of(
     for b in kept_blocks.into_iter().filter(|&b| !repeated[b]) {
         kept[b] = true;
     }
-    // A thread's kept posts keep their authors and dates.
-    if sign && page_type.is_some_and(PageType::signs_its_posts) {
-        let mut prefix = Vec::with_capacity(n + 1);
-        prefix.push(0u32);
-        for b in 0..n {
-            prefix.push(prefix[b] + u32::from(kept[b]));
-        }
-        let any =
-            |r: std::ops::Range<usize>| prefix[r.end.min(n)] > prefix[r.start.min(r.end).min(n)];
-        let signed: Vec<usize> = sample
-            .post_headers
-            .iter()
-            .filter(|c| c.block < n && !kept[c.block] && posts::signs(c, any))
-            .map(|c| c.block)
-            .collect();
-        for b in signed {
-            kept[b] = true;
-        }
-    }
-    let mut text = String::new();
-    for b in (0..n).filter(|&b| kept[b]) {
-        text.push_str(&sample.texts[b]);
-        text.push('\n');
-    }
-    text
+    kept
 }
 
 /// `text`, a sample's extraction for a page predicted of type
@@ -750,8 +746,14 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
                 // Words counted as the extractor's fallback counts them,
                 // before the structured data's supplement.
-                let words = word_tokens(&kept_text(s, &h.scores, t, predicted)).len();
-                let text = signed_text(s, &h.scores, t, predicted);
+                let mut kept = kept_blocks(s, &h.scores, t, predicted);
+                let text = blocks_text(s, &kept);
+                let words = word_tokens(&text).len();
+                // Scored as given: with a thread's post headers.
+                let text = match sign_posts(s, predicted, &mut kept) {
+                    true => blocks_text(s, &kept),
+                    false => text,
+                };
                 (word_prf(&completed(s, predicted, text), &s.gold).f1, words)
             };
             let fixed: [(f64, usize); POLICY_THRESHOLDS.len()] =

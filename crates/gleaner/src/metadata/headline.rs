@@ -145,7 +145,7 @@ fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
         // dates the member, not the page.
         let own = doc.text(id);
         let labelled = after_label || starts_with_member_label(own);
-        after_label = is_member_label(own);
+        after_label = is_member_date_label(own);
         if labelled {
             continue;
         }
@@ -168,8 +168,10 @@ fn date_in(doc: &Document, nodes: &[NodeId]) -> Option<String> {
 /// ignoring case (`Joined:`, `Member since`, `Registered`).
 const MEMBER_DATE_LABELS: &[&str] = &["joined", "join date", "member since", "registered"];
 
-/// Is `text` one of [`MEMBER_DATE_LABELS`] alone (a colon after it)?
-fn is_member_label(text: &str) -> bool {
+/// Is `text` one of [`MEMBER_DATE_LABELS`] alone (a colon after it): the
+/// label of a member's date in a forum's profile box, whose value is not
+/// the page's date nor a post's?
+pub fn is_member_date_label(text: &str) -> bool {
     let text = text.trim().trim_end_matches(':').trim_end();
     MEMBER_DATE_LABELS.iter().any(|l| text.eq_ignore_ascii_case(l))
 }

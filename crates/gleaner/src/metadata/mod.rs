@@ -60,6 +60,7 @@ use crate::document::tags::is_block;
 use crate::document::{Document, NodeFlags, NodeId};
 
 pub use self::date::normalise_date;
+pub(crate) use self::headline::is_member_date_label;
 
 /// What a page says about itself. Every field is `None` (or empty) when
 /// the page does not say it.
@@ -173,19 +174,11 @@ impl Metadata {
             [doc.url(), url.as_deref()].into_iter().flatten(),
         );
         Metadata {
-            title: markup.title.clone().or_else(|| ld.title.clone()).map(|t| site.cut_from(t)).map(
-                |t| match site.names(&t) {
-                    // The headline is the site's name: the title's other
-                    // segments name the page.
-                    true => markup
-                        .unheaded_title
-                        .clone()
-                        .map(|u| site.cut_from(u))
-                        .filter(|u| !site.names(u) && !u.is_empty())
-                        .unwrap_or(t),
-                    false => t,
-                },
-            ),
+            title: markup
+                .title
+                .clone()
+                .or_else(|| ld.title.clone())
+                .map(|t| site.title_shown(t, markup.unheaded_title.as_deref())),
             stated_title: markup.stated_title.clone().or_else(|| ld.title.clone()),
             unheaded_title: markup.unheaded_title.clone(),
             author: author(
@@ -481,6 +474,22 @@ impl SiteNames {
     fn names(&self, segment: &str) -> bool {
         let key = name_key(segment);
         !key.is_empty() && self.0.contains(&key)
+    }
+
+    /// The title shown: `title` with the site's name cut
+    /// ([`SiteNames::cut_from`]), unless that leaves the site's name alone
+    /// (the headline it preferred is the site's logo): then `unheaded`,
+    /// the title cleaned without the headline, cut the same way, when it
+    /// names more than the site.
+    fn title_shown(&self, title: String, unheaded: Option<&str>) -> String {
+        let title = self.cut_from(title);
+        if !self.names(&title) {
+            return title;
+        }
+        unheaded
+            .map(|u| self.cut_from(u.to_string()))
+            .filter(|u| !u.is_empty() && !self.names(u))
+            .unwrap_or(title)
     }
 
     /// `title` without a segment naming the site at its end or start

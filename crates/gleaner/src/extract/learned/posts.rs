@@ -13,10 +13,10 @@
 //! of the thread gets who wrote each post and when.
 //!
 //! [`keep_headers`] adds it back from the page's structure: a short block
-//! that reads as a date or as a member's name ([`is_date_text`],
-//! [`Header`]) inside a *post* — the nearest ancestor repeated by its
-//! siblings (the same tag and `class`), of which both it and another of
-//! those siblings hold kept text. A name or date outside every kept post
+//! that reads as a date ([`is_date_text`]) or as a member's name inside a
+//! *post* — the nearest ancestor repeated by its siblings (the same tag
+//! and `class`), of which both it and another of those siblings hold kept
+//! text. A name or date outside every kept post
 //! (a sidebar's "latest threads", the thread list under it) stays out.
 
 use std::ops::Range;
@@ -26,6 +26,7 @@ use markup5ever::local_name;
 use super::blocks::{Block, Blocks};
 use super::names::{cue, Cue};
 use crate::document::{Document, NodeId};
+use crate::metadata::is_member_date_label;
 use crate::selection::Selection;
 
 /// Most words of a post's author block (`Fiveoaks Bouquet`).
@@ -37,15 +38,6 @@ pub const MAX_DATE_WORDS: u32 = 9;
 
 /// Most levels from a header block's owner up to its post.
 pub const MAX_POST_LEVELS: usize = 12;
-
-/// What a short block says about its post.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Header {
-    /// The member who wrote it.
-    Author,
-    /// When it was written or edited.
-    Date,
-}
 
 /// The cues a header block is told by.
 struct HeaderCues {
@@ -82,16 +74,17 @@ impl HeaderCues {
     }
 }
 
-/// What block `b` (its text `text`) is of a post's header, if anything.
-fn header(
+/// Is block `b` (its text `text`, its first text node `first`) a post's
+/// header: the date it was written or the member who wrote it?
+fn is_header(
     doc: &Document,
     cues: &HeaderCues,
     b: &Block,
     first: Option<NodeId>,
     text: &str,
-) -> Option<Header> {
+) -> bool {
     if b.words == 0 || [cues.tools, cues.share, cues.nav].iter().any(|&c| b.near[c] <= 1) {
-        return None;
+        return false;
     }
     let dated = cues.near(b, cues.time, 0) || cues.near(b, cues.date, 1);
     // A value of a definition list is a member's detail (XenForo's
@@ -100,10 +93,9 @@ fn header(
     let detail = doc.is(b.owner, local_name!("dd"));
     if b.words <= MAX_DATE_WORDS
         && !detail
-        && (dated || is_date_text(text))
-        && is_date_text_loose(text)
+        && (is_date_text(text) || (dated && is_marked_date(text)))
     {
-        return Some(Header::Date);
+        return true;
     }
     // A member's name links to their profile; their title ("Full
     // Member"), counts ("25.8k posts") and badges under it do not, or
@@ -113,12 +105,11 @@ fn header(
         || cues.near(b, cues.person, 1)
         || cues.near(b, cues.meta, 3)
         || cues.near(b, cues.account, 3);
-    (b.words <= MAX_AUTHOR_WORDS
+    b.words <= MAX_AUTHOR_WORDS
         && all_link
         && placed
         && is_name_text(text)
-        && first.is_some_and(|t| links_away(doc, t)))
-    .then_some(Header::Author)
+        && first.is_some_and(|t| links_away(doc, t))
 }
 
 /// Does the link holding text node `t` lead to another page (a
@@ -136,19 +127,24 @@ fn links_away(doc: &Document, t: NodeId) -> bool {
 /// Can `text` be a member's name: two letters or more, no word of a
 /// profile's counts or titles, no count (`22.6k`)?
 fn is_name_text(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    let words: Vec<&str> =
-        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let count = |w: &&str| {
+    let count = |w: &String| {
         let digits = w.trim_end_matches(['k', 'm']);
         !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     };
-    lower.chars().filter(|c| c.is_alphabetic()).count() >= 2
-        && !words.iter().any(|w| PROFILE_WORDS.contains(w) || count(w))
+    text.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !lower_words(text).iter().any(|w| PROFILE_WORDS.contains(&w.as_str()) || count(w))
 }
 
-/// Words a date is written with besides its numbers.
-const DATE_WORDS: &[&str] = &[
+/// `text`'s runs of letters and digits, lower-cased.
+fn lower_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The names of months and weekdays.
+const CALENDAR_NAMES: &[&str] = &[
     "jan",
     "january",
     "feb",
@@ -190,6 +186,10 @@ const DATE_WORDS: &[&str] = &[
     "saturday",
     "sun",
     "sunday",
+];
+
+/// The other words a date is written with besides its numbers.
+const DATE_WORDS: &[&str] = &[
     "am",
     "pm",
     "at",
@@ -252,20 +252,17 @@ const PROFILE_WORDS: &[&str] = &[
 /// month or weekday name, `ago`, or a numeric date (`11-29-2024`), in
 /// words of dates only?
 pub fn is_date_text(text: &str) -> bool {
-    let words = date_words(text);
-    let Some(words) = words else { return false };
-    let named = words.iter().any(|w| {
-        DATE_WORDS[..DATE_WORDS.iter().position(|&d| d == "am").unwrap_or(0)].contains(&w.as_str())
-            || w == "ago"
-    });
+    let Some(words) = date_words(text) else { return false };
+    let named = words.iter().any(|w| CALENDAR_NAMES.contains(&w.as_str()) || w == "ago");
     let numeric = text.split(|c: char| c.is_whitespace() || c == ',').any(is_numeric_date);
     let digit = text.chars().any(|c| c.is_ascii_digit());
     digit && (named || numeric)
 }
 
-/// [`is_date_text`] for a block the markup says is a date (`<time>`,
-/// `itemprop=datePublished`): its words are date words, whatever they are.
-fn is_date_text_loose(text: &str) -> bool {
+/// A date for a block the markup says is one (`<time>`,
+/// `itemprop=datePublished`): date words, whatever they are, and a number
+/// or `yesterday`.
+fn is_marked_date(text: &str) -> bool {
     date_words(text).is_some_and(|w| !w.is_empty())
         && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().contains("yesterday"))
 }
@@ -278,13 +275,12 @@ fn date_words(text: &str) -> Option<Vec<String>> {
         Some((before, after)) if after.split_whitespace().count() <= 3 => before.to_string(),
         _ => lower,
     };
-    let words: Vec<String> = body
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect();
-    let fits =
-        |w: &String| w.chars().any(|c| c.is_ascii_digit()) || DATE_WORDS.contains(&w.as_str());
+    let words = lower_words(&body);
+    let fits = |w: &String| {
+        w.chars().any(|c| c.is_ascii_digit())
+            || CALENDAR_NAMES.contains(&w.as_str())
+            || DATE_WORDS.contains(&w.as_str())
+    };
     (!words.iter().any(|w| PROFILE_WORDS.contains(&w.as_str())) && words.iter().all(fits))
         .then_some(words)
 }
@@ -304,7 +300,7 @@ fn is_numeric_date(s: &str) -> bool {
 /// twenty to fifty posts a page.
 pub const MAX_SIBLINGS: usize = 100;
 
-/// A header block ([`Header`]) and the posts it may belong to: for each
+/// A header block (a date or a member's name) and the posts it may belong to: for each
 /// ancestor within [`MAX_POST_LEVELS`] that its parent repeats (another
 /// element child of the same tag and `class`), nearest first, the blocks
 /// under it and under each such sibling. Which of them is its post
@@ -345,11 +341,11 @@ pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     for (i, b) in blocks.blocks.iter().enumerate() {
         let first = blocks.texts(i).first().copied();
         if b.words > MAX_DATE_WORDS
-            || header(doc, &cues, b, first, &spaced_text(doc, blocks, i)).is_none()
+            || !is_header(doc, &cues, b, first, &spaced_text(doc, blocks, i))
         {
             continue;
         }
-        if i > 0 && is_profile_label(&spaced_text(doc, blocks, i - 1)) {
+        if i > 0 && is_member_date_label(&spaced_text(doc, blocks, i - 1)) {
             continue;
         }
         let mut levels = Vec::new();
@@ -391,20 +387,6 @@ fn spaced_text(doc: &Document, blocks: &Blocks, i: usize) -> String {
     out
 }
 
-/// Is `text` the label of a member's profile detail (`Joined`, `Member
-/// since:`), whose value in the next block is not the post's date?
-fn is_profile_label(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    let words: Vec<&str> =
-        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words.len() <= 3 && words.iter().any(|w| DATE_LABELS.contains(w))
-}
-
-/// Words that label a member's dates (`Joined`, `Member since`, `Last
-/// seen`), not a post's.
-const DATE_LABELS: &[&str] =
-    &["joined", "join", "registered", "since", "seen", "active", "birthday"];
-
 /// Does candidate `c` sign a kept post? `kept(range)` says whether any of
 /// those blocks is kept. Its post is the nearest repeated ancestor holding
 /// kept blocks: it signs it when a same-shaped sibling holds kept blocks
@@ -419,24 +401,31 @@ pub fn signs(c: &Candidate, kept: impl Fn(Range<usize>) -> bool) -> bool {
     false
 }
 
-/// Adds to `selection` every header block ([`Header`]) of a post holding
-/// kept text (see the [module docs](self)); returns how many were added.
-pub fn keep_headers(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
-    // Blocks with selected text, as a prefix count over the blocks.
-    let mut prefix = Vec::with_capacity(blocks.len() + 1);
+/// The candidates' blocks that sign a kept post ([`signs`]), given which
+/// blocks are kept (`kept[i]`); the extractor and the trainer's held-out
+/// texts both decide by it.
+pub fn signing(candidates: &[Candidate], kept: &[bool]) -> Vec<usize> {
+    // Kept blocks as a prefix count, so that a range is asked in one step.
+    let mut prefix = Vec::with_capacity(kept.len() + 1);
     prefix.push(0u32);
-    for i in 0..blocks.len() {
-        let kept = blocks.texts(i).iter().any(|&t| selection.contains(t));
-        prefix.push(prefix[i] + u32::from(kept));
+    for (i, &k) in kept.iter().enumerate() {
+        prefix.push(prefix[i] + u32::from(k));
     }
-    let kept = |r: Range<usize>| {
-        prefix[r.end.min(blocks.len())] > prefix[r.start.min(r.end).min(blocks.len())]
-    };
-    let signed: Vec<usize> = candidates(doc, blocks)
-        .into_iter()
-        .filter(|c| !kept(c.block..c.block + 1) && signs(c, kept))
+    let n = kept.len();
+    let any = |r: Range<usize>| prefix[r.end.min(n)] > prefix[r.start.min(r.end).min(n)];
+    candidates
+        .iter()
+        .filter(|c| c.block < n && !kept[c.block] && signs(c, any))
         .map(|c| c.block)
-        .collect();
+        .collect()
+}
+
+/// Adds to `selection` every header block of a post holding kept text
+/// (see the [module docs](self)); returns how many were added.
+pub fn keep_headers(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
+    let kept: Vec<bool> =
+        (0..blocks.len()).map(|i| blocks.texts(i).iter().any(|&t| selection.contains(t))).collect();
+    let signed = signing(&candidates(doc, blocks), &kept);
     for &i in &signed {
         for &t in blocks.texts(i) {
             selection.set(t, true);
@@ -527,7 +516,7 @@ mod tests {
         for no in ["10 posts", "22.6k", "Full Member", "4 Reputation", "1"] {
             assert!(!is_name_text(no), "{no}");
         }
-        assert!(is_profile_label("Joined:") && is_profile_label("Member since"));
-        assert!(!is_profile_label("Well-known member"));
+        assert!(is_member_date_label("Joined:") && is_member_date_label("Member since"));
+        assert!(!is_member_date_label("Well-known member"));
     }
 }
