@@ -219,6 +219,13 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              kept: a comment section is main content only on a forum thread.</p>\n",
         );
     }
+    if d.footer_dropped {
+        out.push_str(
+            "<p class=\"meta\">What was kept lay wholly in the page's footer (a <code>&lt;footer&gt;\
+             </code> or an element of role <code>contentinfo</code>), and a footer alone is not \
+             main content: the page gives no text.</p>\n",
+        );
+    }
     if d.headers_kept > 0 {
         out.push_str(&format!(
             "<p class=\"meta\">{} blocks naming a post's author or the date it was written were \

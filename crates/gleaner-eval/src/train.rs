@@ -27,8 +27,9 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, lowered_selection, page, page_rows, posts, repeats, threshold,
-    FeatureSet, LearnedModel, PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
+    block_columns, falls_back, footer_only, lowered_selection, page, page_rows, posts, repeats,
+    selection_in_footer, threshold, Block, FeatureSet, LearnedModel, PageType, TypePolicy,
+    PAGE_TYPES, RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -94,12 +95,28 @@ pub struct Sample {
     /// The blocks that read as a post's author or date, which the default
     /// adds beside the kept posts of a thread ([`posts::candidates`]).
     pub post_headers: Vec<posts::Candidate>,
+    /// Each block: is it in the page's footer, which the default does not
+    /// keep alone ([`gleaner::extract::learned::footer_only`])?
+    pub in_footer: Vec<bool>,
+    /// Is [`Sample::article`] the page's footer alone, which the default
+    /// gives as no text ([`selection_in_footer`])?
+    pub article_in_footer: bool,
 }
 
 impl Sample {
     /// Number of blocks.
     pub fn len(&self) -> usize {
         self.labels.len()
+    }
+
+    /// The rules' text as the default gives it when they decide:
+    /// [`Sample::article`], or none when that is the page's footer alone
+    /// ([`selection_in_footer`]).
+    pub fn rules_text(&self) -> &str {
+        match self.article_in_footer {
+            true => "",
+            false => &self.article,
+        }
     }
 
     /// What the page's fold is drawn from: its domain, or its id when
@@ -149,6 +166,8 @@ pub fn sample_page(
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
+    let in_footer = rows.blocks.blocks.iter().map(Block::in_footer).collect();
+    let article_in_footer = selection_in_footer(&rows.blocks, &rows.article);
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -181,6 +200,8 @@ pub fn sample_page(
         is_code,
         chosen_code,
         post_headers,
+        in_footer,
+        article_in_footer,
     })
 }
 
@@ -626,6 +647,19 @@ fn sign_posts(sample: &Sample, predicted: usize, kept: &mut [bool]) -> bool {
     !signed.is_empty()
 }
 
+/// Are the blocks with text scoring at least `cut` (and the code in
+/// `article`'s container) all in the page's footer, which the extractor
+/// then takes as no selection ([`footer_only`])?
+fn kept_footer_only(sample: &Sample, scores: &[f32], cut: f32) -> bool {
+    let n = scores.len().min(sample.texts.len());
+    footer_only(
+        (0..n)
+            .filter(|&b| scores[b] >= cut || sample.chosen_code.get(b).copied().unwrap_or(false))
+            .filter(|&b| !sample.texts[b].trim().is_empty())
+            .map(|b| sample.in_footer.get(b).copied().unwrap_or(false)),
+    )
+}
+
 /// The text of the blocks `kept` marks, a line each.
 fn blocks_text(sample: &Sample, kept: &[bool]) -> String {
     let mut text = String::new();
@@ -765,9 +799,9 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 dataset: s.dataset,
                 fold: h.fold,
                 predicted,
-                rules: word_prf(&completed(s, predicted, s.article.clone()), &s.gold).f1,
+                rules: word_prf(&completed(s, predicted, s.rules_text().to_owned()), &s.gold).f1,
                 forest: fixed.map(|(f1, _)| f1),
-                rules_words: word_tokens(&s.article).len(),
+                rules_words: word_tokens(s.rules_text()).len(),
                 forest_words: fixed.map(|(_, words)| words),
                 adaptive: adaptive.map(|(f1, _)| f1),
                 adaptive_words: adaptive.map(|(_, words)| words),
@@ -913,9 +947,14 @@ pub fn routed_texts(
                     let words = word_tokens(&lowered).len();
                     (lowered, words)
                 });
-                match lowered {
-                    Some((c, lowered, _)) => (lowered, c, false),
-                    None => (text, cut, false),
+                let (text, cut) = match lowered {
+                    Some((c, lowered, _)) => (lowered, c),
+                    None => (text, cut),
+                };
+                // As the extractor takes the footer alone as none.
+                match kept_footer_only(s, &h.scores, cut) {
+                    true => (String::new(), cut, false),
+                    false => (text, cut, false),
                 }
             });
             // As the extractor falls back (`learned::falls_back`).
@@ -924,6 +963,7 @@ pub fn routed_texts(
             // headers of a thread's kept posts (the rules' text as it is).
             let text = match kept {
                 Some((_, cut, true)) => signed_text(s, &h.scores, cut, t),
+                Some((text, _, false)) if text.is_empty() && rules < RULES_FALLBACK_WORDS => text,
                 Some((text, cut, false))
                     if !falls_back(
                         PageType::from_index(t).unwrap_or_default(),
@@ -933,7 +973,7 @@ pub fn routed_texts(
                 {
                     signed_text(s, &h.scores, cut, t)
                 }
-                _ => s.article.clone(),
+                _ => s.rules_text().to_owned(),
             };
             completed(s, t, text)
         })

@@ -4,7 +4,8 @@
 //! specifications wait in hidden tabs), a documentation
 //! page with a sidebar and code, an article under which readers comment,
 //! a thread whose first post quotes a long log, a grid of six cards
-//! built of `<div>`s.
+//! built of `<div>`s, a script-rendered shell whose only text is its
+//! footer.
 //! For each, what the learned extractor (with the compiled-in model) must
 //! keep and must leave out.
 //!
@@ -214,6 +215,33 @@ fn a_thread_keeps_the_log_a_post_quotes() {
 }
 
 /// The page's Markdown and HTML by the learned extractor.
+/// The shell page's decision with every block kept (threshold 0), and
+/// with `<main>` holding an article's paragraphs before its footer.
+fn shell(with_main: bool) -> (String, bool) {
+    let path = format!("{}/tests/pages/shell.html", env!("CARGO_MANIFEST_DIR"));
+    let mut html = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if with_main {
+        let body = "<main><h1>Enamel Camp Mug 12 oz</h1><p>A speckled enamel mug for coffee at \
+                    camp, light enough for a day pack and tough enough for the fire.</p></main>";
+        html = html.replacen("<footer", &format!("{body}<footer"), 1);
+    }
+    let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
+    let config = LearnedConfig { threshold: Some(0.0), ..LearnedConfig::default() };
+    let decision = Learned::new(config).expect("model").decide(&doc);
+    (render::text(&doc, &decision.selection), decision.footer_dropped)
+}
+
+#[test]
+fn a_shell_whose_only_text_is_its_footer_gives_no_text() {
+    // Every block kept: all of them lie in the footer, so none is content.
+    let (text, dropped) = shell(false);
+    assert!(dropped && text.trim().is_empty(), "the footer was kept:\n{text}");
+    // The same footer beside a body is kept with it at this threshold.
+    let (text, dropped) = shell(true);
+    assert!(!dropped, "a page with a body is not its footer alone");
+    assert!(text.contains("A speckled enamel mug") && text.contains("Quarry Lane"), "{text}");
+}
+
 fn rendered(name: &str) -> (String, String, String) {
     let doc = page(name);
     let decision = Learned::new(LearnedConfig::default()).expect("model").decide(&doc);

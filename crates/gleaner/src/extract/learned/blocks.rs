@@ -13,7 +13,7 @@
 use std::ops::Range;
 
 use super::super::name_table::NameTable;
-use super::names::{element_cues, Cues, CUES};
+use super::names::{element_cues, markup_cue, tag_cue, Cues, CUES};
 use crate::document::{Document, NodeFlags, NodeId};
 
 /// A distance that says "no such ancestor".
@@ -55,6 +55,13 @@ impl Block {
         } else {
             self.link_chars as f32 / self.chars as f32
         }
+    }
+
+    /// Is the block in the page's footer: inside a `<footer>` element or
+    /// an element of ARIA role `contentinfo`?
+    pub fn in_footer(&self) -> bool {
+        self.near[const { tag_cue("tag_footer") }] != FAR
+            || self.near[const { markup_cue("role_contentinfo") }] != FAR
     }
 }
 
@@ -230,6 +237,17 @@ mod tests {
         assert_eq!(b.blocks[0].near[nav], 2);
         assert_eq!(b.blocks[0].near[menu], 2);
         assert_eq!(b.blocks[1].near[nav], FAR);
+    }
+
+    #[test]
+    fn a_footer_is_a_footer_tag_or_the_contentinfo_role() {
+        let (_, b) = blocks(
+            "<article><p>Body</p><footer><p>Filed under</p></footer></article>\
+             <div role=contentinfo><ul><li>About</li></ul></div>\
+             <div class=footer><p>Named only</p></div>",
+        );
+        let inside: Vec<bool> = b.blocks.iter().map(Block::in_footer).collect();
+        assert_eq!(inside, [false, true, true, false]);
     }
 
     #[test]

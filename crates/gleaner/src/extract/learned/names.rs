@@ -185,13 +185,13 @@ const fn position(names: &[&str], name: &str) -> usize {
 
 /// The cue of a tag cue's name; called only in `const { … }` blocks
 /// (see [`position`]).
-const fn tag_cue(name: &str) -> Cue {
+pub(super) const fn tag_cue(name: &str) -> Cue {
     NAME_CUES.len() + position(TAG_CUES, name)
 }
 
 /// The cue of a role's or microdata's cue name; called only in
 /// `const { … }` blocks (see [`position`]).
-const fn markup_cue(name: &str) -> Cue {
+pub(super) const fn markup_cue(name: &str) -> Cue {
     NAME_CUES.len() + TAG_CUES.len() + position(MARKUP_CUES, name)
 }
 
