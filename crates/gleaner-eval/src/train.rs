@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
     block_columns, falls_back, footer_only, lowered_selection, page, page_rows, posts, repeats,
-    selection_in_footer, threshold, Block, FeatureSet, LearnedModel, PageType, TypePolicy,
+    selection_in_footer, threshold, FeatureSet, LearnedModel, PageFooter, PageType, TypePolicy,
     PAGE_TYPES, RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
@@ -166,8 +166,9 @@ pub fn sample_page(
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
-    let in_footer = rows.blocks.blocks.iter().map(Block::in_footer).collect();
-    let article_in_footer = selection_in_footer(&rows.blocks, &rows.article);
+    let mut footer = PageFooter::new(&doc);
+    let in_footer = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
+    let article_in_footer = selection_in_footer(&doc, &rows.blocks, &rows.article);
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();

@@ -215,15 +215,27 @@ fn a_thread_keeps_the_log_a_post_quotes() {
 }
 
 /// The page's Markdown and HTML by the learned extractor.
-/// The shell page's decision with every block kept (threshold 0), and
-/// with `<main>` holding an article's paragraphs before its footer.
-fn shell(with_main: bool) -> (String, bool) {
+/// Where the shell page gets a body: none, before its footer, or inside
+/// it (a footer a broken template left open around the page).
+#[derive(PartialEq)]
+enum Body {
+    None,
+    Before,
+    Inside,
+}
+
+/// The shell page's decision with every block kept (threshold 0), with
+/// `<main>` holding a headline and a paragraph where `body` says.
+fn shell(body: Body) -> (String, bool) {
     let path = format!("{}/tests/pages/shell.html", env!("CARGO_MANIFEST_DIR"));
     let mut html = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    if with_main {
-        let body = "<main><h1>Enamel Camp Mug 12 oz</h1><p>A speckled enamel mug for coffee at \
-                    camp, light enough for a day pack and tough enough for the fire.</p></main>";
-        html = html.replacen("<footer", &format!("{body}<footer"), 1);
+    let main = "<main><h1>Enamel Camp Mug 12 oz</h1><p>A speckled enamel mug for coffee at \
+                camp, light enough for a day pack and tough enough for the fire.</p></main>";
+    let open = "<footer class=\"site-footer\">";
+    match body {
+        Body::None => {}
+        Body::Before => html = html.replacen(open, &format!("{main}{open}"), 1),
+        Body::Inside => html = html.replacen(open, &format!("{open}{main}"), 1),
     }
     let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parses");
     let config = LearnedConfig { threshold: Some(0.0), ..LearnedConfig::default() };
@@ -234,12 +246,16 @@ fn shell(with_main: bool) -> (String, bool) {
 #[test]
 fn a_shell_whose_only_text_is_its_footer_gives_no_text() {
     // Every block kept: all of them lie in the footer, so none is content.
-    let (text, dropped) = shell(false);
+    let (text, dropped) = shell(Body::None);
     assert!(dropped && text.trim().is_empty(), "the footer was kept:\n{text}");
-    // The same footer beside a body is kept with it at this threshold.
-    let (text, dropped) = shell(true);
-    assert!(!dropped, "a page with a body is not its footer alone");
-    assert!(text.contains("A speckled enamel mug") && text.contains("Quarry Lane"), "{text}");
+    // The same footer beside a body, or around it, is kept with it at
+    // this threshold: a footer holding the page's headline is not one.
+    for body in [Body::Before, Body::Inside] {
+        let inside = body == Body::Inside;
+        let (text, dropped) = shell(body);
+        assert!(!dropped, "a page with a body is not its footer alone (inside: {inside})");
+        assert!(text.contains("A speckled enamel") && text.contains("Quarry Lane"), "{text}");
+    }
 }
 
 fn rendered(name: &str) -> (String, String, String) {

@@ -57,11 +57,15 @@ impl Block {
         }
     }
 
-    /// Is the block in the page's footer: inside a `<footer>` element or
-    /// an element of ARIA role `contentinfo`?
-    pub fn in_footer(&self) -> bool {
-        self.near[const { tag_cue("tag_footer") }] != FAR
-            || self.near[const { markup_cue("role_contentinfo") }] != FAR
+    /// The nearest `<footer>` element or element of ARIA role
+    /// `contentinfo` at or above the block's owner, if any.
+    pub fn footer(&self, doc: &Document) -> Option<NodeId> {
+        let levels = self.near[const { tag_cue("tag_footer") }]
+            .min(self.near[const { markup_cue("role_contentinfo") }]);
+        if levels == FAR {
+            return None;
+        }
+        std::iter::once(self.owner).chain(doc.ancestors(self.owner)).nth(usize::from(levels))
     }
 }
 
@@ -237,17 +241,6 @@ mod tests {
         assert_eq!(b.blocks[0].near[nav], 2);
         assert_eq!(b.blocks[0].near[menu], 2);
         assert_eq!(b.blocks[1].near[nav], FAR);
-    }
-
-    #[test]
-    fn a_footer_is_a_footer_tag_or_the_contentinfo_role() {
-        let (_, b) = blocks(
-            "<article><p>Body</p><footer><p>Filed under</p></footer></article>\
-             <div role=contentinfo><ul><li>About</li></ul></div>\
-             <div class=footer><p>Named only</p></div>",
-        );
-        let inside: Vec<bool> = b.blocks.iter().map(Block::in_footer).collect();
-        assert_eq!(inside, [false, true, true, false]);
     }
 
     #[test]

@@ -28,7 +28,8 @@
 //!    model says so ([`TypePolicy`]) and the rules decide, at the cost of
 //!    the page's features alone.
 //! 5. **After the decision**: a short selection falls back to the rules
-//!    ([`falls_back`]), comment sections leave every type but forums
+//!    ([`falls_back`]), the page's footer alone is no selection
+//!    ([`footer`]), comment sections leave every type but forums
 //!    ([`comment_sections`]), repeated runs of blocks go ([`repeats`]),
 //!    and a product page keeps the block showing the price its JSON-LD
 //!    declares ([`price`]).
@@ -54,6 +55,7 @@
 
 pub mod blocks;
 pub mod features;
+pub mod footer;
 mod model;
 pub mod names;
 pub mod page;
@@ -72,6 +74,7 @@ pub use self::blocks::{Block, Blocks};
 pub use self::features::{
     analyse, feature_names, page_features, page_rows, Analysis, FeatureSet, PageRows,
 };
+pub use self::footer::{footer_only, selection_in_footer, PageFooter};
 pub use self::model::{
     block_columns, type_columns, LearnedModel, TypePolicy, MAX_MODEL_BYTES, MODEL_MAGIC,
     MODEL_VERSION,
@@ -157,40 +160,6 @@ pub fn falls_back(page_type: PageType, forest_words: usize, rules_words: usize) 
         return rules_words >= RULES_FALLBACK_WORDS;
     }
     page_type.body_is_whole() && rules_words >= forest_words
-}
-
-/// Is a selection of blocks, given whether each kept block with text is
-/// in the page's footer ([`Block::in_footer`]), the page's footer alone?
-/// Then it is no selection: a footer's links, address and copyright are
-/// never a page's main content, and a page whose blocks all score low
-/// (a shell rendered by scripts, a layout the model does not know) is
-/// better given nothing, or the rules' text, than its footer. Measured
-/// on the held-out scores of `gleaner train … --cv --report` (December
-/// 6): on 4 425 held-out pages of the seven sets, the footer was all
-/// that was kept on three (AliExpress item pages saved without their
-/// item: empty gold, 57 words of footer kept), none where it was content.
-pub fn footer_only(in_footer: impl IntoIterator<Item = bool>) -> bool {
-    let mut any = false;
-    for inside in in_footer {
-        if !inside {
-            return false;
-        }
-        any = true;
-    }
-    any
-}
-
-/// [`footer_only`] for a selection: are the blocks with text it keeps
-/// (any of their text nodes) all in the page's footer?
-pub fn selection_in_footer(blocks: &Blocks, selection: &Selection) -> bool {
-    footer_only(
-        blocks
-            .blocks
-            .iter()
-            .enumerate()
-            .filter(|(i, b)| b.chars > 0 && blocks.texts(*i).iter().any(|&t| selection.contains(t)))
-            .map(|(_, b)| b.in_footer()),
-    )
 }
 
 /// The comment sections a page of type `page_type` leaves out of the
@@ -592,7 +561,7 @@ impl Learned {
         if !policy.blocks && self.config.threshold.is_none() {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
             // The rules' footer alone is none.
-            let footer_dropped = selection_in_footer(&blocks, &selection);
+            let footer_dropped = selection_in_footer(doc, &blocks, &selection);
             if footer_dropped {
                 selection = Selection::none(doc);
             }
@@ -677,7 +646,7 @@ impl Learned {
             }
         }
         // A selection of the page's footer alone is none.
-        let mut footer_dropped = !completed && selection_in_footer(&rows.blocks, &selection);
+        let mut footer_dropped = !completed && selection_in_footer(doc, &rows.blocks, &selection);
         if footer_dropped {
             (selection, forest_words) = (Selection::none(doc), 0);
         }
@@ -692,7 +661,7 @@ impl Learned {
             );
         if fell_back {
             // The rules' footer alone is none either.
-            match selection_in_footer(&blocks, &article) {
+            match selection_in_footer(doc, &blocks, &article) {
                 true => (selection, footer_dropped) = (Selection::none(doc), true),
                 false => selection = article,
             }
