@@ -391,18 +391,20 @@ pub struct Page<'a> {
     /// Its URL: the base of its relative links and the record's `url`.
     pub url: Option<&'a str>,
     /// The encoding the server declared (the HTTP `charset`), which wins
-    /// over the page's own declaration; `None` leaves the job's.
+    /// over the page's own declaration unless the bytes are valid UTF-8
+    /// beyond ASCII ([`ParseOptions::transport_encoding`]); the job's own
+    /// encoding (`--encoding`) wins over it.
     pub encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 impl Page<'_> {
     /// `base` with this page's URL and declared encoding.
     pub fn parse_options(&self, base: &ParseOptions) -> ParseOptions {
-        let mut parse = base.clone().url(self.url.map(str::to_string));
-        if self.encoding.is_some() {
-            parse = parse.encoding(self.encoding);
+        let parse = base.clone().url(self.url.map(str::to_string));
+        match self.encoding {
+            Some(_) => parse.transport_encoding(self.encoding),
+            None => parse,
         }
-        parse
     }
 }
 

@@ -722,7 +722,8 @@ pub enum TextFormat {
 const WARC_HELP: &str = "Records: only HTML `response` records are extracted (by the HTTP \
 Content-Type, or by sniffing the body when there is none); revisit, request, metadata, warcinfo \
 and non-HTML responses are skipped and counted in the summary on standard error. The HTTP \
-charset wins over the page's <meta charset>; chunked and gzip/deflate/br bodies are decoded. \
+charset wins over the page's <meta charset>, unless the body is valid UTF-8 beyond ASCII; \
+--encoding wins over both; chunked and gzip/deflate/br bodies are decoded. \
 Each record's `source` is FILE#OFFSET: the byte offset of its gzip member (or of the record in \
 a plain archive; OFFSET+N for the N-th uncompressed byte of a whole-file gzip member). A page \
 that fails is a record with `error`; a corrupt or truncated archive is one record with `error` \

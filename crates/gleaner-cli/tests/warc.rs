@@ -121,6 +121,33 @@ fn crawl() -> Vec<Vec<u8>> {
     ]
 }
 
+#[test]
+fn a_servers_latin1_charset_over_a_utf8_body_gives_way_to_utf8() {
+    // A server's default `charset=iso-8859-1` in front of a UTF-8 page.
+    let body = format!(
+        "<html><head><title>Café</title></head><body><p>Café au lait \u{2014} it\u{2019}s \
+         {ARTICLE}</p></body></html>"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = support::put(
+        dir.path(),
+        "utf8.warc",
+        response(
+            "http://c.example/utf8",
+            "80000000-0000-0000-0000-000000000008",
+            "Content-Type: text/html; charset=iso-8859-1\r\n",
+            body.as_bytes(),
+        ),
+    );
+    let out = run_ok(gleaner().arg("warc").arg(&archive).arg("--no-progress"));
+    let records = jsonl(&out);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["encoding"], "UTF-8");
+    assert_eq!(records[0]["title"], "Café");
+    let text = records[0]["text"].as_str().expect("text");
+    assert!(text.starts_with("Café au lait \u{2014} it\u{2019}s"), "{text}");
+}
+
 /// The three ways archives are stored.
 fn write_archives(dir: &Path, records: &[Vec<u8>]) -> [PathBuf; 3] {
     let plain = records.concat();

@@ -96,11 +96,12 @@ pub struct Fetched {
 impl Fetched {
     /// Parse options for this page: `base` (the caller's limits) with its
     /// URL and, when the server named a charset the core knows, that
-    /// encoding.
+    /// encoding as the transport's
+    /// ([`ParseOptions::transport_encoding`](gleaner::ParseOptions::transport_encoding)).
     pub fn parse_options(&self, base: &gleaner::ParseOptions) -> gleaner::ParseOptions {
         let parse = base.clone().url(Some(self.url.to_string()));
         match self.charset.as_deref().and_then(gleaner::document::encoding_for_label) {
-            Some(encoding) => parse.encoding(Some(encoding)),
+            Some(encoding) => parse.transport_encoding(Some(encoding)),
             None => parse,
         }
     }

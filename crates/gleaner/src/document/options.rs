@@ -22,9 +22,19 @@ pub struct ParseOptions {
     /// [`Error::TooLarge`](crate::Error::TooLarge). Default 64 MiB; at most
     /// [`MAX_SUPPORTED_BYTES`] (1 GiB) whatever is set here.
     pub max_bytes: usize,
-    /// The character encoding if known from outside the page (an HTTP
-    /// header, a WARC record, the command line). Default: detect.
+    /// The character encoding the caller says the page is in (the
+    /// command line's `--encoding`, a Python `encoding=`): it wins over
+    /// everything but a byte order mark. Default: detect.
     pub encoding: Option<&'static Encoding>,
+    /// The character encoding a transport declared for the page (an HTTP
+    /// `Content-Type` charset, live or archived in a WARC record): it wins
+    /// over the page's own `<meta charset>`, unless the bytes are valid
+    /// UTF-8 beyond ASCII — a server's default `iso-8859-1` over a UTF-8
+    /// page, common in crawls, is not taken at its word. [`encoding`]
+    /// (the caller's) wins over it. Default: none.
+    ///
+    /// [`encoding`]: ParseOptions::encoding
+    pub transport_encoding: Option<&'static Encoding>,
     /// Most elements the tree builder may hold open, not counting
     /// formatting elements (those count against
     /// [`ParseOptions::max_formatting`]); deeper start tags are ignored,
@@ -91,6 +101,7 @@ impl Default for ParseOptions {
         ParseOptions {
             max_bytes: 64 << 20,
             encoding: None,
+            transport_encoding: None,
             max_nesting: 512,
             max_formatting: 32,
             max_elements: 16_000_000,
@@ -116,6 +127,12 @@ impl ParseOptions {
     /// Sets [`ParseOptions::encoding`].
     pub fn encoding(mut self, encoding: Option<&'static Encoding>) -> ParseOptions {
         self.encoding = encoding;
+        self
+    }
+
+    /// Sets [`ParseOptions::transport_encoding`].
+    pub fn transport_encoding(mut self, encoding: Option<&'static Encoding>) -> ParseOptions {
+        self.transport_encoding = encoding;
         self
     }
 

@@ -72,7 +72,7 @@ impl Document {
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Document> {
         let deadline = Deadline::starting_now(options.time_budget);
         let given = Document::accept(bytes, options)?;
-        let decoded = encoding::decode(bytes, given);
+        let decoded = encoding::decode(bytes, given, options.transport_encoding);
         Document::from_bytes_decoded(decoded, bytes.len(), options, deadline)
     }
 
@@ -86,7 +86,7 @@ impl Document {
         let deadline = Deadline::starting_now(options.time_budget);
         let given = Document::accept(&bytes, options)?;
         let size = bytes.len();
-        let decoded = encoding::decode_vec(bytes, given);
+        let decoded = encoding::decode_vec(bytes, given, options.transport_encoding);
         Document::from_bytes_decoded(decoded, size, options, deadline)
     }
 
@@ -99,7 +99,8 @@ impl Document {
         }
         let given = options.encoding.or_else(|| utf16_without_bom(bytes));
         // A byte order mark settles the question: UTF-16 text is half NULs.
-        if given.is_none() && Encoding::for_bom(bytes).is_none() {
+        let declared = given.is_some() || options.transport_encoding.is_some();
+        if !declared && Encoding::for_bom(bytes).is_none() {
             if let Some(kind) = binary_kind(bytes) {
                 return Err(Error::NotHtml { kind });
             }

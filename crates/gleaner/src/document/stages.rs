@@ -17,7 +17,7 @@ pub fn html5ever_tree(html: &str) -> usize {
 
 /// Encoding detection and decoding.
 pub fn decode(bytes: &[u8]) -> String {
-    encoding::decode(bytes, None).0
+    encoding::decode(bytes, None, None).0
 }
 
 /// The source tokenizer on its own (content models guessed from tag
