@@ -28,8 +28,8 @@ use std::collections::BTreeMap;
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
     block_columns, falls_back, footer_only, lowered_selection, page, page_rows, posts, repeats,
-    selection_in_footer, threshold, FeatureSet, LearnedModel, PageFooter, PageType, TypePolicy,
-    PAGE_TYPES, RULES_FALLBACK_WORDS, SHORT_SELECTION_WORDS,
+    selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter, PageType, TypePolicy,
+    PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -99,7 +99,7 @@ pub struct Sample {
     /// keep alone ([`gleaner::extract::learned::footer_only`])?
     pub in_footer: Vec<bool>,
     /// Is [`Sample::article`] the page's footer alone, which the default
-    /// gives as no text ([`selection_in_footer`])?
+    /// gives as no text ([`gleaner::extract::learned::selection_in_footer`])?
     pub article_in_footer: bool,
 }
 
@@ -111,7 +111,7 @@ impl Sample {
 
     /// The rules' text as the default gives it when they decide:
     /// [`Sample::article`], or none when that is the page's footer alone
-    /// ([`selection_in_footer`]).
+    /// ([`gleaner::extract::learned::selection_in_footer`]).
     pub fn rules_text(&self) -> &str {
         match self.article_in_footer {
             true => "",
@@ -167,8 +167,9 @@ pub fn sample_page(
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
     let mut footer = PageFooter::new(&doc);
-    let in_footer = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
-    let article_in_footer = selection_in_footer(&doc, &rows.blocks, &rows.article);
+    let in_footer: Vec<bool> = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
+    let article_in_footer =
+        footer_only(selected_blocks(&rows.blocks, &rows.article).map(|i| in_footer[i]));
     let tokens: Vec<Vec<String>> = texts.iter().map(|t| word_tokens(t)).collect();
     let labels = labels::block_labels(&tokens, &page.gold);
     let total: usize = tokens.iter().map(Vec::len).sum();
@@ -652,13 +653,19 @@ fn sign_posts(sample: &Sample, predicted: usize, kept: &mut [bool]) -> bool {
 /// `article`'s container) all in the page's footer, which the extractor
 /// then takes as no selection ([`footer_only`])?
 fn kept_footer_only(sample: &Sample, scores: &[f32], cut: f32) -> bool {
-    let n = scores.len().min(sample.texts.len());
     footer_only(
-        (0..n)
-            .filter(|&b| scores[b] >= cut || sample.chosen_code.get(b).copied().unwrap_or(false))
+        at_cut(sample, scores, cut)
             .filter(|&b| !sample.texts[b].trim().is_empty())
             .map(|b| sample.in_footer.get(b).copied().unwrap_or(false)),
     )
+}
+
+/// The blocks scoring at least `cut`, and the code in `article`'s
+/// container, as the extractor selects them before anything is taken out.
+fn at_cut<'a>(sample: &'a Sample, scores: &'a [f32], cut: f32) -> impl Iterator<Item = usize> + 'a {
+    let n = scores.len().min(sample.texts.len());
+    let chosen_code = |b: usize| sample.chosen_code.get(b).copied().unwrap_or(false);
+    (0..n).filter(move |&b| scores[b] >= cut || chosen_code(b))
 }
 
 /// The text of the blocks `kept` marks, a line each.
@@ -674,8 +681,7 @@ fn blocks_text(sample: &Sample, kept: &[bool]) -> String {
 /// Which blocks [`kept_text`] keeps.
 fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> Vec<bool> {
     let n = scores.len().min(sample.texts.len());
-    let chosen_code = |b: usize| sample.chosen_code.get(b).copied().unwrap_or(false);
-    let kept: Vec<usize> = (0..n).filter(|&b| scores[b] >= threshold || chosen_code(b)).collect();
+    let kept: Vec<usize> = at_cut(sample, scores, threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
     let page_type = PageType::from_index(predicted);
     let apart = page_type.is_some_and(|t| !t.comments_are_content())
@@ -938,33 +944,34 @@ pub fn routed_texts(
                 let text = kept_text(s, &h.scores, cut, t);
                 // Whether the product description completes it, as the
                 // extractor's `Decision::described`.
-                let described = completes_short(s, t, &text);
-                if described || word_tokens(&text).len() >= SHORT_SELECTION_WORDS {
-                    return (text, cut, described);
+                if completes_short(s, t, &text) {
+                    return (text, Some(cut), true);
                 }
                 // As the extractor lowers a short selection's cut.
-                let lowered = lowered_selection(cut, |c| {
-                    let lowered = kept_text(s, &h.scores, c, t);
-                    let words = word_tokens(&lowered).len();
-                    (lowered, words)
-                });
-                let (text, cut) = match lowered {
-                    Some((c, lowered, _)) => (lowered, c),
-                    None => (text, cut),
+                let lowered = match word_tokens(&text).len() < SHORT_SELECTION_WORDS {
+                    true => lowered_selection(cut, |c| {
+                        let lowered = kept_text(s, &h.scores, c, t);
+                        let words = word_tokens(&lowered).len();
+                        (lowered, words)
+                    }),
+                    false => None,
                 };
-                // As the extractor takes the footer alone as none.
+                let (text, cut) = lowered.map_or((text, cut), |(c, lowered, _)| (lowered, c));
+                // As the extractor takes the footer alone as none: no cut.
                 match kept_footer_only(s, &h.scores, cut) {
-                    true => (String::new(), cut, false),
-                    false => (text, cut, false),
+                    true => (String::new(), None, false),
+                    false => (text, Some(cut), false),
                 }
             });
             // As the extractor falls back (`learned::falls_back`).
             let rules = rules_words.get(&h.sample).copied().unwrap_or(0);
             // The text given: the kept blocks at the cut taken, with the
             // headers of a thread's kept posts (the rules' text as it is).
+            let signed = |cut: Option<f32>| {
+                cut.map_or_else(String::new, |c| signed_text(s, &h.scores, c, t))
+            };
             let text = match kept {
-                Some((_, cut, true)) => signed_text(s, &h.scores, cut, t),
-                Some((text, _, false)) if text.is_empty() && rules < RULES_FALLBACK_WORDS => text,
+                Some((_, cut, true)) => signed(cut),
                 Some((text, cut, false))
                     if !falls_back(
                         PageType::from_index(t).unwrap_or_default(),
@@ -972,7 +979,7 @@ pub fn routed_texts(
                         rules,
                     ) =>
                 {
-                    signed_text(s, &h.scores, cut, t)
+                    signed(cut)
                 }
                 _ => s.rules_text().to_owned(),
             };

@@ -69,17 +69,20 @@ pub fn footer_only(in_footer: impl IntoIterator<Item = bool>) -> bool {
 }
 
 /// [`footer_only`] for a selection: are the blocks with text it keeps
-/// (any of their text nodes) all in the page's footer?
+/// ([`selected_blocks`]) all in the page's footer?
 pub fn selection_in_footer(doc: &Document, blocks: &Blocks, selection: &Selection) -> bool {
     let mut footer = PageFooter::new(doc);
-    footer_only(
-        blocks
-            .blocks
-            .iter()
-            .enumerate()
-            .filter(|(i, b)| b.chars > 0 && blocks.texts(*i).iter().any(|&t| selection.contains(t)))
-            .map(|(_, b)| footer.holds(b)),
-    )
+    footer_only(selected_blocks(blocks, selection).map(|i| footer.holds(&blocks.blocks[i])))
+}
+
+/// The blocks with text of which `selection` keeps any text node.
+pub fn selected_blocks<'a>(
+    blocks: &'a Blocks,
+    selection: &'a Selection,
+) -> impl Iterator<Item = usize> + 'a {
+    (0..blocks.len()).filter(|&i| {
+        blocks.blocks[i].chars > 0 && blocks.texts(i).iter().any(|&t| selection.contains(t))
+    })
 }
 
 #[cfg(test)]

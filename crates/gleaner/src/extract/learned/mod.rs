@@ -74,7 +74,7 @@ pub use self::blocks::{Block, Blocks};
 pub use self::features::{
     analyse, feature_names, page_features, page_rows, Analysis, FeatureSet, PageRows,
 };
-pub use self::footer::{footer_only, selection_in_footer, PageFooter};
+pub use self::footer::{footer_only, selected_blocks, selection_in_footer, PageFooter};
 pub use self::model::{
     block_columns, type_columns, LearnedModel, TypePolicy, MAX_MODEL_BYTES, MODEL_MAGIC,
     MODEL_VERSION,
