@@ -247,6 +247,14 @@ pub struct TrainArgs {
     #[arg(long)]
     pub no_seeds: bool,
 
+    /// How the page types' policies (forest or rules, threshold) are set:
+    /// chosen on the held-out pages of --cv, or fixed (articles, forum
+    /// threads and documentation at --threshold; products, collections,
+    /// listings and service pages at 0.15, adaptive). Without --cv a model
+    /// keeps --threshold on every type
+    #[arg(long, value_enum, default_value_t = PolicyArg::Chosen)]
+    pub policies: PolicyArg,
+
     /// Write a JSON report here: the options, the feature importances and,
     /// with --cv, every held-out page's scores (its type probabilities, its
     /// blocks' scores, its F1 at every candidate threshold, the text kept
@@ -1622,5 +1630,24 @@ impl LimitArgs {
                 TreeBuilderArg::Html5ever => gleaner::TreeBuilderKind::Html5ever,
                 TreeBuilderArg::Own => gleaner::TreeBuilderKind::Own,
             }))
+    }
+}
+
+/// `gleaner train --policies`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    /// Chosen on the held-out pages of --cv.
+    Chosen,
+    /// The same whatever the held-out pages say.
+    Fixed,
+}
+
+impl PolicyArg {
+    /// The trainer's rule.
+    pub fn rule(self) -> gleaner_eval::train::PolicyRule {
+        match self {
+            PolicyArg::Chosen => gleaner_eval::train::PolicyRule::Chosen,
+            PolicyArg::Fixed => gleaner_eval::train::PolicyRule::Fixed,
+        }
     }
 }

@@ -98,9 +98,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             }
         })?;
         let scores = training::policy_scores(&samples, &held);
-        let routed = training::routed_texts(&samples, &held, &scores, options.threshold);
+        let rule = args.policies.rule();
+        let routed = training::routed_texts(&samples, &held, &scores, options.threshold, rule);
         let (chosen, choices) =
-            training::choose_policies(&scores.iter().collect::<Vec<_>>(), options.threshold);
+            training::set_policies(rule, &scores.iter().collect::<Vec<_>>(), options.threshold);
         let scored = score_held_out(&samples, &held, &routed);
         crate::print_stdout(&cv_table(&datasets, &held, &scored))?;
         crate::print_stdout(&policy_table(&choices))?;
@@ -108,6 +109,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         report["policies"] = serde_json::to_value(&choices)?;
         report["policy_scores"] = serde_json::to_value(&scores)?;
         policies = Some(chosen);
+    }
+    if policies.is_none() && args.policies.rule() == training::PolicyRule::Fixed {
+        policies = Some(training::fixed_policies(options.threshold));
     }
     if let Some(out) = &args.output {
         let mut model = training::train_model(&samples, &options)?;

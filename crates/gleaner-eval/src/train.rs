@@ -601,6 +601,33 @@ pub const POLICY_MARGIN: f64 = 0.01;
 /// than 0.001).
 pub const THRESHOLD_MARGIN: f64 = 0.005;
 
+/// How the page types' policies are set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PolicyRule {
+    /// Chosen on the held-out pages' word F1 ([`choose_policies`]): for
+    /// labels of one's own, whose convention the defaults may not fit.
+    #[default]
+    Chosen,
+    /// [`fixed_policies`], the same whatever the held-out pages say.
+    Fixed,
+}
+
+/// The threshold of the [`fixed_policies`] of page types made of many
+/// items (products, collections, listings, service pages), adaptive.
+pub const FIXED_ITEMS_THRESHOLD: f32 = 0.15;
+
+/// Policies set without the held-out pages: the forest decides every
+/// type; pages of one body (articles, forum threads, documentation) at
+/// `threshold`, pages of many items (products, collections, listings,
+/// service pages) at [`FIXED_ITEMS_THRESHOLD`], adaptive (their gold keeps
+/// every card and section, which the forest scores lower than a body).
+pub fn fixed_policies(threshold: f32) -> [TypePolicy; 7] {
+    std::array::from_fn(|t| match PAGE_TYPES[t] {
+        "article" | "forum" | "documentation" => TypePolicy::blocks(threshold),
+        _ => TypePolicy { blocks: true, threshold: FIXED_ITEMS_THRESHOLD, adaptive: true },
+    })
+}
+
 /// The threshold a page of a type with this policy threshold gets: the
 /// threshold itself, or with `adaptive` the page's own
 /// ([`threshold::page_threshold`], over the sample's blocks' scores and
@@ -905,8 +932,33 @@ pub fn choose_policies(
     (policies, choices)
 }
 
-/// Each held-out page's text under policies chosen without its fold's
-/// pages ([`choose_policies`] on the other folds' held-out scores), the
+/// The page types' policies by `rule`: [`choose_policies`] on the held-out
+/// `scores`, or the [`fixed_policies`]. The choices report the held-out
+/// means either way, with the policy each type was given.
+pub fn set_policies(
+    rule: PolicyRule,
+    scores: &[&PolicyScores],
+    default: f32,
+) -> ([TypePolicy; 7], Vec<PolicyChoice>) {
+    let (chosen, mut choices) = choose_policies(scores, default);
+    match rule {
+        PolicyRule::Chosen => (chosen, choices),
+        PolicyRule::Fixed => {
+            let fixed = fixed_policies(default);
+            for c in &mut choices {
+                if let Some(t) = PAGE_TYPES.iter().position(|t| *t == c.page_type) {
+                    c.threshold = fixed[t].threshold;
+                    c.adaptive = fixed[t].adaptive;
+                    c.blocks = fixed[t].blocks;
+                }
+            }
+            (fixed, choices)
+        }
+    }
+}
+
+/// Each held-out page's text under policies set without its fold's
+/// pages ([`set_policies`] on the other folds' held-out scores), the
 /// types' thresholds blended by the page's type probabilities as the
 /// extractor blends them ([`threshold::blended_threshold`]): the
 /// out-of-fold figure of the whole decision, policies included.
@@ -915,6 +967,7 @@ pub fn routed_texts(
     held: &[HeldOut],
     scores: &[PolicyScores],
     default: f32,
+    rule: PolicyRule,
 ) -> Vec<String> {
     let mut folds: Vec<u32> = held.iter().map(|h| h.fold).collect();
     folds.sort_unstable();
@@ -922,7 +975,7 @@ pub fn routed_texts(
     let mut policies_of: BTreeMap<u32, [TypePolicy; 7]> = BTreeMap::new();
     for k in folds {
         let others: Vec<&PolicyScores> = scores.iter().filter(|s| s.fold != k).collect();
-        policies_of.insert(k, choose_policies(&others, default).0);
+        policies_of.insert(k, set_policies(rule, &others, default).0);
     }
     let rules_words: BTreeMap<usize, usize> =
         scores.iter().map(|p| (p.sample, p.rules_words)).collect();
@@ -1045,6 +1098,29 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn fixed_policies_stand_whatever_the_held_out_pages_prefer() {
+        // Pages predicted products (type 2) that score best at 0.8 fixed.
+        let mut products = pages(0, 10, 0.5, 0.60, 14, 0.90);
+        products.iter_mut().for_each(|p| p.predicted = 2);
+        let scores: Vec<&PolicyScores> = products.iter().collect();
+        let (chosen, _) = set_policies(PolicyRule::Chosen, &scores, 0.5);
+        assert_eq!((chosen[2].threshold, chosen[2].adaptive), (POLICY_THRESHOLDS[14], false));
+        let (fixed, choices) = set_policies(PolicyRule::Fixed, &scores, 0.5);
+        assert_eq!(fixed, fixed_policies(0.5));
+        assert_eq!((fixed[2].threshold, fixed[2].adaptive), (FIXED_ITEMS_THRESHOLD, true));
+        assert_eq!((fixed[0].threshold, fixed[0].adaptive), (0.5, false));
+        // The report says what was given, beside what the pages preferred.
+        assert_eq!(choices[0].page_type, "product");
+        assert_eq!((choices[0].threshold, choices[0].adaptive), (FIXED_ITEMS_THRESHOLD, true));
+        assert!(choices[0].forest_best > choices[0].forest_default);
+        // Articles, threads and documentation keep the model's threshold.
+        for t in ["article", "forum", "documentation"] {
+            let i = PAGE_TYPES.iter().position(|p| *p == t).expect("a type");
+            assert_eq!(fixed_policies(0.4)[i], TypePolicy::blocks(0.4));
+        }
     }
 
     #[test]

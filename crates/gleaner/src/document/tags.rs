@@ -71,7 +71,9 @@ pub fn is_block(name: &LocalName) -> bool {
 
 /// Elements whose text a reader never sees: `<script>`, `<style>`,
 /// `<noscript>` (a scripting browser hides it), `<template>`, the `<head>`
-/// (the title is metadata, not body text) and embedded objects.
+/// (the title is metadata, not body text), embedded objects, and media
+/// elements (`<video>`, `<audio>`: their text is the fallback a browser
+/// without them shows, "Your browser does not support the video tag").
 pub fn is_invisible(name: &LocalName) -> bool {
     matches!(
         *name,
@@ -94,6 +96,8 @@ pub fn is_invisible(name: &LocalName) -> bool {
             | local_name!("textarea")
             | local_name!("button")
             | local_name!("map")
+            | local_name!("video")
+            | local_name!("audio")
     )
 }
 
