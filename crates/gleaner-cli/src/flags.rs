@@ -730,7 +730,8 @@ pub enum TextFormat {
 const WARC_HELP: &str = "Records: only HTML `response` records are extracted (by the HTTP \
 Content-Type, or by sniffing the body when there is none); revisit, request, metadata, warcinfo \
 and non-HTML responses are skipped and counted in the summary on standard error. The HTTP \
-charset wins over the page's <meta charset>, unless the body is valid UTF-8 beyond ASCII; \
+charset wins over the page's <meta charset>, unless the body contradicts it (valid UTF-8 beyond \
+ASCII under another charset is UTF-8; a charset=utf-8 over mostly invalid UTF-8 is guessed); \
 --encoding wins over both; chunked and gzip/deflate/br bodies are decoded. \
 Each record's `source` is FILE#OFFSET: the byte offset of its gzip member (or of the record in \
 a plain archive; OFFSET+N for the N-th uncompressed byte of a whole-file gzip member). A page \

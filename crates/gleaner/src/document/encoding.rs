@@ -11,7 +11,8 @@
 //!    (and an XML declaration, for XHTML served as files);
 //! 4. a statistical guess by `chardetng`.
 //!
-//! Deviations: a declared UTF-8 that the bytes contradict (invalid
+//! Deviations: a declared UTF-8 (in the page or by the transport) that
+//! the bytes contradict (invalid
 //! sequences) is replaced by the chardetng guess, because pages that are
 //! really windows-1252 behind a copied `<meta charset=utf-8>` are common in
 //! crawls and decoding them as UTF-8 would turn every accented letter into
@@ -148,16 +149,15 @@ fn choose(bytes: &[u8], label: Label) -> (&'static Encoding, EncodingSource, usi
     match label {
         Label::Bom(encoding, bom_len) => (encoding, EncodingSource::Bom, bom_len),
         Label::Given(e) => (e, EncodingSource::Given, 0),
-        Label::Transport(e) if e != UTF_8 && utf8_beyond_ascii(bytes) => {
+        // A transport's (HTTP) charset and the page's own declaration
+        // give way alike to bytes that contradict them.
+        Label::Transport(e) | Label::Declared(e) if e == UTF_8 && mostly_not_utf8(bytes) => {
+            (guess(bytes), EncodingSource::Guessed, 0)
+        }
+        Label::Transport(e) | Label::Declared(e) if e != UTF_8 && utf8_beyond_ascii(bytes) => {
             (UTF_8, EncodingSource::Guessed, 0)
         }
         Label::Transport(e) => (e, EncodingSource::Given, 0),
-        Label::Declared(e) if e == UTF_8 && mostly_not_utf8(bytes) => {
-            (guess(bytes), EncodingSource::Guessed, 0)
-        }
-        Label::Declared(e) if e != UTF_8 && utf8_beyond_ascii(bytes) => {
-            (UTF_8, EncodingSource::Guessed, 0)
-        }
         Label::Declared(e) => (e, EncodingSource::Declared, 0),
         Label::Undeclared => (guess(bytes), EncodingSource::Guessed, 0),
     }
@@ -536,6 +536,24 @@ mod tests {
         // A page's own legacy declaration over UTF-8 bytes gives way too.
         let (_, enc, src) = decode(page.as_bytes(), None, None);
         assert_eq!((enc, src), (UTF_8, EncodingSource::Guessed));
+    }
+
+    #[test]
+    fn a_transport_s_utf8_over_legacy_bytes_gives_way_to_the_guess() {
+        // A server's `charset=utf-8` in front of a windows-1252 body.
+        let bytes = b"<p>Gr\xfc\xdfe aus K\xf6ln, sch\xf6ne Stra\xdfe</p>";
+        let (text, enc, src) = decode(bytes, None, Some(UTF_8));
+        assert_eq!((enc, src), (WINDOWS_1252, EncodingSource::Guessed));
+        assert!(text.contains("Grüße aus Köln"), "{text}");
+        // One stray byte in UTF-8 text leaves it UTF-8, as a declaration.
+        let mut bytes = "<p>Grüße aus Köln, schöne Straße ".as_bytes().to_vec();
+        bytes.push(0xff);
+        let (text, enc, src) = decode(&bytes, None, Some(UTF_8));
+        assert_eq!((enc, src), (UTF_8, EncodingSource::Given));
+        assert!(text.contains("schöne Straße \u{fffd}"), "{text}");
+        // The caller's UTF-8 stands whatever the bytes.
+        let (_, enc, src) = decode(b"<p>Gr\xfc\xdfe</p>", Some(UTF_8), None);
+        assert_eq!((enc, src), (UTF_8, EncodingSource::Given));
     }
 
     #[test]
