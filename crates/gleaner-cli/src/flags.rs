@@ -248,10 +248,10 @@ pub struct TrainArgs {
     pub no_seeds: bool,
 
     /// How the page types' policies (forest or rules, threshold) are set:
-    /// chosen on the held-out pages of --cv, or fixed (articles, forum
-    /// threads and documentation at --threshold; products, collections,
-    /// listings and service pages at 0.15, adaptive). Without --cv a model
-    /// keeps --threshold on every type
+    /// chosen on the held-out pages of --cv (without --cv, --threshold on
+    /// every type), or fixed, with or without --cv (articles, forum threads
+    /// and documentation at --threshold; products, collections, listings
+    /// and service pages at 0.15, adaptive: the shipped model's)
     #[arg(long, value_enum, default_value_t = PolicyArg::Chosen)]
     pub policies: PolicyArg,
 
