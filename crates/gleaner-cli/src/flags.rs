@@ -231,6 +231,12 @@ pub struct TrainArgs {
     #[arg(long, value_name = "N")]
     pub rounds: Option<usize>,
 
+    /// The block model's random seed (its rows' and features' samples;
+    /// default 32): another seed trains another forest on the same pages,
+    /// which tells how much of a change between two models is chance
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
     /// A dataset's weight, by folder name (repeatable; default 1).
     #[arg(long, value_name = "NAME=W")]
     pub dataset_weight: Vec<String>,

@@ -42,6 +42,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if let Some(r) = args.rounds {
         options.blocks.rounds = r;
     }
+    if let Some(seed) = args.seed {
+        options.blocks.seed = seed;
+    }
     if !(0.0..=4.0).contains(&args.type_balance) {
         return Err(UsageError(format!(
             "--type-balance {}: give a number from 0 to 4",
