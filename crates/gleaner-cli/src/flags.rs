@@ -235,7 +235,7 @@ pub struct TrainArgs {
     /// default 32): another seed trains another forest on the same pages,
     /// which tells how much of a change between two models is chance
     #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub random_seed: Option<u64>,
 
     /// A dataset's weight, by folder name (repeatable; default 1).
     #[arg(long, value_name = "NAME=W")]

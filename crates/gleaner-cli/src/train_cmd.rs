@@ -42,7 +42,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if let Some(r) = args.rounds {
         options.blocks.rounds = r;
     }
-    if let Some(seed) = args.seed {
+    if let Some(seed) = args.random_seed {
         options.blocks.seed = seed;
     }
     if !(0.0..=4.0).contains(&args.type_balance) {
