@@ -561,9 +561,10 @@ mod tests {
         for declared in ["gb2312", "iso-8859-1", "shift_jis"] {
             let page =
                 format!("<meta charset={declared}><p>人工智能 \u{2019}caf\u{e9}\u{2019}</p>");
-            for (text, enc, src) in
-                [decode(page.as_bytes(), None, None), decode_vec(page.clone().into_bytes(), None, None)]
-            {
+            for (text, enc, src) in [
+                decode(page.as_bytes(), None, None),
+                decode_vec(page.clone().into_bytes(), None, None),
+            ] {
                 assert_eq!((enc, src), (UTF_8, EncodingSource::Guessed), "{declared}");
                 assert!(text.contains("人工智能 \u{2019}café\u{2019}"), "{text}");
             }
