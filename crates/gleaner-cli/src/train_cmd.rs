@@ -89,7 +89,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     }
     let mut report =
         serde_json::json!({ "options": &options, "pages": samples.len(), "blocks": rows });
-    let mut policies = None;
+    // Fixed policies need no held-out pages; chosen ones come from --cv
+    // (without it, the model's threshold on every type).
+    let rule = args.policies.rule();
+    let mut policies =
+        (rule == training::PolicyRule::Fixed).then(|| training::fixed_policies(options.threshold));
     if args.cv {
         let typed: Vec<bool> = datasets.iter().map(Dataset::has_page_types).collect();
         let held = training::cross_validate(&samples, &typed, &options, |k, n| {
@@ -101,7 +105,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             }
         })?;
         let scores = training::policy_scores(&samples, &held);
-        let rule = args.policies.rule();
         let routed = training::routed_texts(&samples, &held, &scores, options.threshold, rule);
         let (chosen, choices) =
             training::set_policies(rule, &scores.iter().collect::<Vec<_>>(), options.threshold);
@@ -112,9 +115,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         report["policies"] = serde_json::to_value(&choices)?;
         report["policy_scores"] = serde_json::to_value(&scores)?;
         policies = Some(chosen);
-    }
-    if policies.is_none() && args.policies.rule() == training::PolicyRule::Fixed {
-        policies = Some(training::fixed_policies(options.threshold));
     }
     if let Some(out) = &args.output {
         let mut model = training::train_model(&samples, &options)?;
