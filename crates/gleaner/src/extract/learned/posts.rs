@@ -78,6 +78,7 @@ impl HeaderCues {
 /// header: the date it was written or the member who wrote it?
 fn is_header(
     doc: &Document,
+    page: Option<&url::Url>,
     cues: &HeaderCues,
     b: &Block,
     first: Option<NodeId>,
@@ -105,23 +106,91 @@ fn is_header(
         || cues.near(b, cues.person, 1)
         || cues.near(b, cues.meta, 3)
         || cues.near(b, cues.account, 3);
+    let href = first.and_then(|t| link_target(doc, t));
     b.words <= MAX_AUTHOR_WORDS
         && all_link
-        && placed
+        && (placed || href.is_some_and(|h| is_profile_address(h, page)))
         && is_name_text(text)
-        && first.is_some_and(|t| links_away(doc, t))
+        && href.is_some_and(leads_away)
 }
 
-/// Does the link holding text node `t` lead to another page (a
-/// member's profile), not to a place on this one (`#top`) or a script?
-fn links_away(doc: &Document, t: NodeId) -> bool {
-    let link = doc.ancestors(t).take(MAX_POST_LEVELS).find(|&a| doc.is(a, local_name!("a")));
-    link.and_then(|a| doc.attr(a, "href")).is_some_and(|href| {
-        let href = href.trim();
-        !href.is_empty()
-            && !href.starts_with('#')
-            && !href.to_ascii_lowercase().starts_with("javascript:")
-    })
+/// The target of the link holding text node `t`, if any.
+fn link_target(doc: &Document, t: NodeId) -> Option<&str> {
+    let link = doc.ancestors(t).take(MAX_POST_LEVELS).find(|&a| doc.is(a, local_name!("a")))?;
+    doc.attr(link, "href")
+}
+
+/// Does a link to `href` lead to another page (a member's profile), not
+/// to a place on this one (`#top`) or a script?
+fn leads_away(href: &str) -> bool {
+    let href = href.trim();
+    !href.is_empty()
+        && !href.starts_with('#')
+        && !href.to_ascii_lowercase().starts_with("javascript:")
+}
+
+/// The path segments that a member's profile sits under in the forum
+/// software of the web (vBulletin's and XenForo's `/members/ann.12/`,
+/// Discourse's `/u/ann`, Stack Exchange's `/users/12/ann`, Invision's
+/// `/profile/12-ann/`).
+const PROFILE_SEGMENTS: &[&str] =
+    &["members", "member", "users", "user", "u", "profile", "profiles", "people"];
+
+/// What follows a [`PROFILE_SEGMENTS`] segment in an account's pages, not
+/// a member's (`/user/login?destination=…` under every comment's Reply).
+const ACCOUNT_ACTIONS: &[&str] = &[
+    "login",
+    "logout",
+    "log-in",
+    "signin",
+    "sign-in",
+    "sign_in",
+    "signup",
+    "sign-up",
+    "sign_up",
+    "register",
+    "password",
+    "lost-password",
+    "forgot",
+    "new",
+    "edit",
+    "settings",
+    "report",
+];
+
+/// Is `href`, a link of a page at `page` (when known), a member's profile
+/// on the same site: a name after one of the [`PROFILE_SEGMENTS`], or a
+/// script of the forum's members given a member (phpBB's
+/// `memberlist.php?mode=viewprofile&u=12`, vBulletin's `member.php?u=12`)?
+/// A name that links there is a post's author even where the markup
+/// names nothing (vBulletin's `<a class="bigusername">`); a profile on
+/// another site (a video channel's) is not a member's.
+fn is_profile_address(href: &str, page: Option<&url::Url>) -> bool {
+    let href = href.trim();
+    let target = match url::Url::parse(href) {
+        Ok(absolute) => {
+            let host = |u: &url::Url| u.host_str().map(|h| h.trim_start_matches("www.").to_owned());
+            match page {
+                Some(page) if host(page).is_some() && host(page) == host(&absolute) => absolute,
+                _ => return false,
+            }
+        }
+        Err(_) => match url::Url::parse("http://site.invalid/").and_then(|base| base.join(href)) {
+            Ok(relative) => relative,
+            Err(_) => return false,
+        },
+    };
+    let path = target.path().to_ascii_lowercase();
+    let query = target.query().unwrap_or("").to_ascii_lowercase();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let under_profiles = segments
+        .windows(2)
+        .any(|w| PROFILE_SEGMENTS.contains(&w[0]) && !ACCOUNT_ACTIONS.contains(&w[1]));
+    let script = segments
+        .last()
+        .is_some_and(|s| matches!(*s, "member.php" | "memberlist.php" | "profile.php"))
+        && ["u=", "userid=", "viewprofile"].iter().any(|k| query.contains(k));
+    under_profiles || script
 }
 
 /// Can `text` be a member's name: two letters or more, no word of a
@@ -328,6 +397,7 @@ pub struct Level {
 /// kept.
 pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     let Some(cues) = HeaderCues::new() else { return Vec::new() };
+    let page = doc.base_url();
     let body = doc.body();
     // The blocks under an element: those whose first text node is in its
     // subtree, a run of the blocks in document order.
@@ -341,7 +411,7 @@ pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     for (i, b) in blocks.blocks.iter().enumerate() {
         let first = blocks.texts(i).first().copied();
         if b.words > MAX_DATE_WORDS
-            || !is_header(doc, &cues, b, first, &spaced_text(doc, blocks, i))
+            || !is_header(doc, page.as_ref(), &cues, b, first, &spaced_text(doc, blocks, i))
         {
             continue;
         }
@@ -506,6 +576,52 @@ mod tests {
         for no in ["Joined: Mar 2019", "Posts: 1,234", "May I ask a question?", "Reply", "2024"] {
             assert!(!is_date_text(no), "{no}");
         }
+    }
+
+    #[test]
+    fn a_name_linking_to_a_profile_signs_its_post_unnamed() {
+        // vBulletin: the name's link and its box say nothing of a member.
+        let thread = "<body><div id=posts>\
+            <div class=post><div class=box><a class=bigusername href='/forum/members/ann.html'>ann</a></div>\
+            <div class=msg>My boiler makes a knocking sound at night.</div></div>\
+            <div class=post><div class=box><a class=bigusername href='/forum/members/bob.html'>bob</a></div>\
+            <div class=msg>Bleed the radiators first.</div></div>\
+            <div class=post><div class=box><a class=bigusername href='/forum/threads/boilers.html'>Boilers</a></div>\
+            <div class=msg>Another thread's title is no author.</div></div></div></body>";
+        let text = kept(thread, &["boiler", "radiators", "Another thread"]);
+        assert!(text.contains("ann") && text.contains("bob"), "{text:?}");
+        assert!(!text.contains("Boilers"), "{text:?}");
+    }
+
+    #[test]
+    fn profile_addresses() {
+        let page = url::Url::parse("https://www.flyertalk.com/forum/thread-12.html").ok();
+        for yes in [
+            "https://www.flyertalk.com/forum/members/lowjhg.html",
+            "https://flyertalk.com/forum/members/lowjhg.html",
+            "/members/ann.12/",
+            "/u/ann",
+            "users/12/ann",
+            "./memberlist.php?mode=viewprofile&u=12",
+            "member.php?u=12",
+            "/profile/12-ann/",
+        ] {
+            assert!(is_profile_address(yes, page.as_ref()), "{yes}");
+        }
+        for no in [
+            "/members/",
+            "/forum/threads/12/",
+            "/user/login?destination=/node/7#comment-3",
+            "https://www.youtube.com/user/ann",
+            "#post12",
+            "member.php",
+        ] {
+            assert!(!is_profile_address(no, page.as_ref()), "{no}");
+        }
+        // Where the page's address is not known, only a link within the
+        // site tells.
+        assert!(is_profile_address("/members/ann.12/", None));
+        assert!(!is_profile_address("https://www.flyertalk.com/forum/members/ann.html", None));
     }
 
     #[test]
