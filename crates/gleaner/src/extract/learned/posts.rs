@@ -74,44 +74,64 @@ impl HeaderCues {
     }
 }
 
-/// Is block `b` (its text `text`, its first text node `first`) a post's
-/// header: the date it was written or the member who wrote it?
+/// Is block `b` (its text `text`, its text nodes `texts`) a post's
+/// header: the date it was written, the member who wrote it, or both?
 fn is_header(
     doc: &Document,
     page: Option<&url::Url>,
     cues: &HeaderCues,
     b: &Block,
-    first: Option<NodeId>,
+    texts: &[NodeId],
     text: &str,
 ) -> bool {
     if b.words == 0 || [cues.tools, cues.share, cues.nav].iter().any(|&c| b.near[c] <= 1) {
         return false;
     }
     let dated = cues.near(b, cues.time, 0) || cues.near(b, cues.date, 1);
+    let is_date = |text: &str| is_date_text(text) || (dated && is_marked_date(text));
     // A value of a definition list is a member's detail (XenForo's
     // `<dl class=pairs><dt>(an icon titled Joined)</dt><dd>Oct 25,
     // 2017</dd>`), not when the post was written.
     let detail = doc.is(b.owner, local_name!("dd"));
-    if b.words <= MAX_DATE_WORDS
-        && !detail
-        && (is_date_text(text) || (dated && is_marked_date(text)))
-    {
+    if b.words <= MAX_DATE_WORDS && !detail && is_date(text) {
         return true;
     }
     // A member's name links to their profile; their title ("Full
     // Member"), counts ("25.8k posts") and badges under it do not, or
     // are numbers.
-    let all_link = b.link_words == b.words;
     let placed = cues.near(b, cues.author, 2)
         || cues.near(b, cues.person, 1)
         || cues.near(b, cues.meta, 3)
         || cues.near(b, cues.account, 3);
-    let href = first.and_then(|t| link_target(doc, t));
-    b.words <= MAX_AUTHOR_WORDS
-        && all_link
-        && (placed || href.is_some_and(|h| is_profile_address(h, page)))
-        && is_name_text(text)
-        && href.is_some_and(leads_away)
+    let is_author = |name: &str, words: u32, href: Option<&str>| {
+        words <= MAX_AUTHOR_WORDS
+            && (placed || href.is_some_and(|h| is_profile_address(h, page)))
+            && is_name_text(name)
+            && href.is_some_and(leads_away)
+    };
+    let first = texts.first().copied();
+    if b.link_words == b.words {
+        return is_author(text, b.words, first.and_then(|t| link_target(doc, t)));
+    }
+    // Both in one line (Discourse's `fanboynz May 28, 2025, 10:39pm #5`):
+    // the text of one link is the member, the rest the date.
+    let (mut name, mut rest, mut href) = (String::new(), String::new(), None);
+    for &t in texts {
+        match link_target(doc, t) {
+            Some(h) if href.is_none_or(|seen| seen == h) => {
+                href = Some(h);
+                name.push_str(doc.text(t));
+                name.push(' ');
+            }
+            Some(_) => return false,
+            None => {
+                rest.push_str(doc.text(t));
+                rest.push(' ');
+            }
+        }
+    }
+    let words = name.split_whitespace().count() as u32;
+    !detail && is_author(&name, words, href) && is_date(&rest)
 }
 
 /// The target of the link holding text node `t`, if any.
@@ -409,9 +429,15 @@ pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     };
     let mut out = Vec::new();
     for (i, b) in blocks.blocks.iter().enumerate() {
-        let first = blocks.texts(i).first().copied();
         if b.words > MAX_DATE_WORDS
-            || !is_header(doc, page.as_ref(), &cues, b, first, &spaced_text(doc, blocks, i))
+            || !is_header(
+                doc,
+                page.as_ref(),
+                &cues,
+                b,
+                blocks.texts(i),
+                &spaced_text(doc, blocks, i),
+            )
         {
             continue;
         }
@@ -591,6 +617,28 @@ mod tests {
         let text = kept(thread, &["boiler", "radiators", "Another thread"]);
         assert!(text.contains("ann") && text.contains("bob"), "{text:?}");
         assert!(!text.contains("Boilers"), "{text:?}");
+    }
+
+    #[test]
+    fn a_name_and_a_date_in_one_line_sign_their_post() {
+        // Discourse's view without scripts.
+        let post = |name: &str, date: &str, n: u32, body: &str| {
+            format!(
+                "<div class='topic-body crawler-post'><div class='crawler-post-meta'>\
+                <span class=creator itemprop=author><a href='/u/{name}'><span itemprop=name>{name}</span></a></span>\
+                <span class=crawler-post-infos><time itemprop=datePublished datetime='2025-05-28'>{date}</time>\
+                <span itemprop=position>{n}</span></span></div><div class=post itemprop=text><p>{body}</p></div></div>"
+            )
+        };
+        let thread = format!(
+            "<body><div id=posts>{}{}</div><div class=more><a href='/u/cy'>cy</a> <a href='/t/9'>Other thread</a></div></body>",
+            post("ann", "May 6, 2025, 6:30pm", 1, "My boiler makes a knocking sound at night."),
+            post("bob", "May 28, 2025, 10:39pm", 2, "Bleed the radiators first."),
+        );
+        let text = kept(&thread, &["boiler", "radiators"]);
+        assert!(text.contains("ann May 6, 2025, 6:30pm"), "{text:?}");
+        assert!(text.contains("bob May 28, 2025, 10:39pm"), "{text:?}");
+        assert!(!text.contains("Other thread"), "{text:?}");
     }
 
     #[test]
