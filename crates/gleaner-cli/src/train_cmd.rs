@@ -92,6 +92,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     // Fixed policies need no held-out pages; chosen ones come from --cv
     // (without it, the model's threshold on every type).
     let rule = args.policies.rule();
+    // How the model's policies were set, for its metadata.
+    let policy_source = match (rule, args.cv) {
+        (training::PolicyRule::Fixed, _) => "fixed",
+        (training::PolicyRule::Chosen, true) => "chosen",
+        (training::PolicyRule::Chosen, false) => "threshold",
+    };
+    report["policies_set"] = serde_json::json!(policy_source);
     let mut policies =
         (rule == training::PolicyRule::Fixed).then(|| training::fixed_policies(options.threshold));
     if args.cv {
@@ -121,7 +128,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         if let Some(p) = policies {
             model.policies = p;
         }
-        let model = with_metadata(model, &datasets, &samples, &options);
+        let model = with_metadata(model, &datasets, &samples, &options, policy_source);
         std::fs::write(out, model.to_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
         let importances = importances(&model);
@@ -163,12 +170,16 @@ fn held_out_report(
     Ok(serde_json::Value::Array(pages))
 }
 
-/// The model with what it was trained on in its forests' metadata.
+/// The model with what it was trained on in its forests' metadata: the
+/// datasets' pages, the options, and how its policies were set (`fixed`,
+/// `chosen` on the held-out pages of `--cv`, or `threshold`: the model's
+/// threshold on every type).
 fn with_metadata(
     mut model: LearnedModel,
     datasets: &[Dataset],
     samples: &[Sample],
     options: &TrainOptions,
+    policies: &str,
 ) -> LearnedModel {
     let pages: BTreeMap<&str, usize> = datasets
         .iter()
@@ -179,6 +190,7 @@ fn with_metadata(
         "gleaner": env!("CARGO_PKG_VERSION"),
         "datasets": pages,
         "options": options,
+        "policies": policies,
     })
     .to_string();
     model.blocks.set_metadata(meta.clone());

@@ -115,6 +115,30 @@ fn issue_32_training_twice_gives_the_same_model() {
     assert!(a == b, "two trainings differ ({} and {} bytes)", a.len(), b.len());
 }
 
+// See: issue 32: a model says how it was trained — its datasets, options
+// and how its policies were set — in its metadata.
+#[test]
+fn issue_32_a_model_records_how_its_policies_were_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (data, _) = labelled(dir.path());
+    let bytes = |policies: &[&str]| {
+        let out = dir.path().join("m.model");
+        run_ok(
+            gleaner()
+                .args(["train", "--no-progress", "--data"])
+                .arg(&data)
+                .args(policies)
+                .arg("-o")
+                .arg(&out),
+        );
+        String::from_utf8_lossy(&std::fs::read(&out).expect("model")).into_owned()
+    };
+    let fixed = bytes(&["--policies", "fixed"]);
+    assert!(fixed.contains(r#""policies":"fixed""#), "fixed");
+    assert!(fixed.contains(r#""datasets":{"factboxes":3}"#), "datasets");
+    assert!(bytes(&[]).contains(r#""policies":"threshold""#), "no --cv: the threshold");
+}
+
 // See: issue 32: a damaged, truncated or foreign model file is an error
 // that says so, never a panic or silent output.
 #[test]
