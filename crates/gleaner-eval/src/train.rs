@@ -98,6 +98,10 @@ pub struct Sample {
     /// Each block: is it in the page's footer, which the default does not
     /// keep alone ([`gleaner::extract::learned::footer_only`])?
     pub in_footer: Vec<bool>,
+    /// Each block's parent element (an id of it), which a repeated
+    /// paragraph must not share with what it repeats to be a thread's
+    /// quote ([`repeats::repeats`]).
+    pub parents: Vec<u32>,
     /// Is [`Sample::article`] the page's footer alone, which the default
     /// gives as no text ([`gleaner::extract::learned::selection_in_footer`])?
     pub article_in_footer: bool,
@@ -166,6 +170,8 @@ pub fn sample_page(
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
+    let parents: Vec<u32> =
+        rows.blocks.blocks.iter().map(|b| doc.parent(b.owner).map_or(u32::MAX, |p| p.0)).collect();
     let mut footer = PageFooter::new(&doc);
     let in_footer: Vec<bool> = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
     let article_in_footer =
@@ -202,6 +208,7 @@ pub fn sample_page(
         is_code,
         chosen_code,
         post_headers,
+        parents,
         in_footer,
         article_in_footer,
     })
@@ -726,7 +733,7 @@ fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize
     }
     let lone = page_type.is_some_and(PageType::repeats_are_quotes);
     let mut repeated = vec![false; n];
-    for r in repeats::repeats(&keys, lone) {
+    for r in repeats::repeats(&keys, lone.then_some(&sample.parents[..])) {
         repeated[r.block] = true;
     }
     let mut kept: Vec<bool> = vec![false; n];

@@ -22,7 +22,10 @@
 //! (the caller passes it on pages taken for threads,
 //! [`PageType::repeats_are_quotes`](super::PageType::repeats_are_quotes))
 //! a single block of at least [`LONE_MIN_WORDS`] words that repeats an
-//! earlier selected block is left out too.
+//! earlier selected block is left out too — when the two are not children
+//! of one element: a quote or a signature is in another post than what it
+//! repeats, a paragraph written twice in one body (Readability's test page
+//! of one Lorem ipsum paragraph five times) is what the page shows.
 
 use rustc_hash::FxHashMap;
 
@@ -72,7 +75,13 @@ pub fn drop_repeats(
         })
         .collect();
     let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
-    let dropped = repeats(&texts, lone_repeats);
+    let parents: Vec<u32> = match lone_repeats {
+        true => {
+            blocks.blocks.iter().map(|b| doc.parent(b.owner).map_or(u32::MAX, |p| p.0)).collect()
+        }
+        false => Vec::new(),
+    };
+    let dropped = repeats(&texts, lone_repeats.then_some(&parents[..]));
     for r in &dropped {
         for &t in blocks.texts(r.block) {
             selection.set(t, false);
@@ -90,11 +99,13 @@ pub fn is_code(doc: &Document, blocks: &Blocks, i: usize) -> bool {
 /// white space collapsed and trimmed, empty for a block that repeats
 /// nothing (code, or nothing kept): every run of at least [`MIN_RUN`]
 /// blocks that repeats, block for block, an earlier run, when its text
-/// holds at least [`MIN_CHARS`] characters, and with `lone_repeats`
-/// every other block of at least [`LONE_MIN_WORDS`] words that repeats
-/// an earlier one. The extractor calls it through [`drop_repeats`];
-/// `gleaner train` scores held-out pages with it.
-pub fn repeats(texts: &[&str], lone_repeats: bool) -> Vec<Repeat> {
+/// holds at least [`MIN_CHARS`] characters, and with `lone_repeats` (each
+/// block's parent element, an id of it) every other block of at least
+/// [`LONE_MIN_WORDS`] words that repeats an earlier one under another
+/// parent. The extractor calls it through [`drop_repeats`]; `gleaner
+/// train` scores held-out pages with it.
+pub fn repeats(texts: &[&str], lone_repeats: Option<&[u32]>) -> Vec<Repeat> {
+    let parent = |b: usize| lone_repeats.and_then(|p| p.get(b)).copied();
     let mut first: FxHashMap<&str, usize> = FxHashMap::default();
     let mut dropped = Vec::new();
     let mut j = 0;
@@ -121,7 +132,7 @@ pub fn repeats(texts: &[&str], lone_repeats: bool) -> Vec<Repeat> {
             dropped.extend((j..j + run).map(|k| Repeat { block: k, of: i + (k - j) }));
             j += run;
         } else {
-            if lone_repeats && words(text) >= LONE_MIN_WORDS {
+            if lone_repeats.is_some() && parent(i) != parent(j) && words(text) >= LONE_MIN_WORDS {
                 dropped.push(Repeat { block: j, of: i });
             }
             j += 1;
@@ -205,6 +216,11 @@ mod tests {
         assert!(thread.contains("Check the ground strap."));
         // On another page, a lone repeat is what the page shows.
         assert_eq!(kept(&html).matches("replaced the fuse").count(), 2);
+        // And in a thread, a paragraph written again in one body.
+        let para =
+            "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</p>";
+        let body = format!("<article>{para}{para}<div>Like this:</div>{para}</article>");
+        assert_eq!(kept_with(&body, true).matches("Lorem").count(), 3);
     }
 
     #[test]
