@@ -997,6 +997,14 @@ mod tests {
     }
 
     #[test]
+    fn a_paragraph_of_zero_width_characters_is_no_line() {
+        let html = "<p>One.</p><p>\u{200d}</p><p>\u{200b} \u{feff}</p><p>Two \u{1f468}\u{200d}\u{1f467}.</p>";
+        assert_eq!(txt(html), "One.\n\nTwo \u{1f468}\u{200d}\u{1f467}.");
+        assert_eq!(md(html), "One.\n\nTwo \u{1f468}\u{200d}\u{1f467}.");
+        assert_eq!(txt("<p>a<span>\u{200d}</span>b</p>"), "ab");
+    }
+
+    #[test]
     fn an_empty_heading_first_in_a_list_item_leaves_its_bullet() {
         let out = md("<ul><li><h2><img src=x.png></h2><ul><li>a</li></ul><p>b</p></li></ul>");
         assert_eq!(out, "- - a\n\n  b");

@@ -334,6 +334,14 @@ impl Writer {
     /// that a dropped one leaves no double space).
     pub fn text(&mut self, text: &str, pre: bool) {
         let text = &*super::strip_controls(text);
+        if !pre && is_invisible(text) {
+            // Nothing a reader sees (Webflow's `<p>&zwj;</p>` between
+            // paragraphs) is no content: no line of its own.
+            if text.contains(char::is_whitespace) {
+                self.request(Break::Space);
+            }
+            return;
+        }
         if pre {
             let mut lines = text.split('\n');
             if let Some(first) = lines.next() {
@@ -657,6 +665,18 @@ impl Writer {
 /// lengths whatever the order they were written in (`***a**.*` is
 /// `<em><strong>a</strong>.</em>`). Those inside it (`</sup>`) stay
 /// closed inside it.
+/// Is `text` made of white space and zero-width or formatting characters
+/// only (zero-width space, joiners, direction marks, word joiner, byte
+/// order mark, soft hyphen), which show nothing on their own? Within
+/// visible text they stay: a joiner holds an emoji sequence together.
+fn is_invisible(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().all(|c| {
+            c.is_whitespace()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}')
+        })
+}
+
 fn continued(closers: &[String], opener: &str) -> Option<usize> {
     if !is_delimiter_run(opener) {
         return None;
