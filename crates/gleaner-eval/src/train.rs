@@ -170,8 +170,7 @@ pub fn sample_page(
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
-    let parents: Vec<u32> =
-        rows.blocks.blocks.iter().map(|b| doc.parent(b.owner).map_or(u32::MAX, |p| p.0)).collect();
+    let parents = repeats::parents(&doc, &rows.blocks);
     let mut footer = PageFooter::new(&doc);
     let in_footer: Vec<bool> = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
     let article_in_footer =

@@ -658,6 +658,18 @@ impl Writer {
     }
 }
 
+/// Is `text` made of zero-width or formatting characters (zero-width
+/// space, joiners, direction marks, word joiner, byte order mark, soft
+/// hyphen), with white space or not, which show nothing on their own?
+/// Within visible text they stay: a joiner holds an emoji sequence
+/// together. White space alone is not this: it separates words.
+fn is_invisible(text: &str) -> bool {
+    let format =
+        |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}');
+    // (`all` first: it stops at the first visible character of a text.)
+    text.chars().all(|c| c.is_whitespace() || format(c)) && text.chars().any(format)
+}
+
 /// Which of the `closers` just written back to back (innermost first)
 /// an emphasis `opener` written right after them continues: the
 /// outermost one equal to it, when the closers outside it are runs of the
@@ -665,18 +677,6 @@ impl Writer {
 /// lengths whatever the order they were written in (`***a**.*` is
 /// `<em><strong>a</strong>.</em>`). Those inside it (`</sup>`) stay
 /// closed inside it.
-/// Is `text` made of white space and zero-width or formatting characters
-/// only (zero-width space, joiners, direction marks, word joiner, byte
-/// order mark, soft hyphen), which show nothing on their own? Within
-/// visible text they stay: a joiner holds an emoji sequence together.
-fn is_invisible(text: &str) -> bool {
-    !text.is_empty()
-        && text.chars().all(|c| {
-            c.is_whitespace()
-                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}')
-        })
-}
-
 fn continued(closers: &[String], opener: &str) -> Option<usize> {
     if !is_delimiter_run(opener) {
         return None;

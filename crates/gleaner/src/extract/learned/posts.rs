@@ -13,7 +13,8 @@
 //! of the thread gets who wrote each post and when.
 //!
 //! [`keep_headers`] adds it back from the page's structure: a short block
-//! that reads as a date ([`is_date_text`]) or as a member's name inside a
+//! that reads as a date ([`is_date_text`]), as a member's name, or as both
+//! (a name's link and a date in one line) inside a
 //! *post* — the nearest ancestor repeated by its siblings (the same tag
 //! and `class`), of which both it and another of those siblings hold kept
 //! text. A name or date outside every kept post
@@ -103,35 +104,42 @@ fn is_header(
         || cues.near(b, cues.person, 1)
         || cues.near(b, cues.meta, 3)
         || cues.near(b, cues.account, 3);
-    let is_author = |name: &str, words: u32, href: Option<&str>| {
-        words <= MAX_AUTHOR_WORDS
-            && (placed || href.is_some_and(|h| is_profile_address(h, page)))
-            && is_name_text(name)
-            && href.is_some_and(leads_away)
-    };
-    let first = texts.first().copied();
-    if b.link_words == b.words {
-        return is_author(text, b.words, first.and_then(|t| link_target(doc, t)));
-    }
-    // Both in one line (Discourse's `fanboynz May 28, 2025, 10:39pm #5`):
-    // the text of one link is the member, the rest the date.
-    let (mut name, mut rest, mut href) = (String::new(), String::new(), None);
+    // The block's texts: those under one link (its target) and the rest;
+    // `None` as the target when they lie under two links.
+    let (mut name, mut rest, mut href, mut one_link) = (String::new(), String::new(), None, true);
     for &t in texts {
         match link_target(doc, t) {
-            Some(h) if href.is_none_or(|seen| seen == h) => {
+            Some(h) => {
+                one_link &= href.is_none_or(|seen| seen == h);
                 href = Some(h);
                 name.push_str(doc.text(t));
                 name.push(' ');
             }
-            Some(_) => return false,
             None => {
                 rest.push_str(doc.text(t));
                 rest.push(' ');
             }
         }
     }
-    let words = name.split_whitespace().count() as u32;
-    !detail && is_author(&name, words, href) && is_date(&rest)
+    let href = href.filter(|_| one_link);
+    // The member's profile tells a name the markup does not place, when
+    // the block links nowhere else (not `ann Reply Quote`).
+    let profile = href.is_some_and(|h| is_profile_address(h, page));
+    if b.link_words == b.words {
+        let first = texts.first().and_then(|&t| link_target(doc, t));
+        return b.words <= MAX_AUTHOR_WORDS
+            && (placed || profile)
+            && is_name_text(text)
+            && first.is_some_and(leads_away);
+    }
+    // Both in one line (Discourse's `fanboynz May 28, 2025, 10:39pm #5`):
+    // the text of one link is the member, the rest the date.
+    !detail
+        && super::words(&name) <= MAX_AUTHOR_WORDS as usize
+        && (placed || profile)
+        && is_name_text(&name)
+        && href.is_some_and(leads_away)
+        && is_date(&rest)
 }
 
 /// The target of the link holding text node `t`, if any.
@@ -179,37 +187,40 @@ const ACCOUNT_ACTIONS: &[&str] = &[
 ];
 
 /// Is `href`, a link of a page at `page` (when known), a member's profile
-/// on the same site: a name after one of the [`PROFILE_SEGMENTS`], or a
-/// script of the forum's members given a member (phpBB's
-/// `memberlist.php?mode=viewprofile&u=12`, vBulletin's `member.php?u=12`)?
-/// A name that links there is a post's author even where the markup
-/// names nothing (vBulletin's `<a class="bigusername">`); a profile on
-/// another site (a video channel's) is not a member's.
+/// on the same site: a name after one of the [`PROFILE_SEGMENTS`] (and no
+/// [`ACCOUNT_ACTIONS`] after it), or a script of the forum's members given
+/// a member (phpBB's `memberlist.php?mode=viewprofile&u=12`, vBulletin's
+/// `member.php?u=12`)? A name that links there is a post's author even
+/// where the markup names nothing (vBulletin's `<a class="bigusername">`);
+/// a profile on another site (a video channel's) is not a member's.
 fn is_profile_address(href: &str, page: Option<&url::Url>) -> bool {
-    let href = href.trim();
-    let target = match url::Url::parse(href) {
-        Ok(absolute) => {
-            let host = |u: &url::Url| u.host_str().map(|h| h.trim_start_matches("www.").to_owned());
-            match page {
-                Some(page) if host(page).is_some() && host(page) == host(&absolute) => absolute,
-                _ => return false,
-            }
-        }
-        Err(_) => match url::Url::parse("http://site.invalid/").and_then(|base| base.join(href)) {
-            Ok(relative) => relative,
-            Err(_) => return false,
-        },
+    // Resolved against the page, or a stand-in when it is not known: a
+    // link that leaves its host (`https://…`, `//…`) leaves the site.
+    let Ok(base) = page.map_or_else(|| url::Url::parse("http://site.invalid/"), |p| Ok(p.clone()))
+    else {
+        return false;
     };
+    let Ok(target) = base.join(href.trim()) else { return false };
+    let host =
+        |u: &url::Url| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
+    if host(&target).is_none() || host(&target) != host(&base) {
+        return false;
+    }
     let path = target.path().to_ascii_lowercase();
-    let query = target.query().unwrap_or("").to_ascii_lowercase();
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let under_profiles = segments
-        .windows(2)
-        .any(|w| PROFILE_SEGMENTS.contains(&w[0]) && !ACCOUNT_ACTIONS.contains(&w[1]));
-    let script = segments
-        .last()
-        .is_some_and(|s| matches!(*s, "member.php" | "memberlist.php" | "profile.php"))
-        && ["u=", "userid=", "viewprofile"].iter().any(|k| query.contains(k));
+    let under_profiles =
+        segments.iter().position(|s| PROFILE_SEGMENTS.contains(s)).is_some_and(|at| {
+            let after = &segments[at + 1..];
+            !after.is_empty() && !after.iter().any(|s| ACCOUNT_ACTIONS.contains(s))
+        });
+    let asks = |key: &str, value: Option<&str>| {
+        target.query_pairs().any(|(k, v)| k == key && value.is_none_or(|value| v == value))
+    };
+    let script = match segments.last().copied() {
+        Some("memberlist.php") => asks("mode", Some("viewprofile")),
+        Some("member.php" | "profile.php") => asks("u", None) || asks("userid", None),
+        _ => false,
+    };
     under_profiles || script
 }
 
@@ -389,7 +400,7 @@ fn is_numeric_date(s: &str) -> bool {
 /// twenty to fifty posts a page.
 pub const MAX_SIBLINGS: usize = 100;
 
-/// A header block (a date or a member's name) and the posts it may belong to: for each
+/// A header block (a date, a member's name, or both) and the posts it may belong to: for each
 /// ancestor within [`MAX_POST_LEVELS`] that its parent repeats (another
 /// element child of the same tag and `class`), nearest first, the blocks
 /// under it and under each such sibling. Which of them is its post
@@ -637,6 +648,12 @@ mod tests {
         );
         let text = kept(&thread, &["boiler", "radiators"]);
         assert!(text.contains("ann May 6, 2025, 6:30pm"), "{text:?}");
+        // A line of two links is no member's: the date's own link here.
+        let two = thread.replace(
+            "<time itemprop=datePublished datetime='2025-05-28'>May 28, 2025, 10:39pm</time>",
+            "<a href='/t/9/2'>May 28, 2025, 10:39pm</a>",
+        );
+        assert!(!kept(&two, &["boiler", "radiators"]).contains("bob"), "two links");
         assert!(text.contains("bob May 28, 2025, 10:39pm"), "{text:?}");
         assert!(!text.contains("Other thread"), "{text:?}");
     }
@@ -660,7 +677,11 @@ mod tests {
             "/members/",
             "/forum/threads/12/",
             "/user/login?destination=/node/7#comment-3",
+            "/users/12/edit",
             "https://www.youtube.com/user/ann",
+            "//www.youtube.com/user/ann",
+            "memberlist.php?mode=email&u=12",
+            "member.php?menu=1",
             "#post12",
             "member.php",
         ] {

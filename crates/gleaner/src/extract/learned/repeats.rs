@@ -25,7 +25,9 @@
 //! earlier selected block is left out too — when the two are not children
 //! of one element: a quote or a signature is in another post than what it
 //! repeats, a paragraph written twice in one body (Readability's test page
-//! of one Lorem ipsum paragraph five times) is what the page shows.
+//! of one Lorem ipsum paragraph five times) is what the page shows. (A
+//! thread whose posts' parts are all siblings under one element keeps its
+//! repeated signatures so.)
 
 use rustc_hash::FxHashMap;
 
@@ -75,10 +77,8 @@ pub fn drop_repeats(
         })
         .collect();
     let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
-    let parents: Vec<u32> = match lone_repeats {
-        true => {
-            blocks.blocks.iter().map(|b| doc.parent(b.owner).map_or(u32::MAX, |p| p.0)).collect()
-        }
+    let parents = match lone_repeats {
+        true => parents(doc, blocks),
         false => Vec::new(),
     };
     let dropped = repeats(&texts, lone_repeats.then_some(&parents[..]));
@@ -88,6 +88,12 @@ pub fn drop_repeats(
         }
     }
     dropped
+}
+
+/// Each block's parent element, as an id (`u32::MAX` for none): a lone
+/// repeat under the same parent as what it repeats is no quote.
+pub fn parents(doc: &Document, blocks: &Blocks) -> Vec<u32> {
+    blocks.blocks.iter().map(|b| doc.parent(b.owner).map_or(u32::MAX, |p| p.0)).collect()
 }
 
 /// Is block `i` code (a text of it inside `<pre>`)? Code repeats nothing.
