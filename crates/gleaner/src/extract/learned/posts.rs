@@ -186,6 +186,10 @@ const ACCOUNT_ACTIONS: &[&str] = &[
     "report",
 ];
 
+/// The address a page of no known address is read at, for its links
+/// within the site ([`is_profile_address`]).
+const UNKNOWN_PAGE: &str = "http://site.invalid/";
+
 /// Is `href`, a link of a page at `page` (when known), a member's profile
 /// on the same site: a name after one of the [`PROFILE_SEGMENTS`] (and no
 /// [`ACCOUNT_ACTIONS`] after it), or a script of the forum's members given
@@ -196,14 +200,23 @@ const ACCOUNT_ACTIONS: &[&str] = &[
 fn is_profile_address(href: &str, page: Option<&url::Url>) -> bool {
     // Resolved against the page, or a stand-in when it is not known: a
     // link that leaves its host (`https://…`, `//…`) leaves the site.
-    let Ok(base) = page.map_or_else(|| url::Url::parse("http://site.invalid/"), |p| Ok(p.clone()))
-    else {
-        return false;
+    let stand_in;
+    let base = match page {
+        Some(page) => page,
+        None => match url::Url::parse(UNKNOWN_PAGE) {
+            Ok(url) => {
+                stand_in = url;
+                &stand_in
+            }
+            Err(_) => return false,
+        },
     };
     let Ok(target) = base.join(href.trim()) else { return false };
-    let host =
-        |u: &url::Url| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
-    if host(&target).is_none() || host(&target) != host(&base) {
+    // (The URL parser lower-cases a host.)
+    fn site(u: &url::Url) -> Option<&str> {
+        u.host_str().map(|h| h.trim_start_matches("www."))
+    }
+    if site(&target).is_none() || site(&target) != site(base) {
         return false;
     }
     let path = target.path().to_ascii_lowercase();
@@ -428,7 +441,8 @@ pub struct Level {
 /// kept.
 pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     let Some(cues) = HeaderCues::new() else { return Vec::new() };
-    let page = doc.base_url();
+    // Parsed once for every block's links.
+    let page = doc.base_url().or_else(|| url::Url::parse(UNKNOWN_PAGE).ok());
     let body = doc.body();
     // The blocks under an element: those whose first text node is in its
     // subtree, a run of the blocks in document order.

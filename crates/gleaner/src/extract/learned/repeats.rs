@@ -77,11 +77,8 @@ pub fn drop_repeats(
         })
         .collect();
     let texts: Vec<&str> = ranges.into_iter().map(|r| &buffer[r]).collect();
-    let parents = match lone_repeats {
-        true => parents(doc, blocks),
-        false => Vec::new(),
-    };
-    let dropped = repeats(&texts, lone_repeats.then_some(&parents[..]));
+    let parents = lone_repeats.then(|| parents(doc, blocks));
+    let dropped = repeats(&texts, parents.as_deref());
     for r in &dropped {
         for &t in blocks.texts(r.block) {
             selection.set(t, false);
