@@ -499,9 +499,9 @@ fn title_columns(
     let Some(a) = anchor else { return [0.0, 0.0, -1.0, -1.0] };
     let (b, at) = (&blocks.blocks[i], &blocks.blocks[a]);
     let between = if i >= a {
-        log1p(starts[i].saturating_sub(starts[a] + at.chars) as f32)
+        log1p(starts[i].saturating_sub(starts[a].saturating_add(at.chars)) as f32)
     } else {
-        -log1p(starts[a].saturating_sub(starts[i] + b.chars) as f32)
+        -log1p(starts[a].saturating_sub(starts[i].saturating_add(b.chars)) as f32)
     };
     let common = std::iter::once(b.owner)
         .chain(doc.ancestors(b.owner))
@@ -647,7 +647,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
         .iter()
         .scan(0u32, |sum, b| {
             let start = *sum;
-            *sum += b.chars;
+            *sum = sum.saturating_add(b.chars);
             Some(start)
         })
         .collect();
