@@ -20,10 +20,11 @@
 //!   or a chosen sibling, removed and by which rule (its passes combine
 //!   Readability, LQF, TCCB and Crunch);
 //! - **headings** (between `article`'s container columns and its
-//!   removal rules) — the block against the page's title heading (after
-//!   it or not, how far, how many levels up to the element holding both)
-//!   and under which heading it sits and what that heading says
-//!   ("related", "comments", "subscribe"…);
+//!   removal rules) — the block against the page's title heading (at or
+//!   after it or not, the text between, how many levels up the element
+//!   holding both is and its size) and the nearest heading above it
+//!   (what it says: "related", "comments", "subscribe"…; how many blocks
+//!   back);
 //! - **seeds** (optional) — the share of the block each seed algorithm
 //!   selects: BTE, LQF, Crunch, CCB, TCCB, DSC, TTR, CETR, K-FE, VCE;
 //! - **page** — the page's facts (`page`): URL, declared types,
@@ -446,7 +447,8 @@ struct HeadingAbove {
 }
 
 /// Per block, the nearest heading before it (`None` when no heading
-/// comes before).
+/// comes before). The title heading is one too: the blocks under it read
+/// what it says.
 fn headings_above(texts: &[TextFacts]) -> Vec<Option<HeadingAbove>> {
     let mut last: Option<HeadingAbove> = None;
     texts
@@ -483,10 +485,10 @@ fn title_anchor(overlaps: &[f32], texts: &[TextFacts]) -> Option<usize> {
     best.map(|(i, _)| i)
 }
 
-/// A block's place against the title heading `anchor`: after it or not,
-/// the characters between them (signed log, negative before), the
-/// levels up from the block to the element holding both, and that
-/// element's size. A product's description and a listing's cards sit
+/// A block's place against the title heading `anchor`: at or after it
+/// or not, the characters between them (signed log, negative before; 0
+/// next to it on either side), the levels up from the block's owner to
+/// the element holding both, and that element's size. A product's description and a listing's cards sit
 /// under the heading in the column that holds it; reviews, related items
 /// and the footer sit further out. Without an anchor: 0, 0, -1, -1.
 fn title_columns(
@@ -888,6 +890,22 @@ mod tests {
         let overlaps = [0.1, 0.2, 0.0];
         let texts = vec![TextFacts::default(); 3];
         assert_eq!(title_anchor(&overlaps, &texts), None);
+        let html =
+            "<html><body><p>The storm reached the coast.</p><p>Rain all day.</p></body></html>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let meta = Metadata::extract(&doc);
+        let set = FeatureSet { seeds: false };
+        let rows = page_rows(&doc, &meta, set, 100).expect("rows");
+        let names = feature_names(set);
+        let first = names.iter().position(|n| n == "title_after").expect("column");
+        // No title, stated or shown: nothing to anchor to.
+        for i in 0..rows.len() {
+            assert_eq!(rows.row(i)[first..first + 4], [0.0, 0.0, -1.0, -1.0]);
+        }
+    }
+
+    #[test]
+    fn the_title_heading_is_the_heading_that_says_the_title() {
         let heading = TextFacts { heading: 2, ..TextFacts::default() };
         let texts = vec![TextFacts::default(), heading, TextFacts::default()];
         // A heading that says the title beats a longer overlap in prose.

@@ -28,7 +28,10 @@ pub enum Phrase {
     Copyright,
     /// "add to cart", "buy now", "in stock", "wishlist".
     Cart,
-    /// "related", "you may also like", "recommended".
+    /// "related", "you may also like", "recommended" (but the matcher
+    /// reports the phrase that ends first, and in "you may also like"
+    /// that is [`Phrase::Date`]'s "may "; see docs/learned.md, "Kept: the
+    /// title heading").
     Related,
     /// "home", "menu", "skip to", "back to top".
     Navigation,
