@@ -30,8 +30,8 @@ pub enum Phrase {
     Cart,
     /// "related", "you may also like", "recommended" (but the matcher
     /// reports the phrase that ends first, and in "you may also like"
-    /// that is [`Phrase::Date`]'s "may "; see docs/learned.md, "Kept: the
-    /// title heading").
+    /// that is [`Phrase::Date`]'s "may "; see docs/learned.md, "Not
+    /// kept: the title heading").
     Related,
     /// "home", "menu", "skip to", "back to top".
     Navigation,
