@@ -226,6 +226,21 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
              main content: the page gives no text.</p>\n",
         );
     }
+    if d.prompts_dropped > 0 {
+        out.push_str(&format!(
+            "<p class=\"meta\">{} blocks reading as a reader's feedback prompt (\"Was this page \
+             helpful?\") were left out after the forest's decision.</p>\n",
+            d.prompts_dropped
+        ));
+    }
+    if d.parts_alike > 0 {
+        out.push_str(&format!(
+            "<p class=\"meta\">{} blocks at the place of those most of the page's kept posts, \
+             cards or sections keep were kept after the forest's decision, so that every one is \
+             kept alike.</p>\n",
+            d.parts_alike
+        ));
+    }
     if d.headers_kept > 0 {
         out.push_str(&format!(
             "<p class=\"meta\">{} blocks naming a post's author or the date it was written were \

@@ -27,9 +27,9 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    block_columns, falls_back, footer_only, lowered_selection, page, page_rows, posts, repeats,
-    selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter, PageType, TypePolicy,
-    PAGE_TYPES, SHORT_SELECTION_WORDS,
+    alike, block_columns, falls_back, feedback, footer_only, lowered_selection, page, page_rows,
+    posts, repeats, selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter, PageType,
+    TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -95,6 +95,12 @@ pub struct Sample {
     /// The blocks that read as a post's author or date, which the default
     /// adds beside the kept posts of a thread ([`posts::candidates`]).
     pub post_headers: Vec<posts::Candidate>,
+    /// The blocks at one place in the page's repeated posts, cards or
+    /// sections, which the default keeps alike ([`alike::groups`]).
+    pub alike: Vec<alike::Group>,
+    /// Each block: does it read as a reader's feedback prompt, which the
+    /// default leaves out ([`feedback::is_prompt`])?
+    pub prompts: Vec<bool>,
     /// Each block: is it in the page's footer, which the default does not
     /// keep alone ([`gleaner::extract::learned::footer_only`])?
     pub in_footer: Vec<bool>,
@@ -170,6 +176,8 @@ pub fn sample_page(
         (0..rows.len()).map(|i| repeats::is_code(&doc, &rows.blocks, i)).collect();
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
+    let alike = alike::groups(&doc, &rows.blocks);
+    let prompts: Vec<bool> = texts.iter().map(|t| feedback::is_prompt(t)).collect();
     let parents = repeats::parents(&doc, &rows.blocks);
     let mut footer = PageFooter::new(&doc);
     let in_footer: Vec<bool> = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
@@ -207,6 +215,8 @@ pub fn sample_page(
         is_code,
         chosen_code,
         post_headers,
+        alike,
+        prompts,
         parents,
         in_footer,
         article_in_footer,
@@ -650,36 +660,50 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// page predicted of type `predicted` (an index of [`PAGE_TYPES`]): less
 /// the blocks in comment sections on every
 /// type but forums, unless only they have text
-/// ([`gleaner::extract::learned::comment_sections`]), and less the
-/// blocks that repeat earlier ones ([`repeats::repeats`]).
+/// ([`gleaner::extract::learned::comment_sections`]), less the blocks
+/// that read as a reader's feedback prompt ([`feedback::is_prompt`]), and
+/// less the blocks that repeat earlier ones ([`repeats::repeats`]).
 /// This is the text the extractor counts words in to decide whether a
 /// selection is short ([`SHORT_SELECTION_WORDS`]); the text it gives also
-/// has the headers of a thread's kept posts ([`signed_text`]).
+/// has what it adds after its decision ([`signed_text`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
     blocks_text(sample, &kept_blocks(sample, scores, threshold, predicted))
 }
 
-/// [`kept_text`] with, on a page predicted to be a forum thread, the
-/// author and date blocks of each kept post ([`posts::signing`]), as the
-/// extractor gives the page's text after its decision.
+/// [`kept_text`] with what the extractor adds after its decision: the
+/// blocks of repeated parts kept alike and, on a page predicted to be a
+/// forum thread, the author and date blocks of each kept post
+/// ([`add_after_decision`]), as the extractor gives the page's text.
 pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
-    let mut kept = kept_blocks(sample, scores, threshold, predicted);
-    sign_posts(sample, predicted, &mut kept);
+    let (mut kept, repeated) = kept_and_repeated(sample, scores, threshold, predicted);
+    add_after_decision(sample, predicted, &mut kept, &repeated);
     blocks_text(sample, &kept)
 }
 
-/// On a page predicted to be a forum thread, adds to `kept` the author
-/// and date blocks of each kept post ([`posts::signing`]); true when it
-/// added one.
-fn sign_posts(sample: &Sample, predicted: usize, kept: &mut [bool]) -> bool {
+/// Adds to `kept` the blocks at the place of those of most of the page's
+/// kept posts, cards or sections but for the `repeated` ones
+/// ([`alike::alike`]), then, on a page predicted to be a forum thread,
+/// the author and date blocks of each kept post ([`posts::signing`]);
+/// true when it added one.
+fn add_after_decision(
+    sample: &Sample,
+    predicted: usize,
+    kept: &mut [bool],
+    repeated: &[bool],
+) -> bool {
+    let barred = |b: usize| repeated.get(b).copied().unwrap_or(false);
+    let alike = alike::alike(&sample.alike, kept, barred);
+    for &b in &alike {
+        kept[b] = true;
+    }
     if !PageType::from_index(predicted).is_some_and(PageType::signs_its_posts) {
-        return false;
+        return !alike.is_empty();
     }
     let signed = posts::signing(&sample.post_headers, kept);
     for &b in &signed {
         kept[b] = true;
     }
-    !signed.is_empty()
+    !alike.is_empty() || !signed.is_empty()
 }
 
 /// Are the blocks with text scoring at least `cut` (and the code in
@@ -713,8 +737,19 @@ fn blocks_text(sample: &Sample, kept: &[bool]) -> String {
 
 /// Which blocks [`kept_text`] keeps.
 fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> Vec<bool> {
+    kept_and_repeated(sample, scores, threshold, predicted).0
+}
+
+/// Which blocks [`kept_text`] keeps, and which it left out as repeats.
+fn kept_and_repeated(
+    sample: &Sample,
+    scores: &[f32],
+    threshold: f32,
+    predicted: usize,
+) -> (Vec<bool>, Vec<bool>) {
     let n = scores.len().min(sample.texts.len());
-    let kept: Vec<usize> = at_cut(sample, scores, threshold).collect();
+    let prompt = |b: usize| sample.prompts.get(b).copied().unwrap_or(false);
+    let kept: Vec<usize> = at_cut(sample, scores, threshold).filter(|&b| !prompt(b)).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
     let page_type = PageType::from_index(predicted);
     let apart = page_type.is_some_and(|t| !t.comments_are_content())
@@ -739,7 +774,7 @@ fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize
     for b in kept_blocks.into_iter().filter(|&b| !repeated[b]) {
         kept[b] = true;
     }
-    kept
+    (kept, repeated)
 }
 
 /// `text`, a sample's extraction for a page predicted of type
@@ -820,11 +855,11 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
                 // Words counted as the extractor's fallback counts them,
                 // before the structured data's supplement.
-                let mut kept = kept_blocks(s, &h.scores, t, predicted);
+                let (mut kept, repeated) = kept_and_repeated(s, &h.scores, t, predicted);
                 let text = blocks_text(s, &kept);
                 let words = word_tokens(&text).len();
-                // Scored as given: with a thread's post headers.
-                let text = match sign_posts(s, predicted, &mut kept) {
+                // Scored as given: with a thread's posts alike and signed.
+                let text = match add_after_decision(s, predicted, &mut kept, &repeated) {
                     true => blocks_text(s, &kept),
                     false => text,
                 };

@@ -15,6 +15,7 @@ use std::ops::Range;
 use super::super::name_table::NameTable;
 use super::names::{element_cues, markup_cue, tag_cue, Cues, CUES};
 use crate::document::{Document, NodeFlags, NodeId};
+use crate::selection::Selection;
 
 /// A distance that says "no such ancestor".
 pub const FAR: u8 = u8::MAX;
@@ -206,6 +207,33 @@ impl Blocks {
         }
         s.trim().to_string()
     }
+
+    /// Each block: does `selection` hold any of its text?
+    pub fn kept(&self, selection: &Selection) -> Vec<bool> {
+        (0..self.len()).map(|i| self.texts(i).iter().any(|&t| selection.contains(t))).collect()
+    }
+
+    /// Puts block `i`'s text in `selection` (`keep`) or takes it out.
+    pub fn set(&self, i: usize, selection: &mut Selection, keep: bool) {
+        for &t in self.texts(i) {
+            selection.set(t, keep);
+        }
+    }
+}
+
+/// A page's blocks and the selection of those whose text holds any of
+/// `keep`: a post-step's tests start from it.
+#[cfg(test)]
+pub fn selecting(html: &str, keep: &[&str]) -> (Document, Blocks, Selection) {
+    let doc = Document::parse(html.as_bytes(), &crate::ParseOptions::default()).expect("parse");
+    let blocks = Blocks::of(&doc, 10_000).expect("blocks");
+    let mut selection = Selection::none(&doc);
+    for i in 0..blocks.len() {
+        if keep.iter().any(|k| blocks.text(&doc, i).contains(k)) {
+            blocks.set(i, &mut selection, true);
+        }
+    }
+    (doc, blocks, selection)
 }
 
 #[cfg(test)]

@@ -19,6 +19,12 @@
 //! - **article** — what `article` decided: selected, inside its container
 //!   or a chosen sibling, removed and by which rule (its passes combine
 //!   Readability, LQF, TCCB and Crunch);
+//! - **headings** (between `article`'s container columns and its
+//!   removal rules) — the block against the page's title heading (at or
+//!   after it or not, the text between, how many levels up the element
+//!   holding both is and its size) and the nearest heading above it
+//!   (what it says: "related", "comments", "subscribe"…; how many blocks
+//!   back);
 //! - **seeds** (optional) — the share of the block each seed algorithm
 //!   selects: BTE, LQF, Crunch, CCB, TCCB, DSC, TTR, CETR, K-FE, VCE;
 //! - **page** — the page's facts (`page`): URL, declared types,
@@ -34,7 +40,9 @@ use super::blocks::{Block, Blocks, FAR};
 use super::names::{cue, cue_names, Cue};
 use super::page::{self, PageFacts, PageInputs, Repetition};
 use super::relative;
-use super::text::{text_facts, word_hashes, word_overlap, TextFacts, PHRASES, PHRASE_NAMES};
+use super::text::{
+    text_facts, word_hashes, word_overlap, Phrase, Phrases, TextFacts, PHRASES, PHRASE_NAMES,
+};
 use crate::document::{Document, NodeId};
 use crate::extract::article::{Article, Explanation, MarkReason, RemovalRule};
 use crate::extract::{self, Extractor};
@@ -252,6 +260,9 @@ fn block_names(set: FeatureSet) -> Vec<String> {
         ]
         .map(String::from),
     );
+    n.extend(TITLE_ANCHOR_NAMES.map(String::from));
+    n.extend(UNDER_HEADING.iter().map(|&(name, _)| name.to_string()));
+    n.push("heading_blocks_since".to_string());
     n.extend(REMOVALS.iter().map(|r| r.to_string()));
     n.extend(
         ["attempt_strictest", "attempt_names_off", "attempt_unmarked", "attempt_crunch"]
@@ -406,6 +417,105 @@ fn repetition(blocks: &Blocks, shapes: &[u64]) -> Repetition {
 /// is short; 0 overlap for the others).
 const MAX_TITLE_CHARS: u32 = 400;
 
+/// The per-block columns against the page's title heading
+/// ([`title_anchor`]).
+const TITLE_ANCHOR_NAMES: [&str; 4] =
+    ["title_after", "title_log_chars_between", "title_common_levels", "title_common_log_chars"];
+
+/// What the nearest heading above a block says, one column each: a
+/// product's "Related products" cards, a "Comments" section, a
+/// newsletter box are told by the heading they sit under more than by
+/// their own words.
+const UNDER_HEADING: [(&str, Phrase); 8] = [
+    ("under_related", Phrase::Related),
+    ("under_comment", Phrase::Comment),
+    ("under_subscribe", Phrase::Subscribe),
+    ("under_share", Phrase::Share),
+    ("under_cart", Phrase::Cart),
+    ("under_more", Phrase::More),
+    ("under_navigation", Phrase::Navigation),
+    ("under_helpful", Phrase::Helpful),
+];
+
+/// The nearest heading before a block.
+#[derive(Debug, Clone, Copy)]
+struct HeadingAbove {
+    /// Its block.
+    at: usize,
+    /// What it says.
+    phrases: Phrases,
+}
+
+/// Per block, the nearest heading before it (`None` when no heading
+/// comes before). The title heading is one too: the blocks under it read
+/// what it says.
+fn headings_above(texts: &[TextFacts]) -> Vec<Option<HeadingAbove>> {
+    let mut last: Option<HeadingAbove> = None;
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let above = last;
+            if t.heading > 0 {
+                last = Some(HeadingAbove { at: i, phrases: t.phrases });
+            }
+            above
+        })
+        .collect()
+}
+
+/// The least title overlap a heading needs to be the page's title
+/// heading.
+const MIN_ANCHOR_OVERLAP: f32 = 0.3;
+
+/// The block that states the page's title: the heading (else the short
+/// block) whose words overlap the title most, at least
+/// [`MIN_ANCHOR_OVERLAP`]; the first of equals.
+fn title_anchor(overlaps: &[f32], texts: &[TextFacts]) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, (&o, t)) in overlaps.iter().zip(texts).enumerate() {
+        if o < MIN_ANCHOR_OVERLAP {
+            continue;
+        }
+        let score = o + if t.heading > 0 { 1.0 } else { 0.0 };
+        if best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// A block's place against the title heading `anchor`: at or after it
+/// or not, the characters between them (signed log, negative before; 0
+/// next to it on either side), the levels up from the block's owner to
+/// the element holding both, and that element's size. A product's description and a listing's cards sit
+/// under the heading in the column that holds it; reviews, related items
+/// and the footer sit further out. Without an anchor: 0, 0, -1, -1.
+fn title_columns(
+    doc: &Document,
+    blocks: &Blocks,
+    starts: &[u32],
+    anchor: Option<usize>,
+    i: usize,
+) -> [f32; 4] {
+    let Some(a) = anchor else { return [0.0, 0.0, -1.0, -1.0] };
+    let (b, at) = (&blocks.blocks[i], &blocks.blocks[a]);
+    let between = if i >= a {
+        log1p(starts[i].saturating_sub(starts[a].saturating_add(at.chars)) as f32)
+    } else {
+        -log1p(starts[a].saturating_sub(starts[i].saturating_add(b.chars)) as f32)
+    };
+    let common = std::iter::once(b.owner)
+        .chain(doc.ancestors(b.owner))
+        .enumerate()
+        .find(|&(_, n)| doc.contains(n, at.owner));
+    let (levels, size) = match common {
+        Some((levels, n)) => (levels as f32, log1p(doc.stats(n).chars as f32)),
+        None => (-1.0, -1.0),
+    };
+    [flag(i >= a), between, levels, size]
+}
+
 fn log1p(x: f32) -> f32 {
     x.ln_1p()
 }
@@ -519,6 +629,30 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
     let mut word_buf = Vec::new();
     let log_chars: Vec<f32> = blocks.blocks.iter().map(|b| log1p(b.chars as f32)).collect();
     let placed = relative::columns(&rep.char_shares, &rep.ranks);
+    let title_overlaps: Vec<f32> = (0..n)
+        .map(|i| {
+            if blocks.blocks[i].chars > MAX_TITLE_CHARS {
+                0.0
+            } else {
+                word_overlap(
+                    blocks.texts(i).iter().map(|&t| doc.text(t)),
+                    &title_words,
+                    &mut word_buf,
+                )
+            }
+        })
+        .collect();
+    let anchor = title_anchor(&title_overlaps, &texts);
+    let above = headings_above(&texts);
+    let starts: Vec<u32> = blocks
+        .blocks
+        .iter()
+        .scan(0u32, |sum, b| {
+            let start = *sum;
+            *sum = sum.saturating_add(b.chars);
+            Some(start)
+        })
+        .collect();
     for i in 0..n {
         let b = &blocks.blocks[i];
         let t = &texts[i];
@@ -543,15 +677,7 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
             t.prices as f32,
             t.questions as f32,
             f32::from(t.heading),
-            if b.chars > MAX_TITLE_CHARS {
-                0.0
-            } else {
-                word_overlap(
-                    blocks.texts(i).iter().map(|&t| doc.text(t)),
-                    &title_words,
-                    &mut word_buf,
-                )
-            },
+            title_overlaps[i],
         ]);
         values.extend(PHRASES.iter().map(|&p| flag(t.phrases.contains(p))));
         // markup
@@ -639,6 +765,17 @@ fn rows(doc: &Document, metadata: &Metadata, set: FeatureSet, analysis: Analysis
             flag(before),
             flag(after),
         ]);
+        values.extend(title_columns(doc, &blocks, &starts, anchor, i));
+        match above[i] {
+            Some(h) => {
+                values.extend(UNDER_HEADING.iter().map(|&(_, p)| flag(h.phrases.contains(p))));
+                values.push(log1p((i - h.at) as f32));
+            }
+            None => {
+                values.extend(UNDER_HEADING.iter().map(|_| 0.0));
+                values.push(-1.0);
+            }
+        }
         let mut removed = [0.0f32; REMOVALS.len()];
         for r in &explanation.removed {
             if doc.contains(r.node, first_text) {
@@ -710,5 +847,68 @@ mod tests {
             assert_eq!(rows.values.len(), 3 * rows.width);
             assert!(rows.values.iter().all(|v| v.is_finite()));
         }
+    }
+
+    #[test]
+    fn blocks_are_placed_against_the_title_and_the_heading_above() {
+        let html = "<html><head><title>Storm over the coast | News</title></head><body>\
+                    <nav><a href=/>Home</a></nav><main><h1>Storm over the coast</h1>\
+                    <p>The storm reached the coast, with rain all day.</p>\
+                    <h2>Related stories</h2><ul><li><a href=/a>Snow in the hills</a></li></ul>\
+                    </main></body></html>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let meta = Metadata::extract(&doc);
+        let set = FeatureSet { seeds: false };
+        let rows = page_rows(&doc, &meta, set, 100).expect("rows");
+        let names = feature_names(set);
+        let col = |name: &str| names.iter().position(|n| n == name).expect(name);
+        let text = |i: usize| -> String {
+            rows.blocks.texts(i).iter().map(|&t| doc.text(t)).collect::<String>()
+        };
+        let at = |needle: &str| (0..rows.len()).find(|&i| text(i).contains(needle)).expect(needle);
+        let value = |i: usize, name: &str| rows.row(i)[col(name)];
+        let (nav, prose, card) = (at("Home"), at("The storm"), at("Snow"));
+        assert_eq!(value(nav, "title_after"), 0.0);
+        assert_eq!(value(prose, "title_after"), 1.0);
+        assert_eq!(value(prose, "heading_blocks_since"), 1f32.ln_1p());
+        assert_eq!(value(prose, "under_related"), 0.0);
+        assert_eq!(value(card, "under_related"), 1.0);
+        assert_eq!(value(card, "heading_blocks_since"), 1f32.ln_1p());
+        assert_eq!(value(nav, "heading_blocks_since"), -1.0);
+        // Right after the title nothing lies between; the cards lie past
+        // the prose and its heading.
+        assert_eq!(value(prose, "title_log_chars_between"), 0.0);
+        assert!(value(card, "title_log_chars_between") > 3.0);
+        // The prose and the title meet in `main`, one level up from the
+        // paragraph; the menu only in `body`, which holds more.
+        assert_eq!(value(prose, "title_common_levels"), 1.0);
+        assert!(value(nav, "title_common_log_chars") > value(prose, "title_common_log_chars"));
+    }
+
+    #[test]
+    fn a_page_without_a_title_heading_has_no_anchor() {
+        let overlaps = [0.1, 0.2, 0.0];
+        let texts = vec![TextFacts::default(); 3];
+        assert_eq!(title_anchor(&overlaps, &texts), None);
+        let html =
+            "<html><body><p>The storm reached the coast.</p><p>Rain all day.</p></body></html>";
+        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
+        let meta = Metadata::extract(&doc);
+        let set = FeatureSet { seeds: false };
+        let rows = page_rows(&doc, &meta, set, 100).expect("rows");
+        let names = feature_names(set);
+        let first = names.iter().position(|n| n == "title_after").expect("column");
+        // No title, stated or shown: nothing to anchor to.
+        for i in 0..rows.len() {
+            assert_eq!(rows.row(i)[first..first + 4], [0.0, 0.0, -1.0, -1.0]);
+        }
+    }
+
+    #[test]
+    fn the_title_heading_is_the_heading_that_says_the_title() {
+        let heading = TextFacts { heading: 2, ..TextFacts::default() };
+        let texts = vec![TextFacts::default(), heading, TextFacts::default()];
+        // A heading that says the title beats a longer overlap in prose.
+        assert_eq!(title_anchor(&[0.9, 0.5, 0.0], &texts), Some(1));
     }
 }

@@ -53,8 +53,10 @@
 //! # Ok::<(), gleaner::Error>(())
 //! ```
 
+pub mod alike;
 pub mod blocks;
 pub mod features;
+pub mod feedback;
 pub mod footer;
 mod model;
 pub mod names;
@@ -236,6 +238,20 @@ fn keep_declared_price(
     name || price
 }
 
+/// The blocks at the place of those of most of a page's kept posts, cards
+/// or sections ([`alike::keep_alike`], but for the `repeated` blocks) are
+/// added to `selection`, whichever of the forest or the rules decided;
+/// returns how many were added.
+fn keep_parts_alike(
+    doc: &Document,
+    blocks: &Blocks,
+    selection: &mut Selection,
+    repeated: &[repeats::Repeat],
+) -> usize {
+    let barred: Vec<usize> = repeated.iter().map(|r| r.block).collect();
+    alike::keep_alike(doc, blocks, selection, &barred)
+}
+
 /// On a forum thread, each kept post's author and date
 /// ([`posts::keep_headers`]) are added to `selection`, whichever of the
 /// forest or the rules decided; returns how many blocks were added.
@@ -386,6 +402,13 @@ pub struct Decision {
     /// The blocks left out after the decision as repeats of earlier ones
     /// ([`repeats::drop_repeats`]).
     pub repeated: Vec<repeats::Repeat>,
+    /// How many blocks were left out as a reader's feedback prompt
+    /// ([`feedback::drop_prompts`]).
+    pub prompts_dropped: usize,
+    /// How many blocks were added after the decision at the place of those
+    /// of most of the page's kept posts, cards or sections
+    /// ([`alike::keep_alike`]).
+    pub parts_alike: usize,
     /// How many blocks naming a post's author or its date were added after
     /// the decision, on a forum thread ([`posts::keep_headers`]).
     pub headers_kept: usize,
@@ -565,8 +588,10 @@ impl Learned {
             if footer_dropped {
                 selection = Selection::none(doc);
             }
+            let prompts_dropped = feedback::drop_prompts(doc, &blocks, &mut selection);
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
+            let parts_alike = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
             let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
             let price_kept =
                 keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
@@ -579,6 +604,8 @@ impl Learned {
                 fell_back: false,
                 comments_apart: false,
                 repeated,
+                prompts_dropped,
+                parts_alike,
                 headers_kept,
                 price_kept,
                 threshold: None,
@@ -668,8 +695,10 @@ impl Learned {
         }
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
+        let prompts_dropped = feedback::drop_prompts(doc, &blocks, &mut selection);
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
+        let parts_alike = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
         let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
         let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
@@ -681,6 +710,8 @@ impl Learned {
             fell_back,
             comments_apart,
             repeated,
+            prompts_dropped,
+            parts_alike,
             headers_kept,
             price_kept,
             threshold: Some(cut),
@@ -705,6 +736,8 @@ impl Learned {
             fell_back: false,
             comments_apart: false,
             repeated: Vec::new(),
+            prompts_dropped: 0,
+            parts_alike: 0,
             headers_kept: 0,
             price_kept: false,
             threshold: None,

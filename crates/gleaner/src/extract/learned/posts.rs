@@ -544,13 +544,10 @@ pub fn signing(candidates: &[Candidate], kept: &[bool]) -> Vec<usize> {
 /// Adds to `selection` every header block of a post holding kept text
 /// (see the [module docs](self)); returns how many were added.
 pub fn keep_headers(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
-    let kept: Vec<bool> =
-        (0..blocks.len()).map(|i| blocks.texts(i).iter().any(|&t| selection.contains(t))).collect();
+    let kept = blocks.kept(selection);
     let signed = signing(&candidates(doc, blocks), &kept);
     for &i in &signed {
-        for &t in blocks.texts(i) {
-            selection.set(t, true);
-        }
+        blocks.set(i, selection, true);
     }
     signed.len()
 }
@@ -558,20 +555,10 @@ pub fn keep_headers(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{render, ParseOptions};
+    use crate::render;
 
     fn kept(html: &str, keep: &[&str]) -> String {
-        let doc = Document::parse(html.as_bytes(), &ParseOptions::default()).expect("parse");
-        let blocks = Blocks::of(&doc, 10_000).expect("blocks");
-        let mut selection = Selection::none(&doc);
-        for i in 0..blocks.len() {
-            let text = blocks.text(&doc, i);
-            if keep.iter().any(|k| text.contains(k)) {
-                for &t in blocks.texts(i) {
-                    selection.set(t, true);
-                }
-            }
-        }
+        let (doc, blocks, mut selection) = super::super::blocks::selecting(html, keep);
         keep_headers(&doc, &blocks, &mut selection);
         render::text(&doc, &selection)
     }

@@ -246,7 +246,7 @@ pub fn text_facts<'a>(pieces: impl IntoIterator<Item = &'a str>, heading: u8) ->
             // like" gives `Date`'s "may ", not `Related`). The shipped
             // model was trained on these columns as they are; matching
             // overlapping changes them and waits for a retrain
-            // (docs/learned.md, "Not kept: the title heading").
+            // (docs/learned.md, "Kept: the title heading").
             for m in automaton.find_iter(piece) {
                 if let Some(&k) = kinds.get(m.pattern().as_usize()) {
                     f.phrases.insert(k);

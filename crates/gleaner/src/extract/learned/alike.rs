@@ -1,0 +1,313 @@
+//! Repeated parts kept alike: a block at the same place in most of a
+//! page's kept posts, cards or sections is kept in every one of them.
+//!
+//! Issue 30 asks for "all posts of a thread", "every card of a listing",
+//! "every section of a service page". The block model decides each block
+//! alone, and a reply of one line ("That was it, thanks!") scores lower
+//! than the long posts above it: the forest keeps the question and the
+//! answer and leaves out the last reply, or one card's blurb in a grid.
+//! Yet such parts are one shape repeated: the same element (tag and
+//! `class`) under one parent, and in each the body's paragraphs at the
+//! same path below it.
+//!
+//! [`groups`] finds, for every block, its *part* — the nearest ancestor
+//! (below `<body>`, within [`MAX_POST_LEVELS`] of the block's owner)
+//! that its parent repeats (another element child of the same tag and
+//! `class`) and that holds at least two blocks (a post has a header and
+//! a body, a card a title and a blurb; a paragraph among paragraphs holds
+//! one) — and its *place* in it: the tags and classes from the part down
+//! to the block's owner. Blocks of one parent's parts at one place form a
+//! [`Group`]. [`alike`] then adds the rest of a group when more than half
+//! of the group's parts, and at least [`MIN_KEPT_PARTS`], have a block of
+//! it kept: the body of a reply the forest left out comes back; the "Like
+//! Reply Share" bar no post keeps stays out, and so do link lists (a block
+//! whose words are mostly links is never added). It only adds: leaving
+//! out what a minority of the parts keep cost more than it saved (a
+//! question's own blocks, a card the forest rightly took; measured in
+//! `docs/learned.md`).
+//!
+//! The extractor applies it on every page type, after the repeats are
+//! left out (a repeat does not come back) and before a thread's posts are
+//! signed ([`super::posts`]); `gleaner train` scores its held-out texts
+//! the same way.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use super::blocks::Blocks;
+use super::posts::MAX_POST_LEVELS;
+use crate::document::{Document, NodeId};
+use crate::selection::Selection;
+
+/// Fewest parts of a group with a kept block for the rest to be kept.
+pub const MIN_KEPT_PARTS: usize = 2;
+
+/// Most element children of one parent counted for repeated shapes: a
+/// thread page shows twenty to fifty posts, a grid a few dozen cards.
+const MAX_CHILDREN: usize = 1_000;
+
+/// Blocks at one place in the repeated parts of one parent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The blocks, in document order, each with its part's ordinal within
+    /// the group (0, 1, …, in order of first appearance).
+    pub members: Vec<(usize, u32)>,
+    /// How many parts the group's blocks lie in.
+    pub parts: u32,
+    /// Each member: may it be added (it has words, and most are not
+    /// links)?
+    pub addable: Vec<bool>,
+}
+
+/// A group while it is gathered: its members (block, part ordinal) and
+/// the parts seen, in order.
+type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
+
+/// The page's groups of blocks at one place in repeated parts; see the
+/// [module docs](self). Only groups spanning more than
+/// [`MIN_KEPT_PARTS`] parts are returned: a smaller one can never add.
+pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
+    let body = doc.body();
+    // The blocks under an element: those whose first text node is in its
+    // subtree, a run of the blocks in document order.
+    let first: Vec<u32> =
+        (0..blocks.len()).map(|i| blocks.texts(i).first().map_or(u32::MAX, |t| t.0)).collect();
+    let blocks_under = |e: NodeId| {
+        let end = doc.subtree_end(e).0;
+        first.partition_point(|&t| t < end) - first.partition_point(|&t| t < e.0)
+    };
+    let mut shapes = Shapes::default();
+    // (the parts' parent, the place's hash) → (members, the parts seen).
+    let mut by_place: HashMap<(NodeId, u64), Gathering> = HashMap::new();
+    let mut order: Vec<(NodeId, u64)> = Vec::new();
+    for (i, b) in blocks.blocks.iter().enumerate() {
+        let mut place = DefaultHasher::new();
+        shape_of(doc, b.owner).hash(&mut place);
+        for e in std::iter::once(b.owner).chain(doc.ancestors(b.owner)).take(MAX_POST_LEVELS) {
+            if e == body || doc.element(e).is_none() {
+                break;
+            }
+            let Some(parent) = doc.parent(e) else { break };
+            if e != b.owner {
+                shape_of(doc, e).hash(&mut place);
+            }
+            if !shapes.repeated(doc, parent, e) || blocks_under(e) < 2 {
+                continue;
+            }
+            let key = (parent, place.finish());
+            let entry = by_place.entry(key).or_insert_with(|| {
+                order.push(key);
+                (Vec::new(), Vec::new())
+            });
+            let part = match entry.1.iter().position(|&p| p == e) {
+                Some(k) => k,
+                None => {
+                    entry.1.push(e);
+                    entry.1.len() - 1
+                }
+            };
+            entry.0.push((i, part as u32));
+            break;
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|key| by_place.remove(&key))
+        .filter(|(_, parts)| parts.len() > MIN_KEPT_PARTS)
+        .map(|(members, parts)| {
+            let addable = members
+                .iter()
+                .map(|&(i, _)| {
+                    let b = &blocks.blocks[i];
+                    b.words > 0 && b.link_words * 2 <= b.words
+                })
+                .collect();
+            Group { members, parts: parts.len() as u32, addable }
+        })
+        .collect()
+}
+
+/// The blocks [`alike`] adds, given which blocks are kept (`kept[i]`)
+/// and which may not come back (`barred(i)`: a repeat the extractor left
+/// out); the extractor and the trainer's held-out texts both decide by
+/// it.
+pub fn alike(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut out = Vec::new();
+    for g in groups {
+        let mut parts_kept = vec![false; g.parts as usize];
+        for &(i, part) in &g.members {
+            if kept.get(i).copied().unwrap_or(false) {
+                parts_kept[part as usize] = true;
+            }
+        }
+        let n = parts_kept.iter().filter(|&&k| k).count();
+        if n < MIN_KEPT_PARTS || 2 * n <= g.parts as usize {
+            continue;
+        }
+        for (&(i, _), &addable) in g.members.iter().zip(&g.addable) {
+            if addable && i < kept.len() && !kept[i] && !barred(i) {
+                out.push(i);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Adds to `selection` the blocks of repeated parts kept alike (see the
+/// [module docs](self)), but for the `barred` blocks; returns how many
+/// were added.
+pub fn keep_alike(
+    doc: &Document,
+    blocks: &Blocks,
+    selection: &mut Selection,
+    barred: &[usize],
+) -> usize {
+    let kept = blocks.kept(selection);
+    let added = alike(&groups(doc, blocks), &kept, |i| barred.contains(&i));
+    for &i in &added {
+        blocks.set(i, selection, true);
+    }
+    added.len()
+}
+
+/// An element's shape: its tag and `class`.
+fn shape_of(doc: &Document, e: NodeId) -> (Option<&str>, &str) {
+    (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or(""))
+}
+
+/// Which element children repeat a sibling's shape, counted once per
+/// parent.
+#[derive(Default)]
+struct Shapes {
+    /// Per parent, how many of its element children (up to
+    /// [`MAX_CHILDREN`]) have each shape, by the shape's hash.
+    counts: HashMap<NodeId, HashMap<u64, u32>>,
+}
+
+impl Shapes {
+    /// Does another element child of `parent` have `e`'s shape?
+    fn repeated(&mut self, doc: &Document, parent: NodeId, e: NodeId) -> bool {
+        let counts = self.counts.entry(parent).or_insert_with(|| {
+            let mut counts = HashMap::new();
+            for c in doc.children(parent).filter(|&c| doc.element(c).is_some()).take(MAX_CHILDREN) {
+                *counts.entry(shape_hash(doc, c)).or_insert(0) += 1;
+            }
+            counts
+        });
+        counts.get(&shape_hash(doc, e)).is_some_and(|&n| n >= 2)
+    }
+}
+
+/// A hash of an element's shape.
+fn shape_hash(doc: &Document, e: NodeId) -> u64 {
+    let mut h = DefaultHasher::new();
+    shape_of(doc, e).hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::blocks::selecting;
+    use super::*;
+    use crate::render;
+
+    /// The text kept once the blocks holding any of `keep` are kept and
+    /// the parts made alike.
+    fn kept(html: &str, keep: &[&str]) -> String {
+        let (doc, blocks, mut selection) = selecting(html, keep);
+        keep_alike(&doc, &blocks, &mut selection, &[]);
+        render::text(&doc, &selection)
+    }
+
+    fn post(who: &str, body: &str) -> String {
+        format!(
+            "<div class='post'><div class='meta'><a href='/u/{who}'>{who}</a></div>\
+             <div class='body'><p>{body}</p></div>\
+             <div class='tools'><a href='#r'>Reply</a> <a href='#q'>Quote</a></div></div>"
+        )
+    }
+
+    fn thread(bodies: &[&str]) -> String {
+        let posts: String =
+            bodies.iter().enumerate().map(|(i, b)| post(&format!("m{i}"), b)).collect();
+        format!(
+            "<body><main><h1>A question</h1><div class='posts'>{posts}</div>\
+             <ul class='similar'><li><a href='/t/1'>Another thread</a></li>\
+             <li><a href='/t/2'>And another</a></li><li><a href='/t/3'>A third</a></li></ul>\
+             </main></body>"
+        )
+    }
+
+    #[test]
+    fn the_reply_the_forest_left_out_comes_back() {
+        let html = thread(&[
+            "The pump stops after a minute.",
+            "Check the pressure switch first.",
+            "That was it, thanks!",
+        ]);
+        let text = kept(&html, &["pump stops", "pressure switch"]);
+        assert!(text.contains("That was it"), "{text:?}");
+        // Neither the tools no post keeps nor the similar threads.
+        for out in ["Reply", "Another thread", "m0"] {
+            assert!(!text.contains(out), "{out} in {text:?}");
+        }
+    }
+
+    #[test]
+    fn a_grids_card_keeps_its_blurb_as_the_others_do() {
+        let card = |title: &str, blurb: &str| {
+            format!(
+                "<li class='card'><h3><a href='/p/{title}'>{title}</a></h3>\
+                 <p class='blurb'>{blurb}</p><span class='price'>$12</span></li>"
+            )
+        };
+        let html = format!(
+            "<body><ul class='grid'>{}{}{}{}</ul></body>",
+            card("Kettle", "Boils a litre in two minutes."),
+            card("Teapot", "Stoneware, keeps the heat."),
+            card("Mugs", "A set of four."),
+            card("Tray", "Oak, oiled by hand.")
+        );
+        let text = kept(&html, &["Boils", "Stoneware", "set of four"]);
+        assert!(text.contains("Oak, oiled"), "{text:?}");
+        // A title is a link: the forest's call alone.
+        assert!(!text.contains("Tray"), "{text:?}");
+    }
+
+    #[test]
+    fn a_minority_of_kept_posts_adds_nothing() {
+        let html = thread(&["One.", "Two.", "Three.", "Four."]);
+        // Two of four posts: not more than half.
+        let text = kept(&html, &["One.", "Two."]);
+        assert!(!text.contains("Three") && !text.contains("Four"), "{text:?}");
+        // One post of three: fewer than two.
+        let html = thread(&["One.", "Two.", "Three."]);
+        let text = kept(&html, &["One."]);
+        assert!(!text.contains("Two"), "{text:?}");
+    }
+
+    #[test]
+    fn two_posts_are_too_few_and_a_paragraph_is_no_part() {
+        let html = thread(&["One.", "Two."]);
+        assert!(!kept(&html, &["One."]).contains("Two"));
+        // Paragraphs of one article: each holds one block, no part.
+        let article = "<body><article><p>First.</p><p>Second.</p><p>Third.</p>\
+            <p>Fourth.</p></article></body>";
+        let text = kept(article, &["First.", "Second.", "Third."]);
+        assert!(!text.contains("Fourth"), "{text:?}");
+    }
+
+    #[test]
+    fn a_barred_block_stays_out() {
+        let html = thread(&["One.", "Two.", "Three."]);
+        let (doc, blocks, selection) = selecting(&html, &["One.", "Two."]);
+        let three = (0..blocks.len()).find(|&i| blocks.text(&doc, i).contains("Three")).unwrap();
+        let kept = blocks.kept(&selection);
+        let groups = groups(&doc, &blocks);
+        assert_eq!(alike(&groups, &kept, |_| false), vec![three]);
+        assert!(alike(&groups, &kept, |i| i == three).is_empty());
+    }
+}
