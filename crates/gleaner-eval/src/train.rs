@@ -1272,6 +1272,44 @@ mod tests {
     }
 
     #[test]
+    fn held_out_texts_keep_parts_alike_and_leave_out_prompts_as_the_default_does() {
+        let post = |who: &str, body: &str| {
+            format!(
+                "<div class=post><div class=meta><a href='/u/{who}'>{who}</a></div>\
+                 <div class=body><p>{body}</p></div></div>"
+            )
+        };
+        let html = format!(
+            "<html><body><div class=posts>{}{}{}</div><p>Was this page helpful?</p></body></html>",
+            post("ann", "The pump stops after a minute."),
+            post("bob", "Check the pressure switch first."),
+            post("ann", "That was it, thanks!")
+        );
+        let page = Page {
+            id: "t".into(),
+            html: html.into_bytes(),
+            gold: String::new(),
+            url: None,
+            labels: Default::default(),
+        };
+        let parse = gleaner::ParseOptions::default();
+        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        // The forest keeps the first two posts' bodies and the prompt.
+        let scores: Vec<f32> = sample
+            .texts
+            .iter()
+            .map(|t| match t.contains("pump") || t.contains("pressure") || t.contains("helpful") {
+                true => 1.0,
+                false => 0.0,
+            })
+            .collect();
+        let text = signed_text(&sample, &scores, 0.5, 0);
+        assert!(text.contains("That was it"), "{text}");
+        assert!(!text.contains("helpful"), "{text}");
+        assert!(!text.contains("ann"), "an article's posts are not signed: {text}");
+    }
+
+    #[test]
     fn a_short_forest_selection_gives_way_to_a_longer_rules_one() {
         use gleaner::extract::learned::RULES_FALLBACK_WORDS;
         let article = PageType::default();
