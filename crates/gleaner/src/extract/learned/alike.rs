@@ -31,9 +31,10 @@
 //! signed ([`super::posts`]); `gleaner train` scores its held-out texts
 //! the same way.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+
+use markup5ever::local_name;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::blocks::Blocks;
 use super::posts::MAX_POST_LEVELS;
@@ -68,7 +69,6 @@ type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
 /// [module docs](self). Only groups spanning more than
 /// [`MIN_KEPT_PARTS`] parts are returned: a smaller one can never add.
 pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
-    let body = doc.body();
     // The blocks under an element: those whose first text node is in its
     // subtree, a run of the blocks in document order.
     let first: Vec<u32> =
@@ -79,13 +79,13 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
     };
     let mut shapes = Shapes::default();
     // (the parts' parent, the place's hash) → (members, the parts seen).
-    let mut by_place: HashMap<(NodeId, u64), Gathering> = HashMap::new();
+    let mut by_place: FxHashMap<(NodeId, u64), Gathering> = FxHashMap::default();
     let mut order: Vec<(NodeId, u64)> = Vec::new();
     for (i, b) in blocks.blocks.iter().enumerate() {
-        let mut place = DefaultHasher::new();
+        let mut place = FxHasher::default();
         shape_of(doc, b.owner).hash(&mut place);
         for e in std::iter::once(b.owner).chain(doc.ancestors(b.owner)).take(MAX_POST_LEVELS) {
-            if e == body || doc.element(e).is_none() {
+            if doc.is(e, local_name!("body")) || doc.element(e).is_none() {
                 break;
             }
             let Some(parent) = doc.parent(e) else { break };
@@ -184,14 +184,14 @@ fn shape_of(doc: &Document, e: NodeId) -> (Option<&str>, &str) {
 struct Shapes {
     /// Per parent, how many of its element children (up to
     /// [`MAX_CHILDREN`]) have each shape, by the shape's hash.
-    counts: HashMap<NodeId, HashMap<u64, u32>>,
+    counts: FxHashMap<NodeId, FxHashMap<u64, u32>>,
 }
 
 impl Shapes {
     /// Does another element child of `parent` have `e`'s shape?
     fn repeated(&mut self, doc: &Document, parent: NodeId, e: NodeId) -> bool {
         let counts = self.counts.entry(parent).or_insert_with(|| {
-            let mut counts = HashMap::new();
+            let mut counts = FxHashMap::default();
             for c in doc.children(parent).filter(|&c| doc.element(c).is_some()).take(MAX_CHILDREN) {
                 *counts.entry(shape_hash(doc, c)).or_insert(0) += 1;
             }
@@ -203,7 +203,7 @@ impl Shapes {
 
 /// A hash of an element's shape.
 fn shape_hash(doc: &Document, e: NodeId) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     shape_of(doc, e).hash(&mut h);
     h.finish()
 }
