@@ -83,15 +83,12 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
     let mut order: Vec<(NodeId, u64)> = Vec::new();
     for (i, b) in blocks.blocks.iter().enumerate() {
         let mut place = FxHasher::default();
-        shape_of(doc, b.owner).hash(&mut place);
         for e in std::iter::once(b.owner).chain(doc.ancestors(b.owner)).take(MAX_POST_LEVELS) {
-            if doc.is(e, local_name!("body")) || doc.element(e).is_none() {
+            if doc.name(e).is_none_or(|n| *n == local_name!("body")) {
                 break;
             }
             let Some(parent) = doc.parent(e) else { break };
-            if e != b.owner {
-                shape_of(doc, e).hash(&mut place);
-            }
+            place.write_u64(shapes.of(doc, e));
             if !shapes.repeated(doc, parent, e) || blocks_under(e) < 2 {
                 continue;
             }
@@ -173,39 +170,39 @@ pub fn keep_alike(
     added.len()
 }
 
-/// An element's shape: its tag and `class`.
-fn shape_of(doc: &Document, e: NodeId) -> (Option<&str>, &str) {
-    (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or(""))
-}
-
-/// Which element children repeat a sibling's shape, counted once per
-/// parent.
+/// Elements' shapes (tag and `class`), each read once, and which element
+/// children repeat a sibling's shape, counted once per parent.
 #[derive(Default)]
 struct Shapes {
+    /// Each element's shape, as a hash of its tag and `class`.
+    of: FxHashMap<NodeId, u64>,
     /// Per parent, how many of its element children (up to
-    /// [`MAX_CHILDREN`]) have each shape, by the shape's hash.
+    /// [`MAX_CHILDREN`]) have each shape.
     counts: FxHashMap<NodeId, FxHashMap<u64, u32>>,
 }
 
 impl Shapes {
+    /// Element `e`'s shape.
+    fn of(&mut self, doc: &Document, e: NodeId) -> u64 {
+        *self.of.entry(e).or_insert_with(|| {
+            let mut h = FxHasher::default();
+            (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or("")).hash(&mut h);
+            h.finish()
+        })
+    }
+
     /// Does another element child of `parent` have `e`'s shape?
     fn repeated(&mut self, doc: &Document, parent: NodeId, e: NodeId) -> bool {
-        let counts = self.counts.entry(parent).or_insert_with(|| {
+        if !self.counts.contains_key(&parent) {
             let mut counts = FxHashMap::default();
-            for c in doc.children(parent).filter(|&c| doc.element(c).is_some()).take(MAX_CHILDREN) {
-                *counts.entry(shape_hash(doc, c)).or_insert(0) += 1;
+            for c in doc.children(parent).filter(|&c| doc.name(c).is_some()).take(MAX_CHILDREN) {
+                *counts.entry(self.of(doc, c)).or_insert(0) += 1;
             }
-            counts
-        });
-        counts.get(&shape_hash(doc, e)).is_some_and(|&n| n >= 2)
+            self.counts.insert(parent, counts);
+        }
+        let shape = self.of(doc, e);
+        self.counts.get(&parent).and_then(|c| c.get(&shape)).is_some_and(|&n| n >= 2)
     }
-}
-
-/// A hash of an element's shape.
-fn shape_hash(doc: &Document, e: NodeId) -> u64 {
-    let mut h = FxHasher::default();
-    shape_of(doc, e).hash(&mut h);
-    h.finish()
 }
 
 #[cfg(test)]

@@ -45,6 +45,11 @@ const MAX_GAP_WORDS: usize = 3;
 /// lone "Helpful" or "Helpful?" (a review's vote) does too, but not
 /// "Helpful links".
 pub fn is_prompt(text: &str) -> bool {
+    // A paragraph is told before it is lower-cased.
+    let words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    if words.take(MAX_PROMPT_WORDS + 1).count() > MAX_PROMPT_WORDS {
+        return false;
+    }
     let lower = text.to_lowercase();
     let words: Vec<&str> =
         lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
@@ -68,13 +73,34 @@ pub fn is_prompt(text: &str) -> bool {
     })
 }
 
+/// Do `pieces`, read one after the other, hold more than `most` words
+/// (runs of letters and digits, as [`is_prompt`] counts them)? Told
+/// without joining them: a paragraph is not copied to be found too long.
+fn more_words<'a>(pieces: impl Iterator<Item = &'a str>, most: usize) -> bool {
+    let (mut words, mut in_word) = (0, false);
+    for c in pieces.flat_map(str::chars) {
+        let alnum = c.is_alphanumeric();
+        if alnum && !in_word {
+            words += 1;
+            if words > most {
+                return true;
+            }
+        }
+        in_word = alnum;
+    }
+    false
+}
+
 /// Leaves out of `selection` every block that reads as a feedback prompt
 /// ([`is_prompt`]); returns how many were kept before.
 pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
     let mut dropped = 0;
     for i in 0..blocks.len() {
         let texts = blocks.texts(i);
-        if !texts.iter().any(|&t| selection.contains(t)) || !is_prompt(&blocks.text(doc, i)) {
+        if !texts.iter().any(|&t| selection.contains(t))
+            || more_words(texts.iter().map(|&t| doc.text(t)), MAX_PROMPT_WORDS)
+            || !is_prompt(&blocks.text(doc, i))
+        {
             continue;
         }
         blocks.set(i, selection, false);
@@ -86,6 +112,13 @@ pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_counted_across_pieces() {
+        assert!(!more_words(["Was this ", "page help", "ful?"].into_iter(), 4));
+        assert!(more_words(["Was this ", "page helpful?", " Yes"].into_iter(), 4));
+        assert!(!more_words(["— ", "…"].into_iter(), 0));
+    }
 
     #[test]
     fn prompts_as_pages_ask_them() {
