@@ -233,12 +233,12 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
             d.prompts_dropped
         ));
     }
-    if d.parts_alike > 0 {
+    if d.alike_added > 0 {
         out.push_str(&format!(
-            "<p class=\"meta\">{} blocks at the place of those most of the page's kept posts, \
-             cards or sections keep were kept after the forest's decision, so that every one is \
-             kept alike.</p>\n",
-            d.parts_alike
+            "<p class=\"meta\">{} blocks were kept after the forest's decision because most of \
+             the page's posts, cards or sections like theirs keep a block at the same place: \
+             repeated parts are kept alike.</p>\n",
+            d.alike_added
         ));
     }
     if d.headers_kept > 0 {

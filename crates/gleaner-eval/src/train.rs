@@ -663,8 +663,10 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// ([`gleaner::extract::learned::comment_sections`]), less the blocks
 /// that read as a reader's feedback prompt ([`feedback::is_prompt`]), and
 /// less the blocks that repeat earlier ones ([`repeats::repeats`]).
-/// This is the text the extractor counts words in to decide whether a
-/// selection is short ([`SHORT_SELECTION_WORDS`]); the text it gives also
+/// The trainer counts words in this text to decide whether a selection is
+/// short ([`SHORT_SELECTION_WORDS`]), where the extractor counts them
+/// before the comments, prompts and repeats are taken out: on a selection
+/// near the bound the two can differ. The text the extractor gives also
 /// has what it adds after its decision ([`signed_text`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
     blocks_text(sample, &kept_blocks(sample, scores, threshold, predicted))
@@ -682,7 +684,7 @@ pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: u
 
 /// Adds to `kept` the blocks at the place of those of most of the page's
 /// kept posts, cards or sections but for the `repeated` ones
-/// ([`alike::alike`]), then, on a page predicted to be a forum thread,
+/// ([`alike::to_add`]) or feedback prompts, then, on a page predicted to be a forum thread,
 /// the author and date blocks of each kept post ([`posts::signing`]);
 /// true when it added one.
 fn add_after_decision(
@@ -691,8 +693,10 @@ fn add_after_decision(
     kept: &mut [bool],
     repeated: &[bool],
 ) -> bool {
-    let barred = |b: usize| repeated.get(b).copied().unwrap_or(false);
-    let alike = alike::alike(&sample.alike, kept, barred);
+    let barred = |b: usize| {
+        repeated.get(b).copied().unwrap_or(false) || sample.prompts.get(b).copied().unwrap_or(false)
+    };
+    let alike = alike::to_add(&sample.alike, kept, barred);
     for &b in &alike {
         kept[b] = true;
     }
@@ -748,15 +752,17 @@ fn kept_and_repeated(
     predicted: usize,
 ) -> (Vec<bool>, Vec<bool>) {
     let n = scores.len().min(sample.texts.len());
-    let prompt = |b: usize| sample.prompts.get(b).copied().unwrap_or(false);
-    let kept: Vec<usize> = at_cut(sample, scores, threshold).filter(|&b| !prompt(b)).collect();
+    let kept: Vec<usize> = at_cut(sample, scores, threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
     let page_type = PageType::from_index(predicted);
     let apart = page_type.is_some_and(|t| !t.comments_are_content())
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
+    // Comments set apart, then the feedback prompts left out, as the
+    // extractor does.
+    let prompt = |b: usize| sample.prompts.get(b).copied().unwrap_or(false);
     let kept_blocks: Vec<usize> =
-        kept.into_iter().filter(|&b| !(apart && in_comments(b))).collect();
+        kept.into_iter().filter(|&b| !(prompt(b) || apart && in_comments(b))).collect();
     // The kept blocks' texts (already white space collapsed and trimmed,
     // as the repeats compare them), empty for the rest and for code.
     let mut keys = vec![""; n];

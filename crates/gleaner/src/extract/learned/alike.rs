@@ -17,19 +17,21 @@
 //! a body, a card a title and a blurb; a paragraph among paragraphs holds
 //! one) — and its *place* in it: the tags and classes from the part down
 //! to the block's owner. Blocks of one parent's parts at one place form a
-//! [`Group`]. [`alike`] then adds the rest of a group when more than half
-//! of the group's parts, and at least [`MIN_KEPT_PARTS`], have a block of
-//! it kept: the body of a reply the forest left out comes back; the "Like
+//! [`Group`] when they lie in at least [`MIN_PARTS`] parts. [`to_add`]
+//! then adds the rest of a group when more than half of the group's parts
+//! (so two at least) have a block of it kept: the body of a reply the forest left out comes back; the "Like
 //! Reply Share" bar no post keeps stays out, and so do link lists (a block
-//! whose words are mostly links is never added). It only adds: leaving
+//! whose words are mostly links is never added, nor one an earlier step
+//! left out: a repeat, a feedback prompt). It only adds: leaving
 //! out what a minority of the parts keep cost more than it saved (a
 //! question's own blocks, a card the forest rightly took; measured in
 //! `docs/learned.md`).
 //!
 //! The extractor applies it on every page type, after the repeats are
 //! left out (a repeat does not come back) and before a thread's posts are
-//! signed ([`super::posts`]); `gleaner train` scores its held-out texts
-//! the same way.
+//! signed ([`super::posts`]); `gleaner train` scores the held-out texts of
+//! the pages the forest decides the same way (the rules' text it scores as
+//! `article` gives it).
 
 use std::hash::{Hash, Hasher};
 
@@ -41,8 +43,9 @@ use super::posts::MAX_POST_LEVELS;
 use crate::document::{Document, NodeId};
 use crate::selection::Selection;
 
-/// Fewest parts of a group with a kept block for the rest to be kept.
-pub const MIN_KEPT_PARTS: usize = 2;
+/// Fewest parts a group's blocks lie in: two posts are a question and its
+/// answer, not yet a pattern.
+pub const MIN_PARTS: usize = 3;
 
 /// Most element children of one parent counted for repeated shapes: a
 /// thread page shows twenty to fifty posts, a grid a few dozen cards.
@@ -66,8 +69,8 @@ pub struct Group {
 type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
 
 /// The page's groups of blocks at one place in repeated parts; see the
-/// [module docs](self). Only groups spanning more than
-/// [`MIN_KEPT_PARTS`] parts are returned: a smaller one can never add.
+/// [module docs](self): those whose blocks lie in at least [`MIN_PARTS`]
+/// parts.
 pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
     // The blocks under an element: those whose first text node is in its
     // subtree, a run of the blocks in document order.
@@ -97,21 +100,19 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
                 order.push(key);
                 (Vec::new(), Vec::new())
             });
-            let part = match entry.1.iter().position(|&p| p == e) {
-                Some(k) => k,
-                None => {
-                    entry.1.push(e);
-                    entry.1.len() - 1
-                }
-            };
-            entry.0.push((i, part as u32));
+            // A part's blocks follow each other: its subtree is one run of
+            // the page.
+            if entry.1.last() != Some(&e) {
+                entry.1.push(e);
+            }
+            entry.0.push((i, entry.1.len() as u32 - 1));
             break;
         }
     }
     order
         .into_iter()
         .filter_map(|key| by_place.remove(&key))
-        .filter(|(_, parts)| parts.len() > MIN_KEPT_PARTS)
+        .filter(|(_, parts)| parts.len() >= MIN_PARTS)
         .map(|(members, parts)| {
             let addable = members
                 .iter()
@@ -125,11 +126,12 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
         .collect()
 }
 
-/// The blocks [`alike`] adds, given which blocks are kept (`kept[i]`)
-/// and which may not come back (`barred(i)`: a repeat the extractor left
-/// out); the extractor and the trainer's held-out texts both decide by
-/// it.
-pub fn alike(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -> Vec<usize> {
+/// The blocks to add to make the page's repeated parts alike (see the
+/// [module docs](self)), given which blocks are kept (`kept[i]`) and
+/// which may not be added (`barred(i)`: a repeat an earlier step left out,
+/// a feedback prompt); the extractor and the trainer's held-out texts
+/// both decide by it.
+pub fn to_add(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut out = Vec::new();
     for g in groups {
         let mut parts_kept = vec![false; g.parts as usize];
@@ -139,7 +141,7 @@ pub fn alike(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) ->
             }
         }
         let n = parts_kept.iter().filter(|&&k| k).count();
-        if n < MIN_KEPT_PARTS || 2 * n <= g.parts as usize {
+        if 2 * n <= g.parts as usize {
             continue;
         }
         for (&(i, _), &addable) in g.members.iter().zip(&g.addable) {
@@ -154,16 +156,16 @@ pub fn alike(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) ->
 }
 
 /// Adds to `selection` the blocks of repeated parts kept alike (see the
-/// [module docs](self)), but for the `barred` blocks; returns how many
-/// were added.
+/// [module docs](self)), but for the `barred` ones; returns how many were
+/// added.
 pub fn keep_alike(
     doc: &Document,
     blocks: &Blocks,
     selection: &mut Selection,
-    barred: &[usize],
+    barred: impl Fn(usize) -> bool,
 ) -> usize {
     let kept = blocks.kept(selection);
-    let added = alike(&groups(doc, blocks), &kept, |i| barred.contains(&i));
+    let added = to_add(&groups(doc, blocks), &kept, barred);
     for &i in &added {
         blocks.set(i, selection, true);
     }
@@ -215,7 +217,7 @@ mod tests {
     /// the parts made alike.
     fn kept(html: &str, keep: &[&str]) -> String {
         let (doc, blocks, mut selection) = selecting(html, keep);
-        keep_alike(&doc, &blocks, &mut selection, &[]);
+        keep_alike(&doc, &blocks, &mut selection, |_| false);
         render::text(&doc, &selection)
     }
 
@@ -223,7 +225,7 @@ mod tests {
         format!(
             "<div class='post'><div class='meta'><a href='/u/{who}'>{who}</a></div>\
              <div class='body'><p>{body}</p></div>\
-             <div class='tools'><a href='#r'>Reply</a> <a href='#q'>Quote</a></div></div>"
+             <div class='tools'><span>Like</span> <span>Share</span></div></div>"
         )
     }
 
@@ -247,8 +249,9 @@ mod tests {
         ]);
         let text = kept(&html, &["pump stops", "pressure switch"]);
         assert!(text.contains("That was it"), "{text:?}");
-        // Neither the tools no post keeps nor the similar threads.
-        for out in ["Reply", "Another thread", "m0"] {
+        // Not the tools no post keeps, nor the links of the similar
+        // threads or of the members' names.
+        for out in ["Like", "Another thread", "m0"] {
             assert!(!text.contains(out), "{out} in {text:?}");
         }
     }
@@ -280,16 +283,30 @@ mod tests {
         // Two of four posts: not more than half.
         let text = kept(&html, &["One.", "Two."]);
         assert!(!text.contains("Three") && !text.contains("Four"), "{text:?}");
-        // One post of three: fewer than two.
+        // One post of three.
         let html = thread(&["One.", "Two.", "Three."]);
         let text = kept(&html, &["One."]);
         assert!(!text.contains("Two"), "{text:?}");
+        // Three of four: more than half.
+        let html = thread(&["One.", "Two.", "Three.", "Four."]);
+        assert!(kept(&html, &["One.", "Two.", "Three."]).contains("Four."));
     }
 
     #[test]
     fn two_posts_are_too_few_and_a_paragraph_is_no_part() {
-        let html = thread(&["One.", "Two."]);
-        assert!(!kept(&html, &["One."]).contains("Two"));
+        // Both posts keep their first paragraph: two parts, fewer than
+        // three, so their second paragraphs (at the same place) stay out.
+        let html =
+            thread(&["First of ann.</p><p>Second of ann.", "First of bob.</p><p>Second of bob."]);
+        let text = kept(&html, &["First of"]);
+        assert!(!text.contains("Second"), "{text:?}");
+        // Three such posts make a pattern.
+        let html = thread(&[
+            "First of ann.</p><p>Second of ann.",
+            "First of bob.</p><p>Second of bob.",
+            "First of cy.</p><p>Second of cy.",
+        ]);
+        assert!(kept(&html, &["First of"]).contains("Second of cy."));
         // Paragraphs of one article: each holds one block, no part.
         let article = "<body><article><p>First.</p><p>Second.</p><p>Third.</p>\
             <p>Fourth.</p></article></body>";
@@ -304,7 +321,7 @@ mod tests {
         let three = (0..blocks.len()).find(|&i| blocks.text(&doc, i).contains("Three")).unwrap();
         let kept = blocks.kept(&selection);
         let groups = groups(&doc, &blocks);
-        assert_eq!(alike(&groups, &kept, |_| false), vec![three]);
-        assert!(alike(&groups, &kept, |i| i == three).is_empty());
+        assert_eq!(to_add(&groups, &kept, |_| false), vec![three]);
+        assert!(to_add(&groups, &kept, |i| i == three).is_empty());
     }
 }

@@ -9,7 +9,8 @@
 //! pages), one is content (a listing whose gold keeps "Was this
 //! information helpful?"). So the extractor leaves out every short
 //! block that [`is_prompt`] reads as one, on every page type, whatever
-//! its score; `gleaner train` scores its held-out texts the same way.
+//! its score; `gleaner train` scores the held-out texts of the pages the
+//! forest decides the same way.
 
 use super::blocks::Blocks;
 use crate::document::Document;
@@ -91,10 +92,10 @@ fn more_words<'a>(pieces: impl Iterator<Item = &'a str>, most: usize) -> bool {
     false
 }
 
-/// Leaves out of `selection` every block that reads as a feedback prompt
-/// ([`is_prompt`]); returns how many were kept before.
-pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> usize {
-    let mut dropped = 0;
+/// Leaves out of `selection` every kept block that reads as a feedback
+/// prompt ([`is_prompt`]); returns those it left out.
+pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) -> Vec<usize> {
+    let mut dropped = Vec::new();
     for i in 0..blocks.len() {
         let texts = blocks.texts(i);
         if !texts.iter().any(|&t| selection.contains(t))
@@ -104,7 +105,7 @@ pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
             continue;
         }
         blocks.set(i, selection, false);
-        dropped += 1;
+        dropped.push(i);
     }
     dropped
 }
@@ -112,6 +113,19 @@ pub fn drop_prompts(doc: &Document, blocks: &Blocks, selection: &mut Selection) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_prompt_is_left_out_and_the_body_stays() {
+        let html = "<body><article><p>Pass a Retry policy to the client.</p>\
+            <div class=feedback><p>Was this page helpful?</p><button>Yes</button></div>\
+            </article></body>";
+        let (doc, blocks, mut selection) =
+            super::super::blocks::selecting(html, &["Retry", "helpful"]);
+        let dropped = drop_prompts(&doc, &blocks, &mut selection);
+        assert_eq!(dropped.len(), 1);
+        let text = crate::render::text(&doc, &selection);
+        assert!(text.contains("Retry policy") && !text.contains("helpful"), "{text:?}");
+    }
 
     #[test]
     fn words_are_counted_across_pieces() {
@@ -143,6 +157,8 @@ mod tests {
             "Thank you this is helpful",
             "Is the blockchain fundamentals course helpful in preparations for certification programs?",
             "Was this the reason the launch slipped by a week, or was the weather helpful after all?",
+            // The word it asks about too far from the opening.
+            "Was this the one they said would be helpful",
             "This was helpful",
             "",
         ] {

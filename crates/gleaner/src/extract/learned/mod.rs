@@ -239,17 +239,24 @@ fn keep_declared_price(
 }
 
 /// The blocks at the place of those of most of a page's kept posts, cards
-/// or sections ([`alike::keep_alike`], but for the `repeated` blocks) are
-/// added to `selection`, whichever of the forest or the rules decided;
-/// returns how many were added.
+/// or sections ([`alike::keep_alike`]) are added to `selection`, whichever
+/// of the forest or the rules decided, but not the `repeated` blocks left
+/// out before nor a feedback prompt; returns how many were added.
 fn keep_parts_alike(
     doc: &Document,
     blocks: &Blocks,
     selection: &mut Selection,
     repeated: &[repeats::Repeat],
 ) -> usize {
-    let barred: Vec<usize> = repeated.iter().map(|r| r.block).collect();
-    alike::keep_alike(doc, blocks, selection, &barred)
+    let mut barred = vec![false; blocks.len()];
+    for r in repeated {
+        if let Some(slot) = barred.get_mut(r.block) {
+            *slot = true;
+        }
+    }
+    alike::keep_alike(doc, blocks, selection, |i| {
+        barred.get(i).copied().unwrap_or(false) || feedback::is_prompt(&blocks.text(doc, i))
+    })
 }
 
 /// On a forum thread, each kept post's author and date
@@ -408,7 +415,7 @@ pub struct Decision {
     /// How many blocks were added after the decision at the place of those
     /// of most of the page's kept posts, cards or sections
     /// ([`alike::keep_alike`]).
-    pub parts_alike: usize,
+    pub alike_added: usize,
     /// How many blocks naming a post's author or its date were added after
     /// the decision, on a forum thread ([`posts::keep_headers`]).
     pub headers_kept: usize,
@@ -588,10 +595,10 @@ impl Learned {
             if footer_dropped {
                 selection = Selection::none(doc);
             }
-            let prompts_dropped = feedback::drop_prompts(doc, &blocks, &mut selection);
+            let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-            let parts_alike = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
+            let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
             let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
             let price_kept =
                 keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
@@ -604,8 +611,8 @@ impl Learned {
                 fell_back: false,
                 comments_apart: false,
                 repeated,
-                prompts_dropped,
-                parts_alike,
+                prompts_dropped: prompts.len(),
+                alike_added,
                 headers_kept,
                 price_kept,
                 threshold: None,
@@ -695,10 +702,10 @@ impl Learned {
         }
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
-        let prompts_dropped = feedback::drop_prompts(doc, &blocks, &mut selection);
+        let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-        let parts_alike = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
+        let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
         let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
         let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
@@ -710,8 +717,8 @@ impl Learned {
             fell_back,
             comments_apart,
             repeated,
-            prompts_dropped,
-            parts_alike,
+            prompts_dropped: prompts.len(),
+            alike_added,
             headers_kept,
             price_kept,
             threshold: Some(cut),
@@ -737,7 +744,7 @@ impl Learned {
             comments_apart: false,
             repeated: Vec::new(),
             prompts_dropped: 0,
-            parts_alike: 0,
+            alike_added: 0,
             headers_kept: 0,
             price_kept: false,
             threshold: None,
