@@ -45,9 +45,11 @@ fn issue_36_the_command_line_wins_over_the_file_which_wins_over_the_defaults() {
     assert!(stdout(&out).starts_with("{\"source\""), "{}", stdout(&out));
     let out =
         gleaner(&["extract", &page, &format!("--config={file}"), "-f", "txt", "--min-words", "1"]);
-    // Plain text (not the file's JSON Lines), and the page kept.
+    // Plain text (not the file's JSON Lines), and the page kept (its body:
+    // whether the headline leads it is the model's call, and has changed
+    // with retrained models).
     let text = stdout(&out);
-    assert!(!text.starts_with('{') && text.contains("Minecraft exploit"), "{text}");
+    assert!(!text.starts_with('{') && text.contains("online game Minecraft"), "{text}");
     // `[crawl]` is crawl's alone: extract does not see max-pages.
     assert_eq!(
         gleaner(&["extract", "--config", file, "--min-words", "1", &page]).status.code(),
