@@ -675,7 +675,8 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
 /// [`kept_text`] with what the extractor adds after its decision: the
 /// blocks of repeated parts kept alike and, on a page predicted to be a
 /// forum thread, the author and date blocks of each kept post
-/// ([`add_after_decision`]), as the extractor gives the page's text.
+/// ([`alike::to_add`], [`posts::signing`]), as the extractor gives the
+/// page's text.
 pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
     let (mut kept, repeated) = kept_and_repeated(sample, scores, threshold, predicted);
     add_after_decision(sample, predicted, &mut kept, &repeated);
