@@ -72,14 +72,6 @@ type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
 /// [module docs](self): those whose blocks lie in at least [`MIN_PARTS`]
 /// parts.
 pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
-    // The blocks under an element: those whose first text node is in its
-    // subtree, a run of the blocks in document order.
-    let first: Vec<u32> =
-        (0..blocks.len()).map(|i| blocks.texts(i).first().map_or(u32::MAX, |t| t.0)).collect();
-    let blocks_under = |e: NodeId| {
-        let end = doc.subtree_end(e).0;
-        first.partition_point(|&t| t < end) - first.partition_point(|&t| t < e.0)
-    };
     let mut shapes = Shapes::default();
     // (the parts' parent, the place's hash) → (members, the parts seen).
     let mut by_place: FxHashMap<(NodeId, u64), Gathering> = FxHashMap::default();
@@ -92,7 +84,7 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
             }
             let Some(parent) = doc.parent(e) else { break };
             place.write_u64(shapes.of(doc, e));
-            if !shapes.repeated(doc, parent, e) || blocks_under(e) < 2 {
+            if !shapes.repeated(doc, parent, e) || blocks.under(doc, e).len() < 2 {
                 continue;
             }
             let key = (parent, place.finish());

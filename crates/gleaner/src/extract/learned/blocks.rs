@@ -208,6 +208,18 @@ impl Blocks {
         s.trim().to_string()
     }
 
+    /// The blocks under element `e`: those whose first text node is in its
+    /// subtree, a run of the blocks in document order.
+    pub fn under(&self, doc: &Document, e: NodeId) -> Range<usize> {
+        let end = doc.subtree_end(e).0;
+        let first = |b: &Block| match b.texts.is_empty() {
+            true => u32::MAX,
+            false => self.text_nodes.get(b.texts.start as usize).map_or(u32::MAX, |t| t.0),
+        };
+        self.blocks.partition_point(|b| first(b) < e.0)
+            ..self.blocks.partition_point(|b| first(b) < end)
+    }
+
     /// Each block: does `selection` hold any of its text?
     pub fn kept(&self, selection: &Selection) -> Vec<bool> {
         (0..self.len()).map(|i| self.texts(i).iter().any(|&t| selection.contains(t))).collect()

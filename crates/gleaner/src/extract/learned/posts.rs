@@ -444,14 +444,7 @@ pub fn candidates(doc: &Document, blocks: &Blocks) -> Vec<Candidate> {
     // Parsed once for every block's links.
     let page = doc.base_url().or_else(|| url::Url::parse(UNKNOWN_PAGE).ok());
     let body = doc.body();
-    // The blocks under an element: those whose first text node is in its
-    // subtree, a run of the blocks in document order.
-    let first: Vec<u32> =
-        (0..blocks.len()).map(|i| blocks.texts(i).first().map_or(u32::MAX, |t| t.0)).collect();
-    let under = |e: NodeId| {
-        let end = doc.subtree_end(e).0;
-        first.partition_point(|&t| t < e.0)..first.partition_point(|&t| t < end)
-    };
+    let under = |e: NodeId| blocks.under(doc, e);
     let mut out = Vec::new();
     for (i, b) in blocks.blocks.iter().enumerate() {
         if b.words > MAX_DATE_WORDS
