@@ -551,7 +551,7 @@ fn held_out_fold(
             row.extend_from_slice(&p);
             scores.push(blocks.predict_proba(&row));
         }
-        let text = signed_text(s, &scores, options.threshold, best);
+        let text = signed_text(s, &scores, options.threshold, best, p[best]);
         out.push(HeldOut {
             sample: i,
             dataset: s.dataset,
@@ -677,27 +677,38 @@ pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usi
 /// forum thread, the author and date blocks of each kept post
 /// ([`alike::to_add`], [`posts::signing`]), as the extractor gives the
 /// page's text.
-pub fn signed_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
+pub fn signed_text(
+    sample: &Sample,
+    scores: &[f32],
+    threshold: f32,
+    predicted: usize,
+    probability: f32,
+) -> String {
     let (mut kept, repeated) = kept_and_repeated(sample, scores, threshold, predicted);
-    add_after_decision(sample, predicted, &mut kept, &repeated);
+    add_after_decision(sample, predicted, probability, &mut kept, &repeated);
     blocks_text(sample, &kept)
 }
 
 /// Adds to `kept` the blocks at the place of those of most of the page's
-/// kept posts, cards or sections but for the `repeated` ones
+/// kept posts, cards or sections (of any one post where the page is
+/// predicted a forum thread with a `probability` of
+/// [`alike::SURE_THREAD`] or more) but for the `repeated` ones
 /// ([`alike::to_add`]) or feedback prompts, then, on a page predicted to be a forum thread,
 /// the author and date blocks of each kept post ([`posts::signing`]);
 /// true when it added one.
 fn add_after_decision(
     sample: &Sample,
     predicted: usize,
+    probability: f32,
     kept: &mut [bool],
     repeated: &[bool],
 ) -> bool {
     let barred = |b: usize| {
         repeated.get(b).copied().unwrap_or(false) || sample.prompts.get(b).copied().unwrap_or(false)
     };
-    let alike = alike::to_add(&sample.alike, kept, barred);
+    let quorum = PageType::from_index(predicted)
+        .map_or(alike::Quorum::Most, |t| t.alike_quorum(probability));
+    let alike = alike::to_add(&sample.alike, kept, quorum, barred);
     for &b in &alike {
         kept[b] = true;
     }
@@ -866,7 +877,9 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
                 let text = blocks_text(s, &kept);
                 let words = word_tokens(&text).len();
                 // Scored as given: with a thread's posts alike and signed.
-                let text = match add_after_decision(s, predicted, &mut kept, &repeated) {
+                let probability = h.type_probabilities[predicted];
+                let text = match add_after_decision(s, predicted, probability, &mut kept, &repeated)
+                {
                     true => blocks_text(s, &kept),
                     false => text,
                 };
@@ -1069,7 +1082,7 @@ pub fn routed_texts(
             // The text given: the kept blocks at the cut taken, with the
             // headers of a thread's kept posts (the rules' text as it is).
             let signed = |cut: Option<f32>| {
-                cut.map_or_else(String::new, |c| signed_text(s, &h.scores, c, t))
+                cut.map_or_else(String::new, |c| signed_text(s, &h.scores, c, t, p[t]))
             };
             let text = match kept {
                 Some((_, cut, true)) => signed(cut),
@@ -1310,10 +1323,21 @@ mod tests {
                 false => 0.0,
             })
             .collect();
-        let text = signed_text(&sample, &scores, 0.5, 0);
+        let text = signed_text(&sample, &scores, 0.5, 0, 1.0);
         assert!(text.contains("That was it"), "{text}");
         assert!(!text.contains("helpful"), "{text}");
         assert!(!text.contains("ann"), "an article's posts are not signed: {text}");
+        // The opening post alone: one part of three is no pattern, but on a
+        // page surely a thread it brings the replies, signed.
+        let opening: Vec<f32> =
+            sample.texts.iter().map(|t| if t.contains("pump") { 1.0 } else { 0.0 }).collect();
+        let forum = PAGE_TYPES.iter().position(|&t| t == "forum").expect("forum");
+        let text = signed_text(&sample, &opening, 0.5, 0, 1.0);
+        assert!(!text.contains("That was it"), "{text}");
+        let text = signed_text(&sample, &opening, 0.5, forum, 0.56);
+        assert!(!text.contains("That was it"), "not surely a thread: {text}");
+        let text = signed_text(&sample, &opening, 0.5, forum, 0.9);
+        assert!(text.contains("That was it") && text.contains("bob"), "{text}");
     }
 
     #[test]

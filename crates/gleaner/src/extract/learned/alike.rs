@@ -18,8 +18,11 @@
 //! one) — and its *place* in it: the tags and classes from the part down
 //! to the block's owner. Blocks of one parent's parts at one place form a
 //! [`Group`] when they lie in at least [`MIN_PARTS`] parts. [`to_add`]
-//! then adds the rest of a group when more than half of the group's parts
-//! (so two at least) have a block of it kept: the body of a reply the forest left out comes back; the "Like
+//! then adds the rest of a group when enough of the group's parts have a
+//! block of it kept ([`Quorum`]): more than half of them (so two at
+//! least), or on a page surely a forum thread any one of them — there
+//! the forest often keeps the opening post alone, and the replies are
+//! the thread too. The body of a reply the forest left out comes back; the "Like
 //! Reply Share" bar no post keeps stays out, and so do link lists (a block
 //! whose words are mostly links is never added, nor one an earlier step
 //! left out: a repeat, a feedback prompt). It only adds: leaving
@@ -46,6 +49,42 @@ use crate::selection::Selection;
 /// Fewest parts a group's blocks lie in: two posts are a question and its
 /// answer, not yet a pattern.
 pub const MIN_PARTS: usize = 3;
+
+/// The page-type probability from which a page taken for a forum thread
+/// is *surely* one ([`Quorum::Any`]): blog posts whose readers' comments
+/// make them look like threads sit at 0.5–0.6.
+pub const SURE_THREAD: f32 = 0.8;
+
+/// How many of a group's parts must keep a block of it before the others'
+/// are added ([`to_add`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quorum {
+    /// More than half of the parts: cards, sections, and posts on a page
+    /// not surely a thread.
+    Most,
+    /// Any one part: the posts of a page surely a forum thread
+    /// ([`SURE_THREAD`]), where the opening post is often kept alone.
+    Any,
+}
+
+impl Quorum {
+    /// The quorum of a page whose most probable type is a forum thread
+    /// (`thread`) with that type's `probability`.
+    pub fn of(thread: bool, probability: f32) -> Quorum {
+        match thread && probability >= SURE_THREAD {
+            true => Quorum::Any,
+            false => Quorum::Most,
+        }
+    }
+
+    /// Do `kept` parts of `parts` make the quorum?
+    fn met(self, kept: usize, parts: usize) -> bool {
+        match self {
+            Quorum::Most => 2 * kept > parts,
+            Quorum::Any => kept >= 1,
+        }
+    }
+}
 
 /// Most element children of one parent counted for repeated shapes: a
 /// thread page shows twenty to fifty posts, a grid a few dozen cards.
@@ -119,11 +158,16 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
 }
 
 /// The blocks to add to make the page's repeated parts alike (see the
-/// [module docs](self)), given which blocks are kept (`kept[i]`) and
-/// which may not be added (`barred(i)`: a repeat an earlier step left out,
-/// a feedback prompt); the extractor and the trainer's held-out texts
-/// both decide by it.
-pub fn to_add(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -> Vec<usize> {
+/// [module docs](self)), given which blocks are kept (`kept[i]`), how
+/// many parts must keep one (`quorum`) and which may not be added
+/// (`barred(i)`: a repeat an earlier step left out, a feedback prompt);
+/// the extractor and the trainer's held-out texts both decide by it.
+pub fn to_add(
+    groups: &[Group],
+    kept: &[bool],
+    quorum: Quorum,
+    barred: impl Fn(usize) -> bool,
+) -> Vec<usize> {
     let mut out = Vec::new();
     for g in groups {
         let mut parts_kept = vec![false; g.parts as usize];
@@ -133,7 +177,7 @@ pub fn to_add(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -
             }
         }
         let n = parts_kept.iter().filter(|&&k| k).count();
-        if 2 * n <= g.parts as usize {
+        if !quorum.met(n, g.parts as usize) {
             continue;
         }
         for (&(i, _), &addable) in g.members.iter().zip(&g.addable) {
@@ -148,16 +192,17 @@ pub fn to_add(groups: &[Group], kept: &[bool], barred: impl Fn(usize) -> bool) -
 }
 
 /// Adds to `selection` the blocks of repeated parts kept alike (see the
-/// [module docs](self)), but for the `barred` ones; returns how many were
-/// added.
+/// [module docs](self)) at `quorum`, but for the `barred` ones; returns
+/// how many were added.
 pub fn keep_alike(
     doc: &Document,
     blocks: &Blocks,
     selection: &mut Selection,
+    quorum: Quorum,
     barred: impl Fn(usize) -> bool,
 ) -> usize {
     let kept = blocks.kept(selection);
-    let added = to_add(&groups(doc, blocks), &kept, barred);
+    let added = to_add(&groups(doc, blocks), &kept, quorum, barred);
     for &i in &added {
         blocks.set(i, selection, true);
     }
@@ -208,8 +253,13 @@ mod tests {
     /// The text kept once the blocks holding any of `keep` are kept and
     /// the parts made alike.
     fn kept(html: &str, keep: &[&str]) -> String {
+        kept_at(html, keep, Quorum::Most)
+    }
+
+    /// [`kept`] at `quorum`.
+    fn kept_at(html: &str, keep: &[&str], quorum: Quorum) -> String {
         let (doc, blocks, mut selection) = selecting(html, keep);
-        keep_alike(&doc, &blocks, &mut selection, |_| false);
+        keep_alike(&doc, &blocks, &mut selection, quorum, |_| false);
         render::text(&doc, &selection)
     }
 
@@ -285,6 +335,33 @@ mod tests {
     }
 
     #[test]
+    fn a_sure_thread_keeps_every_reply_of_its_opening_post() {
+        let html = thread(&["The pump stops.", "Check the switch.", "Or the valve.", "Fixed!"]);
+        // The opening post alone kept: one part of four.
+        let text = kept_at(&html, &["pump stops"], Quorum::Any);
+        for reply in ["Check the switch.", "Or the valve.", "Fixed!"] {
+            assert!(text.contains(reply), "{reply} not in {text:?}");
+        }
+        // Still not the tools, the similar threads nor the members' names.
+        for out in ["Like", "Another thread", "m0"] {
+            assert!(!text.contains(out), "{out} in {text:?}");
+        }
+        // Nothing kept, nothing added.
+        assert_eq!(kept_at(&html, &["A question"], Quorum::Any), "A question");
+        // Where the page is not surely a thread, one post is a minority.
+        assert!(!kept(&html, &["pump stops"]).contains("Fixed!"));
+    }
+
+    #[test]
+    fn the_quorum_follows_the_page_type_and_its_probability() {
+        assert_eq!(Quorum::of(true, 0.95), Quorum::Any);
+        assert_eq!(Quorum::of(true, SURE_THREAD), Quorum::Any);
+        // A blog post with comments, taken for a thread at 0.56.
+        assert_eq!(Quorum::of(true, 0.56), Quorum::Most);
+        assert_eq!(Quorum::of(false, 1.0), Quorum::Most);
+    }
+
+    #[test]
     fn two_posts_are_too_few_and_a_paragraph_is_no_part() {
         // Both posts keep their first paragraph: two parts, fewer than
         // three, so their second paragraphs (at the same place) stay out.
@@ -313,7 +390,7 @@ mod tests {
         let three = (0..blocks.len()).find(|&i| blocks.text(&doc, i).contains("Three")).unwrap();
         let kept = blocks.kept(&selection);
         let groups = groups(&doc, &blocks);
-        assert_eq!(to_add(&groups, &kept, |_| false), vec![three]);
-        assert!(to_add(&groups, &kept, |i| i == three).is_empty());
+        assert_eq!(to_add(&groups, &kept, Quorum::Most, |_| false), vec![three]);
+        assert!(to_add(&groups, &kept, Quorum::Most, |i| i == three).is_empty());
     }
 }

@@ -239,14 +239,17 @@ fn keep_declared_price(
 }
 
 /// The blocks at the place of those of most of a page's kept posts, cards
-/// or sections ([`alike::keep_alike`]) are added to `selection`, whichever
-/// of the forest or the rules decided, but not the `repeated` blocks left
-/// out before nor a feedback prompt; returns how many were added.
+/// or sections — of any one post on a page surely a forum thread —
+/// ([`alike::keep_alike`], [`alike::Quorum`]) are added to `selection`,
+/// whichever of the forest or the rules decided, but not the `repeated`
+/// blocks left out before nor a feedback prompt; returns how many were
+/// added.
 fn keep_parts_alike(
     doc: &Document,
     blocks: &Blocks,
     selection: &mut Selection,
     repeated: &[repeats::Repeat],
+    quorum: alike::Quorum,
 ) -> usize {
     let mut barred = vec![false; blocks.len()];
     for r in repeated {
@@ -254,7 +257,7 @@ fn keep_parts_alike(
             *slot = true;
         }
     }
-    alike::keep_alike(doc, blocks, selection, |i| {
+    alike::keep_alike(doc, blocks, selection, quorum, |i| {
         barred.get(i).copied().unwrap_or(false) || feedback::is_prompt(&blocks.text(doc, i))
     })
 }
@@ -307,6 +310,13 @@ impl PageType {
     /// documentation page.
     pub fn body_is_whole(self) -> bool {
         self.name() == "documentation"
+    }
+
+    /// How many of a page's repeated parts must keep a block before the
+    /// others' are added ([`alike::to_add`]), given the type's
+    /// `probability`: any one post of a page surely a forum thread.
+    pub fn alike_quorum(self, probability: f32) -> alike::Quorum {
+        alike::Quorum::of(self.signs_its_posts(), probability)
     }
 
     /// Are a post's author and date part of it? Only on a forum thread
@@ -598,7 +608,8 @@ impl Learned {
             let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-            let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
+            let quorum = PageType(best).alike_quorum(confidence);
+            let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated, quorum);
             let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
             let price_kept =
                 keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
@@ -705,7 +716,8 @@ impl Learned {
         let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-        let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated);
+        let quorum = PageType(best).alike_quorum(confidence);
+        let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated, quorum);
         let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
         let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
         Decision {
