@@ -20,9 +20,9 @@
 //! [`Group`] when they lie in at least [`MIN_PARTS`] parts. [`to_add`]
 //! then adds the rest of a group when enough of the group's parts have a
 //! block of it kept ([`Quorum`]): more than half of them (so two at
-//! least), or on a page surely a forum thread any one of them — there
-//! the forest often keeps the opening post alone, and the replies are
-//! the thread too. The body of a reply the forest left out comes back; the "Like
+//! least), or on a page surely a forum thread any one of them, of two
+//! parts or more — there the forest often keeps the opening post alone,
+//! and the replies, even a single answer, are the thread too. The body of a reply the forest left out comes back; the "Like
 //! Reply Share" bar no post keeps stays out, and so do link lists (a block
 //! whose words are mostly links is never added, nor one an earlier step
 //! left out: a repeat, a feedback prompt). It only adds: leaving
@@ -47,7 +47,8 @@ use crate::document::{Document, NodeId};
 use crate::selection::Selection;
 
 /// Fewest parts a group's blocks lie in: two posts are a question and its
-/// answer, not yet a pattern.
+/// answer, not yet a pattern — but on a page surely a forum thread they
+/// are one ([`Quorum::min_parts`]).
 pub const MIN_PARTS: usize = 3;
 
 /// The page-type probability from which a page taken for a forum thread
@@ -77,12 +78,22 @@ impl Quorum {
         }
     }
 
+    /// The fewest parts a group must lie in: [`MIN_PARTS`], or two posts
+    /// (a question and its answer) on a page surely a thread.
+    pub fn min_parts(self) -> usize {
+        match self {
+            Quorum::Most => MIN_PARTS,
+            Quorum::Any => 2,
+        }
+    }
+
     /// Do `kept` parts of `parts` make the quorum?
     fn met(self, kept: usize, parts: usize) -> bool {
-        match self {
-            Quorum::Most => 2 * kept > parts,
-            Quorum::Any => kept >= 1,
-        }
+        parts >= self.min_parts()
+            && match self {
+                Quorum::Most => 2 * kept > parts,
+                Quorum::Any => kept >= 1,
+            }
     }
 }
 
@@ -108,8 +119,8 @@ pub struct Group {
 type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
 
 /// The page's groups of blocks at one place in repeated parts; see the
-/// [module docs](self): those whose blocks lie in at least [`MIN_PARTS`]
-/// parts.
+/// [module docs](self): those whose blocks lie in two parts or more (a
+/// [`Quorum`] asks for more or not).
 pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
     let mut shapes = Shapes::default();
     // (the parts' parent, the place's hash) → (members, the parts seen).
@@ -143,7 +154,7 @@ pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
     order
         .into_iter()
         .filter_map(|key| by_place.remove(&key))
-        .filter(|(_, parts)| parts.len() >= MIN_PARTS)
+        .filter(|(_, parts)| parts.len() >= Quorum::Any.min_parts())
         .map(|(members, parts)| {
             let addable = members
                 .iter()
@@ -369,6 +380,9 @@ mod tests {
             thread(&["First of ann.</p><p>Second of ann.", "First of bob.</p><p>Second of bob."]);
         let text = kept(&html, &["First of"]);
         assert!(!text.contains("Second"), "{text:?}");
+        // On a page surely a thread, two posts are one: the answer's
+        // second paragraph comes back.
+        assert!(kept_at(&html, &["First of"], Quorum::Any).contains("Second of bob."));
         // Three such posts make a pattern.
         let html = thread(&[
             "First of ann.</p><p>Second of ann.",
