@@ -551,7 +551,7 @@ fn held_out_fold(
             row.extend_from_slice(&p);
             scores.push(blocks.predict_proba(&row));
         }
-        let text = signed_text(s, &scores, options.threshold, best, p[best]);
+        let text = signed_text(s, &scores, options.threshold, Predicted::of(&p, best));
         out.push(HeldOut {
             sample: i,
             dataset: s.dataset,
@@ -655,11 +655,35 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
     }
 }
 
+/// The type a page is predicted and the classifier's probability of it:
+/// what the steps after the block decision read (comments apart, parts
+/// kept alike, posts signed; [`PageType::is_sure_thread`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Predicted {
+    /// The type's index in [`PAGE_TYPES`].
+    pub index: usize,
+    /// Its probability.
+    pub probability: f32,
+}
+
+impl Predicted {
+    /// Type `index` of a page whose type probabilities are
+    /// `probabilities`.
+    pub fn of(probabilities: &[f32; 7], index: usize) -> Predicted {
+        Predicted { index, probability: probabilities.get(index).copied().unwrap_or(0.0) }
+    }
+
+    /// The type (an article for an index out of range).
+    fn page_type(self) -> PageType {
+        PageType::from_index(self.index).unwrap_or_default()
+    }
+}
+
 /// The text of a sample's blocks scoring at least `threshold`, and of
 /// the code in `article`'s container, as the extractor keeps them for a
-/// page predicted of type `predicted` (an index of [`PAGE_TYPES`]): less
+/// page `predicted` of a type: less
 /// the blocks in comment sections on every
-/// type but forums, unless only they have text
+/// page but one surely a forum thread, unless only they have text
 /// ([`gleaner::extract::learned::comment_sections`]), less the blocks
 /// that read as a reader's feedback prompt ([`feedback::is_prompt`]), and
 /// less the blocks that repeat earlier ones ([`repeats::repeats`]).
@@ -668,7 +692,7 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// before the comments, prompts and repeats are taken out: on a selection
 /// near the bound the two can differ. The text the extractor gives also
 /// has what it adds after its decision ([`signed_text`]).
-pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> String {
+pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: Predicted) -> String {
     blocks_text(sample, &kept_blocks(sample, scores, threshold, predicted))
 }
 
@@ -681,38 +705,35 @@ pub fn signed_text(
     sample: &Sample,
     scores: &[f32],
     threshold: f32,
-    predicted: usize,
-    probability: f32,
+    predicted: Predicted,
 ) -> String {
     let (mut kept, repeated) = kept_and_repeated(sample, scores, threshold, predicted);
-    add_after_decision(sample, predicted, probability, &mut kept, &repeated);
+    add_after_decision(sample, predicted, &mut kept, &repeated);
     blocks_text(sample, &kept)
 }
 
 /// Adds to `kept` the blocks at the place of those of most of the page's
 /// kept posts, cards or sections (of any one post where the page is
-/// predicted a forum thread with a `probability` of
-/// [`alike::SURE_THREAD`] or more) but for the `repeated` ones
+/// predicted a forum thread with a probability of
+/// [`SURE_THREAD`](gleaner::extract::learned::SURE_THREAD) or more) but for the `repeated` ones
 /// ([`alike::to_add`]) or feedback prompts, then, on a page predicted to be a forum thread,
 /// the author and date blocks of each kept post ([`posts::signing`]);
 /// true when it added one.
 fn add_after_decision(
     sample: &Sample,
-    predicted: usize,
-    probability: f32,
+    predicted: Predicted,
     kept: &mut [bool],
     repeated: &[bool],
 ) -> bool {
     let barred = |b: usize| {
         repeated.get(b).copied().unwrap_or(false) || sample.prompts.get(b).copied().unwrap_or(false)
     };
-    let quorum = PageType::from_index(predicted)
-        .map_or(alike::Quorum::Most, |t| t.alike_quorum(probability));
+    let quorum = predicted.page_type().alike_quorum(predicted.probability);
     let alike = alike::to_add(&sample.alike, kept, quorum, barred);
     for &b in &alike {
         kept[b] = true;
     }
-    if !PageType::from_index(predicted).is_some_and(PageType::signs_its_posts) {
+    if !predicted.page_type().signs_its_posts() {
         return !alike.is_empty();
     }
     let signed = posts::signing(&sample.post_headers, kept);
@@ -752,7 +773,7 @@ fn blocks_text(sample: &Sample, kept: &[bool]) -> String {
 }
 
 /// Which blocks [`kept_text`] keeps.
-fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: usize) -> Vec<bool> {
+fn kept_blocks(sample: &Sample, scores: &[f32], threshold: f32, predicted: Predicted) -> Vec<bool> {
     kept_and_repeated(sample, scores, threshold, predicted).0
 }
 
@@ -761,13 +782,13 @@ fn kept_and_repeated(
     sample: &Sample,
     scores: &[f32],
     threshold: f32,
-    predicted: usize,
+    predicted: Predicted,
 ) -> (Vec<bool>, Vec<bool>) {
     let n = scores.len().min(sample.texts.len());
     let kept: Vec<usize> = at_cut(sample, scores, threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
-    let page_type = PageType::from_index(predicted);
-    let apart = page_type.is_some_and(|t| !t.comments_are_content())
+    let page_type = predicted.page_type();
+    let apart = !page_type.comments_are_content(predicted.probability)
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
     // Comments set apart, then the feedback prompts left out, as the
@@ -783,7 +804,7 @@ fn kept_and_repeated(
             keys[b] = &sample.texts[b];
         }
     }
-    let lone = page_type.is_some_and(PageType::repeats_are_quotes);
+    let lone = page_type.repeats_are_quotes();
     let mut repeated = vec![false; n];
     for r in repeats::repeats(&keys, lone.then_some(&sample.parents[..])) {
         repeated[r.block] = true;
@@ -868,18 +889,17 @@ pub fn policy_scores(samples: &[Sample], held: &[HeldOut]) -> Vec<PolicyScores> 
         .filter_map(|h| {
             let s = samples.get(h.sample)?;
             let predicted = PAGE_TYPES.iter().position(|t| *t == h.predicted_type)?;
+            let as_predicted = Predicted::of(&h.type_probabilities, predicted);
             // Word F1 and words kept at threshold k, fixed or adaptive.
             let at = |k: usize, adaptive: bool| {
                 let t = page_threshold(s, &h.scores, POLICY_THRESHOLDS[k], adaptive);
                 // Words counted as the extractor's fallback counts them,
                 // before the structured data's supplement.
-                let (mut kept, repeated) = kept_and_repeated(s, &h.scores, t, predicted);
+                let (mut kept, repeated) = kept_and_repeated(s, &h.scores, t, as_predicted);
                 let text = blocks_text(s, &kept);
                 let words = word_tokens(&text).len();
                 // Scored as given: with a thread's posts alike and signed.
-                let probability = h.type_probabilities[predicted];
-                let text = match add_after_decision(s, predicted, probability, &mut kept, &repeated)
-                {
+                let text = match add_after_decision(s, as_predicted, &mut kept, &repeated) {
                     true => blocks_text(s, &kept),
                     false => text,
                 };
@@ -1055,7 +1075,7 @@ pub fn routed_texts(
             let kept = policies[t].blocks.then(|| {
                 let cut = threshold::blended_threshold(&policies, p, &h.scores, words)
                     .unwrap_or(policies[t].threshold);
-                let text = kept_text(s, &h.scores, cut, t);
+                let text = kept_text(s, &h.scores, cut, Predicted::of(p, t));
                 // Whether the product description completes it, as the
                 // extractor's `Decision::described`.
                 if completes_short(s, t, &text) {
@@ -1064,7 +1084,7 @@ pub fn routed_texts(
                 // As the extractor lowers a short selection's cut.
                 let lowered = match word_tokens(&text).len() < SHORT_SELECTION_WORDS {
                     true => lowered_selection(cut, |c| {
-                        let lowered = kept_text(s, &h.scores, c, t);
+                        let lowered = kept_text(s, &h.scores, c, Predicted::of(p, t));
                         let words = word_tokens(&lowered).len();
                         (lowered, words)
                     }),
@@ -1082,7 +1102,7 @@ pub fn routed_texts(
             // The text given: the kept blocks at the cut taken, with the
             // headers of a thread's kept posts (the rules' text as it is).
             let signed = |cut: Option<f32>| {
-                cut.map_or_else(String::new, |c| signed_text(s, &h.scores, c, t, p[t]))
+                cut.map_or_else(String::new, |c| signed_text(s, &h.scores, c, Predicted::of(p, t)))
             };
             let text = match kept {
                 Some((_, cut, true)) => signed(cut),
@@ -1105,6 +1125,19 @@ pub fn routed_texts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sample of a page of `html` whose gold is `gold`.
+    fn sample_of(html: &str, gold: &str) -> Sample {
+        let page = Page {
+            id: "t".into(),
+            html: html.as_bytes().to_vec(),
+            gold: gold.into(),
+            url: None,
+            labels: Default::default(),
+        };
+        let parse = gleaner::ParseOptions::default();
+        sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample")
+    }
 
     #[test]
     fn type_weights_even_out_page_types_by_the_balance() {
@@ -1240,15 +1273,7 @@ mod tests {
             {"@type": "Product", "name": "Dark Roast", "description":
              "A bold and smooth dark roast, fair trade and organic, for the whole long day."}
             </script></head><body><h1>Dark Roast</h1><p>$19.99</p></body></html>"#;
-        let page = Page {
-            id: "p".into(),
-            html: html.as_bytes().to_vec(),
-            gold: "Dark Roast. A bold and smooth dark roast.".into(),
-            url: None,
-            labels: Default::default(),
-        };
-        let parse = gleaner::ParseOptions::default();
-        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        let sample = sample_of(html, "Dark Roast. A bold and smooth dark roast.");
         assert!(sample.product_description.as_deref().is_some_and(|d| d.contains("fair trade")));
         let product = PAGE_TYPES.iter().position(|t| *t == "product").expect("a type");
         let text = completed(&sample, product, "Dark Roast\n$19.99".into());
@@ -1271,24 +1296,41 @@ mod tests {
              <div><blockquote><p>{post}</p></blockquote><p>Check the ground strap.</p></div>\
              </body></html>"
         );
-        let page = Page {
-            id: "t".into(),
-            html: html.into_bytes(),
-            gold: post.into(),
-            url: None,
-            labels: Default::default(),
-        };
-        let parse = gleaner::ParseOptions::default();
-        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        let sample = sample_of(&html, post);
         let every = vec![1.0; sample.len()];
         let forum = PAGE_TYPES.iter().position(|t| *t == "forum").expect("a type");
         // A thread's reply quoting the first post: left out, as the
         // extractor leaves it out (`repeats::drop_repeats`).
-        let thread = kept_text(&sample, &every, 0.5, forum);
+        let thread = kept_text(&sample, &every, 0.5, Predicted { index: forum, probability: 1.0 });
         assert_eq!(thread.matches("replaced the fuse").count(), 1, "{thread}");
         assert!(thread.contains("Check the ground strap."), "{thread}");
         // On an article, a lone repeat is what the page shows.
-        assert_eq!(kept_text(&sample, &every, 0.5, 0).matches("replaced the fuse").count(), 2);
+        assert_eq!(
+            kept_text(&sample, &every, 0.5, Predicted { index: 0, probability: 1.0 })
+                .matches("replaced the fuse")
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn held_out_texts_set_comments_apart_unless_the_page_is_surely_a_thread() {
+        let html = "<html><body><article><h1>Nine steps</h1>\
+             <p>A river never passes the same place twice, says a philosopher.</p></article>\
+             <section id=comments><ol class=commentlist><li><p>Lovely words, thank you.</p></li>\
+             <li><p>I read this every morning.</p></li></ol></section></body></html>";
+        let sample = sample_of(html, "");
+        let every = vec![1.0; sample.len()];
+        let forum = PAGE_TYPES.iter().position(|t| *t == "forum").expect("a type");
+        // An article, and a blog post taken for a thread at 0.56: the
+        // comments are set apart.
+        for (predicted, probability) in [(0, 1.0), (forum, 0.56)] {
+            let text = kept_text(&sample, &every, 0.5, Predicted { index: predicted, probability });
+            assert!(text.contains("A river") && !text.contains("Lovely"), "{text}");
+        }
+        // Surely a thread: its comments are its replies.
+        let text = kept_text(&sample, &every, 0.5, Predicted { index: forum, probability: 0.9 });
+        assert!(text.contains("A river") && text.contains("Lovely"), "{text}");
     }
 
     #[test]
@@ -1305,15 +1347,7 @@ mod tests {
             post("bob", "Check the pressure switch first."),
             post("ann", "That was it, thanks!")
         );
-        let page = Page {
-            id: "t".into(),
-            html: html.into_bytes(),
-            gold: String::new(),
-            url: None,
-            labels: Default::default(),
-        };
-        let parse = gleaner::ParseOptions::default();
-        let sample = sample_page(0, &page, &parse, FeatureSet::default()).expect("a sample");
+        let sample = sample_of(&html, "");
         // The forest keeps the first two posts' bodies and the prompt.
         let scores: Vec<f32> = sample
             .texts
@@ -1323,7 +1357,7 @@ mod tests {
                 false => 0.0,
             })
             .collect();
-        let text = signed_text(&sample, &scores, 0.5, 0, 1.0);
+        let text = signed_text(&sample, &scores, 0.5, Predicted { index: 0, probability: 1.0 });
         assert!(text.contains("That was it"), "{text}");
         assert!(!text.contains("helpful"), "{text}");
         assert!(!text.contains("ann"), "an article's posts are not signed: {text}");
@@ -1332,11 +1366,13 @@ mod tests {
         let opening: Vec<f32> =
             sample.texts.iter().map(|t| if t.contains("pump") { 1.0 } else { 0.0 }).collect();
         let forum = PAGE_TYPES.iter().position(|&t| t == "forum").expect("forum");
-        let text = signed_text(&sample, &opening, 0.5, 0, 1.0);
+        let text = signed_text(&sample, &opening, 0.5, Predicted { index: 0, probability: 1.0 });
         assert!(!text.contains("That was it"), "{text}");
-        let text = signed_text(&sample, &opening, 0.5, forum, 0.56);
+        let text =
+            signed_text(&sample, &opening, 0.5, Predicted { index: forum, probability: 0.56 });
         assert!(!text.contains("That was it"), "not surely a thread: {text}");
-        let text = signed_text(&sample, &opening, 0.5, forum, 0.9);
+        let text =
+            signed_text(&sample, &opening, 0.5, Predicted { index: forum, probability: 0.9 });
         assert!(text.contains("That was it") && text.contains("bob"), "{text}");
     }
 

@@ -51,11 +51,6 @@ use crate::selection::Selection;
 /// are one ([`Quorum::min_parts`]).
 pub const MIN_PARTS: usize = 3;
 
-/// The page-type probability from which a page taken for a forum thread
-/// is *surely* one ([`Quorum::Any`]): blog posts whose readers' comments
-/// make them look like threads sit at 0.5–0.6.
-pub const SURE_THREAD: f32 = 0.8;
-
 /// How many of a group's parts must keep a block of it before the others'
 /// are added ([`to_add`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,20 +59,12 @@ pub enum Quorum {
     /// not surely a thread.
     Most,
     /// Any one part: the posts of a page surely a forum thread
-    /// ([`SURE_THREAD`]), where the opening post is often kept alone.
+    /// ([`SURE_THREAD`](super::SURE_THREAD)), where the opening post is
+    /// often kept alone.
     Any,
 }
 
 impl Quorum {
-    /// The quorum of a page whose most probable type is a forum thread
-    /// (`thread`) with that type's `probability`.
-    pub fn of(thread: bool, probability: f32) -> Quorum {
-        match thread && probability >= SURE_THREAD {
-            true => Quorum::Any,
-            false => Quorum::Most,
-        }
-    }
-
     /// The fewest parts a group must lie in: [`MIN_PARTS`], or two posts
     /// (a question and its answer) on a page surely a thread.
     pub fn min_parts(self) -> usize {
@@ -361,15 +348,6 @@ mod tests {
         assert_eq!(kept_at(&html, &["A question"], Quorum::Any), "A question");
         // Where the page is not surely a thread, one post is a minority.
         assert!(!kept(&html, &["pump stops"]).contains("Fixed!"));
-    }
-
-    #[test]
-    fn the_quorum_follows_the_page_type_and_its_probability() {
-        assert_eq!(Quorum::of(true, 0.95), Quorum::Any);
-        assert_eq!(Quorum::of(true, SURE_THREAD), Quorum::Any);
-        // A blog post with comments, taken for a thread at 0.56.
-        assert_eq!(Quorum::of(true, 0.56), Quorum::Most);
-        assert_eq!(Quorum::of(false, 1.0), Quorum::Most);
     }
 
     #[test]

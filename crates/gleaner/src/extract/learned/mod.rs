@@ -164,10 +164,20 @@ pub fn falls_back(page_type: PageType, forest_words: usize, rules_words: usize) 
     page_type.body_is_whole() && rules_words >= forest_words
 }
 
-/// The comment sections a page of type `page_type` leaves out of the
-/// forest's selection: the page's comment regions
+/// The probability of its most probable type from which a page taken for
+/// a forum thread is *surely* one: its comment sections are its content
+/// ([`PageType::comments_are_content`]) and any one post kept brings the
+/// others ([`alike::Quorum::Any`]). Blog posts whose readers' comments
+/// make them look like threads sit at 0.5–0.6 (Dragnet's); a thread at
+/// 0.7 or more. Measured in `docs/learned.md` ("Comments apart unless
+/// surely a thread").
+pub const SURE_THREAD: f32 = 0.65;
+
+/// The comment sections a page of type `page_type` (at `probability`)
+/// leaves out of the forest's selection: the page's comment regions
 /// ([`comments::sections`](super::comments::sections)) that do not hold
-/// most of `article`, the rules' selection; `None` on a forum thread.
+/// most of `article`, the rules' selection; `None` on a page surely a
+/// forum thread ([`PageType::comments_are_content`]).
 ///
 /// Readers' comments under an article, a product or a service page are
 /// not its main content (WCXB's and Dragnet's gold leave them out, as
@@ -177,9 +187,10 @@ pub fn falls_back(page_type: PageType, forest_words: usize, rules_words: usize) 
 pub fn comment_sections(
     doc: &Document,
     page_type: PageType,
+    probability: f32,
     article: &Selection,
 ) -> Option<Selection> {
-    (!page_type.comments_are_content()).then(|| super::comments::sections(doc, article))
+    (!page_type.comments_are_content(probability)).then(|| super::comments::sections(doc, article))
 }
 
 /// The words (runs of letters and digits) of the text nodes `selection`
@@ -292,10 +303,18 @@ impl PageType {
         self.0
     }
 
-    /// Are a page's comments its content? Only on a forum thread, whose
-    /// replies are the thread ([`comment_sections`]).
-    pub fn comments_are_content(self) -> bool {
-        self.name() == "forum"
+    /// Is a page whose most probable type is this one, at `probability`,
+    /// surely a forum thread ([`SURE_THREAD`])?
+    pub fn is_sure_thread(self, probability: f32) -> bool {
+        self.name() == "forum" && probability >= SURE_THREAD
+    }
+
+    /// Are a page's comments its content, given the type's `probability`?
+    /// Only on a page surely a forum thread, whose replies are the thread
+    /// ([`comment_sections`]): a blog post whose readers' comments make it
+    /// look like one keeps its comment sections out, as an article does.
+    pub fn comments_are_content(self, probability: f32) -> bool {
+        self.is_sure_thread(probability)
     }
 
     /// Does a paragraph written twice repeat earlier content? Only on a
@@ -316,7 +335,10 @@ impl PageType {
     /// others' are added ([`alike::to_add`]), given the type's
     /// `probability`: any one post of a page surely a forum thread.
     pub fn alike_quorum(self, probability: f32) -> alike::Quorum {
-        alike::Quorum::of(self.signs_its_posts(), probability)
+        match self.is_sure_thread(probability) {
+            true => alike::Quorum::Any,
+            false => alike::Quorum::Most,
+        }
     }
 
     /// Are a post's author and date part of it? Only on a forum thread
@@ -696,7 +718,7 @@ impl Learned {
             (selection, forest_words) = (Selection::none(doc), 0);
         }
         let features::PageRows { blocks, article, .. } = rows;
-        let sections = comment_sections(doc, PageType(best), &article);
+        let sections = comment_sections(doc, PageType(best), confidence, &article);
         let fell_back = !completed
             && (forest_words < SHORT_SELECTION_WORDS || PageType(best).body_is_whole())
             && falls_back(
@@ -824,4 +846,25 @@ pub fn most_probable(probabilities: &[f32; 7], not_article: bool) -> (PageType, 
         })
         .unwrap_or(0);
     (PageType(best), probabilities[best])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_is_sure_from_its_probability_and_then_keeps_comments_and_any_post() {
+        let forum = PageType::from_index(1).expect("forum");
+        assert_eq!(forum.name(), "forum");
+        // A thread.
+        assert!(forum.is_sure_thread(0.95) && forum.comments_are_content(0.95));
+        assert_eq!(forum.alike_quorum(SURE_THREAD), alike::Quorum::Any);
+        // A blog post with readers' comments, taken for a thread at 0.56.
+        assert!(!forum.comments_are_content(0.56));
+        assert_eq!(forum.alike_quorum(0.56), alike::Quorum::Most);
+        // Any other type, however sure.
+        let article = PageType::default();
+        assert!(!article.comments_are_content(1.0));
+        assert_eq!(article.alike_quorum(1.0), alike::Quorum::Most);
+    }
 }
