@@ -5,8 +5,8 @@ scores: which blocks a page keeps, given every block's held-out score.
 It replays the extractor's decision (the policies' thresholds blended by
 the page's type probabilities, the expected-F1 cut of adaptive policies,
 the code in `article`'s container kept, a selection under 20 words taken at
-the first lower cut that keeps 50, comment sections set apart on every type
-but forums, repeated runs left out, the fallback to `article` under 20 words
+the first lower cut that keeps 50, comment sections set apart on every page
+but one taken for a forum thread at 0.65 or more, repeated runs left out, the fallback to `article` under 20 words
 and, on documentation, to a rules' body at least as long) on the held-out scores of a
 `gleaner train --cv --report` and scores each page with WCXB's word F1
 (bag of lower-cased `\\w+` tokens). Then it replays variants of the
@@ -63,10 +63,11 @@ TYPES = ["article", "forum", "product", "collection", "listing", "documentation"
 TOKEN = re.compile(r"\w+")
 # As the extractor: learned::SHORT_SELECTION_WORDS, RULES_FALLBACK_WORDS,
 # LOWERED_SELECTION_WORDS, repeats::MIN_RUN, MIN_CHARS, LONE_MIN_WORDS,
-# threshold::MIN_ADAPTIVE_WEIGHT.
+# threshold::MIN_ADAPTIVE_WEIGHT, SURE_THREAD.
 SHORT_WORDS, RULES_WORDS, LOWERED_WORDS = 20, 50, 50
 MIN_RUN, MIN_CHARS, LONE_MIN_WORDS = 3, 30, 10
 MIN_ADAPTIVE_WEIGHT = 0.01
+SURE_THREAD = 0.65
 
 
 def tokens(text):
@@ -311,7 +312,8 @@ class Replay:
                 keep = variant(r, keep, cut)
             kept = [b for b in range(n) if keep[b]]
             comments = r["in_comments"]
-            apart = predicted != "forum" and any(comments[b] for b in kept) \
+            sure_thread = predicted == "forum" and probabilities[t] >= SURE_THREAD
+            apart = not sure_thread and any(comments[b] for b in kept) \
                 and any(not comments[b] and r["texts"][b].strip() for b in kept)
             kept = [b for b in kept if not (apart and comments[b])]
             keys = [""] * n

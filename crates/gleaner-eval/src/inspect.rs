@@ -216,7 +216,7 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
     if d.comments_apart {
         out.push_str(
             "<p class=\"meta\">The page's comment sections were taken out of what the forest \
-             kept: a comment section is main content only on a forum thread.</p>\n",
+             kept: a comment section is main content only on a page surely a forum thread.</p>\n",
         );
     }
     if d.footer_dropped {
@@ -236,8 +236,8 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
     if d.alike_added > 0 {
         out.push_str(&format!(
             "<p class=\"meta\">{} blocks were kept after the forest's decision because most of \
-             the page's posts, cards or sections like theirs keep a block at the same place: \
-             repeated parts are kept alike.</p>\n",
+             the page's posts, cards or sections like theirs (any one, on a page surely a forum \
+             thread) keep a block at the same place: repeated parts are kept alike.</p>\n",
             d.alike_added
         ));
     }

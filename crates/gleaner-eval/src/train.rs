@@ -82,7 +82,7 @@ pub struct Sample {
     /// a product page's short text ([`structured::complete_with`]).
     pub product_description: Option<String>,
     /// Each block: is it in one of the page's comment sections, which
-    /// the default sets apart on every type but forums
+    /// the default sets apart on every page but one surely a forum thread
     /// ([`gleaner::extract::learned::comment_sections`])?
     pub in_comments: Vec<bool>,
     /// Each block: is it code, which the default never leaves out as a

@@ -17,7 +17,7 @@
 //! a body, a card a title and a blurb; a paragraph among paragraphs holds
 //! one) — and its *place* in it: the tags and classes from the part down
 //! to the block's owner. Blocks of one parent's parts at one place form a
-//! [`Group`] when they lie in at least [`MIN_PARTS`] parts. [`to_add`]
+//! [`Group`] when they lie in two parts or more. [`to_add`]
 //! then adds the rest of a group when enough of the group's parts have a
 //! block of it kept ([`Quorum`]): more than half of them (so two at
 //! least), or on a page surely a forum thread any one of them, of two
@@ -58,9 +58,9 @@ pub enum Quorum {
     /// More than half of the parts: cards, sections, and posts on a page
     /// not surely a thread.
     Most,
-    /// Any one part: the posts of a page surely a forum thread
-    /// ([`SURE_THREAD`](super::SURE_THREAD)), where the opening post is
-    /// often kept alone.
+    /// Any one part: the repeated parts of a page surely a forum thread
+    /// ([`SURE_THREAD`](super::SURE_THREAD)) — its posts, whose opening
+    /// one the forest often keeps alone, and whatever else repeats there.
     Any,
 }
 
@@ -348,6 +348,10 @@ mod tests {
         assert_eq!(kept_at(&html, &["A question"], Quorum::Any), "A question");
         // Where the page is not surely a thread, one post is a minority.
         assert!(!kept(&html, &["pump stops"]).contains("Fixed!"));
+        // A question and its one answer, the question alone kept.
+        let html = thread(&["The pump stops.", "Check the switch."]);
+        assert!(kept_at(&html, &["pump stops"], Quorum::Any).contains("Check the switch."));
+        assert!(!kept(&html, &["pump stops"]).contains("Check the switch."));
     }
 
     #[test]

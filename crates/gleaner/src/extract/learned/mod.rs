@@ -29,8 +29,8 @@
 //!    the page's features alone.
 //! 5. **After the decision**: a short selection falls back to the rules
 //!    ([`falls_back`]), the page's footer alone is no selection
-//!    ([`footer`]), comment sections leave every type but forums
-//!    ([`comment_sections`]), repeated runs of blocks go ([`repeats`]),
+//!    ([`footer`]), comment sections leave every page but one surely a
+//!    forum thread ([`comment_sections`], [`SURE_THREAD`]), repeated runs of blocks go ([`repeats`]),
 //!    and a product page keeps the block showing the price its JSON-LD
 //!    declares ([`price`]).
 //!
@@ -166,11 +166,13 @@ pub fn falls_back(page_type: PageType, forest_words: usize, rules_words: usize) 
 
 /// The probability of its most probable type from which a page taken for
 /// a forum thread is *surely* one: its comment sections are its content
-/// ([`PageType::comments_are_content`]) and any one post kept brings the
-/// others ([`alike::Quorum::Any`]). Blog posts whose readers' comments
-/// make them look like threads sit at 0.5–0.6 (Dragnet's); a thread at
-/// 0.7 or more. Measured in `docs/learned.md` ("Comments apart unless
-/// surely a thread").
+/// ([`PageType::comments_are_content`]) and any one part (post, and
+/// whatever else repeats: a signature, a profile line) keeping a block at
+/// a place brings that place in the others ([`alike::Quorum::Any`]).
+/// Blog posts whose readers' comments make them look like threads sit at
+/// 0.5–0.6 (Dragnet's); most threads well above, but a thread below the
+/// gate loses the replies in its comment sections. Measured in
+/// `docs/learned.md` ("Comments apart unless surely a thread").
 pub const SURE_THREAD: f32 = 0.65;
 
 /// The comment sections a page of type `page_type` (at `probability`)
@@ -445,8 +447,9 @@ pub struct Decision {
     /// ([`feedback::drop_prompts`]).
     pub prompts_dropped: usize,
     /// How many blocks were added after the decision at the place of those
-    /// of most of the page's kept posts, cards or sections
-    /// ([`alike::keep_alike`]).
+    /// of most of the page's kept posts, cards or sections — of any one on
+    /// a page surely a forum thread ([`alike::keep_alike`],
+    /// [`alike::Quorum`]).
     pub alike_added: usize,
     /// How many blocks naming a post's author or its date were added after
     /// the decision, on a forum thread ([`posts::keep_headers`]).
