@@ -660,22 +660,20 @@ pub fn page_threshold(sample: &Sample, scores: &[f32], threshold: f32, adaptive:
 /// kept alike, posts signed; [`PageType::is_sure_thread`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Predicted {
-    /// The type's index in [`PAGE_TYPES`].
-    pub index: usize,
+    /// The type.
+    pub page_type: PageType,
     /// Its probability.
     pub probability: f32,
 }
 
 impl Predicted {
-    /// Type `index` of a page whose type probabilities are
-    /// `probabilities`.
+    /// Type `index` of [`PAGE_TYPES`] (an article out of range) of a page
+    /// whose type probabilities are `probabilities`.
     pub fn of(probabilities: &[f32; 7], index: usize) -> Predicted {
-        Predicted { index, probability: probabilities.get(index).copied().unwrap_or(0.0) }
-    }
-
-    /// The type (an article for an index out of range).
-    fn page_type(self) -> PageType {
-        PageType::from_index(self.index).unwrap_or_default()
+        Predicted {
+            page_type: PageType::from_index(index).unwrap_or_default(),
+            probability: probabilities.get(index).copied().unwrap_or(0.0),
+        }
     }
 }
 
@@ -728,12 +726,12 @@ fn add_after_decision(
     let barred = |b: usize| {
         repeated.get(b).copied().unwrap_or(false) || sample.prompts.get(b).copied().unwrap_or(false)
     };
-    let quorum = predicted.page_type().alike_quorum(predicted.probability);
+    let quorum = predicted.page_type.alike_quorum(predicted.probability);
     let alike = alike::to_add(&sample.alike, kept, quorum, barred);
     for &b in &alike {
         kept[b] = true;
     }
-    if !predicted.page_type().signs_its_posts() {
+    if !predicted.page_type.signs_its_posts() {
         return !alike.is_empty();
     }
     let signed = posts::signing(&sample.post_headers, kept);
@@ -787,7 +785,7 @@ fn kept_and_repeated(
     let n = scores.len().min(sample.texts.len());
     let kept: Vec<usize> = at_cut(sample, scores, threshold).collect();
     let in_comments = |b: usize| sample.in_comments.get(b).copied().unwrap_or(false);
-    let page_type = predicted.page_type();
+    let page_type = predicted.page_type;
     let apart = !page_type.comments_are_content(predicted.probability)
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
@@ -1126,6 +1124,11 @@ pub fn routed_texts(
 mod tests {
     use super::*;
 
+    /// Type `index` of [`PAGE_TYPES`] predicted at `probability`.
+    fn at(index: usize, probability: f32) -> Predicted {
+        Predicted { page_type: PageType::from_index(index).expect("a type"), probability }
+    }
+
     /// The sample of a page of `html` whose gold is `gold`.
     fn sample_of(html: &str, gold: &str) -> Sample {
         let page = Page {
@@ -1301,14 +1304,12 @@ mod tests {
         let forum = PAGE_TYPES.iter().position(|t| *t == "forum").expect("a type");
         // A thread's reply quoting the first post: left out, as the
         // extractor leaves it out (`repeats::drop_repeats`).
-        let thread = kept_text(&sample, &every, 0.5, Predicted { index: forum, probability: 1.0 });
+        let thread = kept_text(&sample, &every, 0.5, at(forum, 1.0));
         assert_eq!(thread.matches("replaced the fuse").count(), 1, "{thread}");
         assert!(thread.contains("Check the ground strap."), "{thread}");
         // On an article, a lone repeat is what the page shows.
         assert_eq!(
-            kept_text(&sample, &every, 0.5, Predicted { index: 0, probability: 1.0 })
-                .matches("replaced the fuse")
-                .count(),
+            kept_text(&sample, &every, 0.5, at(0, 1.0)).matches("replaced the fuse").count(),
             2
         );
     }
@@ -1325,11 +1326,11 @@ mod tests {
         // An article, and a blog post taken for a thread at 0.56: the
         // comments are set apart.
         for (predicted, probability) in [(0, 1.0), (forum, 0.56)] {
-            let text = kept_text(&sample, &every, 0.5, Predicted { index: predicted, probability });
+            let text = kept_text(&sample, &every, 0.5, at(predicted, probability));
             assert!(text.contains("A river") && !text.contains("Lovely"), "{text}");
         }
         // Surely a thread: its comments are its replies.
-        let text = kept_text(&sample, &every, 0.5, Predicted { index: forum, probability: 0.9 });
+        let text = kept_text(&sample, &every, 0.5, at(forum, 0.9));
         assert!(text.contains("A river") && text.contains("Lovely"), "{text}");
     }
 
@@ -1357,7 +1358,7 @@ mod tests {
                 false => 0.0,
             })
             .collect();
-        let text = signed_text(&sample, &scores, 0.5, Predicted { index: 0, probability: 1.0 });
+        let text = signed_text(&sample, &scores, 0.5, at(0, 1.0));
         assert!(text.contains("That was it"), "{text}");
         assert!(!text.contains("helpful"), "{text}");
         assert!(!text.contains("ann"), "an article's posts are not signed: {text}");
@@ -1366,13 +1367,11 @@ mod tests {
         let opening: Vec<f32> =
             sample.texts.iter().map(|t| if t.contains("pump") { 1.0 } else { 0.0 }).collect();
         let forum = PAGE_TYPES.iter().position(|&t| t == "forum").expect("forum");
-        let text = signed_text(&sample, &opening, 0.5, Predicted { index: 0, probability: 1.0 });
+        let text = signed_text(&sample, &opening, 0.5, at(0, 1.0));
         assert!(!text.contains("That was it"), "{text}");
-        let text =
-            signed_text(&sample, &opening, 0.5, Predicted { index: forum, probability: 0.56 });
+        let text = signed_text(&sample, &opening, 0.5, at(forum, 0.56));
         assert!(!text.contains("That was it"), "not surely a thread: {text}");
-        let text =
-            signed_text(&sample, &opening, 0.5, Predicted { index: forum, probability: 0.9 });
+        let text = signed_text(&sample, &opening, 0.5, at(forum, 0.9));
         assert!(text.contains("That was it") && text.contains("bob"), "{text}");
     }
 
