@@ -233,6 +233,13 @@ fn learned_decisions(out: &mut String, doc: &Document, l: &Learned, d: &Decision
             d.prompts_dropped
         ));
     }
+    if d.machine_text_dropped > 0 {
+        out.push_str(&format!(
+            "<p class=\"meta\">{} blocks reading as text written for machines (a serialized data \
+             object, a run of identifiers) were left out after the forest's decision.</p>\n",
+            d.machine_text_dropped
+        ));
+    }
     if d.alike_added > 0 {
         out.push_str(&format!(
             "<p class=\"meta\">{} blocks were kept after the forest's decision because most of \

@@ -27,9 +27,9 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    alike, block_columns, falls_back, feedback, footer_only, lowered_selection, page, page_rows,
-    posts, repeats, selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter, PageType,
-    TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
+    alike, block_columns, falls_back, feedback, footer_only, lowered_selection, machine, page,
+    page_rows, posts, repeats, selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter,
+    PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
 use gleaner::extract::{comments, structured};
 use gleaner::metadata::Metadata;
@@ -98,9 +98,10 @@ pub struct Sample {
     /// The blocks at one place in the page's repeated posts, cards or
     /// sections, which the default keeps alike ([`alike::groups`]).
     pub alike: Vec<alike::Group>,
-    /// Each block: does it read as a reader's feedback prompt, which the
-    /// default leaves out ([`feedback::is_prompt`])?
-    pub prompts: Vec<bool>,
+    /// Each block: does the default leave it out whatever its score, as
+    /// a reader's feedback prompt ([`feedback::is_prompt`]) or as text
+    /// written for machines, not code ([`machine::is_machine_block`])?
+    pub left_out: Vec<bool>,
     /// Each block: is it in the page's footer, which the default does not
     /// keep alone ([`gleaner::extract::learned::footer_only`])?
     pub in_footer: Vec<bool>,
@@ -177,7 +178,9 @@ pub fn sample_page(
     let chosen_code: Vec<bool> = (0..rows.len()).map(|i| rows.is_chosen_code(&doc, i)).collect();
     let post_headers = posts::candidates(&doc, &rows.blocks);
     let alike = alike::groups(&doc, &rows.blocks);
-    let prompts: Vec<bool> = texts.iter().map(|t| feedback::is_prompt(t)).collect();
+    let left_out: Vec<bool> = (0..rows.len())
+        .map(|i| feedback::is_prompt(&texts[i]) || machine::is_machine_block(&doc, &rows.blocks, i))
+        .collect();
     let parents = repeats::parents(&doc, &rows.blocks);
     let mut footer = PageFooter::new(&doc);
     let in_footer: Vec<bool> = rows.blocks.blocks.iter().map(|b| footer.holds(b)).collect();
@@ -216,7 +219,7 @@ pub fn sample_page(
         chosen_code,
         post_headers,
         alike,
-        prompts,
+        left_out,
         parents,
         in_footer,
         article_in_footer,
@@ -683,8 +686,9 @@ impl Predicted {
 /// the blocks in comment sections on every
 /// page but one surely a forum thread, unless only they have text
 /// ([`gleaner::extract::learned::comment_sections`]), less the blocks
-/// that read as a reader's feedback prompt ([`feedback::is_prompt`]), and
-/// less the blocks that repeat earlier ones ([`repeats::repeats`]).
+/// that read as a reader's feedback prompt ([`feedback::is_prompt`]) or
+/// as text written for machines, not code ([`machine::is_machine_block`]),
+/// and less the blocks that repeat earlier ones ([`repeats::repeats`]).
 /// The trainer counts words in this text to decide whether a selection is
 /// short ([`SHORT_SELECTION_WORDS`]), where the extractor counts them
 /// before the comments, prompts and repeats are taken out: on a selection
@@ -714,7 +718,7 @@ pub fn signed_text(
 /// kept posts, cards or sections (of any one post where the page is
 /// predicted a forum thread with a probability of
 /// [`SURE_THREAD`](gleaner::extract::learned::SURE_THREAD) or more) but for the `repeated` ones
-/// ([`alike::to_add`]) or feedback prompts, then, on a page predicted to be a forum thread,
+/// ([`alike::to_add`]), feedback prompts or machine text, then, on a page predicted to be a forum thread,
 /// the author and date blocks of each kept post ([`posts::signing`]);
 /// true when it added one.
 fn add_after_decision(
@@ -724,7 +728,8 @@ fn add_after_decision(
     repeated: &[bool],
 ) -> bool {
     let barred = |b: usize| {
-        repeated.get(b).copied().unwrap_or(false) || sample.prompts.get(b).copied().unwrap_or(false)
+        repeated.get(b).copied().unwrap_or(false)
+            || sample.left_out.get(b).copied().unwrap_or(false)
     };
     let quorum = predicted.page_type.alike_quorum(predicted.probability);
     let alike = alike::to_add(&sample.alike, kept, quorum, barred);
@@ -789,11 +794,11 @@ fn kept_and_repeated(
     let apart = !page_type.comments_are_content(predicted.probability)
         && kept.iter().any(|&b| in_comments(b))
         && kept.iter().any(|&b| !in_comments(b) && !sample.texts[b].trim().is_empty());
-    // Comments set apart, then the feedback prompts left out, as the
-    // extractor does.
-    let prompt = |b: usize| sample.prompts.get(b).copied().unwrap_or(false);
+    // Comments set apart, then the feedback prompts and machine text left
+    // out, as the extractor does.
+    let left_out = |b: usize| sample.left_out.get(b).copied().unwrap_or(false);
     let kept_blocks: Vec<usize> =
-        kept.into_iter().filter(|&b| !(prompt(b) || apart && in_comments(b))).collect();
+        kept.into_iter().filter(|&b| !(left_out(b) || apart && in_comments(b))).collect();
     // The kept blocks' texts (already white space collapsed and trimmed,
     // as the repeats compare them), empty for the rest and for code.
     let mut keys = vec![""; n];
@@ -1373,6 +1378,21 @@ mod tests {
         assert!(!text.contains("That was it"), "not surely a thread: {text}");
         let text = signed_text(&sample, &opening, 0.5, at(forum, 0.9));
         assert!(text.contains("That was it") && text.contains("bob"), "{text}");
+    }
+
+    #[test]
+    fn held_out_texts_leave_out_machine_text_but_not_code() {
+        let html = "<html><body><article><p>The kettle boils in four minutes.</p>\
+            <div class=offer-data>{\"displayPrice\":\"£89.00\",\"priceAmount\":89.0,\"sku\":\"CK-17\"}</div>\
+            <pre>{\"bindings\": [{\"type\": \"httpTrigger\", \"name\": \"req\", \"authLevel\": \"function\"}]}</pre>\
+            </article></body></html>";
+        let sample = sample_of(html, "");
+        assert_eq!(sample.left_out.iter().filter(|&&l| l).count(), 1, "{:?}", sample.texts);
+        // The forest keeps every block.
+        let scores = vec![1.0; sample.texts.len()];
+        let text = kept_text(&sample, &scores, 0.5, at(0, 1.0));
+        assert!(text.contains("four minutes") && text.contains("httpTrigger"), "{text}");
+        assert!(!text.contains("displayPrice"), "{text}");
     }
 
     #[test]

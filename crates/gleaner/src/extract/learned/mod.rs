@@ -58,6 +58,7 @@ pub mod blocks;
 pub mod features;
 pub mod feedback;
 pub mod footer;
+pub mod machine;
 mod model;
 pub mod names;
 pub mod page;
@@ -271,7 +272,9 @@ fn keep_parts_alike(
         }
     }
     alike::keep_alike(doc, blocks, selection, quorum, |i| {
-        barred.get(i).copied().unwrap_or(false) || feedback::is_prompt(&blocks.text(doc, i))
+        barred.get(i).copied().unwrap_or(false)
+            || feedback::is_prompt(&blocks.text(doc, i))
+            || machine::is_machine_block(doc, blocks, i)
     })
 }
 
@@ -446,6 +449,10 @@ pub struct Decision {
     /// How many blocks were left out as a reader's feedback prompt
     /// ([`feedback::drop_prompts`]).
     pub prompts_dropped: usize,
+    /// How many blocks were left out as text written for machines, a
+    /// serialized data object or a run of identifiers
+    /// ([`machine::drop_machine_text`]).
+    pub machine_text_dropped: usize,
     /// How many blocks were added after the decision at the place of those
     /// of most of the page's kept posts, cards or sections — of any one on
     /// a page surely a forum thread ([`alike::keep_alike`],
@@ -631,6 +638,7 @@ impl Learned {
                 selection = Selection::none(doc);
             }
             let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
+            let machine_text = machine::drop_machine_text(doc, &blocks, &mut selection);
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
             let quorum = PageType(best).alike_quorum(confidence);
@@ -648,6 +656,7 @@ impl Learned {
                 comments_apart: false,
                 repeated,
                 prompts_dropped: prompts.len(),
+                machine_text_dropped: machine_text.len(),
                 alike_added,
                 headers_kept,
                 price_kept,
@@ -739,6 +748,7 @@ impl Learned {
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
+        let machine_text = machine::drop_machine_text(doc, &blocks, &mut selection);
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
         let quorum = PageType(best).alike_quorum(confidence);
@@ -755,6 +765,7 @@ impl Learned {
             comments_apart,
             repeated,
             prompts_dropped: prompts.len(),
+            machine_text_dropped: machine_text.len(),
             alike_added,
             headers_kept,
             price_kept,
@@ -781,6 +792,7 @@ impl Learned {
             comments_apart: false,
             repeated: Vec::new(),
             prompts_dropped: 0,
+            machine_text_dropped: 0,
             alike_added: 0,
             headers_kept: 0,
             price_kept: false,
