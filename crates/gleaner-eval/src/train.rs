@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use gleaner::boost::{self, Forest, Target, TrainConfig};
 use gleaner::extract::learned::{
-    alike, block_columns, falls_back, feedback, footer_only, lowered_selection, machine, page,
+    alike, block_columns, falls_back, feedback, footer_only, lowered_selection, machine_text, page,
     page_rows, posts, repeats, selected_blocks, threshold, FeatureSet, LearnedModel, PageFooter,
     PageType, TypePolicy, PAGE_TYPES, SHORT_SELECTION_WORDS,
 };
@@ -100,7 +100,7 @@ pub struct Sample {
     pub alike: Vec<alike::Group>,
     /// Each block: does the default leave it out whatever its score, as
     /// a reader's feedback prompt ([`feedback::is_prompt`]) or as text
-    /// written for machines, not code ([`machine::is_machine_block`])?
+    /// written for machines, not code ([`machine_text::is_machine_block`])?
     pub left_out: Vec<bool>,
     /// Each block: is it in the page's footer, which the default does not
     /// keep alone ([`gleaner::extract::learned::footer_only`])?
@@ -179,7 +179,9 @@ pub fn sample_page(
     let post_headers = posts::candidates(&doc, &rows.blocks);
     let alike = alike::groups(&doc, &rows.blocks);
     let left_out: Vec<bool> = (0..rows.len())
-        .map(|i| feedback::is_prompt(&texts[i]) || machine::is_machine_block(&doc, &rows.blocks, i))
+        .map(|i| {
+            feedback::is_prompt(&texts[i]) || machine_text::is_machine_block(&doc, &rows.blocks, i)
+        })
         .collect();
     let parents = repeats::parents(&doc, &rows.blocks);
     let mut footer = PageFooter::new(&doc);
@@ -687,11 +689,11 @@ impl Predicted {
 /// page but one surely a forum thread, unless only they have text
 /// ([`gleaner::extract::learned::comment_sections`]), less the blocks
 /// that read as a reader's feedback prompt ([`feedback::is_prompt`]) or
-/// as text written for machines, not code ([`machine::is_machine_block`]),
+/// as text written for machines, not code ([`machine_text::is_machine_block`]),
 /// and less the blocks that repeat earlier ones ([`repeats::repeats`]).
 /// The trainer counts words in this text to decide whether a selection is
 /// short ([`SHORT_SELECTION_WORDS`]), where the extractor counts them
-/// before the comments, prompts and repeats are taken out: on a selection
+/// before the comments, prompts, machine text and repeats are taken out: on a selection
 /// near the bound the two can differ. The text the extractor gives also
 /// has what it adds after its decision ([`signed_text`]).
 pub fn kept_text(sample: &Sample, scores: &[f32], threshold: f32, predicted: Predicted) -> String {

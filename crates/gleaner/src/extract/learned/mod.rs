@@ -58,7 +58,7 @@ pub mod blocks;
 pub mod features;
 pub mod feedback;
 pub mod footer;
-pub mod machine;
+pub mod machine_text;
 mod model;
 pub mod names;
 pub mod page;
@@ -256,8 +256,8 @@ fn keep_declared_price(
 /// or sections — of any one post on a page surely a forum thread —
 /// ([`alike::keep_alike`], [`alike::Quorum`]) are added to `selection`,
 /// whichever of the forest or the rules decided, but not the `repeated`
-/// blocks left out before nor a feedback prompt; returns how many were
-/// added.
+/// blocks left out before, a feedback prompt nor machine text
+/// ([`machine_text::is_machine_block`]); returns how many were added.
 fn keep_parts_alike(
     doc: &Document,
     blocks: &Blocks,
@@ -274,7 +274,7 @@ fn keep_parts_alike(
     alike::keep_alike(doc, blocks, selection, quorum, |i| {
         barred.get(i).copied().unwrap_or(false)
             || feedback::is_prompt(&blocks.text(doc, i))
-            || machine::is_machine_block(doc, blocks, i)
+            || machine_text::is_machine_block(doc, blocks, i)
     })
 }
 
@@ -451,7 +451,7 @@ pub struct Decision {
     pub prompts_dropped: usize,
     /// How many blocks were left out as text written for machines, a
     /// serialized data object or a run of identifiers
-    /// ([`machine::drop_machine_text`]).
+    /// ([`machine_text::drop_machine_text`]).
     pub machine_text_dropped: usize,
     /// How many blocks were added after the decision at the place of those
     /// of most of the page's kept posts, cards or sections — of any one on
@@ -638,7 +638,7 @@ impl Learned {
                 selection = Selection::none(doc);
             }
             let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
-            let machine_text = machine::drop_machine_text(doc, &blocks, &mut selection);
+            let machine_text = machine_text::drop_machine_text(doc, &blocks, &mut selection);
             let lone = PageType(best).repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
             let quorum = PageType(best).alike_quorum(confidence);
@@ -748,7 +748,7 @@ impl Learned {
         let comments_apart = sections
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
-        let machine_text = machine::drop_machine_text(doc, &blocks, &mut selection);
+        let machine_text = machine_text::drop_machine_text(doc, &blocks, &mut selection);
         let lone = PageType(best).repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
         let quorum = PageType(best).alike_quorum(confidence);

@@ -17,6 +17,7 @@
 //! [`Metadata::product_price`]: crate::metadata::Metadata::product_price
 
 use super::blocks::Blocks;
+use super::machine_text;
 use super::text::{word_hashes, word_overlap};
 use crate::document::Document;
 use crate::selection::Selection;
@@ -82,8 +83,9 @@ pub fn shows(text: &str, value: f64) -> bool {
 
 /// The block showing the product's declared price: among blocks of at
 /// most [`MAX_PRICE_WORDS`] words that are not mostly a link (a
-/// recommendation's price is often its card's link), the first from the
-/// first `<h1>` block on, else the first of the page.
+/// recommendation's price is often its card's link) nor a script's data
+/// ([`machine_text::is_machine_block`]), the first from the first `<h1>`
+/// block on, else the first of the page.
 pub fn price_block(doc: &Document, blocks: &Blocks, value: f64) -> Option<usize> {
     let headline = blocks
         .blocks
@@ -94,6 +96,7 @@ pub fn price_block(doc: &Document, blocks: &Blocks, value: f64) -> Option<usize>
         let b = &blocks.blocks[i];
         b.words <= MAX_PRICE_WORDS
             && b.link_density() <= 0.5
+            && !machine_text::is_machine_block(doc, blocks, i)
             && shows(&blocks.texts(i).iter().map(|&t| doc.text(t)).collect::<String>(), value)
     };
     (headline..blocks.len()).find(|&i| shows_it(i)).or_else(|| (0..headline).find(|&i| shows_it(i)))
@@ -206,5 +209,16 @@ mod tests {
         assert!(!keep(&doc, &blocks, "35.00", &mut none));
         assert!(!keep(&doc, &blocks, "n/a", &mut none));
         assert_eq!(render::text(&doc, &none), "");
+    }
+
+    #[test]
+    fn a_scripts_price_data_is_not_the_price_shown() {
+        let html = "<body><h1>Copper Kettle</h1>\
+                    <div class=offer-data>{\"displayPrice\":\"£89.00\",\"amount\":89,\"sku\":\"CK17\"}</div>\
+                    <p class=price>£89.00</p></body>";
+        let (doc, blocks) = page(html);
+        let mut selection = Selection::none(&doc);
+        assert!(keep(&doc, &blocks, "89.00", &mut selection));
+        assert_eq!(render::text(&doc, &selection), "£89.00");
     }
 }
