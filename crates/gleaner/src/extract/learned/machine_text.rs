@@ -50,7 +50,6 @@ const MIN_IDENTIFIER_SHARE: f64 = 0.6;
 ///   letters and digits are in tokens of ASCII letters and digits that
 ///   mix both (UUIDs, hashes, random class names; not a sentence of a
 ///   language written without spaces).
-
 ///
 /// ```
 /// use gleaner::extract::learned::machine_text::is_machine_text;
