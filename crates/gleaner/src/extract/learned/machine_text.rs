@@ -18,8 +18,9 @@
 //! JSON sample in a `<pre>` is a documentation page's content.
 
 use super::blocks::Blocks;
+use super::names::tag_cue;
 use super::repeats;
-use crate::document::{Document, NodeId};
+use crate::document::Document;
 use crate::selection::Selection;
 
 /// Fewest characters of a text read as machine text: a short `{"a":1}`
@@ -106,8 +107,9 @@ fn is_identifier_run(text: &str) -> bool {
 
 /// Is block `i` machine text ([`is_machine_text`]) that is not code: no
 /// text of it preformatted ([`repeats::is_code`]: `<pre>`, `<textarea>`,
-/// `<xmp>`…) nor in a `<code>`, `<samp>`, `<kbd>` or `<tt>` (a schema's
-/// example value in a table of a documentation page)? What the extractor
+/// `<xmp>`…) nor in a `<code>`, `<samp>` or `<kbd>` (the block's inline
+/// cue `tag_code`: a schema's example value in a table of a documentation
+/// page)? What the extractor
 /// leaves out, what `gleaner train` leaves out of held-out texts, and
 /// what no later step puts back.
 pub fn is_machine_block(doc: &Document, blocks: &Blocks, i: usize) -> bool {
@@ -115,14 +117,8 @@ pub fn is_machine_block(doc: &Document, blocks: &Blocks, i: usize) -> bool {
     blocks.blocks[i].chars as usize >= MIN_CHARS
         && could_be_machine_text(texts.iter().map(|&t| doc.text(t)))
         && !repeats::is_code(doc, blocks, i)
-        && !texts.iter().any(|&t| in_inline_code(doc, t))
+        && !blocks.blocks[i].inline.contains(const { tag_cue("tag_code") })
         && is_machine_text(&blocks.text(doc, i))
-}
-
-/// Is node `n` inside a `<code>`, `<samp>`, `<kbd>` or `<tt>`?
-fn in_inline_code(doc: &Document, n: NodeId) -> bool {
-    doc.ancestors(n)
-        .any(|a| doc.name(a).is_some_and(|name| matches!(&**name, "code" | "samp" | "kbd" | "tt")))
 }
 
 /// Leaves out of `selection` every kept block that [`is_machine_block`];
