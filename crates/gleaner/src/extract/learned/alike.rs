@@ -109,7 +109,7 @@ type Gathering = (Vec<(usize, u32)>, Vec<NodeId>);
 /// [module docs](self): those whose blocks lie in two parts or more (a
 /// [`Quorum`] asks for more or not).
 pub fn groups(doc: &Document, blocks: &Blocks) -> Vec<Group> {
-    let mut shapes = Shapes::default();
+    let mut shapes = Shapes::new(doc);
     // (the parts' parent, the place's hash) → (members, the parts seen).
     let mut by_place: FxHashMap<(NodeId, u64), Gathering> = FxHashMap::default();
     let mut order: Vec<(NodeId, u64)> = Vec::new();
@@ -208,37 +208,56 @@ pub fn keep_alike(
 }
 
 /// Elements' shapes (tag and `class`), each read once, and which element
-/// children repeat a sibling's shape, counted once per parent.
-#[derive(Default)]
+/// children repeat a sibling's shape, found once per parent: tables by
+/// node index, as every block asks about each of its ancestors.
 struct Shapes {
-    /// Each element's shape, as a hash of its tag and `class`.
-    of: FxHashMap<NodeId, u64>,
-    /// Per parent, how many of its element children (up to
-    /// [`MAX_CHILDREN`]) have each shape.
-    counts: FxHashMap<NodeId, FxHashMap<u64, u32>>,
+    /// Each element's shape, as a hash of its tag and `class` (read when
+    /// `known` says so).
+    of: Vec<u64>,
+    /// Per node: [`SHAPE_KNOWN`] when `of` holds its shape, and once its
+    /// parent's children were counted, [`COUNTED`] and, when another
+    /// element child of the parent has its shape, [`REPEATED`].
+    known: Vec<u8>,
 }
 
+/// `Shapes::known`: the node's shape is in `Shapes::of`.
+const SHAPE_KNOWN: u8 = 1;
+/// `Shapes::known`: the node's parent's children were counted.
+const COUNTED: u8 = 2;
+/// `Shapes::known`: another element child of the parent has the node's shape.
+const REPEATED: u8 = 4;
+
 impl Shapes {
-    /// Element `e`'s shape.
-    fn of(&mut self, doc: &Document, e: NodeId) -> u64 {
-        *self.of.entry(e).or_insert_with(|| {
-            let mut h = FxHasher::default();
-            (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or("")).hash(&mut h);
-            h.finish()
-        })
+    fn new(doc: &Document) -> Shapes {
+        Shapes { of: vec![0; doc.len()], known: vec![0; doc.len()] }
     }
 
-    /// Does another element child of `parent` have `e`'s shape?
+    /// Element `e`'s shape.
+    fn of(&mut self, doc: &Document, e: NodeId) -> u64 {
+        let i = e.index();
+        if self.known[i] & SHAPE_KNOWN == 0 {
+            let mut h = FxHasher::default();
+            (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or("")).hash(&mut h);
+            self.of[i] = h.finish();
+            self.known[i] |= SHAPE_KNOWN;
+        }
+        self.of[i]
+    }
+
+    /// Does another element child of `parent` have `e`'s shape? (The first
+    /// [`MAX_CHILDREN`] element children are counted.)
     fn repeated(&mut self, doc: &Document, parent: NodeId, e: NodeId) -> bool {
-        if !self.counts.contains_key(&parent) {
-            let mut counts = FxHashMap::default();
+        if self.known[e.index()] & COUNTED == 0 {
+            let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
             for c in doc.children(parent).filter(|&c| doc.name(c).is_some()).take(MAX_CHILDREN) {
                 *counts.entry(self.of(doc, c)).or_insert(0) += 1;
             }
-            self.counts.insert(parent, counts);
+            for c in doc.children(parent).filter(|&c| doc.name(c).is_some()) {
+                let n = counts.get(&self.of(doc, c)).copied().unwrap_or(0);
+                self.known[c.index()] |= COUNTED | if n >= 2 { REPEATED } else { 0 };
+            }
         }
-        let shape = self.of(doc, e);
-        self.counts.get(&parent).and_then(|c| c.get(&shape)).is_some_and(|&n| n >= 2)
+        self.known[e.index()] & REPEATED != 0
     }
 }
 
