@@ -623,11 +623,8 @@ impl Learned {
             return self.fallback(doc);
         };
         let probs = self.type_probabilities(analysis.page());
-        let (best, confidence) =
-            probs
-                .iter()
-                .enumerate()
-                .fold((0, f32::MIN), |acc, (i, &p)| if p > acc.1 { (i, p) } else { acc });
+        let (best, confidence) = most_probable(&probs, false);
+        let best = best.index();
         let policy = self.model.policies[best];
         // A configured threshold asks for the forest on every type.
         if !policy.blocks && self.config.threshold.is_none() {
