@@ -36,12 +36,13 @@
 //! the pages the forest decides the same way (the rules' text it scores as
 //! `article` gives it).
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use markup5ever::local_name;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::blocks::Blocks;
+use super::features::shape_of_element;
 use super::posts::MAX_POST_LEVELS;
 use crate::document::{Document, NodeId};
 use crate::selection::Selection;
@@ -207,57 +208,43 @@ pub fn keep_alike(
     added.len()
 }
 
-/// Elements' shapes (tag and `class`), each read once, and which element
-/// children repeat a sibling's shape, found once per parent: tables by
-/// node index, as every block asks about each of its ancestors.
+/// Elements' shapes (tag and `class`, [`shape_of_element`]), each read
+/// once, and which element children repeat a sibling's shape, found once
+/// per parent: tables by node index, as every block asks about each of
+/// its ancestors.
 struct Shapes {
-    /// Each element's shape, as a hash of its tag and `class` (read when
-    /// `known` says so).
-    of: Vec<u64>,
-    /// Per node: [`SHAPE_KNOWN`] when `of` holds its shape, and once its
-    /// parent's children were counted, [`COUNTED`] and, when another
-    /// element child of the parent has its shape, [`REPEATED`].
-    known: Vec<u8>,
+    /// Each element's shape, once read.
+    of: Vec<Option<u64>>,
+    /// Each element child's answer to "does a sibling have its shape?",
+    /// once its parent's children were counted.
+    repeated: Vec<Option<bool>>,
 }
-
-/// `Shapes::known`: the node's shape is in `Shapes::of`.
-const SHAPE_KNOWN: u8 = 1;
-/// `Shapes::known`: the node's parent's children were counted.
-const COUNTED: u8 = 2;
-/// `Shapes::known`: another element child of the parent has the node's shape.
-const REPEATED: u8 = 4;
 
 impl Shapes {
     fn new(doc: &Document) -> Shapes {
-        Shapes { of: vec![0; doc.len()], known: vec![0; doc.len()] }
+        Shapes { of: vec![None; doc.len()], repeated: vec![None; doc.len()] }
     }
 
     /// Element `e`'s shape.
     fn of(&mut self, doc: &Document, e: NodeId) -> u64 {
-        let i = e.index();
-        if self.known[i] & SHAPE_KNOWN == 0 {
-            let mut h = FxHasher::default();
-            (doc.name(e).map(|n| &**n), doc.attr(e, "class").unwrap_or("")).hash(&mut h);
-            self.of[i] = h.finish();
-            self.known[i] |= SHAPE_KNOWN;
-        }
-        self.of[i]
+        *self.of[e.index()].get_or_insert_with(|| shape_of_element(doc, e))
     }
 
     /// Does another element child of `parent` have `e`'s shape? (The first
     /// [`MAX_CHILDREN`] element children are counted.)
     fn repeated(&mut self, doc: &Document, parent: NodeId, e: NodeId) -> bool {
-        if self.known[e.index()] & COUNTED == 0 {
-            let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
-            for c in doc.children(parent).filter(|&c| doc.name(c).is_some()).take(MAX_CHILDREN) {
-                *counts.entry(self.of(doc, c)).or_insert(0) += 1;
-            }
-            for c in doc.children(parent).filter(|&c| doc.name(c).is_some()) {
-                let n = counts.get(&self.of(doc, c)).copied().unwrap_or(0);
-                self.known[c.index()] |= COUNTED | if n >= 2 { REPEATED } else { 0 };
-            }
+        if let Some(repeated) = self.repeated[e.index()] {
+            return repeated;
         }
-        self.known[e.index()] & REPEATED != 0
+        let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
+        for c in doc.children(parent).filter(|&c| doc.name(c).is_some()).take(MAX_CHILDREN) {
+            *counts.entry(self.of(doc, c)).or_insert(0) += 1;
+        }
+        for c in doc.children(parent).filter(|&c| doc.name(c).is_some()) {
+            let shape = self.of(doc, c);
+            self.repeated[c.index()] = Some(counts.get(&shape).is_some_and(|&n| n >= 2));
+        }
+        self.repeated[e.index()].unwrap_or(false)
     }
 }
 

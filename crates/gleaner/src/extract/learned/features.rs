@@ -819,8 +819,9 @@ fn children_shapes(doc: &Document, parent: NodeId) -> ChildShapes {
     out
 }
 
-/// An element's tag and class, for same-shaped siblings.
-fn shape_of_element(doc: &Document, id: NodeId) -> u64 {
+/// An element's tag and class, for same-shaped siblings (and the parts
+/// kept alike, [`super::alike`]).
+pub(super) fn shape_of_element(doc: &Document, id: NodeId) -> u64 {
     let mut h = FxHasher::default();
     if let Some(e) = doc.element(id) {
         e.name().hash(&mut h);

@@ -624,8 +624,7 @@ impl Learned {
         };
         let probs = self.type_probabilities(analysis.page());
         let (best, confidence) = most_probable(&probs, false);
-        let best = best.index();
-        let policy = self.model.policies[best];
+        let policy = self.model.policies[best.index()];
         // A configured threshold asks for the forest on every type.
         if !policy.blocks && self.config.threshold.is_none() {
             let (mut selection, blocks) = analysis.into_article_and_blocks();
@@ -636,16 +635,15 @@ impl Learned {
             }
             let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
             let machine_text = machine_text::drop_machine_text(doc, &blocks, &mut selection);
-            let lone = PageType(best).repeats_are_quotes();
+            let lone = best.repeats_are_quotes();
             let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-            let quorum = PageType(best).alike_quorum(confidence);
+            let quorum = best.alike_quorum(confidence);
             let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated, quorum);
-            let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
-            let price_kept =
-                keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
+            let headers_kept = keep_post_headers(doc, best, &blocks, &mut selection);
+            let price_kept = keep_declared_price(doc, meta, best, &blocks, &mut selection);
             return Decision {
                 selection,
-                page_type: PageType(best),
+                page_type: best,
                 confidence,
                 type_probabilities: probs,
                 blocks: None,
@@ -679,7 +677,7 @@ impl Learned {
             true => rows.blocks.blocks.iter().map(|b| b.words).collect(),
             false => Vec::new(),
         };
-        let threshold = self.blended_threshold(PageType(best), &probs, &scores, &words);
+        let threshold = self.blended_threshold(best, &probs, &scores, &words);
         let select = |cut: f32| {
             let mut selection = Selection::none(doc);
             for (i, &score) in scores.iter().enumerate() {
@@ -693,7 +691,7 @@ impl Learned {
         };
         let mut selection = select(threshold);
         // Words are counted only as far as the decision needs them.
-        let cap = match PageType(best).body_is_whole() {
+        let cap = match best.body_is_whole() {
             true => usize::MAX,
             false => SHORT_SELECTION_WORDS,
         };
@@ -704,7 +702,7 @@ impl Learned {
         let completed = forest_words < SHORT_SELECTION_WORDS
             && structured::completes(
                 &selection_text(doc, &selection),
-                PageType(best).name(),
+                best.name(),
                 meta.product_description.as_deref(),
             );
         // A short selection: the first lower cut that keeps enough (a
@@ -727,11 +725,11 @@ impl Learned {
             (selection, forest_words) = (Selection::none(doc), 0);
         }
         let features::PageRows { blocks, article, .. } = rows;
-        let sections = comment_sections(doc, PageType(best), confidence, &article);
+        let sections = comment_sections(doc, best, confidence, &article);
         let fell_back = !completed
-            && (forest_words < SHORT_SELECTION_WORDS || PageType(best).body_is_whole())
+            && (forest_words < SHORT_SELECTION_WORDS || best.body_is_whole())
             && falls_back(
-                PageType(best),
+                best,
                 forest_words,
                 selected_words(doc, &article, cap.max(RULES_FALLBACK_WORDS)),
             );
@@ -746,15 +744,15 @@ impl Learned {
             .is_some_and(|sections| super::comments::set_apart(doc, &sections, &mut selection));
         let prompts = feedback::drop_prompts(doc, &blocks, &mut selection);
         let machine_text = machine_text::drop_machine_text(doc, &blocks, &mut selection);
-        let lone = PageType(best).repeats_are_quotes();
+        let lone = best.repeats_are_quotes();
         let repeated = repeats::drop_repeats(doc, &blocks, &mut selection, lone);
-        let quorum = PageType(best).alike_quorum(confidence);
+        let quorum = best.alike_quorum(confidence);
         let alike_added = keep_parts_alike(doc, &blocks, &mut selection, &repeated, quorum);
-        let headers_kept = keep_post_headers(doc, PageType(best), &blocks, &mut selection);
-        let price_kept = keep_declared_price(doc, meta, PageType(best), &blocks, &mut selection);
+        let headers_kept = keep_post_headers(doc, best, &blocks, &mut selection);
+        let price_kept = keep_declared_price(doc, meta, best, &blocks, &mut selection);
         Decision {
             selection,
-            page_type: PageType(best),
+            page_type: best,
             confidence,
             type_probabilities: probs,
             blocks: Some((blocks, scores)),
